@@ -1,0 +1,93 @@
+import type { ToolSearchConfig } from './config.js';
+
+/** The threshold used by `auto` when the context window is unknown or zero. */
+export const UNKNOWN_CONTEXT_THRESHOLD_TOKENS = 20_000;
+
+/** Why tool search is, or is not, active. */
+export type ActivationReason =
+  | 'disabled'
+  | 'nothing-deferrable'
+  | 'forced-on'
+  | 'above-threshold'
+  | 'below-threshold';
+
+/** The activation decision, with the numbers a runtime logs. */
+export interface ActivationDecision {
+  /** Whether the deferrable tools are replaced by the bridge tools. */
+  active: boolean;
+  /** Why. */
+  reason: ActivationReason;
+  /** The estimated tokens of the deferrable tools. */
+  deferrableTokens: number;
+  /** The threshold compared against; `0` when no comparison was made. */
+  thresholdTokens: number;
+}
+
+/**
+ * The threshold in tokens for `auto`: `config.thresholdTokens` when set, else
+ * `floor(contextWindow * thresholdPct / 100)`, else 20,000 for an unknown or zero window.
+ *
+ * @param config - the parsed config
+ * @param contextWindow - the model's context window in tokens, if known
+ * @returns the threshold
+ * @throws nothing
+ */
+export function activationThreshold(
+  config: Pick<ToolSearchConfig, 'thresholdPct' | 'thresholdTokens'>,
+  contextWindow?: number,
+): number {
+  if (config.thresholdTokens !== undefined && Number.isFinite(config.thresholdTokens)) {
+    return Math.max(0, Math.floor(config.thresholdTokens));
+  }
+  if (contextWindow === undefined || !Number.isFinite(contextWindow) || contextWindow <= 0) {
+    return UNKNOWN_CONTEXT_THRESHOLD_TOKENS;
+  }
+  return Math.floor((contextWindow * config.thresholdPct) / 100);
+}
+
+/**
+ * Decides whether tool search is active for one assembly.
+ *
+ * - `off` → never; zero deferrable tokens → no; `on` → yes;
+ * - `auto` → `deferrableTokens >= threshold` (inclusive), the threshold from
+ *   {@link activationThreshold}.
+ *
+ * @example
+ * ```ts
+ * decideActivation({ deferrableTokens: 20_000, contextWindow: 200_000, config });
+ * // → { active: true, reason: 'above-threshold', deferrableTokens: 20000, thresholdTokens: 20000 }
+ * ```
+ *
+ * @param input.deferrableTokens - estimated tokens of the deferrable tools
+ * @param input.contextWindow - the model's context window, if known
+ * @param input.config - the parsed config
+ * @returns the decision with its reason and both numbers
+ * @throws nothing
+ */
+export function decideActivation(input: {
+  deferrableTokens: number;
+  contextWindow?: number;
+  config: ToolSearchConfig;
+}): ActivationDecision {
+  const { config } = input;
+  const deferrableTokens = Number.isFinite(input.deferrableTokens)
+    ? Math.max(0, input.deferrableTokens)
+    : 0;
+  if (config.enabled === 'off') {
+    return { active: false, reason: 'disabled', deferrableTokens, thresholdTokens: 0 };
+  }
+  if (deferrableTokens === 0) {
+    return { active: false, reason: 'nothing-deferrable', deferrableTokens, thresholdTokens: 0 };
+  }
+  if (config.enabled === 'on') {
+    return { active: true, reason: 'forced-on', deferrableTokens, thresholdTokens: 0 };
+  }
+  const thresholdTokens = activationThreshold(config, input.contextWindow);
+  const active = deferrableTokens >= thresholdTokens;
+  return {
+    active,
+    reason: active ? 'above-threshold' : 'below-threshold',
+    deferrableTokens,
+    thresholdTokens,
+  };
+}

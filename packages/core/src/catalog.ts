@@ -1,0 +1,179 @@
+import { createBm25Ranker } from './bm25.js';
+import { DEFAULT_TOOL_SEARCH_CONFIG } from './config.js';
+import { ToolSearchError } from './errors.js';
+import type { Ranker, RankerIndex } from './ranker.js';
+import type { ToolDefinition, ToolSource } from './types.js';
+
+/** The longest description a {@link SearchHit} carries. */
+export const SEARCH_HIT_DESCRIPTION_LENGTH = 400;
+/** Queries are cut to this many characters before ranking (bounds analysis cost). */
+export const MAX_QUERY_LENGTH = 2_000;
+
+/** One search result of a {@link ToolCatalog}. */
+export interface SearchHit {
+  /** The tool's name. */
+  name: string;
+  /** The ranker's score, greater than 0. */
+  score: number;
+  /** The tool's source, or `'other'` when it has none. */
+  source: ToolSource | 'other';
+  /** The toolset that holds the tool, when known. */
+  toolset?: string;
+  /** The first 400 characters of the description. */
+  description: string;
+}
+
+/** Options of {@link ToolCatalog.search}. */
+export interface CatalogSearchOptions {
+  /** The most hits to return, at least 1. @defaultValue 5 */
+  limit?: number;
+}
+
+/**
+ * A searchable catalog over a fixed list of tools (the deferred tools of one
+ * assembly). Cheap to create: the ranker's index is built on the first search.
+ */
+export interface ToolCatalog {
+  /** The number of tools. */
+  readonly size: number;
+  /** The id of the ranker behind the catalog. */
+  readonly rankerId: string;
+  /** The tool names, in catalog order. */
+  names(): string[];
+  /** Every tool, in catalog order. */
+  tools(): readonly ToolDefinition[];
+  /** One tool by exact name. */
+  get(name: string): ToolDefinition | undefined;
+  /** Whether the catalog holds a tool of that exact name. */
+  has(name: string): boolean;
+  /**
+   * Ranked search over the catalog.
+   *
+   * @param query - any string; cut to 2,000 characters
+   * @param options.limit - the most hits @defaultValue 5
+   * @returns hits, best first, at most `limit`
+   * @throws {@link ToolSearchError} `ranker_failed` when the ranker throws or breaks its contract
+   */
+  search(query: string, options?: CatalogSearchOptions): Promise<SearchHit[]>;
+}
+
+/** Options of {@link createCatalog}. */
+export interface CatalogOptions {
+  /** The ranker. @defaultValue `createBm25Ranker()` */
+  ranker?: Ranker;
+}
+
+let sharedDefaultRanker: Ranker | undefined;
+
+// One default ranker for every catalog, so that its per-tool memo is shared.
+function defaultRanker(): Ranker {
+  if (sharedDefaultRanker === undefined) sharedDefaultRanker = createBm25Ranker();
+  return sharedDefaultRanker;
+}
+
+function normalizeLimit(limit: unknown): number {
+  if (typeof limit !== 'number' || !Number.isFinite(limit)) {
+    return DEFAULT_TOOL_SEARCH_CONFIG.searchDefaultLimit;
+  }
+  return Math.max(1, Math.floor(limit));
+}
+
+/**
+ * Creates a searchable catalog over a list of tools. Tool objects are treated as
+ * immutable; rankers memoize per tool object, so building a catalog over an
+ * unchanged list again is cheap.
+ *
+ * @example
+ * ```ts
+ * const catalog = createCatalog(deferredTools);
+ * const [best] = await catalog.search('post a message to slack', { limit: 3 });
+ * ```
+ *
+ * @param tools - the tools, names unique
+ * @param options.ranker - the ranker @defaultValue `createBm25Ranker()`
+ * @returns the catalog
+ * @throws {@link ToolSearchError} `duplicate_tool_name` when two tools share a name
+ */
+export function createCatalog(
+  tools: readonly ToolDefinition[],
+  options: CatalogOptions = {},
+): ToolCatalog {
+  const ranker = options.ranker ?? defaultRanker();
+  const list = Object.freeze([...tools]);
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of list) {
+    if (byName.has(tool.name)) {
+      throw new ToolSearchError(
+        'duplicate_tool_name',
+        `Tool '${tool.name}' appears more than once in the catalog. Give each tool a unique name (e.g. prefix it with its server).`,
+      );
+    }
+    byName.set(tool.name, tool);
+  }
+
+  let pending: Promise<RankerIndex> | undefined;
+  const getIndex = (): Promise<RankerIndex> => {
+    if (pending === undefined) {
+      pending = (async () => ranker.index(list))();
+      // A failed build is retried by the next search rather than cached.
+      pending.catch(() => {
+        pending = undefined;
+      });
+    }
+    return pending;
+  };
+
+  return {
+    size: list.length,
+    rankerId: ranker.id,
+    names: () => list.map((tool) => tool.name),
+    tools: () => list,
+    get: (name) => byName.get(name),
+    has: (name) => byName.has(name),
+    async search(query, searchOptions = {}) {
+      const limit = normalizeLimit(searchOptions.limit);
+      const text = typeof query === 'string' ? query.slice(0, MAX_QUERY_LENGTH) : '';
+      if (list.length === 0) return [];
+      let ranked: readonly { name: string; score: number }[];
+      try {
+        const index = await getIndex();
+        ranked = await index.search(text, limit);
+      } catch (error) {
+        throw ToolSearchError.from(error, 'ranker_failed', `Ranker '${ranker.id}' failed`);
+      }
+      if (!Array.isArray(ranked)) {
+        throw new ToolSearchError(
+          'ranker_failed',
+          `Ranker '${ranker.id}' returned ${typeof ranked} instead of an array of { name, score }.`,
+        );
+      }
+      const hits: SearchHit[] = [];
+      const seen = new Set<string>();
+      for (const entry of ranked) {
+        const tool = entry && typeof entry.name === 'string' ? byName.get(entry.name) : undefined;
+        if (tool === undefined) {
+          throw new ToolSearchError(
+            'ranker_failed',
+            `Ranker '${ranker.id}' returned '${String(entry?.name)}', which is not in the catalog.`,
+          );
+        }
+        if (!(entry.score > 0) || seen.has(tool.name)) continue;
+        seen.add(tool.name);
+        hits.push(toHit(tool, entry.score));
+      }
+      hits.sort((a, b) => b.score - a.score);
+      return hits.slice(0, limit);
+    },
+  };
+}
+
+function toHit(tool: ToolDefinition, score: number): SearchHit {
+  const hit: SearchHit = {
+    name: tool.name,
+    score,
+    source: tool.source ?? 'other',
+    description: (tool.description ?? '').slice(0, SEARCH_HIT_DESCRIPTION_LENGTH),
+  };
+  if (tool.toolset !== undefined) hit.toolset = tool.toolset;
+  return hit;
+}

@@ -1,0 +1,203 @@
+import { z } from 'zod';
+
+/** When tool search replaces the deferrable tools with the bridge tools. */
+export type ToolSearchMode = 'auto' | 'on' | 'off';
+
+/**
+ * The tool search configuration. Build it with {@link parseToolSearchConfig}, which
+ * fills defaults and clamps every number into range.
+ */
+export interface ToolSearchConfig {
+  /**
+   * `auto` activates when the deferrable tools would take `thresholdPct` of the
+   * context window (or `thresholdTokens`); `on` whenever anything is deferrable; `off` never.
+   * @defaultValue 'auto'
+   */
+  enabled: ToolSearchMode;
+  /**
+   * Share of the context window, in percent, at which `auto` activates. Clamped to [0, 100].
+   * @defaultValue 10
+   */
+  thresholdPct: number;
+  /** An absolute threshold in tokens; when set, it is used instead of `thresholdPct`. */
+  thresholdTokens?: number;
+  /**
+   * Hits returned by `tool_search` when the model gives no limit. Clamped to [1, maxSearchLimit].
+   * @defaultValue 5
+   */
+  searchDefaultLimit: number;
+  /**
+   * The most hits `tool_search` returns. Clamped to [1, 50].
+   * @defaultValue 20
+   */
+  maxSearchLimit: number;
+}
+
+/** The defaults of every {@link ToolSearchConfig} field. */
+export const DEFAULT_TOOL_SEARCH_CONFIG: Readonly<ToolSearchConfig> = Object.freeze({
+  enabled: 'auto',
+  thresholdPct: 10,
+  searchDefaultLimit: 5,
+  maxSearchLimit: 20,
+});
+
+/** The largest `maxSearchLimit` accepted. */
+export const MAX_SEARCH_LIMIT_CEILING = 50;
+
+/** A warning produced while parsing a configuration: which key, and what was done. */
+export interface ConfigWarning {
+  /** The key as written, e.g. `threshold_pct`. */
+  key: string;
+  /** What was wrong and which value was used instead. */
+  message: string;
+}
+
+const ON = new Set(['true', 'yes', '1', 'on']);
+const OFF = new Set(['false', 'no', '0', 'off']);
+
+const KEY_ALIASES: Record<string, keyof ToolSearchConfig> = {
+  enabled: 'enabled',
+  mode: 'enabled',
+  thresholdPct: 'thresholdPct',
+  threshold_pct: 'thresholdPct',
+  thresholdTokens: 'thresholdTokens',
+  threshold_tokens: 'thresholdTokens',
+  searchDefaultLimit: 'searchDefaultLimit',
+  search_default_limit: 'searchDefaultLimit',
+  maxSearchLimit: 'maxSearchLimit',
+  max_search_limit: 'maxSearchLimit',
+};
+
+const finiteNumber = z.union([
+  z.number().finite(),
+  z
+    .string()
+    .trim()
+    .regex(/^[-+]?\d+(\.\d+)?$/)
+    .transform(Number),
+]);
+
+function parseMode(value: unknown): ToolSearchMode | undefined {
+  if (value === true) return 'on';
+  if (value === false) return 'off';
+  if (typeof value === 'number') return value === 1 ? 'on' : value === 0 ? 'off' : undefined;
+  if (typeof value !== 'string') return undefined;
+  const text = value.trim().toLowerCase();
+  if (text === 'auto') return 'auto';
+  if (ON.has(text)) return 'on';
+  if (OFF.has(text)) return 'off';
+  return undefined;
+}
+
+function clamp(value: number, min: number, max: number): number {
+  return Math.min(max, Math.max(min, value));
+}
+
+function show(value: unknown): string {
+  try {
+    return JSON.stringify(value)?.slice(0, 80) ?? String(value);
+  } catch {
+    return String(value);
+  }
+}
+
+/**
+ * Parses a tool search configuration from any value (a YAML or JSON section, CLI
+ * flags, a user setting) and reports what it could not use. Never throws.
+ *
+ * Accepts camelCase and snake_case keys (`threshold_pct`, `threshold_tokens`,
+ * `search_default_limit`, `max_search_limit`). A bare boolean is the legacy form:
+ * `true` → `'auto'`, `false` → `'off'`; a bare mode string (`'auto'`, `'on'`, `'off'`)
+ * sets the mode. In the object form, `enabled` accepts `'auto'`, `true`/`'true'`/`'yes'`/`'1'`
+ * → `'on'` and `false`/`'false'`/`'no'`/`'0'` → `'off'`; anything else → `'auto'` with a warning.
+ * Numbers are clamped: `thresholdPct` to [0, 100], `maxSearchLimit` to [1, 50],
+ * `searchDefaultLimit` to [1, maxSearchLimit]; a value that is not a number falls back
+ * to its default with a warning.
+ *
+ * @param raw - any value
+ * @returns the config and the warnings, one per key that was not used as written
+ * @throws nothing
+ */
+export function parseToolSearchConfigWithWarnings(raw: unknown): {
+  config: ToolSearchConfig;
+  warnings: ConfigWarning[];
+} {
+  const config: ToolSearchConfig = { ...DEFAULT_TOOL_SEARCH_CONFIG };
+  const warnings: ConfigWarning[] = [];
+  if (raw === undefined || raw === null) return { config, warnings };
+  if (typeof raw === 'boolean') {
+    config.enabled = raw ? 'auto' : 'off';
+    return { config, warnings };
+  }
+  if (typeof raw === 'string' && ['auto', 'on', 'off'].includes(raw.trim().toLowerCase())) {
+    config.enabled = raw.trim().toLowerCase() as ToolSearchMode;
+    return { config, warnings };
+  }
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    warnings.push({
+      key: '(root)',
+      message: `expected an object, a boolean or 'auto'/'on'/'off', got ${show(raw)}; using the defaults`,
+    });
+    return { config, warnings };
+  }
+
+  const numbers: Partial<Record<keyof ToolSearchConfig, number>> = {};
+  for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    const field = KEY_ALIASES[key];
+    if (field === undefined) {
+      warnings.push({ key, message: 'unknown key, ignored' });
+      continue;
+    }
+    if (field === 'enabled') {
+      const mode = parseMode(value);
+      if (mode === undefined) {
+        warnings.push({ key, message: `unknown value ${show(value)}; using 'auto'` });
+        config.enabled = 'auto';
+      } else {
+        config.enabled = mode;
+      }
+      continue;
+    }
+    if (value === undefined || value === null) continue;
+    const parsed = finiteNumber.safeParse(value);
+    if (!parsed.success) {
+      warnings.push({ key, message: `expected a number, got ${show(value)}; using the default` });
+      continue;
+    }
+    numbers[field] = parsed.data;
+  }
+
+  if (numbers.thresholdPct !== undefined) {
+    config.thresholdPct = clamp(numbers.thresholdPct, 0, 100);
+  }
+  if (numbers.thresholdTokens !== undefined) {
+    if (numbers.thresholdTokens >= 0) config.thresholdTokens = Math.floor(numbers.thresholdTokens);
+    else warnings.push({ key: 'thresholdTokens', message: 'must not be negative; ignored' });
+  }
+  if (numbers.maxSearchLimit !== undefined) {
+    config.maxSearchLimit = clamp(Math.floor(numbers.maxSearchLimit), 1, MAX_SEARCH_LIMIT_CEILING);
+  }
+  if (numbers.searchDefaultLimit !== undefined) {
+    config.searchDefaultLimit = Math.floor(numbers.searchDefaultLimit);
+  }
+  config.searchDefaultLimit = clamp(config.searchDefaultLimit, 1, config.maxSearchLimit);
+  return { config, warnings };
+}
+
+/**
+ * Parses a tool search configuration from any value, with defaults and clamps.
+ * Never throws; use {@link parseToolSearchConfigWithWarnings} to see what was ignored.
+ *
+ * @example
+ * ```ts
+ * parseToolSearchConfig({ enabled: 'yes', threshold_pct: 150 });
+ * // → { enabled: 'on', thresholdPct: 100, searchDefaultLimit: 5, maxSearchLimit: 20 }
+ * ```
+ *
+ * @param raw - any value
+ * @returns a complete, in-range {@link ToolSearchConfig}
+ * @throws nothing
+ */
+export function parseToolSearchConfig(raw: unknown): ToolSearchConfig {
+  return parseToolSearchConfigWithWarnings(raw).config;
+}

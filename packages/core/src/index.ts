@@ -1,0 +1,73 @@
+export type { ActivationDecision, ActivationReason } from './activation.js';
+export {
+  activationThreshold,
+  decideActivation,
+  UNKNOWN_CONTEXT_THRESHOLD_TOKENS,
+} from './activation.js';
+export type { Bm25Preset, Bm25RankerOptions } from './bm25.js';
+export { createBm25Ranker } from './bm25.js';
+export type { CatalogOptions, CatalogSearchOptions, SearchHit, ToolCatalog } from './catalog.js';
+export {
+  createCatalog,
+  MAX_QUERY_LENGTH,
+  SEARCH_HIT_DESCRIPTION_LENGTH,
+} from './catalog.js';
+export type { ClassifyOptions } from './classify.js';
+export {
+  BRIDGE_TOOL_NAMES,
+  classifyTools,
+  isBridgeToolName,
+  isDeferrable,
+  TOOL_CALL,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from './classify.js';
+export type { ConfigWarning, ToolSearchConfig, ToolSearchMode } from './config.js';
+export {
+  DEFAULT_TOOL_SEARCH_CONFIG,
+  MAX_SEARCH_LIMIT_CEILING,
+  parseToolSearchConfig,
+  parseToolSearchConfigWithWarnings,
+} from './config.js';
+export type { ToolSearchErrorCode } from './errors.js';
+export { describeError, ToolSearchError } from './errors.js';
+export type {
+  AnthropicTool,
+  FromMcpToolOptions,
+  McpTool,
+  OpenAIChatTool,
+  OpenAIResponsesTool,
+} from './formats.js';
+export {
+  fromAnthropicTool,
+  fromMcpTool,
+  fromOpenAITool,
+  MCP_ALWAYS_LOAD_META_KEY,
+  toAnthropicTool,
+  toMcpTool,
+  toOpenAIResponsesTool,
+  toOpenAITool,
+} from './formats.js';
+export type { RankedTool, Ranker, RankerIndex } from './ranker.js';
+export { defineRanker } from './ranker.js';
+export type { TokenCounter } from './tokens.js';
+export {
+  charsPerTokenCounter,
+  estimateToolTokens,
+  estimateToolTokensOf,
+  modelFacingJson,
+} from './tokens.js';
+export {
+  MAX_TOOL_NAME_LENGTH,
+  toolDefinitionSchema,
+  validateToolDefinition,
+  validateToolDefinitions,
+} from './tool-definition.js';
+export type {
+  JsonSchemaObject,
+  Promisable,
+  ToolAnnotations,
+  ToolCall,
+  ToolDefinition,
+  ToolSource,
+} from './types.js';

@@ -1,0 +1,77 @@
+/**
+ * Where a tool comes from. `core` tools are built into the runtime and are never
+ * deferred; `mcp` and `plugin` tools may be deferred behind the bridge tools.
+ */
+export type ToolSource = 'core' | 'mcp' | 'plugin';
+
+/**
+ * A JSON Schema object describing the arguments object of a tool. Kept loose on
+ * purpose: tool schemas come from third parties and carry any JSON Schema keyword.
+ */
+export interface JsonSchemaObject {
+  type?: 'object' | (string & {});
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [keyword: string]: unknown;
+}
+
+/**
+ * MCP tool annotations: hints about a tool's behaviour. Untrusted unless the
+ * server is trusted; used by approval policies, never for security decisions alone.
+ */
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+  [hint: string]: unknown;
+}
+
+/**
+ * A tool as the runtime registers it. `name` is unique within a session.
+ *
+ * @example
+ * ```ts
+ * const tool: ToolDefinition = {
+ *   name: 'github_create_issue',
+ *   description: 'Create a new issue in a GitHub repository',
+ *   inputSchema: { type: 'object', properties: { title: { type: 'string' } }, required: ['title'] },
+ *   source: 'mcp',
+ *   toolset: 'mcp-github',
+ * };
+ * ```
+ */
+export interface ToolDefinition {
+  /** Unique within a session. */
+  name: string;
+  /** What the tool does, for the model and for search. */
+  description?: string;
+  /** JSON Schema of the arguments object. */
+  inputSchema: JsonSchemaObject;
+  /** Where the tool comes from; absent means unknown, and such a tool is never deferred. */
+  source?: ToolSource;
+  /** The toolset that holds the tool, e.g. `mcp-github`. */
+  toolset?: string;
+  /** Pinned: never deferred. */
+  alwaysLoad?: boolean;
+  /** MCP annotations (`readOnlyHint`, `destructiveHint`, ...). */
+  annotations?: ToolAnnotations;
+}
+
+/**
+ * One call of a tool, as a model makes it and as dispatch sees it.
+ */
+export interface ToolCall {
+  /** The provider's call id, when it has one. */
+  id?: string;
+  /** The tool's name. */
+  name: string;
+  /** The arguments object. */
+  arguments: Record<string, unknown>;
+}
+
+/**
+ * A value or a promise of it: what plugin hooks may return.
+ */
+export type Promisable<T> = T | PromiseLike<T>;

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import {
+  fromAnthropicTool,
+  fromMcpTool,
+  fromOpenAITool,
+  toAnthropicTool,
+  toMcpTool,
+  toOpenAIResponsesTool,
+  toOpenAITool,
+} from './formats.js';
+import type { ToolDefinition } from './types.js';
+
+const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
+const tool: ToolDefinition = {
+  name: 'web_search',
+  description: 'Search the web',
+  inputSchema: schema,
+  source: 'mcp',
+};
+
+describe('fromMcpTool', () => {
+  it('records the source, the toolset of the server, annotations and the alwaysLoad pin', () => {
+    const definition = fromMcpTool(
+      {
+        name: 'search',
+        description: 'Search',
+        inputSchema: schema,
+        annotations: { readOnlyHint: true },
+        _meta: { 'anthropic/alwaysLoad': true },
+      },
+      { server: 'brave' },
+    );
+    expect(definition).toEqual({
+      name: 'search',
+      description: 'Search',
+      inputSchema: schema,
+      source: 'mcp',
+      toolset: 'mcp-brave',
+      annotations: { readOnlyHint: true },
+      alwaysLoad: true,
+    });
+  });
+
+  it('falls back to the title when there is no description', () => {
+    expect(fromMcpTool({ name: 'x', title: 'Do X', inputSchema: schema }).description).toBe('Do X');
+  });
+});
+
+describe('provider formats', () => {
+  it('round-trips through MCP, OpenAI Chat Completions and Anthropic', () => {
+    expect(fromMcpTool(toMcpTool(tool))).toEqual(tool);
+    expect(toOpenAITool(tool)).toEqual({
+      type: 'function',
+      function: { name: 'web_search', description: 'Search the web', parameters: schema },
+    });
+    expect(fromOpenAITool(toOpenAITool(tool), 'mcp')).toEqual(tool);
+    expect(toAnthropicTool(tool)).toEqual({
+      name: 'web_search',
+      description: 'Search the web',
+      input_schema: schema,
+    });
+    expect(fromAnthropicTool(toAnthropicTool(tool), 'mcp')).toEqual(tool);
+    expect(toOpenAIResponsesTool(tool)).toEqual({
+      type: 'function',
+      name: 'web_search',
+      description: 'Search the web',
+      parameters: schema,
+    });
+  });
+
+  it("adds type 'object' to a schema without a type, as providers require", () => {
+    const loose: ToolDefinition = { name: 'x', inputSchema: { properties: {} } };
+    expect(toOpenAITool(loose).function.parameters).toEqual({ type: 'object', properties: {} });
+    expect(toAnthropicTool(loose).input_schema.type).toBe('object');
+  });
+});

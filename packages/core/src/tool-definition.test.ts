@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { ToolSearchError } from './errors.js';
+import { validateToolDefinition, validateToolDefinitions } from './tool-definition.js';
+
+describe('validateToolDefinition', () => {
+  it('accepts a good definition and drops unknown keys', () => {
+    const tool = validateToolDefinition({
+      name: 'github_create_issue',
+      description: 'Create an issue',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } }, $defs: {} },
+      source: 'mcp',
+      extra: 'dropped',
+    });
+    expect(tool).toEqual({
+      name: 'github_create_issue',
+      description: 'Create an issue',
+      inputSchema: { type: 'object', properties: { title: { type: 'string' } }, $defs: {} },
+      source: 'mcp',
+    });
+  });
+
+  it('names the tool and the field of a bad definition', () => {
+    const attempt = () =>
+      validateToolDefinition({ name: 'bad_tool', inputSchema: { type: 'string' } });
+    expect(attempt).toThrow(/Tool 'bad_tool' is invalid: inputSchema.type/);
+    try {
+      attempt();
+    } catch (error) {
+      expect(ToolSearchError.isInstance(error)).toBe(true);
+      expect((error as ToolSearchError).code).toBe('invalid_tool_definition');
+    }
+    expect(() => validateToolDefinition({ name: 'x', inputSchema: {}, source: 'web' })).toThrow(
+      /source/,
+    );
+    expect(() => validateToolDefinition({ name: 'has space', inputSchema: {} })).toThrow(/name/);
+    expect(() => validateToolDefinition(null)).toThrow(/Tool '<unnamed>' is invalid/);
+    expect(() => validateToolDefinition({ name: 'y', inputSchema: { required: 'q' } })).toThrow(
+      /inputSchema.required/,
+    );
+  });
+});
+
+describe('validateToolDefinitions', () => {
+  it('keeps the good definitions and reports each bad one and each repeated name', () => {
+    const { tools, errors } = validateToolDefinitions([
+      { name: 'a', inputSchema: {} },
+      { name: 'b' },
+      42,
+      { name: 'a', inputSchema: {} },
+      { name: 'c', inputSchema: { type: 'object' } },
+    ]);
+    expect(tools.map((tool) => tool.name)).toEqual(['a', 'c']);
+    expect(errors.map((error) => error.code)).toEqual([
+      'invalid_tool_definition',
+      'invalid_tool_definition',
+      'duplicate_tool_name',
+    ]);
+    expect(errors[0]!.message).toContain("Tool 'b' is invalid: inputSchema");
+  });
+});
+
+describe('ToolSearchError', () => {
+  it('is recognised by isInstance across copies through its Symbol.for marker', () => {
+    const error = new ToolSearchError('invalid_config', 'bad', { cause: new Error('root') });
+    expect(ToolSearchError.isInstance(error)).toBe(true);
+    expect(ToolSearchError.isInstance(new Error('x'))).toBe(false);
+    expect(ToolSearchError.isInstance(null)).toBe(false);
+    const foreign = Object.assign(new Error('other copy'), {
+      [Symbol.for('@tool-search/core.ToolSearchError')]: true,
+    });
+    expect(ToolSearchError.isInstance(foreign)).toBe(true);
+    expect((error.cause as Error).message).toBe('root');
+  });
+
+  it('wraps unknown throws with from() and keeps a ToolSearchError as it is', () => {
+    const wrapped = ToolSearchError.from('plain string', 'upstream_failed', 'Server x failed');
+    expect(wrapped.message).toBe('Server x failed: plain string');
+    expect(wrapped.code).toBe('upstream_failed');
+    expect(ToolSearchError.from(wrapped, 'aborted', 'y')).toBe(wrapped);
+  });
+});

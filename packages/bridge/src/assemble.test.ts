@@ -1,0 +1,145 @@
+import type { ToolDefinition } from '@tool-search/core';
+import { estimateToolTokens } from '@tool-search/core';
+import { describe, expect, it } from 'vitest';
+import { coreTools, forcedOn, mcpTools, paddedTool, sessionTools } from './__fixtures__/tools.js';
+import { assembleTools } from './assemble.js';
+import { createBridgeTools } from './definitions.js';
+import { createBridgeTelemetry } from './telemetry.js';
+
+const names = (tools: readonly ToolDefinition[]) => tools.map((tool) => tool.name);
+
+describe('assembleTools', () => {
+  it('passes the tools through unchanged when nothing is deferrable', () => {
+    const assembly = assembleTools({ tools: coreTools, config: forcedOn });
+    expect(assembly.activated).toBe(false);
+    expect(assembly.decision.reason).toBe('nothing-deferrable');
+    expect(assembly.tools).toEqual(coreTools);
+    expect(assembly.deferred).toEqual([]);
+    expect(assembly.catalog.size).toBe(0);
+  });
+
+  it('does not activate below the threshold, and adds no tool_search', () => {
+    const assembly = assembleTools({ tools: sessionTools, contextWindow: 200_000 });
+    expect(assembly.activated).toBe(false);
+    expect(assembly.decision).toMatchObject({ reason: 'below-threshold', thresholdTokens: 20_000 });
+    expect(names(assembly.tools)).toEqual(names(sessionTools));
+    expect(names(assembly.tools)).not.toContain('tool_search');
+    expect(assembly.stats).toMatchObject({ deferredCount: 0, bridgeTokens: 0, tokensSaved: 0 });
+  });
+
+  it('activates above the threshold: visible tools in order, then the three bridges', () => {
+    const bulk = Array.from({ length: 250 }, (_, index) => paddedTool(index));
+    const tools = [coreTools[0]!, ...bulk, coreTools[1]!];
+    const assembly = assembleTools({ tools, contextWindow: 200_000 });
+    expect(assembly.activated).toBe(true);
+    expect(assembly.decision.reason).toBe('above-threshold');
+    expect(names(assembly.tools)).toEqual([
+      'bash',
+      'edit_file',
+      'tool_search',
+      'tool_describe',
+      'tool_call',
+    ]);
+    expect(assembly.deferred).toHaveLength(250);
+    expect(assembly.catalog.size).toBe(250);
+  });
+
+  it('is idempotent: a pre-existing tool_search is replaced, not duplicated', () => {
+    const first = assembleTools({ tools: sessionTools, config: forcedOn });
+    const stale = [...createBridgeTools({ deferredCount: 3 }), ...sessionTools];
+    const again = assembleTools({ tools: stale, config: forcedOn });
+    expect(names(again.tools)).toEqual(names(first.tools));
+    expect(names(again.tools).filter((name) => name === 'tool_search')).toHaveLength(1);
+    expect(again.tools).toEqual(first.tools);
+
+    const passthrough = assembleTools({ tools: stale, config: { enabled: 'off' } });
+    expect(names(passthrough.tools)).toEqual(names(sessionTools));
+  });
+
+  it('keeps a core tool in the assembled list next to the MCP tools it defers', () => {
+    const assembly = assembleTools({ tools: sessionTools, config: forcedOn });
+    expect(names(assembly.tools)).toContain('bash');
+    expect(names(assembly.tools)).toContain('edit_file');
+    expect(assembly.catalog.has('bash')).toBe(false);
+    expect(assembly.catalog.names()).toEqual(names(mcpTools));
+  });
+
+  it('keeps pinned and alwaysLoad tools visible', () => {
+    const pinnedByFlag = { ...mcpTools[0]!, alwaysLoad: true };
+    const assembly = assembleTools({
+      tools: [pinnedByFlag, ...mcpTools.slice(1)],
+      config: forcedOn,
+      pinned: [mcpTools[1]!.name],
+    });
+    expect(names(assembly.tools).slice(0, 2)).toEqual([mcpTools[0]!.name, mcpTools[1]!.name]);
+    expect(assembly.catalog.has(mcpTools[0]!.name)).toBe(false);
+    expect(assembly.catalog.has(mcpTools[1]!.name)).toBe(false);
+  });
+
+  it('reports the numbers a runtime logs', () => {
+    const assembly = assembleTools({ tools: sessionTools, config: forcedOn });
+    const deferredTokens = estimateToolTokens(mcpTools);
+    const bridgeTokens = estimateToolTokens(assembly.tools.slice(-3));
+    expect(assembly.stats).toEqual({
+      visibleCount: coreTools.length + 3,
+      deferredCount: mcpTools.length,
+      deferredTokens,
+      thresholdTokens: 0,
+      bridgeTokens,
+      tokensSaved: deferredTokens - bridgeTokens,
+    });
+    expect(assembly.decision.deferrableTokens).toBe(deferredTokens);
+  });
+
+  it('accepts the snake_case config form and an absolute threshold', () => {
+    const assembly = assembleTools({
+      tools: sessionTools,
+      config: { threshold_tokens: 100, search_default_limit: 2 },
+    });
+    expect(assembly.activated).toBe(true);
+    expect(assembly.stats.thresholdTokens).toBe(100);
+    expect(assembly.config.searchDefaultLimit).toBe(2);
+  });
+
+  it('states the deferred count in tool_search unless stableDescriptions', () => {
+    const counted = assembleTools({ tools: sessionTools, config: forcedOn });
+    expect(counted.tools.at(-3)!.description).toContain(`${mcpTools.length} tools are available`);
+    const stable = assembleTools({
+      tools: sessionTools,
+      config: forcedOn,
+      stableDescriptions: true,
+    });
+    expect(stable.tools.at(-3)!.description).not.toMatch(/\d/);
+  });
+
+  it('remembers names from the previous assembly that are gone now', () => {
+    const first = assembleTools({ tools: sessionTools, config: forcedOn });
+    const withoutSlack = sessionTools.filter((tool) => tool.toolset !== 'mcp-slack');
+    const second = assembleTools({ tools: withoutSlack, config: forcedOn, previous: first });
+    expect(second.knownNames.has('slack_post_message')).toBe(true);
+    expect(second.knownNames.has('github_create_issue')).toBe(false);
+    const third = assembleTools({ tools: withoutSlack, config: forcedOn, previous: second });
+    expect(third.knownNames.has('slack_post_message')).toBe(true);
+    const resumed = assembleTools({ tools: withoutSlack, config: forcedOn, knownNames: ['x_y'] });
+    expect([...resumed.knownNames]).toEqual(['x_y']);
+  });
+
+  it('counts assemblies and tokens saved in the telemetry it is given', () => {
+    const telemetry = createBridgeTelemetry();
+    const first = assembleTools({ tools: sessionTools, config: forcedOn, telemetry });
+    const second = assembleTools({ tools: sessionTools, config: forcedOn, previous: first });
+    assembleTools({ tools: coreTools, telemetry });
+    expect(second.telemetry).toBe(telemetry);
+    expect(telemetry).toMatchObject({
+      assemblies: 3,
+      activations: 2,
+      tokensSaved: first.stats.tokensSaved * 2,
+    });
+  });
+
+  it('throws a ToolSearchError for two deferrable tools with one name', () => {
+    expect(() =>
+      assembleTools({ tools: [mcpTools[0]!, { ...mcpTools[0]! }], config: forcedOn }),
+    ).toThrow(/appears more than once/);
+  });
+});

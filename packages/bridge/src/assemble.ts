@@ -1,0 +1,223 @@
+import type {
+  ActivationDecision,
+  Ranker,
+  TokenCounter,
+  ToolCatalog,
+  ToolDefinition,
+  ToolSearchConfig,
+} from '@tool-search/core';
+import {
+  charsPerTokenCounter,
+  classifyTools,
+  createCatalog,
+  decideActivation,
+  estimateToolTokens,
+  isBridgeToolName,
+  parseToolSearchConfig,
+} from '@tool-search/core';
+import { createBridgeTools } from './definitions.js';
+import type { BridgeTelemetry } from './telemetry.js';
+import { createBridgeTelemetry } from './telemetry.js';
+
+/** Options of {@link assembleTools}. */
+export interface AssembleOptions {
+  /**
+   * The session's tools, already scoped to its toolsets (e.g. with `scopeTools`
+   * from `@tool-search/toolsets`). Bridge tools in the list are dropped first.
+   */
+  tools: readonly ToolDefinition[];
+  /**
+   * The tool search config, in any form `parseToolSearchConfig` accepts (a parsed
+   * config, a snake_case YAML section, a boolean). @defaultValue the defaults (`auto`, 10%)
+   */
+  config?: unknown;
+  /** The model's context window in tokens; unknown means a 20,000-token threshold. */
+  contextWindow?: number;
+  /** The ranker of the catalog. @defaultValue `createBm25Ranker()` */
+  ranker?: Ranker;
+  /** The token counter for the estimates. @defaultValue `charsPerTokenCounter` */
+  counter?: TokenCounter;
+  /**
+   * Make the three bridge definitions byte-identical whatever the catalog and
+   * config, so a provider's prompt cache survives toolset changes; the model is
+   * then not told how many tools are deferred. See {@link createBridgeTools}.
+   * @defaultValue false
+   */
+  stableDescriptions?: boolean;
+  /** Names that stay visible whatever their source (pins from config). */
+  pinned?: Iterable<string>;
+  /**
+   * The previous assembly of the same session. Its {@link Assembly.knownNames}
+   * and the names of its tools are carried over, so that a tool the model found
+   * earlier and that is gone now (its server disconnected) answers "not currently
+   * available" instead of "not available in this session"; its telemetry is reused
+   * unless `telemetry` is given. Never pass another session's assembly (e.g. a
+   * parent's to a narrowed subagent): its names would leak into the answers.
+   */
+  previous?: Assembly;
+  /**
+   * Names the session held before, for a runtime that does not keep the previous
+   * assembly (e.g. one that resumes a saved conversation). Merged with `previous`.
+   */
+  knownNames?: Iterable<string>;
+  /** Counters to update. @defaultValue `previous.telemetry`, else a new object */
+  telemetry?: BridgeTelemetry;
+}
+
+/** The numbers a runtime logs about one assembly. */
+export interface AssemblyStats {
+  /** Tools the model sees, bridges included. */
+  visibleCount: number;
+  /** Tools deferred behind the bridge (0 when not activated). */
+  deferredCount: number;
+  /** Estimated tokens of the deferrable tools (whether or not they were deferred). */
+  deferredTokens: number;
+  /** The threshold the decision compared against (0 when no comparison was made). */
+  thresholdTokens: number;
+  /** Estimated tokens of the three bridge definitions (0 when not activated). */
+  bridgeTokens: number;
+  /**
+   * `deferredTokens − bridgeTokens` when activated, else 0. Negative when tool
+   * search is forced `on` for fewer tokens than the bridges cost.
+   */
+  tokensSaved: number;
+}
+
+/**
+ * What one assembly gives the runtime: the model-visible tools, the decision, and
+ * everything the bridge needs to answer calls. Build a new one every turn (tool
+ * lists change); it is cheap, since token estimates and ranker analysis are
+ * memoized per tool object.
+ */
+export interface Assembly {
+  /**
+   * The model-visible tools: the visible tools in their original order followed by
+   * `tool_search`, `tool_describe`, `tool_call`; or the input minus stale bridge
+   * tools when not activated.
+   */
+  tools: ToolDefinition[];
+  /** Whether the deferrable tools were replaced by the bridges. */
+  activated: boolean;
+  /** The activation decision with its reason and numbers. */
+  decision: ActivationDecision;
+  /** The tools behind the bridge, in input order (empty when not activated). */
+  deferred: ToolDefinition[];
+  /** The catalog over {@link Assembly.deferred}: only this (scoped) session's tools. */
+  catalog: ToolCatalog;
+  /** The parsed config. */
+  config: ToolSearchConfig;
+  /** The numbers a runtime logs. */
+  stats: AssemblyStats;
+  /**
+   * Names of tools this session held in earlier assemblies (from `previous` and
+   * `knownNames`) that it no longer holds now. A call of one of them answers
+   * "not currently available. Re-run tool_search to refresh."
+   */
+  knownNames: ReadonlySet<string>;
+  /** The session's counters, updated in place. */
+  telemetry: BridgeTelemetry;
+}
+
+function collectKnownNames(options: AssembleOptions, current: ReadonlySet<string>): Set<string> {
+  const known = new Set<string>();
+  const add = (name: unknown) => {
+    if (typeof name === 'string' && !current.has(name) && !isBridgeToolName(name)) known.add(name);
+  };
+  if (options.previous) {
+    for (const name of options.previous.knownNames) add(name);
+    for (const tool of options.previous.tools) add(tool.name);
+    for (const tool of options.previous.deferred) add(tool.name);
+  }
+  if (options.knownNames) for (const name of options.knownNames) add(name);
+  return known;
+}
+
+/**
+ * Turns a session's tools into what the model sees.
+ *
+ * Bridge tools in the input are dropped first, so assembling a list that already
+ * holds them gives the same result. Tools are classified (`core`, unknown source
+ * and pinned stay visible; `mcp` and `plugin` are deferrable), the deferrable
+ * tools' tokens are estimated, and the gate decides. When it says no (or nothing
+ * is deferrable) the input passes through unchanged; when it says yes, the
+ * deferrable tools move into the catalog and the three bridges are appended to
+ * the visible tools.
+ *
+ * @example
+ * ```ts
+ * const assembly = assembleTools({ tools, config: { threshold_pct: 10 }, contextWindow: 200_000 });
+ * log.info(assembly.decision.reason, assembly.stats);
+ * await model.generate({ tools: assembly.tools });
+ * ```
+ *
+ * @param options - see {@link AssembleOptions}
+ * @returns the {@link Assembly}
+ * @throws {@link ToolSearchError} `duplicate_tool_name` when two deferrable tools
+ * share a name; the `TypeError` of `JSON.stringify` for a schema that is not JSON
+ */
+export function assembleTools(options: AssembleOptions): Assembly {
+  const config = parseToolSearchConfig(options.config);
+  const counter = options.counter ?? charsPerTokenCounter;
+  const telemetry = options.telemetry ?? options.previous?.telemetry ?? createBridgeTelemetry();
+  const input = Array.isArray(options.tools) ? options.tools : [];
+  const classifyOptions = options.pinned === undefined ? {} : { pinned: options.pinned };
+  const { visible, deferrable } = classifyTools(input, classifyOptions);
+
+  const deferredTokens = deferrable.length > 0 ? estimateToolTokens(deferrable, counter) : 0;
+  const decisionInput: Parameters<typeof decideActivation>[0] = {
+    deferrableTokens: deferredTokens,
+    config,
+  };
+  if (options.contextWindow !== undefined) decisionInput.contextWindow = options.contextWindow;
+  const decision = decideActivation(decisionInput);
+  const catalogOptions = options.ranker === undefined ? {} : { ranker: options.ranker };
+
+  let tools: ToolDefinition[];
+  let deferred: ToolDefinition[];
+  let bridgeTokens = 0;
+  if (decision.active) {
+    deferred = deferrable;
+    const bridges = createBridgeTools({
+      deferredCount: deferred.length,
+      stableDescriptions: options.stableDescriptions === true,
+      searchDefaultLimit: config.searchDefaultLimit,
+      maxSearchLimit: config.maxSearchLimit,
+    });
+    bridgeTokens = estimateToolTokens(bridges, counter);
+    tools = [...visible, ...bridges];
+  } else {
+    deferred = [];
+    tools = input.filter((tool) => !isBridgeToolName(tool.name));
+  }
+  const catalog = createCatalog(deferred, catalogOptions);
+
+  const current = new Set<string>();
+  for (const tool of input) current.add(tool.name);
+  const knownNames = collectKnownNames(options, current);
+
+  const tokensSaved = decision.active ? deferredTokens - bridgeTokens : 0;
+  telemetry.assemblies += 1;
+  if (decision.active) {
+    telemetry.activations += 1;
+    telemetry.tokensSaved += tokensSaved;
+  }
+
+  return {
+    tools,
+    activated: decision.active,
+    decision,
+    deferred,
+    catalog,
+    config,
+    stats: {
+      visibleCount: tools.length,
+      deferredCount: deferred.length,
+      deferredTokens,
+      thresholdTokens: decision.thresholdTokens,
+      bridgeTokens,
+      tokensSaved,
+    },
+    knownNames,
+    telemetry,
+  };
+}

@@ -1,0 +1,147 @@
+import type { ToolDefinition } from '@tool-search/core';
+import { TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/core';
+
+/** Options of {@link createBridgeTools}. */
+export interface BridgeToolsOptions {
+  /**
+   * How many tools are deferred behind the bridge. The `tool_search` description
+   * states it, unless `stableDescriptions` is set. Ignored when absent.
+   */
+  deferredCount?: number;
+  /**
+   * Keep every byte of the three definitions independent of the catalog and the
+   * config, so that a provider's prompt cache of the tool array survives toolsets
+   * being enabled, disabled or reconnected. The price: the model is not told how
+   * many tools it can find, nor the default and maximum `limit`.
+   * @defaultValue false
+   */
+  stableDescriptions?: boolean;
+  /** The default `limit` of `tool_search`, stated in its schema unless `stableDescriptions`. */
+  searchDefaultLimit?: number;
+  /** The most hits `tool_search` returns, stated in its schema unless `stableDescriptions`. */
+  maxSearchLimit?: number;
+}
+
+const SEQUENCE =
+  `Use ${TOOL_SEARCH} to find a tool, ${TOOL_DESCRIBE} to load its parameters, ` +
+  `then ${TOOL_CALL} to run it. Tools already in your tools list need no search: call them directly.`;
+
+function countSentence(count: number | undefined): string {
+  if (count === undefined || !Number.isFinite(count) || count < 0) return '';
+  const n = Math.floor(count);
+  return ` ${n} ${n === 1 ? 'tool is' : 'tools are'} available this way.`;
+}
+
+function limitDescription(options: BridgeToolsOptions): string {
+  const parts = ['The most matches to return.'];
+  if (!options.stableDescriptions) {
+    if (options.searchDefaultLimit !== undefined) {
+      parts.push(`Default ${options.searchDefaultLimit}.`);
+    }
+    if (options.maxSearchLimit !== undefined) parts.push(`At most ${options.maxSearchLimit}.`);
+  }
+  return parts.join(' ');
+}
+
+/**
+ * Creates the three bridge tool definitions, in the order `tool_search`,
+ * `tool_describe`, `tool_call`. Their descriptions tell the model the sequence
+ * (search → describe → call), that tools already in its list need no search, and
+ * that `tool_call` runs policy, hooks and approvals exactly as for a directly
+ * listed tool.
+ *
+ * By default the `tool_search` description states how many tools are deferred,
+ * which helps the model decide whether searching is worth a turn, but changes
+ * the tool array (and so invalidates a provider's prompt cache) whenever that
+ * number changes. With `stableDescriptions: true` every byte of the three
+ * definitions is a constant.
+ *
+ * @example
+ * ```ts
+ * const [search, describe, call] = createBridgeTools({ deferredCount: 120 });
+ * search.description; // '... 120 tools are available this way. ...'
+ * ```
+ *
+ * @param options - see {@link BridgeToolsOptions}
+ * @returns fresh `[tool_search, tool_describe, tool_call]` definitions (`source: 'core'`)
+ * @throws nothing
+ */
+export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinition[] {
+  const stable = options.stableDescriptions === true;
+  const limit: Record<string, unknown> = {
+    type: 'integer',
+    minimum: 1,
+    description: limitDescription(options),
+  };
+  if (!stable && options.maxSearchLimit !== undefined) limit['maximum'] = options.maxSearchLimit;
+
+  const search: ToolDefinition = {
+    name: TOOL_SEARCH,
+    description:
+      'Search for tools that are not in your tools list.' +
+      (stable ? '' : countSentence(options.deferredCount)) +
+      ' Returns the names and short descriptions of the best matches. ' +
+      SEQUENCE,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        query: {
+          type: 'string',
+          description:
+            "What you want to do, in a few words, e.g. 'create a github issue', or a tool's exact name.",
+        },
+        limit,
+      },
+      required: ['query'],
+    },
+    source: 'core',
+    annotations: { title: 'Search tools', readOnlyHint: true },
+  };
+
+  const describe: ToolDefinition = {
+    name: TOOL_DESCRIBE,
+    description:
+      `Load the full parameter schema of one tool found with ${TOOL_SEARCH}. ` +
+      `Use it before ${TOOL_CALL} unless you already know the exact arguments. ` +
+      'Tools already in your tools list need no describe.',
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          description: `The exact tool name, as ${TOOL_SEARCH} returned it.`,
+        },
+      },
+      required: ['name'],
+    },
+    source: 'core',
+    annotations: { title: 'Describe a tool', readOnlyHint: true },
+  };
+
+  const call: ToolDefinition = {
+    name: TOOL_CALL,
+    description:
+      `Call a tool found with ${TOOL_SEARCH}, by its exact name, with arguments that match ` +
+      `its schema from ${TOOL_DESCRIBE}. Policy, hooks and approvals run exactly as for a ` +
+      'directly listed tool. Tools already in your tools list: call them directly, not through ' +
+      `${TOOL_CALL}.`,
+    inputSchema: {
+      type: 'object',
+      properties: {
+        name: {
+          type: 'string',
+          description: `The exact tool name, as ${TOOL_SEARCH} returned it.`,
+        },
+        arguments: {
+          type: 'object',
+          description: "The tool's arguments, as an object matching its schema ({} for none).",
+        },
+      },
+      required: ['name', 'arguments'],
+    },
+    source: 'core',
+    annotations: { title: 'Call a tool' },
+  };
+
+  return [search, describe, call];
+}

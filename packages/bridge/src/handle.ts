@@ -1,0 +1,352 @@
+import type {
+  JsonSchemaObject,
+  Promisable,
+  SearchHit,
+  ToolCall,
+  ToolDefinition,
+  ToolSearchConfig,
+  ToolSource,
+} from '@tool-search/core';
+import {
+  DEFAULT_TOOL_SEARCH_CONFIG,
+  describeError,
+  isBridgeToolName,
+  SEARCH_HIT_DESCRIPTION_LENGTH,
+  TOOL_CALL,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from '@tool-search/core';
+import type { Assembly } from './assemble.js';
+import type { IncomingToolCall, ResolveFailure } from './resolve.js';
+import {
+  bridgeErrors,
+  nameError,
+  nameStatus,
+  ownValue,
+  parseArguments,
+  resolveUnderlyingCall,
+} from './resolve.js';
+import { suggestNames } from './suggest.js';
+import type { BridgeTelemetry } from './telemetry.js';
+
+/** One match of a `tool_search` answer. */
+export interface ToolSearchMatch {
+  /** The exact tool name, for `tool_describe` and `tool_call`. */
+  name: string;
+  /** Where the tool comes from (`mcp`, `plugin`, or `other` when unknown). */
+  source: ToolSource | 'other';
+  /** The toolset that holds it (e.g. `mcp-github`), else its source. */
+  source_name: string;
+  /** The first 400 characters of its description. */
+  description: string;
+}
+
+/** The answer to `tool_search`. */
+export interface ToolSearchResult {
+  /** The query, trimmed. */
+  query: string;
+  /** How many tools the catalog holds. */
+  total_available: number;
+  /** The best matches, best first; an exact name match comes first. */
+  matches: ToolSearchMatch[];
+  /** Present when nothing matched: says so, suggests broadening, names the searchable toolsets. */
+  message?: string;
+}
+
+/** The answer to `tool_describe`. */
+export interface ToolDescribeResult {
+  /** The tool's name. */
+  name: string;
+  /** Its full description. */
+  description: string;
+  /** Its full JSON Schema. */
+  parameters: JsonSchemaObject;
+}
+
+/** A bridge answer that refuses: data the model sees, never an exception. */
+export interface BridgeErrorResult {
+  /** The error text (DESIGN.md's texts, byte for byte). */
+  error: string;
+  /** The tool concerned, when there is one. */
+  name?: string;
+  /** Up to three names from this session's catalog, when the name was unknown. */
+  did_you_mean?: string[];
+  /** The tool's full schema, when a call was not invoked for missing required arguments. */
+  parameters?: JsonSchemaObject;
+  /** The missing required argument names. */
+  missing?: string[];
+}
+
+/** Any answer of {@link handleBridgeCall}: a bridge answer, or what `dispatch` returned. */
+export type BridgeResult<R = unknown> =
+  | ToolSearchResult
+  | ToolDescribeResult
+  | BridgeErrorResult
+  | R;
+
+/** What {@link handleBridgeCall} passes to `dispatch` besides the real call. */
+export interface BridgeDispatchContext {
+  /** Always true: the bridge resolved this call (hooks see the real tool either way). */
+  viaBridge: true;
+  /** How the model called it: through `tool_call`, or directly by the deferred tool's name. */
+  route: 'tool_call' | 'direct';
+  /** The deferred tool's definition. */
+  tool: ToolDefinition;
+}
+
+/**
+ * The runtime's normal dispatch (e.g. `createDispatcher` of `@tool-search/hooks`):
+ * guardrails, hooks, approvals and execution of the real call.
+ */
+export type BridgeDispatch<R = unknown, C extends object = Record<never, never>> = (
+  call: ToolCall,
+  context: C & BridgeDispatchContext,
+) => Promisable<R>;
+
+/** Options of {@link handleBridgeCall}. */
+export interface HandleBridgeCallOptions<C extends object = Record<never, never>> {
+  /**
+   * Route a direct call of a deferred tool (by its exact name, without `tool_call`)
+   * like a bridged call: same checks, same dispatch. Turn off for a runtime that
+   * must refuse such calls through its own dispatch.
+   * @defaultValue true
+   */
+  routeDirectCalls?: boolean;
+  /** Extra context merged into what `dispatch` receives (e.g. `sessionId`, `signal`). */
+  context?: C;
+}
+
+const MAX_LISTED_TOOLSETS = 20;
+
+function sourceName(tool: ToolDefinition): string {
+  return tool.toolset ?? tool.source ?? 'other';
+}
+
+function bump(assembly: Assembly, key: keyof BridgeTelemetry, by = 1): void {
+  const telemetry = assembly.telemetry;
+  if (telemetry && typeof telemetry[key] === 'number') telemetry[key] += by;
+}
+
+function searchLimit(raw: unknown, config: ToolSearchConfig): number {
+  const fallback = config.searchDefaultLimit;
+  let value: number;
+  if (typeof raw === 'number') value = raw;
+  else if (typeof raw === 'string' && raw.trim() !== '') value = Number(raw.trim());
+  else return fallback;
+  if (!Number.isFinite(value)) return fallback;
+  return Math.min(config.maxSearchLimit, Math.max(1, Math.floor(value)));
+}
+
+function toMatch(tool: ToolDefinition): ToolSearchMatch {
+  return {
+    name: tool.name,
+    source: tool.source ?? 'other',
+    source_name: sourceName(tool),
+    description: (tool.description ?? '').slice(0, SEARCH_HIT_DESCRIPTION_LENGTH),
+  };
+}
+
+function exactTool(assembly: Assembly, query: string): ToolDefinition | undefined {
+  const exact = assembly.catalog.get(query);
+  if (exact) return exact;
+  const lower = query.toLowerCase();
+  const folded = assembly.catalog.tools().filter((tool) => tool.name.toLowerCase() === lower);
+  return folded.length === 1 ? folded[0] : undefined;
+}
+
+function noMatchMessage(assembly: Assembly, query: string): string {
+  if (assembly.catalog.size === 0) {
+    return 'No tools are available through tool_search in this session. Call the tools in your tools list directly.';
+  }
+  const toolsets: string[] = [];
+  const seen = new Set<string>();
+  for (const tool of assembly.catalog.tools()) {
+    const name = sourceName(tool);
+    if (!seen.has(name)) {
+      seen.add(name);
+      toolsets.push(name);
+    }
+  }
+  const listed = toolsets.slice(0, MAX_LISTED_TOOLSETS).join(', ');
+  const more =
+    toolsets.length > MAX_LISTED_TOOLSETS
+      ? ` and ${toolsets.length - MAX_LISTED_TOOLSETS} more`
+      : '';
+  const shown = query.length > 200 ? `${query.slice(0, 200)}…` : query;
+  return (
+    `No tools matched '${shown}'. Try broader or different words (what you want to do, ` +
+    `e.g. 'create issue', or a service name), or fewer words. Searchable toolsets: ${listed}${more}.`
+  );
+}
+
+async function answerSearch(
+  assembly: Assembly,
+  args: Record<string, unknown> | undefined,
+): Promise<ToolSearchResult | BridgeErrorResult> {
+  bump(assembly, 'searches');
+  const query = args?.['query'];
+  if (typeof query !== 'string' || query.trim() === '') {
+    bump(assembly, 'errors');
+    return { error: bridgeErrors.queryRequired };
+  }
+  const text = query.trim();
+  const config = assembly.config ?? DEFAULT_TOOL_SEARCH_CONFIG;
+  const limit = searchLimit(args?.['limit'], config);
+  let hits: SearchHit[];
+  try {
+    hits = await assembly.catalog.search(text, { limit });
+  } catch (error) {
+    bump(assembly, 'errors');
+    return {
+      error: `tool_search failed: ${describeError(error)}. Try again with other words, or call tool_describe with an exact tool name.`,
+    };
+  }
+  const matches: ToolSearchMatch[] = [];
+  const exact = exactTool(assembly, text);
+  if (exact) matches.push(toMatch(exact));
+  for (const hit of hits) {
+    if (matches.length >= limit) break;
+    const tool = assembly.catalog.get(hit.name);
+    if (tool && tool !== exact) matches.push(toMatch(tool));
+  }
+  const result: ToolSearchResult = {
+    query: text,
+    total_available: assembly.catalog.size,
+    matches,
+  };
+  if (matches.length === 0) {
+    bump(assembly, 'misses');
+    result.message = noMatchMessage(assembly, text);
+  }
+  return result;
+}
+
+async function withSuggestions(
+  assembly: Assembly,
+  result: BridgeErrorResult,
+  name: string,
+): Promise<BridgeErrorResult> {
+  const names = await suggestNames(assembly.catalog, name);
+  if (names.length > 0) result.did_you_mean = names;
+  return result;
+}
+
+async function answerDescribe(
+  assembly: Assembly,
+  args: Record<string, unknown> | undefined,
+): Promise<ToolDescribeResult | BridgeErrorResult> {
+  bump(assembly, 'describes');
+  const raw = args?.['name'];
+  if (typeof raw !== 'string' || raw.trim() === '') {
+    bump(assembly, 'errors');
+    return { error: bridgeErrors.nameRequired };
+  }
+  const name = raw.trim();
+  const status = isBridgeToolName(name) ? 'visible' : nameStatus(assembly, name);
+  if (status === 'deferred') {
+    const tool = assembly.catalog.get(name)!;
+    return { name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema };
+  }
+  bump(assembly, 'errors');
+  bump(assembly, 'misses');
+  const result: BridgeErrorResult = { error: nameError(status, name).error, name };
+  return status === 'unknown' ? withSuggestions(assembly, result, name) : result;
+}
+
+async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<BridgeErrorResult> {
+  bump(assembly, 'errors');
+  const result: BridgeErrorResult = { error: failure.error };
+  if (failure.name !== undefined) result.name = failure.name;
+  if (failure.parameters !== undefined) result.parameters = failure.parameters;
+  if (failure.missing !== undefined) result.missing = failure.missing;
+  if (
+    failure.reason === 'not-in-session' ||
+    failure.reason === 'not-currently-available' ||
+    failure.reason === 'not-deferrable'
+  ) {
+    bump(assembly, 'misses');
+  }
+  if (failure.reason === 'not-in-session' && failure.name !== undefined) {
+    return withSuggestions(assembly, result, failure.name);
+  }
+  return result;
+}
+
+async function answerCall<R, C extends object>(
+  assembly: Assembly,
+  call: IncomingToolCall,
+  dispatch: BridgeDispatch<R, C>,
+  route: BridgeDispatchContext['route'],
+  context: C | undefined,
+): Promise<BridgeResult<R>> {
+  bump(assembly, route === 'direct' ? 'directCalls' : 'calls');
+  const resolved = resolveUnderlyingCall(assembly, call);
+  if (!resolved.ok) return refuse(assembly, resolved);
+  bump(assembly, 'dispatched');
+  const dispatchContext = {
+    ...(context ?? {}),
+    viaBridge: true,
+    route,
+    tool: resolved.tool,
+  } as C & BridgeDispatchContext;
+  return await dispatch(resolved.call, dispatchContext);
+}
+
+/**
+ * Answers a model's call when it is for the bridge, and leaves every other call to
+ * the runtime:
+ *
+ * - `tool_search` → `{ query, total_available, matches: [{ name, source, source_name, description }] }`
+ *   (`query is required` when blank; `limit` absent or garbage → the config's
+ *   default, else an integer clamped to [1, maxSearchLimit]; a query equal to a
+ *   tool's exact name returns that tool first; no match → `matches: []` and a
+ *   `message` that suggests broadening and names the searchable toolsets);
+ * - `tool_describe` → `{ name, description, parameters }` with the full schema, or
+ *   a DESIGN error text (an unknown name adds up to three `did_you_mean` names from
+ *   this session's catalog only);
+ * - `tool_call` → {@link resolveUnderlyingCall}, then `dispatch(realCall, { viaBridge: true, route, tool })`
+ *   and its result; a refused call never reaches `dispatch`;
+ * - a direct call of a deferred tool by its own name → routed like `tool_call`
+ *   (unless `routeDirectCalls: false`); a direct call of a tool this session held
+ *   earlier but not now → `not currently available`.
+ *
+ * Every refusal is `{ error }` data, never an exception.
+ *
+ * @example
+ * ```ts
+ * const answer = handleBridgeCall(assembly, call, (real, ctx) => dispatcher(real, ctx));
+ * const result = answer ? await answer : await dispatcher(call);
+ * ```
+ *
+ * @param assembly - the session's current assembly
+ * @param call - the model's call; any value is tolerated
+ * @param dispatch - the runtime's normal dispatch for the real call
+ * @param options - see {@link HandleBridgeCallOptions}
+ * @returns a promise of the answer, or `undefined` when the runtime should dispatch
+ * the call itself (a visible tool, or a name the bridge does not know)
+ * @throws nothing; the promise rejects only when `dispatch` does
+ */
+export function handleBridgeCall<R = unknown, C extends object = Record<never, never>>(
+  assembly: Assembly,
+  call: IncomingToolCall,
+  dispatch: BridgeDispatch<R, C>,
+  options: HandleBridgeCallOptions<C> = {},
+): Promise<BridgeResult<R>> | undefined {
+  const name = ownValue(call, 'name');
+  if (typeof name !== 'string') return undefined;
+
+  if (name === TOOL_SEARCH || name === TOOL_DESCRIBE) {
+    const parsed = parseArguments(ownValue(call, 'arguments'));
+    const args = parsed.ok ? parsed.value : undefined;
+    return name === TOOL_SEARCH ? answerSearch(assembly, args) : answerDescribe(assembly, args);
+  }
+  if (name === TOOL_CALL) {
+    return answerCall(assembly, call, dispatch, 'tool_call', options.context);
+  }
+  if (options.routeDirectCalls === false || !assembly.activated) return undefined;
+  const status = nameStatus(assembly, name);
+  if (status === 'deferred' || status === 'known') {
+    return answerCall(assembly, call, dispatch, 'direct', options.context);
+  }
+  return undefined;
+}

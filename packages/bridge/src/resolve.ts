@@ -1,0 +1,255 @@
+import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
+import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core';
+import type { Assembly } from './assemble.js';
+
+/**
+ * A call as a model or a provider SDK hands it over: `arguments` may be an object,
+ * a JSON string (OpenAI), `null` or absent. Every bridge function also copes with
+ * values that do not fit this type (untrusted input never makes them throw).
+ */
+export interface IncomingToolCall {
+  /** The provider's call id, kept on the resolved call. */
+  id?: string;
+  /** The called tool's name. */
+  name: string;
+  /** The arguments: an object, a JSON string, `null` or absent. */
+  arguments?: unknown;
+}
+
+/** Why {@link resolveUnderlyingCall} refused a call. */
+export type ResolveFailureReason =
+  | 'missing-name'
+  | 'bridge-tool'
+  | 'not-deferrable'
+  | 'not-currently-available'
+  | 'not-in-session'
+  | 'invalid-json'
+  | 'not-an-object'
+  | 'missing-required-arguments';
+
+/** A refused call: the model-facing `error` text and, where useful, more data. */
+export interface ResolveFailure {
+  ok: false;
+  /** The text the model sees, exactly as DESIGN.md states it. */
+  error: string;
+  /** A machine-readable reason. */
+  reason: ResolveFailureReason;
+  /** The resolved tool name, when the failure is about a known tool. */
+  name?: string;
+  /** With `missing-required-arguments`: the tool's full schema. */
+  parameters?: JsonSchemaObject;
+  /** With `missing-required-arguments`: the required argument names that were missing. */
+  missing?: string[];
+}
+
+/** A resolved call: the real tool and its arguments object. */
+export interface ResolveSuccess {
+  ok: true;
+  /** The real call: the deferred tool's name, an arguments object, the outer call's id. */
+  call: ToolCall;
+  /** The deferred tool's definition. */
+  tool: ToolDefinition;
+}
+
+/** The result of {@link resolveUnderlyingCall}. */
+export type ResolveResult = ResolveSuccess | ResolveFailure;
+
+const MAX_ECHOED_NAME = 200;
+
+/** Quotes a model-supplied name for an error text, bounded in length. */
+export function echoName(name: string): string {
+  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+}
+
+/** Whether a value is a plain object (not null, not an array). */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Reads an own property without triggering getters on odd prototypes. */
+export function ownValue(record: unknown, key: string): unknown {
+  if (!isPlainObject(record)) return undefined;
+  return Object.hasOwn(record, key) ? record[key] : undefined;
+}
+
+/**
+ * The arguments rule: `null`, absent, `""` or whitespace mean `{}`; a string is
+ * parsed as JSON; the result must be an object.
+ */
+export function parseArguments(
+  raw: unknown,
+):
+  | { ok: true; value: Record<string, unknown> }
+  | { ok: false; reason: 'invalid-json' | 'not-an-object'; detail?: string } {
+  let value = raw;
+  if (value === undefined || value === null) return { ok: true, value: {} };
+  if (typeof value === 'string') {
+    if (value.trim() === '') return { ok: true, value: {} };
+    try {
+      value = JSON.parse(value);
+    } catch (error) {
+      return { ok: false, reason: 'invalid-json', detail: describeError(error) };
+    }
+  }
+  if (!isPlainObject(value)) return { ok: false, reason: 'not-an-object' };
+  return { ok: true, value };
+}
+
+/** The DESIGN error texts, one place. */
+export const bridgeErrors = {
+  queryRequired: 'query is required',
+  nameRequired: 'name is required',
+  notDeferrable: (name: string) =>
+    `'${echoName(name)}' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search.`,
+  notCurrentlyAvailable: (name: string) =>
+    `'${echoName(name)}' is not currently available. Re-run tool_search to refresh.`,
+  notInSession: (name: string) =>
+    `'${echoName(name)}' is not available in this session. Use tool_search to find tools you can call.`,
+  callNameRequired: "tool_call requires a 'name' argument",
+  bridgeTool: (name: string) =>
+    `tool_call cannot invoke '${echoName(name)}' (it is itself a bridge tool)`,
+  invalidJson: (detail: string) => `tool_call 'arguments' is not valid JSON: ${detail}`,
+  notAnObject: "tool_call 'arguments' must be an object",
+  missingRequired: (name: string, missing: readonly string[]) => {
+    const plural = missing.length === 1 ? '' : 's';
+    const keys = missing.map((key) => `'${echoName(key)}'`).join(', ');
+    return `'${echoName(name)}' was not invoked: missing required argument${plural} ${keys}. Its full schema is in 'parameters'; call it again with every required argument.`;
+  },
+} as const;
+
+/** How a name stands in an assembly. */
+export type NameStatus = 'deferred' | 'visible' | 'known' | 'unknown';
+
+/**
+ * Where a name stands in an assembly: behind the bridge, visible to the model,
+ * held by the session earlier but gone now, or never in this session.
+ */
+export function nameStatus(assembly: Assembly, name: string): NameStatus {
+  if (assembly.catalog.has(name)) return 'deferred';
+  if (Array.isArray(assembly.tools) && assembly.tools.some((tool) => tool?.name === name)) {
+    return 'visible';
+  }
+  if (assembly.knownNames.has(name)) return 'known';
+  return 'unknown';
+}
+
+/** The error text for a name that is not behind the bridge. */
+export function nameError(
+  status: Exclude<NameStatus, 'deferred'>,
+  name: string,
+): { error: string; reason: ResolveFailureReason } {
+  if (status === 'visible') {
+    return { error: bridgeErrors.notDeferrable(name), reason: 'not-deferrable' };
+  }
+  if (status === 'known') {
+    return { error: bridgeErrors.notCurrentlyAvailable(name), reason: 'not-currently-available' };
+  }
+  return { error: bridgeErrors.notInSession(name), reason: 'not-in-session' };
+}
+
+function missingRequired(schema: JsonSchemaObject, args: Record<string, unknown>): string[] {
+  const required = schema.required;
+  if (!Array.isArray(required)) return [];
+  const missing: string[] = [];
+  for (const key of required) {
+    if (typeof key !== 'string') continue;
+    if (!Object.hasOwn(args, key) || args[key] === undefined) missing.push(key);
+  }
+  return missing;
+}
+
+function fail(
+  error: string,
+  reason: ResolveFailureReason,
+  extra: Partial<ResolveFailure> = {},
+): ResolveFailure {
+  return { ok: false, error, reason, ...extra };
+}
+
+/**
+ * Turns a call into the real call of a deferred tool, with the checks and error
+ * texts of DESIGN.md. Takes either a `tool_call` call (`{ name: 'tool_call',
+ * arguments: { name, arguments } }`) or a direct call of a deferred tool by its
+ * own name; both go through the same checks, in this order:
+ *
+ * 1. a missing or blank name → `tool_call requires a 'name' argument`;
+ * 2. a bridge name → `tool_call cannot invoke '<name>' (it is itself a bridge tool)`;
+ * 3. a visible (core, pinned, unknown-source) tool → `'<name>' is not a deferrable tool. …`;
+ *    a tool this session held earlier but not now → `'<name>' is not currently available. …`;
+ *    any other name outside the catalog → `'<name>' is not available in this session. …`;
+ * 4. `arguments`: `null`, absent, `""` or whitespace → `{}`; a string is parsed as JSON
+ *    (`tool_call 'arguments' is not valid JSON: <detail>`); anything but an object →
+ *    `tool_call 'arguments' must be an object`;
+ * 5. a required argument missing → not invoked: the failure carries the tool's
+ *    schema in `parameters` and the `missing` names.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveUnderlyingCall(assembly, {
+ *   name: 'tool_call',
+ *   arguments: { name: 'github_create_issue', arguments: '{"title":"Bug"}' },
+ * });
+ * if (resolved.ok) await dispatch(resolved.call); // { name: 'github_create_issue', arguments: { title: 'Bug' } }
+ * ```
+ *
+ * @param assembly - the session's current assembly
+ * @param call - the model's call; any value is tolerated
+ * @returns `{ ok: true, call, tool }` or `{ ok: false, error, reason, ... }`
+ * @throws nothing
+ */
+export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall): ResolveResult {
+  const outerName = ownValue(call, 'name');
+  let name: unknown;
+  let rawArguments: unknown;
+  if (outerName === TOOL_CALL) {
+    const outer = parseArguments(ownValue(call, 'arguments'));
+    if (!outer.ok) {
+      return outer.reason === 'invalid-json'
+        ? fail(bridgeErrors.invalidJson(outer.detail ?? 'unknown error'), 'invalid-json')
+        : fail(bridgeErrors.notAnObject, 'not-an-object');
+    }
+    name = outer.value['name'];
+    rawArguments = Object.hasOwn(outer.value, 'arguments') ? outer.value['arguments'] : undefined;
+  } else {
+    name = outerName;
+    rawArguments = ownValue(call, 'arguments');
+  }
+
+  if (typeof name !== 'string' || name.trim() === '') {
+    return fail(bridgeErrors.callNameRequired, 'missing-name');
+  }
+  const toolName = name.trim();
+  if (isBridgeToolName(toolName)) {
+    return fail(bridgeErrors.bridgeTool(toolName), 'bridge-tool', { name: toolName });
+  }
+
+  const status = nameStatus(assembly, toolName);
+  if (status !== 'deferred') {
+    const { error, reason } = nameError(status, toolName);
+    return fail(error, reason, { name: toolName });
+  }
+  const tool = assembly.catalog.get(toolName)!;
+
+  const parsed = parseArguments(rawArguments);
+  if (!parsed.ok) {
+    return parsed.reason === 'invalid-json'
+      ? fail(bridgeErrors.invalidJson(parsed.detail ?? 'unknown error'), 'invalid-json', {
+          name: toolName,
+        })
+      : fail(bridgeErrors.notAnObject, 'not-an-object', { name: toolName });
+  }
+
+  const missing = missingRequired(tool.inputSchema ?? {}, parsed.value);
+  if (missing.length > 0) {
+    return fail(bridgeErrors.missingRequired(toolName, missing), 'missing-required-arguments', {
+      name: toolName,
+      parameters: tool.inputSchema,
+      missing,
+    });
+  }
+
+  const realCall: ToolCall = { name: toolName, arguments: parsed.value };
+  const id = ownValue(call, 'id');
+  if (typeof id === 'string') realCall.id = id;
+  return { ok: true, call: realCall, tool };
+}

@@ -1,0 +1,59 @@
+/**
+ * Counters of one session's use of the bridge, as plain numbers a runtime can log
+ * or export as metrics. {@link assembleTools} and {@link handleBridgeCall} update
+ * them in place; pass the same object to every assembly of a session (or pass
+ * `previous`) to count per session, or let each assembly make its own to count per turn.
+ */
+export interface BridgeTelemetry {
+  /** Assemblies built with this object. */
+  assemblies: number;
+  /** Of those, the ones that activated tool search. */
+  activations: number;
+  /** `tool_search` calls answered, including those answered with an error. */
+  searches: number;
+  /** `tool_describe` calls answered, including those answered with an error. */
+  describes: number;
+  /** `tool_call` calls answered, including those answered with an error. */
+  calls: number;
+  /** Direct calls of a deferred tool (by its own name, without `tool_call`) that the bridge routed. */
+  directCalls: number;
+  /** Calls that reached `dispatch` (through `tool_call` or routed direct calls). */
+  dispatched: number;
+  /** Searches with no match, and describes or calls of a name that is not in the catalog. */
+  misses: number;
+  /** Bridge answers that carried an `error` (misses included). */
+  errors: number;
+  /**
+   * Tokens saved, summed over the assemblies that activated: each adds its
+   * `stats.tokensSaved`, i.e. what one model turn did not spend on deferred schemas.
+   */
+  tokensSaved: number;
+}
+
+/**
+ * Creates a zeroed {@link BridgeTelemetry}.
+ *
+ * @example
+ * ```ts
+ * const telemetry = createBridgeTelemetry();
+ * const assembly = assembleTools({ tools, telemetry });
+ * logger.info({ toolSearch: { ...telemetry } });
+ * ```
+ *
+ * @returns a new counters object
+ * @throws nothing
+ */
+export function createBridgeTelemetry(): BridgeTelemetry {
+  return {
+    assemblies: 0,
+    activations: 0,
+    searches: 0,
+    describes: 0,
+    calls: 0,
+    directCalls: 0,
+    dispatched: 0,
+    misses: 0,
+    errors: 0,
+    tokensSaved: 0,
+  };
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { unwrapToolCall } from './unwrap.js';
+
+describe('unwrapToolCall', () => {
+  it('gives the real name and arguments of a tool_call, and says the bridge was used', () => {
+    expect(
+      unwrapToolCall({
+        id: 'c1',
+        name: 'tool_call',
+        arguments: { name: 'slack_post_message', arguments: { text: 'hi' } },
+      }),
+    ).toEqual({ id: 'c1', name: 'slack_post_message', arguments: { text: 'hi' }, viaBridge: true });
+  });
+
+  it('looks through JSON text at both levels', () => {
+    expect(
+      unwrapToolCall({
+        name: 'tool_call',
+        arguments: '{"name":"slack_post_message","arguments":"{\\"text\\":\\"hi\\"}"}',
+      }),
+    ).toEqual({ name: 'slack_post_message', arguments: { text: 'hi' }, viaBridge: true });
+  });
+
+  it('leaves a direct call as it is', () => {
+    expect(unwrapToolCall({ name: 'bash', arguments: '{"command":"ls"}' })).toEqual({
+      name: 'bash',
+      arguments: { command: 'ls' },
+      viaBridge: false,
+    });
+    expect(unwrapToolCall({ name: 'tool_search', arguments: { query: 'x' } })).toEqual({
+      name: 'tool_search',
+      arguments: { query: 'x' },
+      viaBridge: false,
+    });
+  });
+
+  it('keeps unparseable or missing parts for display, never throwing', () => {
+    expect(unwrapToolCall({ name: 'tool_call', arguments: '{oops' })).toEqual({
+      name: 'tool_call',
+      arguments: '{oops',
+      viaBridge: false,
+    });
+    expect(unwrapToolCall({ name: 'tool_call', arguments: { name: 'x', arguments: '{' } })).toEqual(
+      { name: 'x', arguments: '{', viaBridge: true },
+    );
+    expect(unwrapToolCall({ name: 'tool_call' })).toEqual({
+      name: 'tool_call',
+      arguments: {},
+      viaBridge: false,
+    });
+    expect(unwrapToolCall(null)).toEqual({ name: '', arguments: {}, viaBridge: false });
+  });
+});

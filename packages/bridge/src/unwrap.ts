@@ -1,0 +1,61 @@
+import { TOOL_CALL } from '@tool-search/core';
+import { isPlainObject, ownValue } from './resolve.js';
+
+/** What a call shows in an activity feed, a log line or a saved trajectory. */
+export interface UnwrappedToolCall {
+  /** The provider's call id, when the call had one. */
+  id?: string;
+  /** The real tool's name (`tool_call` only when the wrapped name is missing). */
+  name: string;
+  /** The real arguments: parsed from JSON text where possible, else as given. */
+  arguments: unknown;
+  /** Whether the model went through `tool_call`. */
+  viaBridge: boolean;
+}
+
+function parseForDisplay(value: unknown): unknown {
+  if (typeof value !== 'string') return value ?? {};
+  if (value.trim() === '') return {};
+  try {
+    return JSON.parse(value);
+  } catch {
+    return value;
+  }
+}
+
+/**
+ * The one parser for display: gives the real tool name and arguments of any call,
+ * looking through `tool_call`. It does not check anything (that is
+ * {@link resolveUnderlyingCall}'s job); it only says what the model asked for,
+ * so activity feeds, logs and saved trajectories show the real tool.
+ *
+ * @example
+ * ```ts
+ * unwrapToolCall({ name: 'tool_call', arguments: '{"name":"slack_post_message","arguments":{"text":"hi"}}' });
+ * // → { name: 'slack_post_message', arguments: { text: 'hi' }, viaBridge: true }
+ * ```
+ *
+ * @param call - any call, e.g. `{ name, arguments }`; garbage is tolerated
+ * @returns the real name and arguments, and whether the bridge was used
+ * @throws nothing
+ */
+export function unwrapToolCall(call: unknown): UnwrappedToolCall {
+  const id = ownValue(call, 'id');
+  const name = ownValue(call, 'name');
+  const args = parseForDisplay(ownValue(call, 'arguments'));
+  const result: UnwrappedToolCall = {
+    name: typeof name === 'string' ? name : '',
+    arguments: args,
+    viaBridge: false,
+  };
+  if (name === TOOL_CALL && isPlainObject(args)) {
+    const inner = ownValue(args, 'name');
+    if (typeof inner === 'string' && inner.trim() !== '') {
+      result.name = inner.trim();
+      result.arguments = parseForDisplay(ownValue(args, 'arguments'));
+      result.viaBridge = true;
+    }
+  }
+  if (typeof id === 'string') result.id = id;
+  return result;
+}

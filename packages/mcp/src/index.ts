@@ -1,2 +1,34 @@
-// Filled in by its issue.
-export {};
+export type {
+  AnnotationMatch,
+  ApprovalConfig,
+  GatewayConfig,
+  GatewayPins,
+  GatewayProfile,
+  GatewayToolsetDefinition,
+  GuardrailsConfig,
+  HttpServerConfig,
+  ParseGatewayConfigOptions,
+  StdioServerConfig,
+  UpstreamServerConfig,
+} from './config.js';
+export { loadGatewayConfig, parseGatewayConfig } from './config.js';
+export { expandEnvVariables } from './env.js';
+export type { PatternSubject } from './patterns.js';
+export { matchesAnyToolPattern, matchesToolPattern } from './patterns.js';
+export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
+export { resolveToolNames, serverPrefix } from './tool-names.js';
+export type {
+  ReconnectOptions,
+  RejectedTool,
+  UpstreamCallOptions,
+  UpstreamPool,
+  UpstreamPoolConfig,
+  UpstreamPoolOptions,
+  UpstreamProgressEvent,
+  UpstreamServerInput,
+  UpstreamServerStatus,
+  UpstreamState,
+  UpstreamToolInfo,
+  UpstreamTransportKind,
+} from './upstream-pool.js';
+export { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './upstream-pool.js';

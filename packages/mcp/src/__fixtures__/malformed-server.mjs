@@ -1,0 +1,27 @@
+// An upstream whose tools/list mixes good definitions with malformed ones.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const server = new Server(
+  { name: 'malformed-fixture', version: '1.0.0' },
+  { capabilities: { tools: {} } },
+);
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    {
+      name: 'good_tool',
+      description: 'A well-formed tool.',
+      inputSchema: { type: 'object', properties: {} },
+    },
+    { name: 'bad name with spaces', inputSchema: { type: 'object' } },
+    { name: 'array_schema', inputSchema: { type: 'array', items: {} } },
+    { name: 'good_tool', description: 'A duplicate name.', inputSchema: { type: 'object' } },
+    { description: 'No name at all.', inputSchema: { type: 'object' } },
+    'not even an object',
+  ],
+}));
+server.setRequestHandler(CallToolRequestSchema, async () => ({
+  content: [{ type: 'text', text: 'good_tool ran' }],
+}));
+await server.connect(new StdioServerTransport());

@@ -1,0 +1,579 @@
+import { readFile } from 'node:fs/promises';
+import {
+  type ConfigWarning,
+  describeError,
+  parseToolSearchConfigWithWarnings,
+  type ToolSearchConfig,
+  ToolSearchError,
+} from '@tool-search/core';
+import { z } from 'zod';
+import { expandEnvVariables, formatPath } from './env.js';
+
+/** An upstream MCP server run as a child process that speaks MCP over stdio. */
+export interface StdioServerConfig {
+  /** `'stdio'`; optional in the file. */
+  type: 'stdio';
+  /** The executable, e.g. `npx` or `node`. */
+  command: string;
+  /** Its arguments. @defaultValue [] */
+  args: string[];
+  /** Extra environment variables (the process also gets a safe default environment). */
+  env: Record<string, string>;
+  /** The working directory. */
+  cwd?: string;
+  /** When true the server is left out. */
+  disabled: boolean;
+}
+
+/** An upstream MCP server reached over HTTP (Streamable HTTP, or the old SSE transport). */
+export interface HttpServerConfig {
+  /**
+   * `'http'` tries Streamable HTTP and falls back to SSE for old servers (the default);
+   * `'streamable-http'` never falls back; `'sse'` uses only the old SSE transport.
+   */
+  type: 'http' | 'streamable-http' | 'sse';
+  /** The endpoint, e.g. `https://example.com/mcp`. */
+  url: string;
+  /** Headers sent with every request, e.g. `Authorization`. */
+  headers: Record<string, string>;
+  /** When true the server is left out. */
+  disabled: boolean;
+}
+
+/** One entry of `mcpServers`. */
+export type UpstreamServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** A named group of tools (as `@tool-search/toolsets` takes it). */
+export interface GatewayToolsetDefinition {
+  /** The toolset's name. */
+  name: string;
+  /** What it is for. */
+  description?: string;
+  /** Tool names it holds (as the gateway exposes them). */
+  tools?: string[];
+  /** Other toolsets it includes. */
+  includes?: string[];
+}
+
+/** A named session scope that HTTP clients select with their token, stdio clients by name. */
+export interface GatewayProfile {
+  /** Toolsets this profile may see; absent means all. */
+  enabledToolsets?: string[];
+  /** Toolsets this profile never sees. */
+  disabledToolsets?: string[];
+  /** The bearer token that selects this profile over HTTP. */
+  token?: string;
+}
+
+/** Tools that are never deferred behind the bridge. */
+export interface GatewayPins {
+  /** Every tool of these servers stays visible. */
+  servers: string[];
+  /** These tools stay visible: names as exposed, or `<server>/<upstream name>`; `*` and `?` match. */
+  tools: string[];
+}
+
+/** Call policy that is checked before any upstream call. */
+export interface GuardrailsConfig {
+  /** When set, only tools matching one of these patterns may be called. */
+  allow?: string[];
+  /** Tools matching one of these patterns are never called. */
+  deny: string[];
+  /** The largest arguments object, in bytes of compact JSON. */
+  maxArgumentBytes?: number;
+  /** Check arguments against the tool's input schema before calling. @defaultValue false */
+  validateArguments: boolean;
+}
+
+/** A match on MCP tool annotations, e.g. `{ destructiveHint: true }`. */
+export type AnnotationMatch = Partial<
+  Record<'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint', boolean>
+>;
+
+/** Which calls need a person's approval, and what happens when nobody can be asked. */
+export interface ApprovalConfig {
+  /** Calls of tools matching these patterns need approval. */
+  tools: string[];
+  /** Calls of tools whose annotations match any of these need approval. */
+  annotations: AnnotationMatch[];
+  /** Tools matching these patterns never need approval (wins over the above). */
+  autoApprove: string[];
+  /**
+   * What to answer when the client cannot be asked (it does not support elicitation).
+   * @defaultValue 'deny'
+   */
+  fallback: 'allow' | 'deny';
+  /** How long to wait for an answer; no answer means deny. @defaultValue 120000 */
+  timeoutMs: number;
+}
+
+/** A parsed gateway configuration: see {@link parseGatewayConfig}. */
+export interface GatewayConfig {
+  /** The upstream servers, by name, in file order (disabled ones included). */
+  mcpServers: Record<string, UpstreamServerConfig>;
+  /** The tool search configuration of core. */
+  toolSearch: ToolSearchConfig;
+  /** Toolset definitions, beside the implicit `mcp-<server>` toolset of every server. */
+  toolsets: GatewayToolsetDefinition[];
+  /** Named session scopes. */
+  profiles: Record<string, GatewayProfile>;
+  /** Tools that are never deferred. */
+  pins: GatewayPins;
+  /** Call guardrails. */
+  guardrails: GuardrailsConfig;
+  /** The approval policy. */
+  approval: ApprovalConfig;
+  /** What was ignored or defaulted, with the path (never fatal). */
+  warnings: ConfigWarning[];
+}
+
+/** Options of {@link parseGatewayConfig}. */
+export interface ParseGatewayConfigOptions {
+  /** Variables for `${VAR}` expansion. @defaultValue `process.env` */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where the config came from, for messages (e.g. its file path). */
+  source?: string;
+}
+
+const KNOWN_TOP_LEVEL = new Set([
+  'mcpServers',
+  'servers',
+  'toolSearch',
+  'tool_search',
+  'toolsets',
+  'profiles',
+  'pins',
+  'guardrails',
+  'approval',
+  '$schema',
+]);
+
+// Env and header values are strings; numbers and booleans are accepted and written out.
+const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const stringRecord = z.record(z.string(), scalarString);
+const pattern = z.string().min(1, 'must not be empty');
+
+const stdioSchema = z.object({
+  type: z.literal('stdio').optional().default('stdio'),
+  command: z.string().min(1, 'must not be empty'),
+  args: z.array(z.string()).optional().default([]),
+  env: stringRecord.optional().default({}),
+  cwd: z.string().min(1).optional(),
+  disabled: z.boolean().optional().default(false),
+});
+
+const httpSchema = z.object({
+  type: z
+    .enum(['http', 'streamable-http', 'streamableHttp', 'sse'])
+    .optional()
+    .default('http')
+    .transform((type) => (type === 'streamableHttp' ? 'streamable-http' : type)),
+  url: z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ }),
+  headers: stringRecord.optional().default({}),
+  disabled: z.boolean().optional().default(false),
+});
+
+const toolsetSchema = z.strictObject({
+  name: z.string().min(1, 'must not be empty'),
+  description: z.string().optional(),
+  tools: z.array(z.string().min(1)).optional(),
+  includes: z.array(z.string().min(1)).optional(),
+});
+
+const profileSchema = z.strictObject({
+  enabledToolsets: z.array(z.string().min(1)).optional(),
+  disabledToolsets: z.array(z.string().min(1)).optional(),
+  token: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+const pinsSchema = z.strictObject({
+  servers: z.array(z.string().min(1)).optional().default([]),
+  tools: z.array(pattern).optional().default([]),
+});
+
+const guardrailsSchema = z.strictObject({
+  allow: z.array(pattern).optional(),
+  deny: z.array(pattern).optional().default([]),
+  maxArgumentBytes: z.number().int().positive().optional(),
+  validateArguments: z.boolean().optional().default(false),
+});
+
+const annotationMatchSchema = z.strictObject({
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+const approvalSchema = z.strictObject({
+  require: z
+    .array(z.union([pattern, annotationMatchSchema]))
+    .optional()
+    .default([]),
+  autoApprove: z.array(pattern).optional().default([]),
+  fallback: z.enum(['allow', 'deny']).optional().default('deny'),
+  timeoutMs: z.number().int().positive().optional().default(120_000),
+});
+
+/** Default guardrails: nothing denied, arguments not checked. */
+const DEFAULT_GUARDRAILS: GuardrailsConfig = { deny: [], validateArguments: false };
+/** Default approval: nothing needs approval; when asked and nobody can answer, deny. */
+const DEFAULT_APPROVAL: ApprovalConfig = {
+  tools: [],
+  annotations: [],
+  autoApprove: [],
+  fallback: 'deny',
+  timeoutMs: 120_000,
+};
+
+interface Issue {
+  path: PropertyKey[];
+  message: string;
+}
+
+function camelCase(key: string): string {
+  return key.replace(/_([a-z])/g, (_match, letter: string) => letter.toUpperCase());
+}
+
+// Our own sections accept snake_case keys (`max_argument_bytes`) as the YAML habit is.
+function camelKeys(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [camelCase(key), item]));
+}
+
+function zodIssues(error: z.ZodError, prefix: PropertyKey[]): Issue[] {
+  return error.issues.map((issue) => {
+    if (issue.code === 'unrecognized_keys') {
+      const keys = issue.keys.map((key) => `'${key}'`).join(', ');
+      return {
+        path: [...prefix, ...issue.path],
+        message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}`,
+      };
+    }
+    return {
+      path: [...prefix, ...issue.path],
+      message: issue.message.replace(/^Invalid input: /, ''),
+    };
+  });
+}
+
+function parseSection<T>(
+  schema: z.ZodType<T>,
+  value: unknown,
+  path: PropertyKey[],
+  issues: Issue[],
+): T | undefined {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  issues.push(...zodIssues(result.error, path));
+  return undefined;
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function typeName(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
+function parseServer(
+  name: string,
+  raw: unknown,
+  issues: Issue[],
+): UpstreamServerConfig | undefined {
+  const path = ['mcpServers', name];
+  if (!isPlainObject(raw)) {
+    issues.push({ path, message: `expected object, received ${typeName(raw)}` });
+    return undefined;
+  }
+  const type = raw['type'];
+  const isHttp =
+    raw['url'] !== undefined ||
+    type === 'http' ||
+    type === 'sse' ||
+    type === 'streamable-http' ||
+    type === 'streamableHttp';
+  if (isHttp) return parseSection(httpSchema, raw, path, issues) as HttpServerConfig | undefined;
+  return parseSection(stdioSchema, raw, path, issues);
+}
+
+function parseToolsets(raw: unknown, issues: Issue[]): GatewayToolsetDefinition[] {
+  if (raw === undefined) return [];
+  // Either a list of definitions or a map from name to definition.
+  const entries: [PropertyKey[], unknown][] = Array.isArray(raw)
+    ? raw.map((item, index) => [['toolsets', index], item])
+    : isPlainObject(raw)
+      ? Object.entries(raw).map(([name, item]) => [
+          ['toolsets', name],
+          isPlainObject(item) ? { name, ...item } : item,
+        ])
+      : [];
+  if (!Array.isArray(raw) && !isPlainObject(raw)) {
+    issues.push({
+      path: ['toolsets'],
+      message: `expected array or object, received ${typeName(raw)}`,
+    });
+  }
+  const out: GatewayToolsetDefinition[] = [];
+  const seen = new Set<string>();
+  for (const [path, item] of entries) {
+    const definition = parseSection(toolsetSchema, item, path, issues);
+    if (definition === undefined) continue;
+    if (seen.has(definition.name)) {
+      issues.push({
+        path: [...path, 'name'],
+        message: `toolset '${definition.name}' is defined twice`,
+      });
+      continue;
+    }
+    seen.add(definition.name);
+    out.push(definition);
+  }
+  return out;
+}
+
+function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
+  const known = new Set([
+    ...Object.keys(config.mcpServers).map((server) => `mcp-${server}`),
+    ...config.toolsets.map((toolset) => toolset.name),
+  ]);
+  const check = (names: readonly string[] | undefined, path: PropertyKey[]) => {
+    names?.forEach((name, index) => {
+      if (!known.has(name)) {
+        issues.push({
+          path: [...path, index],
+          message: `unknown toolset '${name}' (known: ${[...known].join(', ') || 'none'})`,
+        });
+      }
+    });
+  };
+  config.toolsets.forEach((toolset, index) => {
+    check(toolset.includes, ['toolsets', index, 'includes']);
+  });
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    check(profile.enabledToolsets, ['profiles', name, 'enabledToolsets']);
+    check(profile.disabledToolsets, ['profiles', name, 'disabledToolsets']);
+  }
+  config.pins.servers.forEach((server, index) => {
+    if (!(server in config.mcpServers)) {
+      issues.push({ path: ['pins', 'servers', index], message: `unknown server '${server}'` });
+    }
+  });
+  const tokens = new Map<string, string>();
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    if (profile.token === undefined) continue;
+    const other = tokens.get(profile.token);
+    if (other !== undefined) {
+      issues.push({
+        path: ['profiles', name, 'token'],
+        message: `the same token as profile '${other}'; every profile needs its own`,
+      });
+    }
+    tokens.set(profile.token, name);
+  }
+}
+
+/**
+ * Parses a gateway configuration: the standard `{ "mcpServers": { ... } }` format
+ * of MCP clients (Claude Desktop, Cursor, Claude Code), plus the optional sections
+ * `toolSearch` (core's config, snake_case accepted), `toolsets`, `profiles`, `pins`,
+ * `guardrails` and `approval`. `${VAR}` and `${VAR:-default}` in string values expand
+ * from `options.env`. Unknown top-level keys (e.g. the other settings of a Claude
+ * Desktop config file) are ignored with a warning; unknown keys inside the gateway's
+ * own sections are errors, so that typos do not pass silently.
+ *
+ * @example
+ * ```ts
+ * const config = parseGatewayConfig({
+ *   mcpServers: {
+ *     github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'],
+ *               env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
+ *     docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
+ *   },
+ *   toolSearch: { enabled: 'auto', threshold_pct: 10 },
+ *   approval: { require: [{ destructiveHint: true }], fallback: 'deny' },
+ * });
+ * ```
+ *
+ * @param raw - the parsed JSON
+ * @param options.env - variables for `${VAR}` @defaultValue `process.env`
+ * @param options.source - where it came from, for messages
+ * @returns the complete configuration with defaults filled in
+ * @throws {@link ToolSearchError} `invalid_config` whose message names the path of each
+ * bad field, e.g. `mcpServers.github.command: expected string, received number`
+ */
+export function parseGatewayConfig(
+  raw: unknown,
+  options: ParseGatewayConfigOptions = {},
+): GatewayConfig {
+  const where = options.source === undefined ? '' : ` in ${options.source}`;
+  const fail = (issues: Issue[]): never => {
+    const shown = issues
+      .slice(0, 8)
+      .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
+      .join('; ');
+    const more = issues.length > 8 ? `; and ${issues.length - 8} more` : '';
+    throw new ToolSearchError(
+      'invalid_config',
+      `Invalid gateway config${where}: ${shown}${more}. Fix the file and try again.`,
+    );
+  };
+
+  if (!isPlainObject(raw))
+    return fail([{ path: [], message: `expected object, received ${typeName(raw)}` }]);
+  let expanded: Record<string, unknown>;
+  try {
+    expanded = expandEnvVariables(raw, options.env ?? process.env) as Record<string, unknown>;
+  } catch (error) {
+    if (ToolSearchError.isInstance(error)) {
+      throw new ToolSearchError(
+        'invalid_config',
+        `Invalid gateway config${where}: ${error.message}`,
+      );
+    }
+    throw error;
+  }
+
+  const issues: Issue[] = [];
+  const warnings: ConfigWarning[] = [];
+  for (const key of Object.keys(expanded)) {
+    if (!KNOWN_TOP_LEVEL.has(key)) warnings.push({ key, message: 'unknown key, ignored' });
+  }
+
+  const serversKey = expanded['mcpServers'] !== undefined ? 'mcpServers' : 'servers';
+  const rawServers = expanded[serversKey];
+  const mcpServers: Record<string, UpstreamServerConfig> = {};
+  if (!isPlainObject(rawServers)) {
+    issues.push({
+      path: ['mcpServers'],
+      message: `expected object, received ${typeName(rawServers)}`,
+    });
+  } else {
+    for (const [name, entry] of Object.entries(rawServers)) {
+      if (name.trim() === '') {
+        issues.push({ path: ['mcpServers', name], message: 'a server name must not be empty' });
+        continue;
+      }
+      const server = parseServer(name, entry, issues);
+      if (server !== undefined) mcpServers[name] = server;
+    }
+  }
+
+  const toolSearchRaw = expanded['toolSearch'] ?? expanded['tool_search'];
+  const toolSearch = parseToolSearchConfigWithWarnings(toolSearchRaw);
+  for (const warning of toolSearch.warnings) {
+    warnings.push({ key: `toolSearch.${warning.key}`, message: warning.message });
+  }
+
+  const toolsets = parseToolsets(expanded['toolsets'], issues);
+
+  const profiles: Record<string, GatewayProfile> = {};
+  const rawProfiles = expanded['profiles'];
+  if (rawProfiles !== undefined) {
+    if (!isPlainObject(rawProfiles)) {
+      issues.push({
+        path: ['profiles'],
+        message: `expected object, received ${typeName(rawProfiles)}`,
+      });
+    } else {
+      for (const [name, entry] of Object.entries(rawProfiles)) {
+        const profile = parseSection(profileSchema, camelKeys(entry), ['profiles', name], issues);
+        if (profile !== undefined) profiles[name] = dropUndefined(profile);
+      }
+    }
+  }
+
+  const pins =
+    parseSection(pinsSchema, camelKeys(expanded['pins'] ?? {}), ['pins'], issues) ??
+    ({ servers: [], tools: [] } satisfies GatewayPins);
+
+  const guardrails =
+    expanded['guardrails'] === undefined
+      ? { ...DEFAULT_GUARDRAILS }
+      : (dropUndefined(
+          parseSection(
+            guardrailsSchema,
+            camelKeys(expanded['guardrails']),
+            ['guardrails'],
+            issues,
+          ) ?? DEFAULT_GUARDRAILS,
+        ) as GuardrailsConfig);
+
+  let approval: ApprovalConfig = { ...DEFAULT_APPROVAL };
+  if (expanded['approval'] !== undefined) {
+    const parsed = parseSection(
+      approvalSchema,
+      camelKeys(expanded['approval']),
+      ['approval'],
+      issues,
+    );
+    if (parsed !== undefined) {
+      approval = {
+        tools: parsed.require.filter((entry): entry is string => typeof entry === 'string'),
+        annotations: parsed.require
+          .filter((entry): entry is AnnotationMatch => typeof entry !== 'string')
+          .map((entry) => dropUndefined(entry)),
+        autoApprove: parsed.autoApprove,
+        fallback: parsed.fallback,
+        timeoutMs: parsed.timeoutMs,
+      };
+    }
+  }
+
+  const config: GatewayConfig = {
+    mcpServers,
+    toolSearch: toolSearch.config,
+    toolsets,
+    profiles,
+    pins,
+    guardrails,
+    approval,
+    warnings,
+  };
+  if (issues.length === 0) checkToolsetReferences(config, issues);
+  if (issues.length > 0) fail(issues);
+  return config;
+}
+
+function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}
+
+/**
+ * Reads and parses a gateway configuration file (JSON). See {@link parseGatewayConfig}.
+ *
+ * @param path - the file's path
+ * @param options.env - variables for `${VAR}` @defaultValue `process.env`
+ * @returns the parsed configuration
+ * @throws {@link ToolSearchError} `invalid_config` when the file cannot be read, is not
+ * JSON, or has a bad field (the message names the file and the field's path)
+ */
+export async function loadGatewayConfig(
+  path: string,
+  options: Omit<ParseGatewayConfigOptions, 'source'> = {},
+): Promise<GatewayConfig> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `Cannot read the gateway config ${path}: ${describeError(error)}. Check the path.`,
+      { cause: error },
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `The gateway config ${path} is not valid JSON: ${describeError(error)}.`,
+      { cause: error },
+    );
+  }
+  return parseGatewayConfig(raw, { ...options, source: path });
+}

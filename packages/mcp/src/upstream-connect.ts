@@ -1,0 +1,131 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '@tool-search/core';
+
+/** How a connected upstream is reached. */
+export type UpstreamTransportKind = 'stdio' | 'streamable-http' | 'sse';
+
+/** An upstream server entry as the pool takes it (a parsed config entry fits). */
+export type UpstreamServerInput =
+  | {
+      type?: 'stdio';
+      command: string;
+      args?: readonly string[];
+      env?: Readonly<Record<string, string>>;
+      cwd?: string;
+      disabled?: boolean;
+    }
+  | {
+      type?: 'http' | 'streamable-http' | 'sse';
+      url: string;
+      headers?: Readonly<Record<string, string>>;
+      disabled?: boolean;
+    };
+
+/** A live connection to one upstream. */
+export interface UpstreamConnection {
+  client: Client;
+  kind: UpstreamTransportKind;
+  /** The last lines the process wrote to stderr (stdio only). */
+  stderrTail(): string;
+}
+
+const STDERR_TAIL_CHARS = 2_000;
+
+function isStdio(
+  server: UpstreamServerInput,
+): server is Extract<UpstreamServerInput, { command: string }> {
+  return 'command' in server && typeof server.command === 'string';
+}
+
+/**
+ * Connects one MCP client to an upstream server. For HTTP the Streamable HTTP
+ * transport is tried first and the old SSE transport is the fallback (unless the
+ * entry says which). `prepare` runs on each new client before it connects, so that
+ * notification handlers miss nothing.
+ */
+export async function connectUpstream(
+  server: UpstreamServerInput,
+  options: {
+    clientInfo: Implementation;
+    timeoutMs: number;
+    signal: AbortSignal;
+    prepare: (client: Client) => void;
+  },
+): Promise<UpstreamConnection> {
+  const attempt = async (
+    transport: Transport,
+    kind: UpstreamTransportKind,
+    stderrTail: () => string,
+  ): Promise<UpstreamConnection> => {
+    const client = new Client(options.clientInfo, { capabilities: {} });
+    options.prepare(client);
+    const onAbort = () => {
+      void client.close().catch(() => {});
+    };
+    options.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      await client.connect(transport, { timeout: options.timeoutMs, signal: options.signal });
+      return { client, kind, stderrTail };
+    } catch (error) {
+      await client.close().catch(() => {});
+      throw error;
+    } finally {
+      options.signal.removeEventListener('abort', onAbort);
+    }
+  };
+
+  if (isStdio(server)) {
+    let tail = '';
+    const transport = new StdioClientTransport({
+      command: server.command,
+      args: [...(server.args ?? [])],
+      env: { ...(server.env ?? {}) },
+      ...(server.cwd === undefined ? {} : { cwd: server.cwd }),
+      stderr: 'pipe',
+    });
+    transport.stderr?.on('data', (chunk: Buffer | string) => {
+      tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+    });
+    try {
+      return await attempt(transport, 'stdio', () => tail.trim());
+    } catch (error) {
+      let text = describeError(error);
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        text = `command '${server.command}' was not found (${text})`;
+      }
+      // Give the process a moment to finish writing why it exited.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const lines = tail.trim().split('\n').slice(-5).join(' | ');
+      throw new Error(lines ? `${text}; its stderr: ${lines}` : text, { cause: error });
+    }
+  }
+
+  const url = new URL(server.url);
+  const requestInit: RequestInit = { headers: { ...(server.headers ?? {}) } };
+  const none = () => '';
+  if (server.type === 'sse') {
+    return attempt(new SSEClientTransport(url, { requestInit }), 'sse', none);
+  }
+  try {
+    return await attempt(
+      new StreamableHTTPClientTransport(url, { requestInit }),
+      'streamable-http',
+      none,
+    );
+  } catch (error) {
+    if (server.type === 'streamable-http' || options.signal.aborted) throw error;
+    try {
+      return await attempt(new SSEClientTransport(url, { requestInit }), 'sse', none);
+    } catch (fallbackError) {
+      throw new Error(
+        `Streamable HTTP failed (${describeError(error)}), and so did the SSE fallback (${describeError(fallbackError)})`,
+        { cause: error },
+      );
+    }
+  }
+}

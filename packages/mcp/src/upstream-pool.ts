@@ -1,0 +1,624 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  type Implementation,
+  McpError,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  describeError,
+  fromMcpTool,
+  type McpTool,
+  type ToolDefinition,
+  validateToolDefinitions,
+} from '@tool-search/core';
+import { z } from 'zod';
+import type { GatewayPins } from './config.js';
+import { matchesAnyToolPattern } from './patterns.js';
+import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
+import {
+  connectUpstream,
+  type UpstreamConnection,
+  type UpstreamServerInput,
+  type UpstreamTransportKind,
+} from './upstream-connect.js';
+
+export type { UpstreamServerInput, UpstreamTransportKind } from './upstream-connect.js';
+
+/** What the pool needs of a config: the servers, and optionally the pins. */
+export interface UpstreamPoolConfig {
+  /** The upstream servers by name, in priority order (collisions are named in this order). */
+  mcpServers: Readonly<Record<string, UpstreamServerInput>>;
+  /** Tools that are never deferred (`alwaysLoad`). */
+  pins?: Partial<GatewayPins>;
+}
+
+/**
+ * The lifecycle of one upstream server:
+ * `connecting` → `ready` ⇄ `reconnecting` → `failed`; `disabled` in the config; `closed` after `close()`.
+ */
+export type UpstreamState =
+  | 'pending'
+  | 'connecting'
+  | 'ready'
+  | 'reconnecting'
+  | 'failed'
+  | 'disabled'
+  | 'closed';
+
+/** A tool definition that the pool rejected, with why. */
+export interface RejectedTool {
+  /** The name as the server sent it (or `<unnamed>`). */
+  name: string;
+  /** What was wrong with it. */
+  error: string;
+}
+
+/** The state of one upstream server, as `status()` reports it. */
+export interface UpstreamServerStatus {
+  /** The server's name in the config. */
+  name: string;
+  /** Where it is in its lifecycle. */
+  state: UpstreamState;
+  /** How it is reached, once connected. */
+  transport?: UpstreamTransportKind;
+  /** The tools it serves through the pool (0 unless `ready` or `reconnecting`). */
+  toolCount: number;
+  /** Definitions it sent that were rejected (bad schema, bad name, duplicate). */
+  rejectedTools: RejectedTool[];
+  /** Why it is `failed` or `reconnecting`. */
+  error?: string;
+  /** Milliseconds its last successful connect and tool listing took. */
+  connectMs?: number;
+  /** Reconnect attempts since it last went down. */
+  reconnectAttempts: number;
+}
+
+/** A lifecycle event of one upstream server, for progress displays and logs. */
+export interface UpstreamProgressEvent {
+  /** What happened. */
+  kind: 'connecting' | 'ready' | 'failed' | 'disconnected' | 'reconnecting' | 'tools_changed';
+  /** The server's name. */
+  server: string;
+  /** Its status right after the event. */
+  status: UpstreamServerStatus;
+}
+
+/** Backoff for servers that die. */
+export interface ReconnectOptions {
+  /** The first delay. @defaultValue 500 */
+  initialDelayMs?: number;
+  /** The longest delay. @defaultValue 30000 */
+  maxDelayMs?: number;
+  /** Attempts before the server is given up (`failed`, its tools removed). @defaultValue 8 */
+  maxAttempts?: number;
+}
+
+/** Options of {@link createUpstreamPool}. */
+export interface UpstreamPoolOptions {
+  /** Time for one server to start, connect and list its tools. @defaultValue 30000 */
+  connectTimeoutMs?: number;
+  /** Default time for one tool call. @defaultValue 60000 */
+  callTimeoutMs?: number;
+  /** Called on every lifecycle event of every server. */
+  onProgress?: (event: UpstreamProgressEvent) => void;
+  /** Reconnect servers that die (`false` to never). @defaultValue true */
+  reconnect?: boolean | ReconnectOptions;
+  /** How the pool introduces itself to upstream servers. */
+  clientInfo?: Implementation;
+}
+
+/** Options of one {@link UpstreamPool.callTool} call. */
+export interface UpstreamCallOptions {
+  /** Cancels the call (the upstream is sent `notifications/cancelled`). */
+  signal?: AbortSignal;
+  /** This call's timeout. @defaultValue the pool's `callTimeoutMs` */
+  timeoutMs?: number;
+  /** Progress notifications of the upstream for this call. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Where a pooled tool comes from. */
+export interface UpstreamToolInfo {
+  /** The name the pool exposes. */
+  name: string;
+  /** The server's name. */
+  server: string;
+  /** The tool's name on that server. */
+  upstreamName: string;
+  /** The definition as exposed. */
+  tool: ToolDefinition;
+}
+
+/** The `_meta` key of a pool result that carries a failure's error code. */
+export const UPSTREAM_ERROR_META_KEY = 'tool-search/error';
+
+/**
+ * A pool of connections to upstream MCP servers that serves their tools as one list
+ * of {@link ToolDefinition}s (`source: 'mcp'`, `toolset: 'mcp-<server>'`).
+ */
+export interface UpstreamPool {
+  /**
+   * Connects to every enabled server in parallel and lists its tools. A server that
+   * fails to start, times out or answers badly is reported (`failed`) and skipped;
+   * the others serve. Calling it again returns the same promise.
+   *
+   * @returns the status of every server once each is `ready` or `failed`
+   * @throws nothing
+   */
+  start(): Promise<UpstreamServerStatus[]>;
+  /** The tools of every live server, with collision-free names, servers in config order. */
+  tools(): ToolDefinition[];
+  /** Where a pooled tool comes from, by its exposed name. */
+  lookup(name: string): UpstreamToolInfo | undefined;
+  /** The status of every server, in config order. */
+  servers(): UpstreamServerStatus[];
+  /** The same as {@link UpstreamPool.servers}. */
+  status(): UpstreamServerStatus[];
+  /**
+   * Calls a pooled tool on its server. Never throws: an unknown tool, a server that
+   * is down, a timeout, a crash during the call and a cancellation each give an
+   * `isError` result whose text says what happened and what to do, with the code
+   * under `_meta["tool-search/error"]` (`unknown_tool`, `upstream_unavailable`,
+   * `upstream_timeout`, `upstream_failed`, `aborted`).
+   *
+   * @param name - the exposed name
+   * @param args - the arguments object
+   * @param options.signal - cancels the call
+   * @param options.timeoutMs - this call's timeout
+   * @returns the upstream's `CallToolResult`, or an error result
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: UpstreamCallOptions,
+  ): Promise<CallToolResult>;
+  /**
+   * Listens for changes of `tools()`: a server's `tools/list_changed`, a server that
+   * comes up or is given up. Not called when a re-list gives the same tools.
+   *
+   * @returns a function that removes the listener
+   */
+  onToolsChanged(listener: (tools: ToolDefinition[]) => void): () => void;
+  /** Listens for lifecycle events (the same as `options.onProgress`). @returns an unsubscribe function */
+  onProgress(listener: (event: UpstreamProgressEvent) => void): () => void;
+  /** Disconnects from every server and stops reconnecting. */
+  close(): Promise<void>;
+}
+
+const ListToolsPageSchema = z.looseObject({
+  tools: z.array(z.unknown()),
+  nextCursor: z.string().optional(),
+});
+
+const MAX_LIST_PAGES = 100;
+const LIST_CHANGED_DEBOUNCE_MS = 25;
+
+interface Upstream {
+  name: string;
+  config: UpstreamServerInput;
+  state: UpstreamState;
+  connection?: UpstreamConnection;
+  transport?: UpstreamTransportKind;
+  tools: ToolDefinition[];
+  rejected: RejectedTool[];
+  error?: string;
+  connectMs?: number;
+  attempts: number;
+  generation: number;
+  listing: Promise<void>;
+  refreshTimer?: NodeJS.Timeout;
+  reconnectTimer?: NodeJS.Timeout;
+}
+
+function errorResult(code: string, text: string): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text }],
+    _meta: { [UPSTREAM_ERROR_META_KEY]: code },
+  };
+}
+
+function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+}
+
+function rejectedName(error: unknown): string {
+  const match = /Tool '([^']*)'/.exec(describeError(error));
+  return match?.[1] ?? '<unnamed>';
+}
+
+/**
+ * Creates a pool of connections to the upstream MCP servers of a config: stdio
+ * servers are spawned, HTTP servers are reached over Streamable HTTP with SSE as
+ * the fallback. Nothing connects until `start()`.
+ *
+ * - Tools are listed page by page, converted with `fromMcpTool` and validated; a bad
+ *   definition is rejected (see `status()`), the server's other tools serve.
+ * - A name used by two servers (or by a bridge tool) is prefixed with the server's
+ *   name on each of them; no tool is dropped.
+ * - `notifications/tools/list_changed` is followed; a server that dies is reconnected
+ *   with exponential backoff, and calls to it fail fast meanwhile.
+ * - Pins (`pins.servers`, `pins.tools`) and `_meta["anthropic/alwaysLoad"]` set `alwaysLoad`.
+ *
+ * @example
+ * ```ts
+ * const pool = createUpstreamPool(await loadGatewayConfig('gateway.json'));
+ * await pool.start();
+ * console.table(pool.status());
+ * const result = await pool.callTool('read_file', { path: '/tmp/notes.txt' }, { timeoutMs: 5_000 });
+ * await pool.close();
+ * ```
+ *
+ * @param config - `mcpServers` and optional `pins` (a {@link GatewayConfig} fits)
+ * @param options.connectTimeoutMs - per server @defaultValue 30000
+ * @param options.callTimeoutMs - per call @defaultValue 60000
+ * @param options.onProgress - lifecycle events, e.g. for a progress display
+ * @param options.reconnect - backoff for servers that die, or `false` @defaultValue true
+ * @returns the pool (not started)
+ */
+export function createUpstreamPool(
+  config: UpstreamPoolConfig,
+  options: UpstreamPoolOptions = {},
+): UpstreamPool {
+  const connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
+  const callTimeoutMs = options.callTimeoutMs ?? 60_000;
+  const reconnect: Required<ReconnectOptions> | undefined =
+    options.reconnect === false
+      ? undefined
+      : {
+          initialDelayMs: 500,
+          maxDelayMs: 30_000,
+          maxAttempts: 8,
+          ...(typeof options.reconnect === 'object' ? options.reconnect : {}),
+        };
+  const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
+  const pinnedServers = new Set(config.pins?.servers ?? []);
+  const pinnedTools = config.pins?.tools ?? [];
+
+  const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) => ({
+    name,
+    config: server,
+    state: server.disabled ? 'disabled' : 'pending',
+    tools: [],
+    rejected: [],
+    attempts: 0,
+    generation: 0,
+    listing: Promise.resolve(),
+  }));
+  const byName = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
+
+  let named: NamedUpstreamTool[] = [];
+  let exposed: ToolDefinition[] = [];
+  let index = new Map<string, { entry: NamedUpstreamTool; tool: ToolDefinition }>();
+  const toolsListeners = new Set<(tools: ToolDefinition[]) => void>();
+  const progressListeners = new Set<(event: UpstreamProgressEvent) => void>();
+  if (options.onProgress) progressListeners.add(options.onProgress);
+  let started: Promise<UpstreamServerStatus[]> | undefined;
+  let closed = false;
+
+  const statusOf = (upstream: Upstream): UpstreamServerStatus => {
+    const status: UpstreamServerStatus = {
+      name: upstream.name,
+      state: upstream.state,
+      toolCount: named.filter((entry) => entry.server === upstream.name).length,
+      rejectedTools: [...upstream.rejected],
+      reconnectAttempts: upstream.attempts,
+    };
+    if (upstream.transport !== undefined) status.transport = upstream.transport;
+    if (upstream.error !== undefined) status.error = upstream.error;
+    if (upstream.connectMs !== undefined) status.connectMs = upstream.connectMs;
+    return status;
+  };
+
+  const emit = (kind: UpstreamProgressEvent['kind'], upstream: Upstream) => {
+    const event = { kind, server: upstream.name, status: statusOf(upstream) };
+    for (const listener of progressListeners) {
+      try {
+        listener(event);
+      } catch {
+        // A display must not take the pool down.
+      }
+    }
+  };
+
+  const isPinned = (server: string, tool: ToolDefinition, name: string) =>
+    pinnedServers.has(server) ||
+    (pinnedTools.length > 0 &&
+      matchesAnyToolPattern(pinnedTools, { name, server, upstreamName: tool.name }));
+
+  // Re-derives the exposed list from the live servers; tells listeners when it changed.
+  const recompute = () => {
+    const entries = upstreams
+      .filter((upstream) => upstream.state === 'ready' || upstream.state === 'reconnecting')
+      .flatMap((upstream) => upstream.tools.map((tool) => ({ server: upstream.name, tool })));
+    named = resolveToolNames(entries);
+    index = new Map();
+    const next = named.map((entry) => {
+      const tool: ToolDefinition = { ...entry.tool, name: entry.name };
+      if (isPinned(entry.server, entry.tool, entry.name)) tool.alwaysLoad = true;
+      index.set(entry.name, { entry, tool });
+      return tool;
+    });
+    if (sameTools(exposed, next)) return;
+    exposed = next;
+    if (closed) return;
+    for (const listener of toolsListeners) {
+      try {
+        listener(exposed.slice());
+      } catch {
+        // A listener must not take the pool down.
+      }
+    }
+  };
+
+  const listAll = async (upstream: Upstream, client: Client, signal?: AbortSignal) => {
+    const raws: unknown[] = [];
+    const cursors = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
+      const result = await client.request(
+        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
+        ListToolsPageSchema,
+        { timeout: connectTimeoutMs, ...(signal ? { signal } : {}) },
+      );
+      raws.push(...result.tools);
+      cursor = result.nextCursor;
+      if (cursor === undefined || cursors.has(cursor)) break;
+      cursors.add(cursor);
+    }
+    const converted = raws.map((raw) =>
+      typeof raw === 'object' && raw !== null
+        ? fromMcpTool(raw as McpTool, { server: upstream.name })
+        : raw,
+    );
+    const { tools, errors } = validateToolDefinitions(converted);
+    upstream.tools = tools;
+    upstream.rejected = errors.map((error) => ({
+      name: rejectedName(error),
+      error: error.message,
+    }));
+  };
+
+  const scheduleRefresh = (upstream: Upstream, generation: number) => {
+    if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+    upstream.refreshTimer = setTimeout(() => {
+      upstream.refreshTimer = undefined;
+      upstream.listing = upstream.listing.then(async () => {
+        const client = upstream.connection?.client;
+        if (
+          client === undefined ||
+          upstream.generation !== generation ||
+          upstream.state !== 'ready'
+        )
+          return;
+        try {
+          await listAll(upstream, client);
+        } catch (error) {
+          // The close handler deals with a dead server; a failed re-list keeps the last list.
+          upstream.error = `re-listing tools failed: ${describeError(error)}`;
+          return;
+        }
+        if (upstream.generation !== generation) return;
+        const before = exposed;
+        recompute();
+        if (before !== exposed) emit('tools_changed', upstream);
+      });
+    }, LIST_CHANGED_DEBOUNCE_MS);
+  };
+
+  // One connect-and-list attempt; true when the server is ready.
+  const connect = async (upstream: Upstream): Promise<boolean> => {
+    const generation = ++upstream.generation;
+    const began = performance.now();
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new Error('connect timeout')),
+      connectTimeoutMs,
+    );
+    let connection: UpstreamConnection | undefined;
+    try {
+      connection = await connectUpstream(upstream.config, {
+        clientInfo,
+        timeoutMs: connectTimeoutMs,
+        signal: controller.signal,
+        prepare: (client) => {
+          client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+            scheduleRefresh(upstream, generation);
+          });
+          client.onclose = () => onClosed(upstream, generation);
+        },
+      });
+      await listAll(upstream, connection.client, controller.signal);
+      if (closed || upstream.generation !== generation) {
+        await connection.client.close().catch(() => {});
+        return false;
+      }
+      upstream.connection = connection;
+      upstream.transport = connection.kind;
+      upstream.connectMs = Math.round(performance.now() - began);
+      upstream.state = 'ready';
+      upstream.attempts = 0;
+      delete upstream.error;
+      recompute();
+      emit('ready', upstream);
+      return true;
+    } catch (error) {
+      upstream.error = controller.signal.aborted
+        ? `did not start, connect and list its tools within ${connectTimeoutMs} ms`
+        : describeError(error);
+      if (connection) await connection.client.close().catch(() => {});
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
+  const scheduleReconnect = (upstream: Upstream) => {
+    if (closed || reconnect === undefined) return;
+    if (upstream.attempts >= reconnect.maxAttempts) {
+      upstream.state = 'failed';
+      upstream.error = `gave up after ${upstream.attempts} reconnect attempts; last error: ${upstream.error ?? 'unknown'}`;
+      recompute();
+      emit('failed', upstream);
+      return;
+    }
+    upstream.attempts += 1;
+    const delay = Math.min(
+      reconnect.maxDelayMs,
+      reconnect.initialDelayMs * 2 ** (upstream.attempts - 1),
+    );
+    upstream.state = 'reconnecting';
+    emit('reconnecting', upstream);
+    upstream.reconnectTimer = setTimeout(async () => {
+      upstream.reconnectTimer = undefined;
+      if (closed) return;
+      const ok = await connect(upstream);
+      if (!ok && !closed) {
+        upstream.state = 'reconnecting';
+        scheduleReconnect(upstream);
+      }
+    }, delay);
+    upstream.reconnectTimer.unref?.();
+  };
+
+  function onClosed(upstream: Upstream, generation: number): void {
+    if (closed || upstream.generation !== generation || upstream.state !== 'ready') return;
+    const tail = upstream.connection?.stderrTail() ?? '';
+    upstream.connection = undefined;
+    upstream.error = `the connection closed${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`;
+    if (reconnect === undefined) {
+      upstream.state = 'failed';
+      recompute();
+      emit('failed', upstream);
+      return;
+    }
+    upstream.state = 'reconnecting';
+    emit('disconnected', upstream);
+    scheduleReconnect(upstream);
+  }
+
+  const startOne = async (upstream: Upstream) => {
+    if (upstream.state !== 'pending') return;
+    upstream.state = 'connecting';
+    emit('connecting', upstream);
+    const ok = await connect(upstream);
+    if (!ok && !closed && upstream.state === 'connecting') {
+      upstream.state = 'failed';
+      emit('failed', upstream);
+    }
+  };
+
+  const callTool: UpstreamPool['callTool'] = async (name, args, callOptions = {}) => {
+    const entry = index.get(name)?.entry;
+    if (entry === undefined) {
+      return errorResult(
+        'unknown_tool',
+        `Tool '${name}' is not served by any connected upstream server. Check the name against tools/list.`,
+      );
+    }
+    const upstream = byName.get(entry.server)!;
+    const client = upstream.connection?.client;
+    if (upstream.state !== 'ready' || client === undefined) {
+      const why =
+        upstream.state === 'reconnecting'
+          ? `it is reconnecting (attempt ${upstream.attempts}) after: ${upstream.error ?? 'a failure'}`
+          : `it is ${upstream.state}${upstream.error ? `: ${upstream.error}` : ''}`;
+      return errorResult(
+        'upstream_unavailable',
+        `Server '${upstream.name}' is unavailable (${why}); '${name}' was not called. Try again shortly.`,
+      );
+    }
+    if (callOptions.signal?.aborted) {
+      return errorResult('aborted', `The call of '${name}' was cancelled before it started.`);
+    }
+    const timeoutMs = callOptions.timeoutMs ?? callTimeoutMs;
+    try {
+      const result = await client.request(
+        { method: 'tools/call', params: { name: entry.tool.name, arguments: args } },
+        CallToolResultSchema,
+        {
+          timeout: timeoutMs,
+          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+          ...(callOptions.onProgress
+            ? { onprogress: callOptions.onProgress, resetTimeoutOnProgress: false }
+            : {}),
+        },
+      );
+      return result as CallToolResult;
+    } catch (error) {
+      if (callOptions.signal?.aborted) {
+        return errorResult('aborted', `The call of '${name}' was cancelled.`);
+      }
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        return errorResult(
+          'upstream_timeout',
+          `Server '${upstream.name}' did not answer the call of '${name}' within ${timeoutMs} ms; the call was cancelled. Try again, or with simpler arguments.`,
+        );
+      }
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        return errorResult(
+          'upstream_failed',
+          `Server '${upstream.name}' closed the connection during the call of '${name}' (it may have crashed)${reconnect ? '; it is being restarted, try again shortly' : ''}.`,
+        );
+      }
+      if (error instanceof z.ZodError || (error instanceof Error && error.name === 'ZodError')) {
+        return errorResult(
+          'upstream_failed',
+          `Server '${upstream.name}' answered the call of '${name}' with a malformed result.`,
+        );
+      }
+      return errorResult(
+        'upstream_failed',
+        `Server '${upstream.name}' failed the call of '${name}': ${describeError(error)}`,
+      );
+    }
+  };
+
+  return {
+    start() {
+      if (closed) return Promise.resolve(upstreams.map(statusOf));
+      started ??= Promise.all(upstreams.map(startOne)).then(() => upstreams.map(statusOf));
+      return started;
+    },
+    tools: () => exposed.slice(),
+    lookup(name) {
+      const found = index.get(name);
+      if (found === undefined) return undefined;
+      return {
+        name,
+        server: found.entry.server,
+        upstreamName: found.entry.tool.name,
+        tool: found.tool,
+      };
+    },
+    servers: () => upstreams.map(statusOf),
+    status: () => upstreams.map(statusOf),
+    callTool,
+    onToolsChanged(listener) {
+      toolsListeners.add(listener);
+      return () => toolsListeners.delete(listener);
+    },
+    onProgress(listener) {
+      progressListeners.add(listener);
+      return () => progressListeners.delete(listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled(
+        upstreams.map(async (upstream) => {
+          if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);
+          if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+          upstream.generation += 1;
+          const connection = upstream.connection;
+          upstream.connection = undefined;
+          if (upstream.state !== 'disabled') upstream.state = 'closed';
+          await connection?.client.close();
+        }),
+      );
+    },
+  };
+}

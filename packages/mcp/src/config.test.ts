@@ -47,8 +47,12 @@ describe('parseGatewayConfig', () => {
       searchDefaultLimit: 5,
       maxSearchLimit: 20,
     });
-    expect(config.approval).toMatchObject({ tools: [], fallback: 'deny' });
-    expect(config.guardrails).toEqual({ deny: [], validateArguments: false });
+    expect(config.approval).toMatchObject({ otherwise: 'allow', fallback: 'deny' });
+    expect(config.approval.require).toEqual({ tools: [], toolsets: [], annotations: {} });
+    expect(config.guardrails).toEqual({
+      deny: { tools: [], toolsets: [] },
+      validateArguments: false,
+    });
     expect(config.warnings).toEqual([]);
   });
 
@@ -138,10 +142,16 @@ describe('parseGatewayConfig', () => {
         writer: { disabledToolsets: ['mcp-memory'] },
       },
       pins: { servers: ['memory'], tools: ['read_*'] },
-      guardrails: { deny: ['files/delete_*'], max_argument_bytes: 4096, validate_arguments: true },
+      guardrails: {
+        allow: { toolsets: ['mcp-*'] },
+        deny: ['delete_*'],
+        max_argument_bytes: 4096,
+        validate_arguments: true,
+      },
       approval: {
-        require: ['write_*', { destructiveHint: true }],
-        auto_approve: ['write_scratch'],
+        require: { tools: ['write_*'], annotations: { destructiveHint: true } },
+        auto_approve: ['read_*'],
+        otherwise: 'ask',
         fallback: 'allow',
       },
     });
@@ -154,14 +164,15 @@ describe('parseGatewayConfig', () => {
     });
     expect(config.pins).toEqual({ servers: ['memory'], tools: ['read_*'] });
     expect(config.guardrails).toEqual({
-      deny: ['files/delete_*'],
+      allow: { tools: [], toolsets: ['mcp-*'] },
+      deny: { tools: ['delete_*'], toolsets: [] },
       maxArgumentBytes: 4096,
       validateArguments: true,
     });
     expect(config.approval).toEqual({
-      tools: ['write_*'],
-      annotations: [{ destructiveHint: true }],
-      autoApprove: ['write_scratch'],
+      require: { tools: ['write_*'], toolsets: [], annotations: { destructiveHint: true } },
+      autoApprove: { tools: ['read_*'], toolsets: [], annotations: {} },
+      otherwise: 'ask',
       fallback: 'allow',
       timeoutMs: 120_000,
     });

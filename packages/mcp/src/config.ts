@@ -69,41 +69,65 @@ export interface GatewayProfile {
 export interface GatewayPins {
   /** Every tool of these servers stays visible. */
   servers: string[];
-  /** These tools stay visible: names as exposed, or `<server>/<upstream name>`; `*` and `?` match. */
+  /** Tools whose exposed names match these globs (`*`, `?`) stay visible. */
   tools: string[];
+}
+
+/** Globs (`*`, `?`) over tool names and toolsets (`mcp-<server>` is every tool of a server). */
+export interface ToolPatternsConfig {
+  /** Tool-name globs. */
+  tools: string[];
+  /** Toolset-name globs. */
+  toolsets: string[];
 }
 
 /** Call policy that is checked before any upstream call. */
 export interface GuardrailsConfig {
-  /** When set, only tools matching one of these patterns may be called. */
-  allow?: string[];
-  /** Tools matching one of these patterns are never called. */
-  deny: string[];
+  /** When set, only tools it matches may be called. */
+  allow?: ToolPatternsConfig;
+  /** Tools it matches are never called (wins over `allow`). */
+  deny: ToolPatternsConfig;
   /** The largest arguments object, in bytes of compact JSON. */
   maxArgumentBytes?: number;
   /** Check arguments against the tool's input schema before calling. @defaultValue false */
   validateArguments: boolean;
 }
 
-/** A match on MCP tool annotations, e.g. `{ destructiveHint: true }`. */
-export type AnnotationMatch = Partial<
-  Record<'readOnlyHint' | 'destructiveHint' | 'idempotentHint' | 'openWorldHint', boolean>
->;
+/** An MCP tool annotation that approval rules can match. */
+export type ApprovalHintName =
+  | 'readOnlyHint'
+  | 'destructiveHint'
+  | 'idempotentHint'
+  | 'openWorldHint';
+
+/**
+ * Which calls an approval rule matches: a tool-name glob, a toolset glob, or any
+ * of the annotation values (with the MCP defaults for absent hints: a tool that is
+ * not read-only is destructive and open-world unless it says otherwise).
+ */
+export interface ApprovalRuleConfig {
+  /** Tool-name globs. */
+  tools: string[];
+  /** Toolset-name globs. */
+  toolsets: string[];
+  /** Annotation values, e.g. `{ destructiveHint: true }`; any one matching is enough. */
+  annotations: Partial<Record<ApprovalHintName, boolean>>;
+}
 
 /** Which calls need a person's approval, and what happens when nobody can be asked. */
 export interface ApprovalConfig {
-  /** Calls of tools matching these patterns need approval. */
-  tools: string[];
-  /** Calls of tools whose annotations match any of these need approval. */
-  annotations: AnnotationMatch[];
-  /** Tools matching these patterns never need approval (wins over the above). */
-  autoApprove: string[];
+  /** Calls that must be approved (wins over `autoApprove`). */
+  require: ApprovalRuleConfig;
+  /** Calls allowed without asking. */
+  autoApprove: ApprovalRuleConfig;
+  /** What happens to calls that neither rule matches. @defaultValue 'allow' */
+  otherwise: 'allow' | 'ask' | 'deny';
   /**
-   * What to answer when the client cannot be asked (it does not support elicitation).
-   * @defaultValue 'deny'
+   * The answer when a call must be approved and the client cannot be asked (it does
+   * not support MCP elicitation). @defaultValue 'deny'
    */
   fallback: 'allow' | 'deny';
-  /** How long to wait for an answer; no answer means deny. @defaultValue 120000 */
+  /** How long to wait for a person's answer; no answer means deny. @defaultValue 120000 */
   timeoutMs: number;
 }
 
@@ -191,37 +215,76 @@ const pinsSchema = z.strictObject({
   tools: z.array(pattern).optional().default([]),
 });
 
+// A bare list of globs is shorthand for `{ tools: [...] }`.
+const toolPatternsSchema = z
+  .union([
+    z.array(pattern),
+    z.strictObject({
+      tools: z.array(pattern).optional(),
+      toolsets: z.array(pattern).optional(),
+    }),
+  ])
+  .transform(
+    (value): ToolPatternsConfig =>
+      Array.isArray(value)
+        ? { tools: value, toolsets: [] }
+        : { tools: value.tools ?? [], toolsets: value.toolsets ?? [] },
+  );
+
 const guardrailsSchema = z.strictObject({
-  allow: z.array(pattern).optional(),
-  deny: z.array(pattern).optional().default([]),
+  allow: toolPatternsSchema.optional(),
+  deny: toolPatternsSchema.optional().default({ tools: [], toolsets: [] }),
   maxArgumentBytes: z.number().int().positive().optional(),
   validateArguments: z.boolean().optional().default(false),
 });
 
-const annotationMatchSchema = z.strictObject({
-  readOnlyHint: z.boolean().optional(),
-  destructiveHint: z.boolean().optional(),
-  idempotentHint: z.boolean().optional(),
-  openWorldHint: z.boolean().optional(),
-});
+const approvalRuleSchema = z
+  .union([
+    z.array(pattern),
+    z.strictObject({
+      tools: z.array(pattern).optional(),
+      toolsets: z.array(pattern).optional(),
+      annotations: z
+        .strictObject({
+          readOnlyHint: z.boolean().optional(),
+          destructiveHint: z.boolean().optional(),
+          idempotentHint: z.boolean().optional(),
+          openWorldHint: z.boolean().optional(),
+        })
+        .optional(),
+    }),
+  ])
+  .transform(
+    (value): ApprovalRuleConfig =>
+      Array.isArray(value)
+        ? { tools: value, toolsets: [], annotations: {} }
+        : {
+            tools: value.tools ?? [],
+            toolsets: value.toolsets ?? [],
+            annotations: dropUndefined(value.annotations ?? {}),
+          },
+  );
+
+const EMPTY_RULE: ApprovalRuleConfig = { tools: [], toolsets: [], annotations: {} };
 
 const approvalSchema = z.strictObject({
-  require: z
-    .array(z.union([pattern, annotationMatchSchema]))
-    .optional()
-    .default([]),
-  autoApprove: z.array(pattern).optional().default([]),
+  require: approvalRuleSchema.optional().default(EMPTY_RULE),
+  autoApprove: approvalRuleSchema.optional().default(EMPTY_RULE),
+  otherwise: z.enum(['allow', 'ask', 'deny']).optional().default('allow'),
   fallback: z.enum(['allow', 'deny']).optional().default('deny'),
   timeoutMs: z.number().int().positive().optional().default(120_000),
 });
 
 /** Default guardrails: nothing denied, arguments not checked. */
-const DEFAULT_GUARDRAILS: GuardrailsConfig = { deny: [], validateArguments: false };
-/** Default approval: nothing needs approval; when asked and nobody can answer, deny. */
+const DEFAULT_GUARDRAILS: GuardrailsConfig = {
+  deny: { tools: [], toolsets: [] },
+  validateArguments: false,
+};
+/** Default approval: nothing needs approval; a call that must be approved and cannot be asked is denied. */
 const DEFAULT_APPROVAL: ApprovalConfig = {
-  tools: [],
-  annotations: [],
-  autoApprove: [],
+  require: EMPTY_RULE,
+  autoApprove: EMPTY_RULE,
+  otherwise: 'allow',
   fallback: 'deny',
   timeoutMs: 120_000,
 };
@@ -394,7 +457,7 @@ function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
  *     docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
  *   },
  *   toolSearch: { enabled: 'auto', threshold_pct: 10 },
- *   approval: { require: [{ destructiveHint: true }], fallback: 'deny' },
+ *   approval: { require: { annotations: { destructiveHint: true } }, fallback: 'deny' },
  * });
  * ```
  *
@@ -502,26 +565,11 @@ export function parseGatewayConfig(
           ) ?? DEFAULT_GUARDRAILS,
         ) as GuardrailsConfig);
 
-  let approval: ApprovalConfig = { ...DEFAULT_APPROVAL };
-  if (expanded['approval'] !== undefined) {
-    const parsed = parseSection(
-      approvalSchema,
-      camelKeys(expanded['approval']),
-      ['approval'],
-      issues,
-    );
-    if (parsed !== undefined) {
-      approval = {
-        tools: parsed.require.filter((entry): entry is string => typeof entry === 'string'),
-        annotations: parsed.require
-          .filter((entry): entry is AnnotationMatch => typeof entry !== 'string')
-          .map((entry) => dropUndefined(entry)),
-        autoApprove: parsed.autoApprove,
-        fallback: parsed.fallback,
-        timeoutMs: parsed.timeoutMs,
-      };
-    }
-  }
+  const approval: ApprovalConfig =
+    expanded['approval'] === undefined
+      ? { ...DEFAULT_APPROVAL }
+      : (parseSection(approvalSchema, camelKeys(expanded['approval']), ['approval'], issues) ??
+        DEFAULT_APPROVAL);
 
   const config: GatewayConfig = {
     mcpServers,

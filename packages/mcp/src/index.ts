@@ -1,6 +1,7 @@
 export type {
-  AnnotationMatch,
   ApprovalConfig,
+  ApprovalHintName,
+  ApprovalRuleConfig,
   GatewayConfig,
   GatewayPins,
   GatewayProfile,
@@ -9,6 +10,7 @@ export type {
   HttpServerConfig,
   ParseGatewayConfigOptions,
   StdioServerConfig,
+  ToolPatternsConfig,
   UpstreamServerConfig,
 } from './config.js';
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';

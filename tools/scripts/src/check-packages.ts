@@ -1,0 +1,296 @@
+/**
+ * The package check (issue 8): do the published packages work outside the workspace?
+ *
+ * For every public package under packages/ (build them first, e.g. `pnpm run docs`):
+ * 1. `pnpm pack` it, and check the tarball: README and LICENSE inside, no tests or
+ *    fixtures, no `workspace:` ranges left, ESM-only metadata (`type`, `sideEffects`,
+ *    `engines.node`, `license`).
+ * 2. `publint` (strict) on the tarball.
+ * 3. `attw --profile esm-only` on the tarball.
+ * Then a smoke test in a fresh project under the OS temp folder, outside the workspace:
+ * 4. `npm install` of all the tarballs (their dependencies come from the registry).
+ * 5. Import every entry point of every package, run a tiny assembly + search.
+ * 6. Under vitest (a peer of the `./testing` subpaths): import every `./testing`
+ *    subpath and run `testRanker` on the default ranker.
+ * 7. Type-check docs/examples against the installed packages, run each example, and
+ *    run the `*.test.ts` examples under vitest.
+ *
+ * Usage: `tsx src/check-packages.ts [--keep]` (--keep leaves the temp folder).
+ * Exits non-zero with a list of failures.
+ */
+import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { run } from './run.js';
+import { type Manifest, type PublicPackage, publicPackages, repoRoot } from './workspace.js';
+
+const root = repoRoot();
+const scripts = join(root, 'tools', 'scripts');
+const bin = (name: string) => join(scripts, 'node_modules', '.bin', name);
+
+const failures: string[] = [];
+function fail(message: string): void {
+  failures.push(message);
+  console.error(`  FAIL ${message}`);
+}
+function pass(message: string): void {
+  console.log(`  ok   ${message}`);
+}
+function step(title: string): void {
+  console.log(`\n--- ${title}`);
+}
+
+interface Packed {
+  pkg: PublicPackage;
+  tarball: string;
+  files: string[];
+  manifest: Manifest & Record<string, unknown>;
+}
+
+async function pack(pkg: PublicPackage, destination: string): Promise<Packed | undefined> {
+  const name = pkg.manifest.name;
+  const before = new Set(await readdir(destination));
+  const result = await run('pnpm', ['pack', '--pack-destination', destination], { cwd: pkg.dir });
+  const created = (await readdir(destination)).filter((file) => !before.has(file));
+  if (result.code !== 0 || created.length !== 1) {
+    fail(`${name}: pnpm pack failed (${result.code}): ${result.stderr || result.stdout}`);
+    return undefined;
+  }
+  const tarball = join(destination, created[0]!);
+  const listing = await run('tar', ['-tzf', tarball]);
+  const files = listing.stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((file) => file.replace(/^package\//, ''));
+  const manifestText = await run('tar', ['-xzOf', tarball, 'package/package.json']);
+  const manifest = JSON.parse(manifestText.stdout) as Packed['manifest'];
+  return { pkg, tarball, files, manifest };
+}
+
+function checkContents({ manifest, files, tarball }: Packed): void {
+  const name = manifest.name;
+  const problems: string[] = [];
+  if (!files.some((file) => /^readme(\.md)?$/i.test(file))) problems.push('no README.md');
+  if (!files.some((file) => /^(licen[cs]e|copying)(\.md|\.txt)?$/i.test(file))) {
+    problems.push('no LICENSE file (copy the root LICENSE into the package folder)');
+  }
+  const junk = files.filter((file) => /\.test\.|__fixtures__|\.scratch\//.test(file));
+  if (junk.length > 0) problems.push(`test files shipped: ${junk.slice(0, 5).join(', ')}`);
+  if (manifest.type !== 'module') problems.push('"type" is not "module"');
+  if (manifest.sideEffects !== false) problems.push('"sideEffects" is not false');
+  if (!(manifest.engines as { node?: string } | undefined)?.node) problems.push('no engines.node');
+  if (typeof manifest.license !== 'string') problems.push('no "license"');
+  for (const field of ['dependencies', 'peerDependencies', 'optionalDependencies'] as const) {
+    for (const [dep, range] of Object.entries((manifest[field] as Record<string, string>) ?? {})) {
+      if (range.startsWith('workspace:')) problems.push(`${field}.${dep} is still ${range}`);
+    }
+  }
+  const notes: string[] = [];
+  if (files.some((file) => file.endsWith('.tsbuildinfo'))) notes.push('ships dist/.tsbuildinfo');
+  if (
+    files.some((file) => file.endsWith('.map')) &&
+    !files.some((file) => file.startsWith('src/'))
+  ) {
+    notes.push('ships source maps that point at src/, which is not in the tarball');
+  }
+  for (const note of notes) console.log(`  note ${name}: ${note}`);
+  if (problems.length > 0) fail(`${name}: ${problems.join('; ')}`);
+  else pass(`${name}: ${basename(tarball)}, ${files.length} files, metadata and contents`);
+}
+
+async function checkPublint({ manifest, tarball }: Packed): Promise<void> {
+  const data = await readFile(tarball);
+  const buffer = data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength);
+  const { messages, pkg } = await publint({
+    pack: { tarball: buffer as ArrayBuffer },
+    level: 'suggestion',
+    strict: true,
+  });
+  const errors = messages.filter((m) => m.type !== 'suggestion');
+  for (const message of messages.filter((m) => m.type === 'suggestion')) {
+    console.log(
+      `  note ${manifest.name} (publint): ${formatMessage(message, pkg, { color: false })}`,
+    );
+  }
+  if (errors.length > 0) {
+    fail(
+      `${manifest.name} (publint): ${errors.map((m) => formatMessage(m, pkg, { color: false })).join(' | ')}`,
+    );
+  } else pass(`${manifest.name}: publint (strict) clean`);
+}
+
+async function checkAttw({ manifest, tarball }: Packed): Promise<void> {
+  const result = await run(bin('attw'), [
+    tarball,
+    '--profile',
+    'esm-only',
+    '--no-definitely-typed',
+    '--format',
+    'ascii',
+    '--no-color',
+    '--no-emoji',
+  ]);
+  if (result.code === 0) pass(`${manifest.name}: attw --profile esm-only clean`);
+  else fail(`${manifest.name} (attw):\n${result.stdout}${result.stderr}`);
+}
+
+/** Every subpath import specifier of a package (`./package.json` excluded). */
+function entryPoints(manifest: Manifest): string[] {
+  const exports = manifest.exports ?? { '.': null };
+  return Object.keys(exports)
+    .filter((key) => key !== './package.json' && !key.includes('*'))
+    .map((key) => (key === '.' ? manifest.name : `${manifest.name}/${key.slice(2)}`));
+}
+
+async function smoke(packed: Packed[], work: string): Promise<void> {
+  const consumer = join(work, 'consumer');
+  await mkdir(consumer, { recursive: true });
+  const rootManifest = JSON.parse(await readFile(join(scripts, 'package.json'), 'utf8')) as {
+    devDependencies: Record<string, string>;
+  };
+  const dependencies: Record<string, string> = {};
+  const overrides: Record<string, string> = {};
+  for (const { manifest, tarball } of packed) {
+    dependencies[manifest.name] = `file:${tarball}`;
+    // Sibling ranges (^0.0.0) must resolve to these tarballs, never to the registry.
+    overrides[manifest.name] = `$${manifest.name}`;
+  }
+  await writeFile(
+    join(consumer, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'tool-search-smoke',
+        private: true,
+        type: 'module',
+        dependencies,
+        devDependencies: { vitest: rootManifest.devDependencies['vitest'] },
+        overrides,
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  const entries = packed.flatMap(({ manifest }) => entryPoints(manifest));
+  await writeFile(join(consumer, 'entries.json'), `${JSON.stringify(entries, null, 2)}\n`);
+  await cp(join(scripts, 'smoke'), join(consumer, 'smoke'), { recursive: true });
+  await cp(join(root, 'docs', 'examples'), join(consumer, 'examples'), { recursive: true });
+  await writeFile(
+    join(consumer, 'tsconfig.json'),
+    `${JSON.stringify(
+      {
+        compilerOptions: {
+          target: 'ES2022',
+          lib: ['ES2022'],
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          noUncheckedIndexedAccess: true,
+          verbatimModuleSyntax: true,
+          skipLibCheck: true,
+          types: ['node'],
+          typeRoots: [join(root, 'node_modules', '@types')],
+          rootDir: 'examples',
+          outDir: 'out',
+        },
+        include: ['examples'],
+      },
+      null,
+      2,
+    )}\n`,
+  );
+
+  step(`npm install of ${packed.length} tarballs in ${consumer}`);
+  const install = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-package-lock'],
+    { cwd: consumer },
+  );
+  if (install.code !== 0) {
+    fail(`npm install failed:\n${install.stdout}${install.stderr}`);
+    return;
+  }
+  for (const { manifest } of packed) {
+    const installed = JSON.parse(
+      await readFile(join(consumer, 'node_modules', manifest.name, 'package.json'), 'utf8'),
+    ) as Manifest;
+    if (installed.version !== manifest.version) {
+      fail(`${manifest.name}: installed ${installed.version}, packed ${manifest.version}`);
+    }
+  }
+  pass('installed');
+
+  step('import every entry point, then a tiny assembly + search');
+  const imports = await run(process.execPath, ['smoke/imports.mjs'], { cwd: consumer });
+  process.stdout.write(imports.stdout);
+  if (imports.code !== 0) fail(`imports:\n${imports.stderr}`);
+  const assembly = await run(process.execPath, ['smoke/assembly.mjs'], { cwd: consumer });
+  process.stdout.write(assembly.stdout);
+  if (assembly.code !== 0) fail(`assembly + search:\n${assembly.stderr}`);
+
+  step('type-check docs/examples against the installed packages');
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const typecheck = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer });
+  if (typecheck.code !== 0) {
+    fail(`docs/examples do not type-check against the tarballs:\n${typecheck.stdout}`);
+    return;
+  }
+  pass('docs/examples type-check');
+  for (const file of (await readdir(join(consumer, 'out'))).sort()) {
+    if (!file.endsWith('.js') || file.includes('.test.')) continue;
+    const example = await run(process.execPath, [join('out', file)], { cwd: consumer });
+    if (example.code === 0) pass(`example ${file} runs`);
+    else fail(`example ${file} exits ${example.code}:\n${example.stdout}${example.stderr}`);
+  }
+
+  step('vitest: ./testing subpaths and the *.test.ts examples');
+  const vitest = await run(
+    join(consumer, 'node_modules', '.bin', 'vitest'),
+    ['run', '--root', consumer, '--dir', consumer, 'smoke/', 'examples/'],
+    { cwd: consumer, env: { CI: 'true', FORCE_COLOR: '0' } },
+  );
+  const summary = vitest.stdout
+    .split('\n')
+    .filter((line) => /Test Files|Tests {2}/.test(line))
+    .join('\n');
+  if (vitest.code === 0) pass(`vitest\n${summary}`);
+  else fail(`vitest exits ${vitest.code}:\n${vitest.stdout}${vitest.stderr}`);
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({ options: { keep: { type: 'boolean' } } });
+  const packages = publicPackages(root);
+  const work = await mkdtemp(join(tmpdir(), 'tool-search-packages-'));
+  const tarballs = join(work, 'tarballs');
+  await mkdir(tarballs);
+  try {
+    step(`pack ${packages.length} public packages`);
+    const packed: Packed[] = [];
+    for (const pkg of packages) {
+      const result = await pack(pkg, tarballs);
+      if (result) packed.push(result);
+    }
+    for (const entry of packed) checkContents(entry);
+    step('publint');
+    for (const entry of packed) await checkPublint(entry);
+    step('attw --profile esm-only');
+    for (const entry of packed) await checkAttw(entry);
+    if (packed.length === packages.length) await smoke(packed, work);
+  } finally {
+    if (values.keep) console.log(`\nkept ${work}`);
+    else await rm(work, { recursive: true, force: true });
+  }
+  if (failures.length > 0) {
+    console.error(`\npackage check: ${failures.length} failure(s)`);
+    for (const failure of failures) console.error(`- ${failure.split('\n')[0]}`);
+    process.exit(1);
+  }
+  console.log('\npackage check: all passed');
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+  process.exit(1);
+});

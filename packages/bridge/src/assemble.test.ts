@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { estimateToolTokens } from '@tool-search/core';
+import { estimateToolTokens, ToolSearchError } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { coreTools, forcedOn, mcpTools, paddedTool, sessionTools } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
@@ -137,9 +137,24 @@ describe('assembleTools', () => {
     });
   });
 
-  it('throws a ToolSearchError for two deferrable tools with one name', () => {
-    expect(() =>
-      assembleTools({ tools: [mcpTools[0]!, { ...mcpTools[0]! }], config: forcedOn }),
-    ).toThrow(/appears more than once/);
+  it('throws a ToolSearchError when an activated session has two tools of one name', () => {
+    const twice = () =>
+      assembleTools({ tools: [mcpTools[0]!, { ...mcpTools[0]! }], config: forcedOn });
+    expect(twice).toThrow(/appears more than once/);
+    const shadowed = { ...mcpTools[0]!, source: 'core' as const };
+    const error = (() => {
+      try {
+        assembleTools({ tools: [shadowed, ...mcpTools], config: forcedOn });
+      } catch (caught) {
+        return caught;
+      }
+    })();
+    expect(ToolSearchError.isInstance(error) && error.code).toBe('duplicate_tool_name');
+  });
+
+  it('throws a ToolSearchError when tools is not an array', () => {
+    expect(() => assembleTools({ tools: 'github' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 });

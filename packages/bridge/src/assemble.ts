@@ -14,6 +14,7 @@ import {
   estimateToolTokens,
   isBridgeToolName,
   parseToolSearchConfig,
+  ToolSearchError,
 } from '@tool-search/core';
 import { createBridgeTools } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
@@ -132,6 +133,22 @@ function collectKnownNames(options: AssembleOptions, current: ReadonlySet<string
   return known;
 }
 
+// A visible tool and a deferred tool of one name would make routing ambiguous.
+function assertUniqueNames(
+  visible: readonly ToolDefinition[],
+  deferrable: readonly ToolDefinition[],
+) {
+  const names = new Set(deferrable.map((tool) => tool.name));
+  for (const tool of visible) {
+    if (names.has(tool.name)) {
+      throw new ToolSearchError(
+        'duplicate_tool_name',
+        `Tool '${tool.name}' appears more than once (a visible tool and a deferrable one). Give each tool a unique name (e.g. prefix it with its server).`,
+      );
+    }
+  }
+}
+
 /**
  * Turns a session's tools into what the model sees.
  *
@@ -152,14 +169,20 @@ function collectKnownNames(options: AssembleOptions, current: ReadonlySet<string
  *
  * @param options - see {@link AssembleOptions}
  * @returns the {@link Assembly}
- * @throws {@link ToolSearchError} `duplicate_tool_name` when two deferrable tools
- * share a name; the `TypeError` of `JSON.stringify` for a schema that is not JSON
+ * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array;
+ * `duplicate_tool_name` when tool search activates and two tools share a name; the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
   const config = parseToolSearchConfig(options.config);
   const counter = options.counter ?? charsPerTokenCounter;
   const telemetry = options.telemetry ?? options.previous?.telemetry ?? createBridgeTelemetry();
-  const input = Array.isArray(options.tools) ? options.tools : [];
+  if (!Array.isArray(options?.tools)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `assembleTools needs { tools: ToolDefinition[] }, got ${typeof options?.tools}. Pass the session's (scoped) tool list.`,
+    );
+  }
+  const input = options.tools;
   const classifyOptions = options.pinned === undefined ? {} : { pinned: options.pinned };
   const { visible, deferrable } = classifyTools(input, classifyOptions);
 
@@ -176,6 +199,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
   let deferred: ToolDefinition[];
   let bridgeTokens = 0;
   if (decision.active) {
+    assertUniqueNames(visible, deferrable);
     deferred = deferrable;
     const bridges = createBridgeTools({
       deferredCount: deferred.length,

@@ -328,6 +328,30 @@ describe('handleBridgeCall', () => {
       expect(handleBridgeCall(fresh({ enabled: 'off' }), direct, dispatch)).toBeUndefined();
     });
 
+    it('of a name the model was never given are refused with refuseUnknownNames', async () => {
+      const { dispatch } = recorder();
+      const assembly = fresh();
+      const unknown = { name: 'jira_create_ticket', arguments: {} };
+      expect(handleBridgeCall(assembly, unknown, dispatch)).toBeUndefined();
+      expect(
+        await handleBridgeCall(assembly, unknown, dispatch, { refuseUnknownNames: true }),
+      ).toMatchObject({
+        error:
+          "'jira_create_ticket' is not available in this session. Use tool_search to find tools you can call.",
+        name: 'jira_create_ticket',
+      });
+      expect(
+        handleBridgeCall(assembly, { name: 'bash', arguments: {} }, dispatch, {
+          refuseUnknownNames: true,
+        }),
+      ).toBeUndefined();
+      const passthrough = fresh({ enabled: 'off' });
+      expect(
+        await handleBridgeCall(passthrough, unknown, dispatch, { refuseUnknownNames: true }),
+      ).toMatchObject({ error: expect.stringContaining('not available in this session') });
+      expect(dispatch).not.toHaveBeenCalled();
+    });
+
     it('of a tool gone since the previous assembly answer not currently available', async () => {
       const first = fresh();
       const later = assembleTools({

@@ -112,6 +112,16 @@ export interface HandleBridgeCallOptions<C extends object = Record<never, never>
    * @defaultValue true
    */
   routeDirectCalls?: boolean;
+  /**
+   * Answer a call of any name the model was not given (neither in `assembly.tools`
+   * nor deferred) with `'<name>' is not available in this session. …` instead of
+   * returning `undefined`. Set it when the runtime's own dispatch looks tools up in
+   * a registry wider than the session (e.g. every registered tool before scoping),
+   * so an out-of-scope name never reaches it. Leave it off when the runtime offers
+   * the model tools of its own besides `assembly.tools`.
+   * @defaultValue false
+   */
+  refuseUnknownNames?: boolean;
   /** Extra context merged into what `dispatch` receives (e.g. `sessionId`, `signal`). */
   context?: C;
 }
@@ -272,6 +282,15 @@ async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<Brid
   return result;
 }
 
+async function refuseUnlisted(
+  assembly: Assembly,
+  status: 'known' | 'unknown',
+  name: string,
+): Promise<BridgeErrorResult> {
+  bump(assembly, 'directCalls');
+  return refuse(assembly, { ok: false, ...nameError(status, name), name });
+}
+
 async function answerCall<R, C extends object>(
   assembly: Assembly,
   call: IncomingToolCall,
@@ -308,7 +327,9 @@ async function answerCall<R, C extends object>(
  *   and its result; a refused call never reaches `dispatch`;
  * - a direct call of a deferred tool by its own name → routed like `tool_call`
  *   (unless `routeDirectCalls: false`); a direct call of a tool this session held
- *   earlier but not now → `not currently available`.
+ *   earlier but not now → `not currently available`;
+ * - any other name → `undefined`, or `not available in this session` with
+ *   `refuseUnknownNames: true`.
  *
  * Every refusal is `{ error }` data, never an exception.
  *
@@ -323,7 +344,8 @@ async function answerCall<R, C extends object>(
  * @param dispatch - the runtime's normal dispatch for the real call
  * @param options - see {@link HandleBridgeCallOptions}
  * @returns a promise of the answer, or `undefined` when the runtime should dispatch
- * the call itself (a visible tool, or a name the bridge does not know)
+ * the call itself (a visible tool, or a name the bridge does not know unless
+ * `refuseUnknownNames`)
  * @throws nothing; the promise rejects only when `dispatch` does
  */
 export function handleBridgeCall<R = unknown, C extends object = Record<never, never>>(
@@ -343,10 +365,14 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   if (name === TOOL_CALL) {
     return answerCall(assembly, call, dispatch, 'tool_call', options.context);
   }
-  if (options.routeDirectCalls === false || !assembly.activated) return undefined;
   const status = nameStatus(assembly, name);
-  if (status === 'deferred' || status === 'known') {
+  if (status === 'visible') return undefined;
+  const routed = options.routeDirectCalls !== false && assembly.activated;
+  if (routed && status !== 'unknown') {
     return answerCall(assembly, call, dispatch, 'direct', options.context);
+  }
+  if (status !== 'deferred' && options.refuseUnknownNames === true) {
+    return refuseUnlisted(assembly, status, name);
   }
   return undefined;
 }

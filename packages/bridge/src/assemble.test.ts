@@ -103,7 +103,7 @@ describe('assembleTools', () => {
 
   it('states the deferred count in tool_search unless stableDescriptions', () => {
     const counted = assembleTools({ tools: sessionTools, config: forcedOn });
-    expect(counted.tools.at(-3)!.description).toContain(`${mcpTools.length} tools are available`);
+    expect(counted.tools.at(-3)!.description).toContain(`Search the ${mcpTools.length} tools that`);
     const stable = assembleTools({
       tools: sessionTools,
       config: forcedOn,

@@ -28,10 +28,10 @@ describe('createBridgeTools', () => {
 
   it('states the deferred count by default', () => {
     expect(createBridgeTools({ deferredCount: 120 })[0]!.description).toContain(
-      '120 tools are available this way.',
+      'Search the 120 tools that are not in your tools list.',
     );
     expect(createBridgeTools({ deferredCount: 1 })[0]!.description).toContain(
-      '1 tool is available this way.',
+      'Search the 1 tool that is not in your tools list.',
     );
   });
 

@@ -26,10 +26,13 @@ const SEQUENCE =
   `Use ${TOOL_SEARCH} to find a tool, ${TOOL_DESCRIBE} to load its parameters, ` +
   `then ${TOOL_CALL} to run it. Tools already in your tools list need no search: call them directly.`;
 
-function countSentence(count: number | undefined): string {
-  if (count === undefined || !Number.isFinite(count) || count < 0) return '';
+function searchSentence(count: number | undefined, stable: boolean): string {
+  if (stable || count === undefined || !Number.isFinite(count) || count < 0) {
+    return 'Search for tools that are not in your tools list.';
+  }
   const n = Math.floor(count);
-  return ` ${n} ${n === 1 ? 'tool is' : 'tools are'} available this way.`;
+  const noun = n === 1 ? 'tool that is' : 'tools that are';
+  return `Search the ${n} ${noun} not in your tools list.`;
 }
 
 function limitDescription(options: BridgeToolsOptions): string {
@@ -59,7 +62,7 @@ function limitDescription(options: BridgeToolsOptions): string {
  * @example
  * ```ts
  * const [search, describe, call] = createBridgeTools({ deferredCount: 120 });
- * search.description; // '... 120 tools are available this way. ...'
+ * search.description; // 'Search the 120 tools that are not in your tools list. ...'
  * ```
  *
  * @param options - see {@link BridgeToolsOptions}
@@ -78,8 +81,7 @@ export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinit
   const search: ToolDefinition = {
     name: TOOL_SEARCH,
     description:
-      'Search for tools that are not in your tools list.' +
-      (stable ? '' : countSentence(options.deferredCount)) +
+      searchSentence(options.deferredCount, stable) +
       ' Returns the names and short descriptions of the best matches. ' +
       SEQUENCE,
     inputSchema: {

@@ -1,0 +1,171 @@
+import type { ToolCall, ToolDefinition } from '@tool-search/core';
+import { describe, expect, it } from 'vitest';
+import { type AuditRecord, createAuditHook } from './audit-hook.js';
+import { createDispatcher } from './dispatcher.js';
+import { createToolPolicyGuardrail } from './tool-policy-guardrail.js';
+
+const call: ToolCall = {
+  id: 'c1',
+  name: 'github_create_issue',
+  arguments: { title: 'Bug', token: 'secret' },
+};
+const tool: ToolDefinition = {
+  name: 'github_create_issue',
+  inputSchema: {},
+  toolset: 'mcp-github',
+};
+
+describe('createAuditHook', () => {
+  it('writes one record per call that ran, with the real name, viaBridge, decision and duration', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'ok',
+      hooks: [createAuditHook((record) => void records.push(record))],
+      approval: { request: () => 'allow-once' },
+    });
+    await dispatch(call, { sessionId: 's1', viaBridge: true });
+    expect(records).toHaveLength(1);
+    expect(records[0]).toEqual({
+      tool: 'github_create_issue',
+      callId: 'c1',
+      sessionId: 's1',
+      viaBridge: true,
+      decision: 'allowed',
+      status: 'ok',
+      approval: 'allow-once',
+      startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      durationMs: expect.any(Number),
+    });
+    expect(records[0]?.arguments).toBeUndefined();
+  });
+
+  it('records calls a guardrail denied, which no beforeCall hook ever sees', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'ok',
+      guardrails: [createToolPolicyGuardrail({ deny: ['github_*'] })],
+      hooks: [createAuditHook((record) => void records.push(record))],
+    });
+    await dispatch(call);
+    expect(records).toEqual([
+      expect.objectContaining({
+        tool: 'github_create_issue',
+        viaBridge: false,
+        decision: 'denied',
+        status: 'denied',
+        deniedBy: { kind: 'guardrail', name: 'tool-policy' },
+        reason: "The tool 'github_create_issue' is denied by policy.",
+      }),
+    ]);
+  });
+
+  it('records approval refusals, failures, cancellations and malformed calls', async () => {
+    const records: AuditRecord[] = [];
+    const audit = createAuditHook((record) => void records.push(record));
+    const refused = createDispatcher({
+      execute: () => 'ok',
+      hooks: [audit],
+      approval: { request: () => 'deny' },
+    });
+    const failing = createDispatcher({
+      execute: () => {
+        throw new Error('rate limited');
+      },
+      hooks: [audit],
+    });
+    await refused(call);
+    await failing(call);
+    await failing(call, { signal: AbortSignal.abort() });
+    await failing({ name: '' } as ToolCall);
+    expect(
+      records.map(({ decision, status, deniedBy, error, approval }) => ({
+        decision,
+        status,
+        deniedBy,
+        error,
+        approval,
+      })),
+    ).toEqual([
+      {
+        decision: 'denied',
+        status: 'denied',
+        deniedBy: { kind: 'approval', name: 'approval' },
+        error: undefined,
+        approval: 'deny',
+      },
+      {
+        decision: 'allowed',
+        status: 'error',
+        deniedBy: undefined,
+        error: "Tool 'github_create_issue' failed: rate limited",
+        approval: undefined,
+      },
+      {
+        decision: 'cancelled',
+        status: 'cancelled',
+        deniedBy: undefined,
+        error: undefined,
+        approval: undefined,
+      },
+      {
+        decision: 'invalid',
+        status: 'error',
+        deniedBy: undefined,
+        error: 'Malformed tool call: a call needs a non-empty string name.',
+        approval: undefined,
+      },
+    ]);
+  });
+
+  it('names the requested tool when a hook renamed the call, and includes arguments on request', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'ok',
+      hooks: [
+        createAuditHook((record) => void records.push(record), { includeArguments: true }),
+        {
+          name: 'alias',
+          beforeCall: (seen) => ({ call: { ...seen, name: 'github_issue_write' } }),
+        },
+      ],
+    });
+    await dispatch(call, { tool });
+    expect(records[0]).toMatchObject({
+      tool: 'github_issue_write',
+      requestedTool: 'github_create_issue',
+      arguments: call.arguments,
+    });
+  });
+
+  it('never loses the result when the sink fails', async () => {
+    const dispatch = createDispatcher({
+      execute: () => 'ok',
+      hooks: [
+        createAuditHook(() => {
+          throw new Error('disk full');
+        }),
+      ],
+    });
+    expect(await dispatch(call)).toEqual({
+      status: 'ok',
+      call,
+      result: 'ok',
+      warnings: ["onSettled hook 'audit' failed: disk full; it was skipped."],
+    });
+  });
+
+  it('waits for an async sink', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'ok',
+      hooks: [
+        createAuditHook(async (record) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          records.push(record);
+        }),
+      ],
+    });
+    await dispatch(call);
+    expect(records).toHaveLength(1);
+  });
+});

@@ -1,0 +1,106 @@
+import type { Promisable } from '@tool-search/core';
+import type { ApprovalOutcome, DeniedBy, DispatchResult, ToolCallHook } from './types.js';
+
+/**
+ * One audit record: what was called, how, and what became of it. Plain JSON.
+ */
+export interface AuditRecord {
+  /** The real tool name that was decided on (after unwrapping `tool_call` and any rewrite). */
+  tool: string;
+  /** The name as requested, when a `beforeCall` hook renamed the call. */
+  requestedTool?: string;
+  /** The provider's call id, when it has one. */
+  callId?: string;
+  sessionId?: string;
+  /** Whether the model made the call through `tool_call`. */
+  viaBridge: boolean;
+  /**
+   * The policy decision: `allowed` (every guardrail, hook and the approval let it
+   * through, and the tool was started), `denied`, `cancelled` (the caller aborted
+   * before a decision), or `invalid` (a malformed call, or the tool lookup failed).
+   */
+  decision: 'allowed' | 'denied' | 'cancelled' | 'invalid';
+  /** The dispatch status: `ok`, `denied`, `error` or `cancelled`. */
+  status: DispatchResult['status'];
+  /** Which guardrail, hook or approval denied the call. */
+  deniedBy?: DeniedBy;
+  /** Why the call was denied or cancelled. */
+  reason?: string;
+  /** How the approval step went, when an approval adapter is configured and was reached. */
+  approval?: ApprovalOutcome;
+  /** The error text, when the tool failed or the call was malformed. */
+  error?: string;
+  /** The final arguments, only with `includeArguments`. */
+  arguments?: Record<string, unknown>;
+  /** When the dispatch began (ISO 8601). */
+  startedAt: string;
+  /** How long the dispatch took, in milliseconds. */
+  durationMs: number;
+}
+
+/** Receives audit records; may be async (the dispatcher waits, within its hook timeout). */
+export type AuditSink = (record: AuditRecord) => Promisable<void>;
+
+/** Options of {@link createAuditHook}. */
+export interface AuditHookOptions {
+  /** Put the final arguments in each record. Off by default: arguments may hold secrets. */
+  includeArguments?: boolean;
+  /** @defaultValue `'audit'` */
+  name?: string;
+}
+
+/**
+ * Creates a hook that writes one structured {@link AuditRecord} per dispatched call,
+ * whatever became of it: ran, failed, denied (by a guardrail, a hook or the approval)
+ * or cancelled. It works through the dispatcher's `onSettled` phase, which runs for
+ * every call, including those a guardrail denied before any `beforeCall` hook ran.
+ * A sink that throws or times out never changes the call's result; the dispatcher
+ * names it in the result's `warnings`.
+ *
+ * @param sink - receives the records
+ * @param options.includeArguments - put the final arguments in each record
+ * @param options.name - the hook's name in warnings
+ * @returns a {@link ToolCallHook}
+ *
+ * @example
+ * ```ts
+ * const dispatch = createDispatcher({
+ *   execute,
+ *   guardrails: [policy],
+ *   hooks: [createAuditHook((record) => logger.info(record, 'tool call'))],
+ * });
+ * // { tool: 'github_create_issue', viaBridge: true, decision: 'denied', status: 'denied',
+ * //   deniedBy: { kind: 'guardrail', name: 'tool-policy' }, reason: '...', durationMs: 0.4, ... }
+ * ```
+ */
+export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {}): ToolCallHook {
+  return {
+    name: options.name ?? 'audit',
+    onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {
+      const record: AuditRecord = {
+        tool: result.call.name,
+        viaBridge: ctx.viaBridge,
+        decision: executed
+          ? 'allowed'
+          : result.status === 'denied' || result.status === 'cancelled'
+            ? result.status
+            : 'invalid',
+        status: result.status,
+        startedAt: new Date(startedAt).toISOString(),
+        durationMs,
+      };
+      if (requestedCall.name !== result.call.name) record.requestedTool = requestedCall.name;
+      if (result.call.id !== undefined) record.callId = result.call.id;
+      if (ctx.sessionId !== undefined) record.sessionId = ctx.sessionId;
+      if (result.status === 'denied') {
+        record.deniedBy = result.by;
+        record.reason = result.reason;
+      }
+      if (result.status === 'cancelled') record.reason = result.reason;
+      if (result.status === 'error') record.error = result.error.message;
+      if (approval !== undefined) record.approval = approval;
+      if (options.includeArguments) record.arguments = result.call.arguments;
+      return sink(record);
+    },
+  };
+}

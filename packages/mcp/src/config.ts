@@ -69,7 +69,7 @@ export interface GatewayProfile {
 export interface GatewayPins {
   /** Every tool of these servers stays visible. */
   servers: string[];
-  /** Tools whose exposed names match these globs (`*`, `?`) stay visible. */
+  /** Tools whose exposed or upstream names match these globs (`*`, `?`) stay visible. */
   tools: string[];
 }
 

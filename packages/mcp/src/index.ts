@@ -1,3 +1,8 @@
+export {
+  clientSupportsElicitation,
+  createElicitationApproval,
+  createGatewayApproval,
+} from './approval.js';
 export type {
   ApprovalConfig,
   ApprovalHintName,
@@ -15,8 +20,19 @@ export type {
 } from './config.js';
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';
 export { expandEnvVariables } from './env.js';
-export type { PatternSubject } from './patterns.js';
-export { matchesAnyToolPattern, matchesToolPattern } from './patterns.js';
+export type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
+export type {
+  GatewayActivity,
+  GatewayConnectOptions,
+  GatewayServer,
+  GatewayServerOptions,
+  GatewaySession,
+  GatewayToolSource,
+} from './gateway-server.js';
+export { createGatewayServer } from './gateway-server.js';
+export { createConfigGuardrails } from './guardrails.js';
+export type { ProgressReporterOptions, ProgressStream } from './progress.js';
+export { createProgressReporter } from './progress.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
 export { resolveToolNames, serverPrefix } from './tool-names.js';
 export type {

@@ -62,7 +62,7 @@ describe('createUpstreamPool', () => {
           exits: fixtureServer('exit-server.mjs'),
           off: { command: 'never-run', disabled: true },
         },
-        pins: { servers: ['memory'], tools: ['read_text_file', 'hang/cancelled_count'] },
+        pins: { servers: ['memory'], tools: ['read_text_file', 'cancelled_*'] },
       },
       { connectTimeoutMs: 20_000, reconnect: { initialDelayMs: 100 } },
     );

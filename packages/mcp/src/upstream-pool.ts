@@ -16,7 +16,7 @@ import {
 } from '@tool-search/core';
 import { z } from 'zod';
 import type { GatewayPins } from './config.js';
-import { matchesAnyToolPattern } from './patterns.js';
+import { createPinMatcher } from './patterns.js';
 import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
 import {
   connectUpstream,
@@ -222,7 +222,7 @@ function errorResult(code: string, text: string): CallToolResult {
 }
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
+  return a.length === b.length && a.every((tool, position) => tool === b[position]);
 }
 
 function rejectedName(error: unknown): string {
@@ -276,7 +276,7 @@ export function createUpstreamPool(
         };
   const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
   const pinnedServers = new Set(config.pins?.servers ?? []);
-  const pinnedTools = config.pins?.tools ?? [];
+  const pinnedTool = createPinMatcher(config.pins?.tools ?? []);
 
   const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) => ({
     name,
@@ -292,6 +292,8 @@ export function createUpstreamPool(
 
   let named: NamedUpstreamTool[] = [];
   let exposed: ToolDefinition[] = [];
+  // The exposed object of each upstream definition, reused while nothing about it changes.
+  const exposedOf = new WeakMap<ToolDefinition, ToolDefinition>();
   let index = new Map<string, { entry: NamedUpstreamTool; tool: ToolDefinition }>();
   const toolsListeners = new Set<(tools: ToolDefinition[]) => void>();
   const progressListeners = new Set<(event: UpstreamProgressEvent) => void>();
@@ -325,9 +327,7 @@ export function createUpstreamPool(
   };
 
   const isPinned = (server: string, tool: ToolDefinition, name: string) =>
-    pinnedServers.has(server) ||
-    (pinnedTools.length > 0 &&
-      matchesAnyToolPattern(pinnedTools, { name, server, upstreamName: tool.name }));
+    pinnedServers.has(server) || pinnedTool(name, tool.name);
 
   // Re-derives the exposed list from the live servers; tells listeners when it changed.
   const recompute = () => {
@@ -337,8 +337,14 @@ export function createUpstreamPool(
     named = resolveToolNames(entries);
     index = new Map();
     const next = named.map((entry) => {
-      const tool: ToolDefinition = { ...entry.tool, name: entry.name };
-      if (isPinned(entry.server, entry.tool, entry.name)) tool.alwaysLoad = true;
+      const pinned =
+        entry.tool.alwaysLoad === true || isPinned(entry.server, entry.tool, entry.name);
+      let tool = exposedOf.get(entry.tool);
+      if (tool === undefined || tool.name !== entry.name || (tool.alwaysLoad === true) !== pinned) {
+        tool = { ...entry.tool, name: entry.name };
+        if (pinned) tool.alwaysLoad = true;
+        exposedOf.set(entry.tool, tool);
+      }
       index.set(entry.name, { entry, tool });
       return tool;
     });
@@ -375,7 +381,15 @@ export function createUpstreamPool(
         : raw,
     );
     const { tools, errors } = validateToolDefinitions(converted);
-    upstream.tools = tools;
+    // Keep the objects of unchanged tools: downstream work (token estimates, ranker
+    // analysis) is memoized per tool object.
+    const previous = new Map(upstream.tools.map((tool) => [tool.name, tool]));
+    upstream.tools = tools.map((tool) => {
+      const before = previous.get(tool.name);
+      return before !== undefined && JSON.stringify(before) === JSON.stringify(tool)
+        ? before
+        : tool;
+    });
     upstream.rejected = errors.map((error) => ({
       name: rejectedName(error),
       error: error.message,

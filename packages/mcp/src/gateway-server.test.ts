@@ -1,0 +1,349 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { join } from 'node:path';
+import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectHttpClient, type TestClient, textOf, until } from './__fixtures__/clients.js';
+import {
+  everythingServer,
+  filesystemServer,
+  fixtureServer,
+  memoryServer,
+  tempWorkspace,
+} from './__fixtures__/servers.js';
+import { parseGatewayConfig } from './config.js';
+import type { GatewayHttpListener } from './gateway-http.js';
+import { createGatewayServer, type GatewayActivity, type GatewayServer } from './gateway-server.js';
+import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+
+const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
+const FILES_TOKEN = 'files-token-0123456789abcdef';
+const MEMORY_TOKEN = 'memory-token-0123456789abcdef';
+
+const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'raw', version: '1.0.0' },
+  },
+};
+
+describe('createGatewayServer', () => {
+  const workspace = tempWorkspace();
+  const activity: GatewayActivity[] = [];
+  let pool: UpstreamPool;
+  let gateway: GatewayServer;
+  let listener: GatewayHttpListener;
+  let admin: TestClient;
+
+  beforeAll(async () => {
+    const config = parseGatewayConfig({
+      mcpServers: {
+        everything: everythingServer(),
+        filesystem: filesystemServer(workspace.directory),
+        memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
+        changing: fixtureServer('changing-server.mjs'),
+        crashy: fixtureServer('crash-server.mjs'),
+        hang: fixtureServer('hang-server.mjs'),
+        malformed: fixtureServer('malformed-server.mjs'),
+        missing: { command: join(workspace.directory, 'no-such-command') },
+      },
+      toolSearch: { enabled: 'auto', threshold_pct: 10 },
+      profiles: {
+        files: { enabledToolsets: ['mcp-filesystem'], token: FILES_TOKEN },
+        memory: { enabledToolsets: ['mcp-memory'], token: MEMORY_TOKEN },
+      },
+      pins: { tools: ['read_text_file'] },
+      guardrails: { deny: ['delete_entities'] },
+      approval: { require: ['write_file'], fallback: 'deny' },
+    });
+    pool = createUpstreamPool(config, { reconnect: { initialDelayMs: 100 } });
+    await pool.start();
+    gateway = createGatewayServer({
+      pool,
+      config,
+      contextWindow: 32_000,
+      callTimeoutMs: 1_000,
+      onActivity: (entry) => activity.push(entry),
+    });
+    listener = await gateway.listenHttp({ token: ADMIN_TOKEN });
+    admin = await connectHttpClient(listener.url, { token: ADMIN_TOKEN });
+  }, 30_000);
+
+  afterAll(async () => {
+    await admin?.close();
+    await gateway?.close();
+    await pool?.close();
+    workspace.cleanup();
+  });
+
+  it('lists the assembled tools: visible and pinned tools plus the three bridge tools', async () => {
+    const names = await admin.names();
+    expect(names).toEqual(expect.arrayContaining(['tool_search', 'tool_describe', 'tool_call']));
+    expect(names).toContain('read_text_file');
+    expect(names).not.toContain('get-sum');
+    expect(names).not.toContain('create_entities');
+    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+  });
+
+  it('searches the deferred tools of every server', async () => {
+    const answer = await admin.bridge('tool_search', { query: 'sum of two numbers' });
+    const matches = answer['matches'] as { name: string; source_name: string }[];
+    expect(matches[0]).toMatchObject({ name: 'get-sum', source_name: 'mcp-everything' });
+    const graph = await admin.bridge('tool_search', {
+      query: 'create entities in the knowledge graph',
+    });
+    expect((graph['matches'] as { name: string }[]).map((match) => match.name)).toContain(
+      'create_entities',
+    );
+  });
+
+  it('describes a deferred tool with its full schema', async () => {
+    const answer = await admin.bridge('tool_describe', { name: 'get-sum' });
+    expect(answer['name']).toBe('get-sum');
+    expect(Object.keys((answer['parameters'] as { properties: object }).properties)).toEqual([
+      'a',
+      'b',
+    ]);
+  });
+
+  it('calls a deferred tool through tool_call, and the activity feed shows the real name', async () => {
+    const result = await admin.call('tool_call', { name: 'get-sum', arguments: { a: 2, b: 3 } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain('5');
+    expect(activity.at(-1)).toMatchObject({
+      kind: 'call',
+      name: 'get-sum',
+      arguments: { a: 2, b: 3 },
+      viaBridge: true,
+      status: 'ok',
+    });
+  });
+
+  it('calls a deferred tool directly by its name, and a visible tool as usual', async () => {
+    const sum = await admin.call('get-sum', { a: 20, b: 22 });
+    expect(textOf(sum)).toContain('42');
+    expect(activity.at(-1)).toMatchObject({ name: 'get-sum', viaBridge: false, status: 'ok' });
+    const read = await admin.call('read_text_file', {
+      path: join(workspace.directory, 'notes.txt'),
+    });
+    expect(textOf(read)).toContain('hello from the workspace');
+  });
+
+  it('refuses a name that is not in the session', async () => {
+    const result = await admin.call('no_such_tool', {});
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("'no_such_tool' is not available in this session");
+  });
+
+  it('denies a call that a guardrail forbids, before it reaches the server', async () => {
+    const result = await admin.call('tool_call', {
+      name: 'delete_entities',
+      arguments: { entityNames: ['Ada'] },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("Denied by guardrail 'tool-policy'");
+    expect(activity.at(-1)).toMatchObject({ name: 'delete_entities', status: 'denied' });
+  });
+
+  it('denies a call that needs approval when the client cannot be asked', async () => {
+    const path = join(workspace.directory, 'denied.txt');
+    const result = await admin.call('tool_call', {
+      name: 'write_file',
+      arguments: { path, content: 'nope' },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('needs approval, and this client cannot be asked');
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('asks a client that supports elicitation, and follows its answer', async () => {
+    const asked: ElicitRequest['params'][] = [];
+    let answer: 'allow-once' | 'decline' = 'allow-once';
+    const person = await connectHttpClient(listener.url, {
+      token: ADMIN_TOKEN,
+      elicit: (params) => {
+        asked.push(params);
+        return answer === 'decline'
+          ? { action: 'decline' }
+          : { action: 'accept', content: { decision: 'allow-once' } };
+      },
+    });
+    try {
+      const approved = join(workspace.directory, 'approved.txt');
+      const result = await person.call('tool_call', {
+        name: 'write_file',
+        arguments: { path: approved, content: 'yes' },
+      });
+      expect(result.isError).toBeFalsy();
+      expect(readFileSync(approved, 'utf8')).toBe('yes');
+      expect(asked[0]?.message).toContain("'write_file'");
+
+      answer = 'decline';
+      const declined = join(workspace.directory, 'declined.txt');
+      const refused = await person.call('write_file', { path: declined, content: 'no' });
+      expect(refused.isError).toBe(true);
+      expect(textOf(refused)).toContain('declined');
+      expect(existsSync(declined)).toBe(false);
+    } finally {
+      await person.close();
+    }
+  });
+
+  it('tells the client when what it sees changes upstream', async () => {
+    const before = admin.listChanged();
+    await admin.call('tool_call', { name: 'add_tool', arguments: { name: 'gateway_fresh_tool' } });
+    await until(() => admin.listChanged() > before);
+    const answer = await admin.bridge('tool_search', { query: 'gateway_fresh_tool' });
+    expect((answer['matches'] as { name: string }[])[0]?.name).toBe('gateway_fresh_tool');
+    const ran = await admin.call('tool_call', { name: 'gateway_fresh_tool', arguments: {} });
+    expect(textOf(ran)).toBe('gateway_fresh_tool ran');
+    await admin.call('tool_call', { name: 'remove_tools', arguments: {} });
+    await until(async () => {
+      const search = await admin.bridge('tool_search', { query: 'gateway_fresh_tool' });
+      return !(search['matches'] as { name: string }[]).some(
+        (match) => match.name === 'gateway_fresh_tool',
+      );
+    });
+  });
+
+  it('gives a clear result for an upstream that hangs, crashes, or sent bad definitions', async () => {
+    const hung = await admin.call('tool_call', { name: 'hang', arguments: {} });
+    expect(hung.isError).toBe(true);
+    expect(textOf(hung)).toContain(
+      "Server 'hang' did not answer the call of 'hang' within 1000 ms",
+    );
+
+    const crashed = await admin.call('tool_call', { name: 'crash', arguments: {} });
+    expect(crashed.isError).toBe(true);
+    expect(textOf(crashed)).toContain("Server 'crashy' closed the connection during the call");
+
+    const good = await admin.call('tool_call', { name: 'good_tool', arguments: {} });
+    expect(textOf(good)).toBe('good_tool ran');
+
+    // The server that never started is simply absent; the rest still serve.
+    expect(pool.status().find((server) => server.name === 'missing')?.state).toBe('failed');
+    for (const session of gateway.sessions()) {
+      expect(session.tools().some((tool) => tool.toolset === 'mcp-missing')).toBe(false);
+    }
+    expect(textOf(await admin.call('get-sum', { a: 1, b: 1 }))).toContain('2');
+  });
+
+  describe('over HTTP', () => {
+    const raw = (
+      headers: Record<string, string>,
+      body: unknown = INITIALIZE,
+    ): Promise<{ status: number; text: string }> =>
+      new Promise((resolve, reject) => {
+        const url = new URL(listener.url);
+        const request = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            headers: {
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              ...headers,
+            },
+          },
+          (response) => {
+            let text = '';
+            response.on('data', (chunk) => {
+              text += chunk;
+            });
+            response.on('end', () => resolve({ status: response.statusCode ?? 0, text }));
+          },
+        );
+        request.once('error', reject);
+        request.end(JSON.stringify(body));
+      });
+    const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+    it('refuses a foreign Origin with 403 and accepts its own', async () => {
+      const foreign = await raw({ ...bearer(ADMIN_TOKEN), origin: 'http://evil.example' });
+      expect(foreign.status).toBe(403);
+      expect(foreign.text).toContain('origin http://evil.example is not allowed');
+      const own = await raw({
+        ...bearer(ADMIN_TOKEN),
+        origin: `http://127.0.0.1:${listener.port}`,
+      });
+      expect(own.status).toBe(200);
+    });
+
+    it('refuses a foreign Host (DNS rebinding) with 403', async () => {
+      const rebound = await raw({ ...bearer(ADMIN_TOKEN), host: `evil.example:${listener.port}` });
+      expect(rebound.status).toBe(403);
+    });
+
+    it('refuses a request without a valid token with 401', async () => {
+      expect((await raw({})).status).toBe(401);
+      expect((await raw(bearer('wrong-token-0123456789abcdef'))).status).toBe(401);
+      await expect(connectHttpClient(listener.url)).rejects.toThrow();
+    });
+
+    it('keeps two concurrent clients with different profiles apart', async () => {
+      const [files, memory] = await Promise.all([
+        connectHttpClient(listener.url, { token: FILES_TOKEN }),
+        connectHttpClient(listener.url, { token: MEMORY_TOKEN }),
+      ]);
+      try {
+        const seen = async (client: TestClient, query: string) => {
+          const names = new Set(await client.names());
+          if (names.has('tool_search')) {
+            const answer = await client.bridge('tool_search', { query, limit: 50 });
+            for (const match of answer['matches'] as { name: string }[]) names.add(match.name);
+          }
+          return names;
+        };
+        const [filesSees, memorySees] = await Promise.all([
+          seen(files, 'entities relations graph observations nodes file directory'),
+          seen(memory, 'entities relations graph observations nodes file directory'),
+        ]);
+        expect(filesSees.has('list_directory')).toBe(true);
+        expect(memorySees.has('read_graph')).toBe(true);
+        for (const name of ['read_graph', 'create_entities', 'search_nodes', 'get-sum']) {
+          expect(filesSees.has(name)).toBe(false);
+        }
+        for (const name of ['list_directory', 'read_text_file', 'write_file', 'get-sum']) {
+          expect(memorySees.has(name)).toBe(false);
+        }
+        const [fromFiles, fromMemory] = await Promise.all([
+          files.call('read_graph', {}),
+          memory.call('read_graph', {}),
+        ]);
+        expect(fromFiles.isError).toBe(true);
+        expect(textOf(fromFiles)).toContain("'read_graph' is not available in this session");
+        expect(fromMemory.isError).toBeFalsy();
+        const smuggled = await files.call('tool_call', { name: 'read_graph', arguments: {} });
+        expect(smuggled.isError).toBe(true);
+
+        // A session stays with the token that opened it.
+        const hijack = await raw(
+          { ...bearer(MEMORY_TOKEN), 'mcp-session-id': files.transport!.sessionId! },
+          { jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} },
+        );
+        expect(hijack.status).toBe(403);
+        const sessions = gateway.sessions();
+        expect(sessions.map((session) => session.profile)).toEqual(
+          expect.arrayContaining(['files', 'memory']),
+        );
+      } finally {
+        await Promise.all([files.close(), memory.close()]);
+      }
+    });
+
+    it('will not listen on another address without a token', async () => {
+      const open = createGatewayServer({ pool });
+      await expect(open.listenHttp({ host: '0.0.0.0' })).rejects.toMatchObject({
+        code: 'invalid_config',
+        message: expect.stringContaining('without a bearer token'),
+      });
+      await open.close();
+    });
+  });
+});

@@ -1,0 +1,552 @@
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  type Implementation,
+  ListToolsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Assembly,
+  assembleTools,
+  type BridgeTelemetry,
+  bridgeErrors,
+  createBridgeTelemetry,
+  handleBridgeCall,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from '@tool-search/bridge';
+import {
+  describeError,
+  type McpTool,
+  type Ranker,
+  type TokenCounter,
+  type ToolDefinition,
+  type ToolSearchConfig,
+  ToolSearchError,
+  toMcpTool,
+} from '@tool-search/core';
+import {
+  type ApprovalAdapter,
+  createDispatcher,
+  type DispatchResult,
+  type Guardrail,
+  type ToolCallHook,
+} from '@tool-search/hooks';
+import {
+  createToolsetRegistry,
+  type SessionScope,
+  scopeTools,
+  type ToolsetRegistry,
+} from '@tool-search/toolsets';
+import {
+  clientSupportsElicitation,
+  createElicitationApproval,
+  createGatewayApproval,
+} from './approval.js';
+import type { ApprovalConfig, GatewayConfig, GatewayProfile, GuardrailsConfig } from './config.js';
+import {
+  type GatewayHttpListener,
+  type GatewayHttpOptions,
+  listenGatewayHttp,
+} from './gateway-http.js';
+import { createConfigGuardrails } from './guardrails.js';
+import { UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './upstream-pool.js';
+
+/** What a gateway session needs of an upstream pool (an {@link UpstreamPool} fits). */
+export type GatewayToolSource = Pick<UpstreamPool, 'tools' | 'callTool' | 'onToolsChanged'>;
+
+/** One line of a gateway's activity feed: a call with its real tool name, or a bridge answer. */
+export interface GatewayActivity {
+  /** The session that made it. */
+  sessionId: string;
+  /** The session's profile, when it has one. */
+  profile?: string;
+  /** `call` for a tool call (through `tool_call`, direct, or visible); `search` / `describe` for the bridge. */
+  kind: 'call' | 'search' | 'describe';
+  /** The real tool name (never `tool_call`), or `tool_search` / `tool_describe`. */
+  name: string;
+  /** The real arguments. */
+  arguments: Record<string, unknown>;
+  /** Whether the model went through `tool_call`. */
+  viaBridge: boolean;
+  /**
+   * `ok`: the tool ran and succeeded; `tool_error`: it ran and answered an error (or the
+   * upstream failed); `denied` by a guardrail, hook or approval; `error`; `cancelled`.
+   */
+  status: 'ok' | 'tool_error' | 'denied' | 'error' | 'cancelled';
+  /** Why, when it did not succeed (e.g. the denial's reason). */
+  detail?: string;
+  /** How long it took, in milliseconds. */
+  durationMs: number;
+}
+
+/** Options of {@link createGatewayServer}. */
+export interface GatewayServerOptions {
+  /** Where the tools come from, usually a started {@link UpstreamPool}. */
+  pool: GatewayToolSource;
+  /** The gateway config (tool search, toolsets, profiles, guardrails, approval). */
+  config?: Partial<
+    Pick<GatewayConfig, 'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval'>
+  >;
+  /** The client model's context window in tokens, for the activation decision. */
+  contextWindow?: number;
+  /** The profile of sessions that name none (stdio sessions). Absent: every tool. */
+  profile?: string;
+  /**
+   * Who is asked when a call needs approval, instead of the client. Absent: the client
+   * through MCP elicitation when it supports it, else `config.approval.fallback`.
+   */
+  approval?: ApprovalAdapter;
+  /** More guardrails, after the configured ones. */
+  guardrails?: readonly Guardrail[];
+  /** Hooks around every call. */
+  hooks?: readonly ToolCallHook[];
+  /** The ranker of `tool_search`. @defaultValue core's default BM25 */
+  ranker?: Ranker;
+  /** The token counter of the activation decision. @defaultValue chars / 4 */
+  counter?: TokenCounter;
+  /** Keep the bridge descriptions byte-identical whatever the catalog (prompt caching). */
+  stableDescriptions?: boolean;
+  /** Per-call timeout passed to the pool. @defaultValue the pool's */
+  callTimeoutMs?: number;
+  /** How the gateway introduces itself. */
+  serverInfo?: Implementation;
+  /** Instructions sent to clients at initialization. */
+  instructions?: string;
+  /** Receives every line of the activity feed. */
+  onActivity?: (activity: GatewayActivity) => void;
+}
+
+/** One client's session: its own scope, assembly, approvals and telemetry. */
+export interface GatewaySession {
+  /** A random id. */
+  readonly id: string;
+  /** The profile, when the session has one. */
+  readonly profile: string | undefined;
+  /** The session's MCP server (one per session). */
+  readonly server: Server;
+  /** The current assembly: what the client sees and the catalog behind `tool_search`. */
+  assembly(): Assembly;
+  /** The tools in this session's scope, before assembly. */
+  tools(): ToolDefinition[];
+  /** The bridge counters of this session. */
+  telemetry(): BridgeTelemetry;
+  /** Ends the session and its transport. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link GatewayServer.connect}. */
+export interface GatewayConnectOptions {
+  /** The session's profile. @defaultValue the server's `profile` */
+  profile?: string;
+}
+
+/** An MCP server that puts tool search in front of an upstream pool. */
+export interface GatewayServer {
+  /**
+   * Serves one client over a transport, e.g. a `StdioServerTransport`.
+   *
+   * @param transport - the transport (not started)
+   * @param options.profile - the session's profile
+   * @returns the session, once the transport is started
+   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile
+   */
+  connect(transport: Transport, options?: GatewayConnectOptions): Promise<GatewaySession>;
+  /**
+   * Serves Streamable HTTP. Safe by default: binds to 127.0.0.1, refuses foreign
+   * `Origin`s (403) and `Host`s, and requires a bearer token whenever it binds to any
+   * other address. Each profile with a `token` in the config is chosen by that token.
+   *
+   * @param options - see {@link GatewayHttpOptions}
+   * @returns the listener with its `url` and `close()`
+   * @throws {@link ToolSearchError} `invalid_config` when binding to a non-loopback
+   * address without a token; the listen error when the port is taken
+   */
+  listenHttp(options?: GatewayHttpOptions): Promise<GatewayHttpListener>;
+  /** The open sessions. */
+  sessions(): GatewaySession[];
+  /** Closes every session and HTTP listener (not the pool). */
+  close(): Promise<void>;
+}
+
+const DISPATCHED = Symbol('dispatched');
+interface Dispatched {
+  [DISPATCHED]: DispatchResult;
+}
+
+function isDispatched(value: unknown): value is Dispatched {
+  return typeof value === 'object' && value !== null && DISPATCHED in value;
+}
+
+function isCallToolResult(value: unknown): value is CallToolResult {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    Array.isArray((value as { content?: unknown }).content)
+  );
+}
+
+function errorResult(code: string, text: string): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text }],
+    _meta: { [UPSTREAM_ERROR_META_KEY]: code },
+  };
+}
+
+function toCallToolResult(result: DispatchResult): CallToolResult {
+  switch (result.status) {
+    case 'ok':
+      return isCallToolResult(result.result)
+        ? result.result
+        : { content: [{ type: 'text', text: JSON.stringify(result.result) ?? '' }] };
+    case 'denied':
+      return errorResult(
+        'denied',
+        `Denied by ${result.by.kind} '${result.by.name}': ${result.reason}`,
+      );
+    case 'error':
+      return errorResult(result.error.code, result.error.message);
+    case 'cancelled':
+      return errorResult('cancelled', result.reason);
+  }
+}
+
+function bridgeAnswerResult(answer: unknown): CallToolResult {
+  const isError = typeof answer === 'object' && answer !== null && 'error' in answer;
+  return {
+    content: [{ type: 'text', text: JSON.stringify(answer) }],
+    ...(isError ? { isError } : {}),
+  };
+}
+
+function activityStatus(result: DispatchResult): GatewayActivity['status'] {
+  if (result.status === 'ok') {
+    return isCallToolResult(result.result) && result.result.isError ? 'tool_error' : 'ok';
+  }
+  return result.status;
+}
+
+function activityDetail(result: DispatchResult): string | undefined {
+  switch (result.status) {
+    case 'ok': {
+      if (!isCallToolResult(result.result) || !result.result.isError) return undefined;
+      const first = result.result.content[0];
+      return first?.type === 'text' ? first.text.slice(0, 300) : undefined;
+    }
+    case 'denied':
+      return `${result.by.kind} '${result.by.name}': ${result.reason}`;
+    case 'error':
+      return result.error.message;
+    case 'cancelled':
+      return result.reason;
+  }
+}
+
+const DEFAULT_GUARDRAILS_CONFIG: GuardrailsConfig = {
+  deny: { tools: [], toolsets: [] },
+  validateArguments: false,
+};
+const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = {
+  require: { tools: [], toolsets: [], annotations: {} },
+  autoApprove: { tools: [], toolsets: [], annotations: {} },
+  otherwise: 'allow',
+  fallback: 'deny',
+  timeoutMs: 120_000,
+};
+
+/**
+ * Creates an MCP gateway server: every client session gets its own scope (the
+ * profile's toolsets), assembly (tool search's three bridge tools in place of the
+ * deferred tools, when they are big enough to matter) and dispatch (guardrails,
+ * hooks, approval, then the upstream pool).
+ *
+ * - `tools/list` returns the session's assembled tools.
+ * - `tools/call` answers `tool_search` and `tool_describe` from the session's catalog,
+ *   unwraps `tool_call`, routes a direct call of a deferred tool like `tool_call`, and
+ *   dispatches visible tools; a tool outside the session's scope is refused without
+ *   reaching any upstream.
+ * - When the pool's tools change, each session re-assembles and its client is sent
+ *   `notifications/tools/list_changed` if what it sees changed.
+ * - Approval: the client is asked through MCP elicitation when it supports it;
+ *   otherwise `config.approval.fallback` decides; no answer in time means deny.
+ *
+ * @example
+ * ```ts
+ * const config = await loadGatewayConfig('gateway.json');
+ * const pool = createUpstreamPool(config);
+ * await pool.start();
+ * const gateway = createGatewayServer({ pool, config, contextWindow: 200_000 });
+ * await gateway.connect(new StdioServerTransport());
+ * ```
+ *
+ * @param options - see {@link GatewayServerOptions}
+ * @returns the gateway
+ * @throws {@link ToolSearchError} `invalid_config` for an unknown `profile` or bad
+ * toolset definitions (a cycle, an unknown include)
+ */
+export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
+  const { pool } = options;
+  const config = options.config ?? {};
+  const profiles: Record<string, GatewayProfile> = config.profiles ?? {};
+  const toolSearch: ToolSearchConfig | undefined = config.toolSearch;
+  const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
+  const serverInfo = options.serverInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
+
+  let registry: ToolsetRegistry;
+  try {
+    registry = createToolsetRegistry(config.toolsets ?? []);
+  } catch (error) {
+    throw new ToolSearchError('invalid_config', `Invalid toolsets: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+  const checkProfile = (name: string | undefined): GatewayProfile | undefined => {
+    if (name === undefined) return undefined;
+    const profile = profiles[name];
+    if (profile === undefined) {
+      const known = Object.keys(profiles);
+      throw new ToolSearchError(
+        'invalid_config',
+        `Unknown profile '${name}' (${known.length ? `known: ${known.join(', ')}` : 'the config defines none'}).`,
+      );
+    }
+    return profile;
+  };
+  checkProfile(options.profile);
+
+  // Shared by every session: they hold no per-session state.
+  const byName = new Map<string, ToolDefinition>();
+  const refreshByName = () => {
+    byName.clear();
+    for (const tool of pool.tools()) byName.set(tool.name, tool);
+  };
+  refreshByName();
+  const stopRefreshing = pool.onToolsChanged(refreshByName);
+  const guardrails = [
+    ...createConfigGuardrails(config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG, (name) =>
+      byName.get(name),
+    ),
+    ...(options.guardrails ?? []),
+  ];
+
+  const sessions = new Map<string, GatewaySession>();
+  const listeners = new Set<GatewayHttpListener>();
+
+  const emitActivity = (activity: GatewayActivity) => {
+    try {
+      options.onActivity?.(activity);
+    } catch {
+      // The feed must not break a call.
+    }
+  };
+
+  const createSession = (profileName: string | undefined, id: string = randomUUID()) => {
+    const profile = checkProfile(profileName);
+    const scope: SessionScope = {};
+    if (profile?.enabledToolsets !== undefined) scope.enabledToolsets = profile.enabledToolsets;
+    if (profile?.disabledToolsets !== undefined) scope.disabledToolsets = profile.disabledToolsets;
+
+    const server = new Server(serverInfo, {
+      capabilities: { tools: { listChanged: true } },
+      ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+    });
+    const telemetry = createBridgeTelemetry();
+    let scoped = new Map<string, ToolDefinition>();
+    let assembly: Assembly | undefined;
+    let listed: McpTool[] = [];
+    let listedKey = '';
+    let initialized = false;
+    let closed = false;
+
+    const reassemble = (): boolean => {
+      const tools = scopeTools(pool.tools(), scope, registry);
+      scoped = new Map(tools.map((tool) => [tool.name, tool]));
+      assembly = assembleTools({
+        tools,
+        ...(toolSearch === undefined ? {} : { config: toolSearch }),
+        ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+        ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
+        ...(options.counter === undefined ? {} : { counter: options.counter }),
+        ...(options.stableDescriptions === undefined
+          ? {}
+          : { stableDescriptions: options.stableDescriptions }),
+        ...(assembly === undefined ? {} : { previous: assembly }),
+        telemetry,
+      });
+      const next = assembly.tools.map(toMcpTool);
+      const key = JSON.stringify(next);
+      const changed = key !== listedKey;
+      listed = next;
+      listedKey = key;
+      return changed;
+    };
+    reassemble();
+
+    const ask = () =>
+      options.approval ??
+      (clientSupportsElicitation(server)
+        ? createElicitationApproval(server, { timeoutMs: approvalConfig.timeoutMs })
+        : undefined);
+    const approval = createGatewayApproval(approvalConfig, ask);
+
+    const activityHook: ToolCallHook = {
+      name: 'gateway-activity',
+      onSettled(settled, ctx) {
+        const activity: GatewayActivity = {
+          sessionId: id,
+          kind: 'call',
+          name: settled.result.call.name,
+          arguments: settled.result.call.arguments,
+          viaBridge: ctx.viaBridge,
+          status: activityStatus(settled.result),
+          durationMs: Math.round(settled.durationMs),
+        };
+        if (profileName !== undefined) activity.profile = profileName;
+        const detail = activityDetail(settled.result);
+        if (detail !== undefined) activity.detail = detail;
+        emitActivity(activity);
+      },
+    };
+
+    const dispatcher = createDispatcher({
+      async execute(call, ctx) {
+        // A hook may rename a call: the scope is checked on the final name too.
+        if (!scoped.has(call.name)) {
+          return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
+        }
+        return pool.callTool(call.name, call.arguments, {
+          signal: ctx.signal,
+          ...(options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs }),
+        });
+      },
+      guardrails,
+      hooks: [...(options.hooks ?? []), activityHook],
+      ...(approval === undefined ? {} : { approval }),
+      resolveTool: (name) => scoped.get(name),
+      timeouts: { approval: approvalConfig.timeoutMs },
+    });
+
+    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      const current = assembly!;
+      const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
+      const began = performance.now();
+      const answer = handleBridgeCall(
+        current,
+        call,
+        async (real, ctx) => {
+          const result = await dispatcher(real, {
+            sessionId: id,
+            signal: extra.signal,
+            viaBridge: ctx.route === 'tool_call',
+            tool: ctx.tool,
+          });
+          return { [DISPATCHED]: result } satisfies Dispatched;
+        },
+        // The pool holds more tools than this session may see: refuse every other name here.
+        { refuseUnknownNames: true },
+      );
+      if (answer !== undefined) {
+        const settled = await answer;
+        if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
+        if (call.name === TOOL_SEARCH || call.name === TOOL_DESCRIBE) {
+          const isError = typeof settled === 'object' && settled !== null && 'error' in settled;
+          const activity: GatewayActivity = {
+            sessionId: id,
+            kind: call.name === TOOL_SEARCH ? 'search' : 'describe',
+            name: call.name,
+            arguments: call.arguments,
+            viaBridge: false,
+            status: isError ? 'error' : 'ok',
+            durationMs: Math.round(performance.now() - began),
+          };
+          if (profileName !== undefined) activity.profile = profileName;
+          if (isError) activity.detail = String((settled as { error: unknown }).error);
+          emitActivity(activity);
+        }
+        return bridgeAnswerResult(settled);
+      }
+      const tool = scoped.get(call.name);
+      const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
+      if (!visible) {
+        return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
+      }
+      const result = await dispatcher(call, {
+        sessionId: id,
+        signal: extra.signal,
+        viaBridge: false,
+        tool,
+      });
+      return toCallToolResult(result);
+    });
+
+    const unsubscribe = pool.onToolsChanged(() => {
+      if (closed) return;
+      if (reassemble() && initialized) void server.sendToolListChanged().catch(() => {});
+    });
+    server.oninitialized = () => {
+      initialized = true;
+    };
+
+    const session: GatewaySession = {
+      id,
+      profile: profileName,
+      server,
+      assembly: () => assembly!,
+      tools: () => [...scoped.values()],
+      telemetry: () => telemetry,
+      async close() {
+        if (closed) return;
+        closed = true;
+        unsubscribe();
+        sessions.delete(id);
+        await server.close().catch(() => {});
+      },
+    };
+    server.onclose = () => {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      sessions.delete(id);
+    };
+    sessions.set(id, session);
+    return session;
+  };
+
+  return {
+    async connect(transport, connectOptions = {}) {
+      const session = createSession(connectOptions.profile ?? options.profile);
+      await session.server.connect(transport);
+      return session;
+    },
+    async listenHttp(httpOptions = {}) {
+      const listener = await listenGatewayHttp(
+        {
+          createSession: (profile, id) => createSession(profile, id),
+          profiles,
+          ...(options.profile === undefined ? {} : { defaultProfile: options.profile }),
+        },
+        httpOptions,
+      );
+      listeners.add(listener);
+      const close = listener.close;
+      return {
+        ...listener,
+        async close() {
+          listeners.delete(listener);
+          await close();
+        },
+      };
+    },
+    sessions: () => [...sessions.values()],
+    async close() {
+      stopRefreshing();
+      await Promise.allSettled([...listeners].map((listener) => listener.close()));
+      listeners.clear();
+      await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+    },
+  };
+}

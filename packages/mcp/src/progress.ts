@@ -1,0 +1,74 @@
+import type { UpstreamProgressEvent } from './upstream-pool.js';
+
+/** Where progress goes: a writable stream such as `process.stderr`. */
+export interface ProgressStream {
+  write(text: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Options of {@link createProgressReporter}. */
+export interface ProgressReporterOptions {
+  /** Where to write. Never `process.stdout` when stdout is the MCP transport. @defaultValue process.stderr */
+  stream?: ProgressStream;
+  /** Write even when the stream is not a TTY (e.g. into a log file). @defaultValue false */
+  always?: boolean;
+  /** Colour the marks. @defaultValue when the stream is a TTY and `NO_COLOR` is unset */
+  color?: boolean;
+}
+
+/**
+ * A progress display for an upstream pool: one line per server as it comes up
+ * (`✓ filesystem  14 tools  452 ms`), fails (`✗ github  failed: ...`), goes down
+ * or comes back. Writes to stderr and only on a TTY, so that nothing reaches stdout
+ * when stdout carries the MCP transport.
+ *
+ * @example
+ * ```ts
+ * const pool = createUpstreamPool(config, { onProgress: createProgressReporter() });
+ * ```
+ *
+ * @param options.stream - where to write @defaultValue process.stderr
+ * @param options.always - write when the stream is not a TTY too @defaultValue false
+ * @param options.color - colour the marks
+ * @returns a listener for `onProgress`
+ * @throws nothing
+ */
+export function createProgressReporter(
+  options: ProgressReporterOptions = {},
+): (event: UpstreamProgressEvent) => void {
+  const stream = options.stream ?? process.stderr;
+  const enabled = options.always === true || stream.isTTY === true;
+  const color = options.color ?? (stream.isTTY === true && process.env['NO_COLOR'] === undefined);
+  const paint = (code: number, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  return (event) => {
+    if (!enabled) return;
+    const { status } = event;
+    const name = event.server.padEnd(16);
+    let line: string | undefined;
+    switch (event.kind) {
+      case 'ready': {
+        const rejected = status.rejectedTools.length;
+        const tools = `${status.toolCount} tool${status.toolCount === 1 ? '' : 's'}`.padStart(10);
+        const time = `${status.connectMs ?? 0} ms`.padStart(8);
+        const note = rejected ? paint(33, `  ${rejected} rejected`) : '';
+        line = `${paint(32, '✓')} ${name}${tools}${time}${note}`;
+        break;
+      }
+      case 'failed':
+        line = `${paint(31, '✗')} ${name}failed: ${status.error ?? 'unknown error'}`;
+        break;
+      case 'disconnected':
+        line = `${paint(33, '!')} ${name}disconnected: ${status.error ?? ''}`;
+        break;
+      case 'reconnecting':
+        line = `${paint(33, '↻')} ${name}reconnecting (attempt ${status.reconnectAttempts})`;
+        break;
+      case 'tools_changed':
+        line = `${paint(36, '~')} ${name}now ${status.toolCount} tools`;
+        break;
+      default:
+        line = undefined;
+    }
+    if (line !== undefined) stream.write(`${line}\n`);
+  };
+}

@@ -154,6 +154,12 @@ describe('createAuditHook', () => {
     });
   });
 
+  it('throws when the sink is not a function', () => {
+    expect(() => createAuditHook('log' as unknown as () => void)).toThrow(
+      /sink must be a function/,
+    );
+  });
+
   it('waits for an async sink', async () => {
     const records: AuditRecord[] = [];
     const dispatch = createDispatcher({

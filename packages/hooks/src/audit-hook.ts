@@ -1,4 +1,5 @@
 import type { Promisable } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
 import type { ApprovalOutcome, DeniedBy, DispatchResult, ToolCallHook } from './types.js';
 
 /**
@@ -61,6 +62,7 @@ export interface AuditHookOptions {
  * @param options.includeArguments - put the final arguments in each record
  * @param options.name - the hook's name in warnings
  * @returns a {@link ToolCallHook}
+ * @throws `ToolSearchError` `invalid_argument` when `sink` is not a function
  *
  * @example
  * ```ts
@@ -74,6 +76,9 @@ export interface AuditHookOptions {
  * ```
  */
 export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {}): ToolCallHook {
+  if (typeof sink !== 'function') {
+    throw new ToolSearchError('invalid_argument', 'createAuditHook: sink must be a function.');
+  }
   return {
     name: options.name ?? 'audit',
     onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {

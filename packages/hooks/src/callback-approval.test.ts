@@ -55,6 +55,12 @@ describe('createCallbackApproval', () => {
     expect(await dispatch(() => 'yes please')).toMatchObject({ status: 'denied' });
   });
 
+  it('throws when fn is not a function', () => {
+    expect(() => createCallbackApproval(undefined as unknown as () => boolean)).toThrow(
+      /fn must be a function/,
+    );
+  });
+
   it('takes a name', () => {
     expect(createCallbackApproval(() => true, { name: 'slack' }).name).toBe('slack');
   });

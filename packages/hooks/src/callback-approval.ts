@@ -1,4 +1,5 @@
 import type { Promisable } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
 import type {
   ApprovalAdapter,
   ApprovalAnswer,
@@ -24,6 +25,7 @@ export interface CallbackApprovalOptions {
  * @param fn - decides on one request
  * @param options.name - the adapter's name in denials
  * @returns an {@link ApprovalAdapter}
+ * @throws `ToolSearchError` `invalid_argument` when `fn` is not a function
  *
  * @example
  * ```ts
@@ -37,6 +39,9 @@ export function createCallbackApproval(
   fn: (request: ApprovalRequest) => Promisable<ApprovalCallbackAnswer>,
   options: CallbackApprovalOptions = {},
 ): ApprovalAdapter {
+  if (typeof fn !== 'function') {
+    throw new ToolSearchError('invalid_argument', 'createCallbackApproval: fn must be a function.');
+  }
   return {
     name: options.name ?? 'callback',
     async request(request) {

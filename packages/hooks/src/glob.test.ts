@@ -70,12 +70,10 @@ describe('globToRegExp', () => {
     );
   });
 
-  it('stays fast on patterns that make naive regular expressions backtrack', () => {
-    const pattern = `${'a*'.repeat(30)}b`;
-    const name = 'a'.repeat(20_000);
-    const started = performance.now();
-    expect(globToRegExp(pattern).test(name)).toBe(false);
-    expect(performance.now() - started).toBeLessThan(500);
+  it('finds the text between stars with atomic lookaheads, so that it never backtracks across stars', () => {
+    expect(globToRegExp('a*b*c').source).toBe('^a(?=([\\s\\S]*?b))\\1[\\s\\S]*c$');
+    // A naive translation (^a.*a.*…b$) would not finish on this input in any test run.
+    expect(globToRegExp(`${'a*'.repeat(30)}b`).test('a'.repeat(20_000))).toBe(false);
   });
 
   it('throws on a pattern that is not a string', () => {

@@ -67,6 +67,7 @@ export function globToRegExp(pattern: string): RegExp {
  *
  * @param patterns - glob patterns, see {@link globToRegExp}
  * @returns a predicate over names; always false for an empty list
+ * @throws `ToolSearchError` `invalid_argument` when a pattern is not a string
  */
 export function createGlobMatcher(patterns: readonly string[]): (name: string) => boolean {
   const expressions = patterns.map(globToRegExp);

@@ -136,6 +136,12 @@ describe('createPolicyApproval', () => {
     });
   });
 
+  it('throws on a pattern that is not a string', () => {
+    expect(() => createPolicyApproval({ require: { tools: [7 as unknown as string] } })).toThrow(
+      /must be a string/,
+    );
+  });
+
   it('has a name', () => {
     expect(createPolicyApproval({}).name).toBe('policy');
     expect(createPolicyApproval({ name: 'prod' }).name).toBe('prod');

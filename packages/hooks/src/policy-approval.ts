@@ -86,6 +86,7 @@ function compileRule(rule: ApprovalRule | undefined): (request: ApprovalRequest)
  * @param options.otherwise - what happens to the rest
  * @param options.name - the adapter's name in denials
  * @returns an {@link ApprovalAdapter}
+ * @throws `ToolSearchError` `invalid_argument` when a pattern is not a string
  *
  * @example
  * ```ts

@@ -215,6 +215,10 @@ describe('createTerminalApproval', () => {
     await answer;
   });
 
+  it('rejects a maxArgumentChars that is not a positive integer', () => {
+    expect(() => createTerminalApproval({ maxArgumentChars: 0 })).toThrow(/maxArgumentChars/);
+  });
+
   it('stops reading between prompts', async () => {
     const term = terminal();
     const answer = adapter(term).request(request('t'));

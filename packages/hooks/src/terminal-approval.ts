@@ -1,4 +1,5 @@
 import type { Interface } from 'node:readline';
+import { ToolSearchError } from '@tool-search/core';
 import type { ApprovalAdapter, ApprovalAnswer, ApprovalRequest } from './types.js';
 
 /** A readable stream that may be a terminal (`process.stdin`, or a stream in tests). */
@@ -79,6 +80,7 @@ function promptText(request: ApprovalRequest, maxArgumentChars: number): string 
  * @param options.maxArgumentChars - the longest argument text shown
  * @param options.name - the adapter's name in denials
  * @returns an {@link ApprovalAdapter}
+ * @throws `ToolSearchError` `invalid_argument` when `maxArgumentChars` is not a positive integer
  *
  * @example
  * ```ts
@@ -91,6 +93,12 @@ function promptText(request: ApprovalRequest, maxArgumentChars: number): string 
 export function createTerminalApproval(options: TerminalApprovalOptions = {}): ApprovalAdapter {
   const name = options.name ?? 'terminal';
   const maxArgumentChars = options.maxArgumentChars ?? 2000;
+  if (!Number.isInteger(maxArgumentChars) || maxArgumentChars < 1) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createTerminalApproval: maxArgumentChars must be a positive integer, got ${String(maxArgumentChars)}.`,
+    );
+  }
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let reader: Interface | undefined;

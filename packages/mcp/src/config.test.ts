@@ -178,6 +178,17 @@ describe('parseGatewayConfig', () => {
     });
   });
 
+  it('rejects a cycle of toolset includes', () => {
+    const error = errorOf(() =>
+      parseGatewayConfig({
+        mcpServers: {},
+        toolsets: { a: { includes: ['b'] }, b: { includes: ['a'] } },
+      }),
+    );
+    expect(error.code).toBe('invalid_config');
+    expect(error.message).toMatch(/toolsets: .*cycle/i);
+  });
+
   it('rejects references to unknown toolsets and servers, and shared profile tokens', () => {
     const message = errorOf(() =>
       parseGatewayConfig({

@@ -6,6 +6,7 @@ import {
   type ToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
+import { createToolsetRegistry } from '@tool-search/toolsets';
 import { z } from 'zod';
 import { expandEnvVariables, formatPath } from './env.js';
 
@@ -582,6 +583,13 @@ export function parseGatewayConfig(
     warnings,
   };
   if (issues.length === 0) checkToolsetReferences(config, issues);
+  if (issues.length === 0) {
+    try {
+      createToolsetRegistry(config.toolsets);
+    } catch (error) {
+      issues.push({ path: ['toolsets'], message: describeError(error) });
+    }
+  }
   if (issues.length > 0) fail(issues);
   return config;
 }

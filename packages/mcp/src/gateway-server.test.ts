@@ -11,7 +11,7 @@ import {
   memoryServer,
   tempWorkspace,
 } from './__fixtures__/servers.js';
-import { parseGatewayConfig } from './config.js';
+import { type GatewayConfig, parseGatewayConfig } from './config.js';
 import type { GatewayHttpListener } from './gateway-http.js';
 import { createGatewayServer, type GatewayActivity, type GatewayServer } from './gateway-server.js';
 import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
@@ -38,9 +38,10 @@ describe('createGatewayServer', () => {
   let gateway: GatewayServer;
   let listener: GatewayHttpListener;
   let admin: TestClient;
+  let config: GatewayConfig;
 
   beforeAll(async () => {
-    const config = parseGatewayConfig({
+    config = parseGatewayConfig({
       mcpServers: {
         everything: everythingServer(),
         filesystem: filesystemServer(workspace.directory),
@@ -190,6 +191,25 @@ describe('createGatewayServer', () => {
       expect(existsSync(declined)).toBe(false);
     } finally {
       await person.close();
+    }
+  });
+
+  it('denies when the person does not answer in time', async () => {
+    const strict = createGatewayServer({
+      pool,
+      config: { ...config, profiles: {}, approval: { ...config.approval, timeoutMs: 300 } },
+    });
+    const http = await strict.listenHttp();
+    const silent = await connectHttpClient(http.url, { elicit: () => new Promise(() => {}) });
+    try {
+      const path = join(workspace.directory, 'unanswered.txt');
+      const result = await silent.call('write_file', { path, content: 'late' });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("Denied by approval 'approval'");
+      expect(existsSync(path)).toBe(false);
+    } finally {
+      await silent.close();
+      await strict.close();
     }
   });
 

@@ -34,6 +34,8 @@ export interface GatewayHttpOptions {
   allowedHosts?: readonly string[];
   /** The largest request body in bytes. @defaultValue 4 MiB */
   maxBodyBytes?: number;
+  /** The most sessions open at once; a new one beyond it is refused with 503. @defaultValue 100 */
+  maxSessions?: number;
 }
 
 /** A running Streamable HTTP endpoint. */
@@ -114,6 +116,7 @@ export async function listenGatewayHttp(
   const bindHost = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
+  const maxSessions = options.maxSessions ?? 100;
   const loopback = isLoopback(bindHost);
 
   // token digest (hex) → the profile it selects
@@ -212,6 +215,9 @@ export async function listenGatewayHttp(
       ? body.some(isInitializeRequest)
       : isInitializeRequest(body);
     if (!initializing) return reply(res, 400, 'Bad request: no session; send initialize first');
+    if (sessions.size >= maxSessions) {
+      return reply(res, 503, `Too many sessions (${maxSessions}): close one and try again`);
+    }
 
     const id = randomUUID();
     const session = host.createSession(auth.profile, id);

@@ -163,14 +163,14 @@ describe('createGatewayServer', () => {
 
   it('asks a client that supports elicitation, and follows its answer', async () => {
     const asked: ElicitRequest['params'][] = [];
-    let answer: 'allow-once' | 'decline' = 'allow-once';
+    let answer: 'allow-once' | 'allow-session' | 'decline' = 'allow-once';
     const person = await connectHttpClient(listener.url, {
       token: ADMIN_TOKEN,
       elicit: (params) => {
         asked.push(params);
         return answer === 'decline'
           ? { action: 'decline' }
-          : { action: 'accept', content: { decision: 'allow-once' } };
+          : { action: 'accept', content: { decision: answer } };
       },
     });
     try {
@@ -189,6 +189,21 @@ describe('createGatewayServer', () => {
       expect(refused.isError).toBe(true);
       expect(textOf(refused)).toContain('declined');
       expect(existsSync(declined)).toBe(false);
+
+      // 'allow-session' is remembered for this session only.
+      answer = 'allow-session';
+      const first = join(workspace.directory, 'session-1.txt');
+      const second = join(workspace.directory, 'session-2.txt');
+      await person.call('write_file', { path: first, content: '1' });
+      const askedBefore = asked.length;
+      await person.call('write_file', { path: second, content: '2' });
+      expect(asked.length).toBe(askedBefore);
+      expect(readFileSync(second, 'utf8')).toBe('2');
+      const elsewhere = join(workspace.directory, 'other-session.txt');
+      expect((await admin.call('write_file', { path: elsewhere, content: '3' })).isError).toBe(
+        true,
+      );
+      expect(existsSync(elsewhere)).toBe(false);
     } finally {
       await person.close();
     }
@@ -352,6 +367,13 @@ describe('createGatewayServer', () => {
         expect(sessions.map((session) => session.profile)).toEqual(
           expect.arrayContaining(['files', 'memory']),
         );
+        // Telemetry is per session: the memory client's searches are not counted for files.
+        const before = sessions.find((session) => session.profile === 'files')!.telemetry();
+        const searchesBefore = before.searches;
+        if ((await memory.names()).includes('tool_search')) {
+          await memory.bridge('tool_search', { query: 'graph' });
+        }
+        expect(before.searches).toBe(searchesBefore);
       } finally {
         await Promise.all([files.close(), memory.close()]);
       }

@@ -55,6 +55,7 @@ export async function connectUpstream(
     timeoutMs: number;
     signal: AbortSignal;
     prepare: (client: Client) => void;
+    onStderr?: ((text: string) => void) | undefined;
   },
 ): Promise<UpstreamConnection> {
   const attempt = async (
@@ -89,7 +90,9 @@ export async function connectUpstream(
       stderr: 'pipe',
     });
     transport.stderr?.on('data', (chunk: Buffer | string) => {
-      tail = (tail + chunk.toString()).slice(-STDERR_TAIL_CHARS);
+      const text = chunk.toString();
+      tail = (tail + text).slice(-STDERR_TAIL_CHARS);
+      options.onStderr?.(text);
     });
     try {
       return await attempt(transport, 'stdio', () => tail.trim());

@@ -108,6 +108,11 @@ export interface UpstreamPoolOptions {
   reconnect?: boolean | ReconnectOptions;
   /** How the pool introduces itself to upstream servers. */
   clientInfo?: Implementation;
+  /**
+   * What stdio servers write to stderr (their logs). Absent: kept only as a short
+   * tail for error messages, never printed.
+   */
+  onStderr?: (server: string, text: string) => void;
 }
 
 /** Options of one {@link UpstreamPool.callTool} call. */
@@ -438,6 +443,7 @@ export function createUpstreamPool(
         clientInfo,
         timeoutMs: connectTimeoutMs,
         signal: controller.signal,
+        onStderr: options.onStderr && ((text) => options.onStderr?.(upstream.name, text)),
         prepare: (client) => {
           client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
             scheduleRefresh(upstream, generation);

@@ -195,7 +195,7 @@ describe('scopeTools', () => {
     });
   });
 
-  it('scopes 10,000 tools in one linear pass', () => {
+  it('scopes 10,000 tools in one pass: one registry look-up per tool at most, one expansion per scope name', () => {
     const tools: ToolDefinition[] = [];
     for (let index = 0; index < 10_000; index++) {
       tools.push({
@@ -232,16 +232,6 @@ describe('scopeTools', () => {
     expect(calls.listing).toBeLessThanOrEqual(10_000);
     // 40 servers of 200 tools, minus mcp-server3, plus the listed tool_45 and tool_94.
     expect(result.length).toBe(7_802);
-
-    // About 1-2 ms on a 2-core machine; the bound only catches gross regressions.
-    const durations: number[] = [];
-    for (let round = 0; round < 9; round++) {
-      const start = performance.now();
-      scopeTools(tools, scope, big);
-      durations.push(performance.now() - start);
-    }
-    durations.sort((a, b) => a - b);
-    expect(durations[4]).toBeLessThan(100);
   });
 });
 

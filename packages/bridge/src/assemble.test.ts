@@ -124,6 +124,40 @@ describe('assembleTools', () => {
     expect([...resumed.knownNames]).toEqual(['x_y']);
   });
 
+  it('reuses the previous catalog, and its ranker index, while the deferred tools are unchanged', async () => {
+    let indexed = 0;
+    const ranker = {
+      specificationVersion: 'v1' as const,
+      id: 'counting',
+      index: (tools: readonly ToolDefinition[]) => {
+        indexed += 1;
+        return { search: () => tools.slice(0, 1).map((tool) => ({ name: tool.name, score: 1 })) };
+      },
+    };
+    const first = assembleTools({ tools: sessionTools, config: forcedOn, ranker });
+    await first.catalog.search('x');
+    const second = assembleTools({
+      tools: sessionTools,
+      config: forcedOn,
+      ranker,
+      previous: first,
+    });
+    await second.catalog.search('x');
+    expect(second.catalog).toBe(first.catalog);
+    expect(indexed).toBe(1);
+
+    const changed = assembleTools({
+      tools: sessionTools.slice(0, -1),
+      config: forcedOn,
+      ranker,
+      previous: second,
+    });
+    expect(changed.catalog).not.toBe(first.catalog);
+    expect(changed.catalog.size).toBe(mcpTools.length - 1);
+    const otherRanker = assembleTools({ tools: sessionTools, config: forcedOn, previous: first });
+    expect(otherRanker.catalog).not.toBe(first.catalog);
+  });
+
   it('counts assemblies and tokens saved in the telemetry it is given', () => {
     const telemetry = createBridgeTelemetry();
     const first = assembleTools({ tools: sessionTools, config: forcedOn, telemetry });

@@ -52,7 +52,9 @@ export interface AssembleOptions {
    * and the names of its tools are carried over, so that a tool the model found
    * earlier and that is gone now (its server disconnected) answers "not currently
    * available" instead of "not available in this session"; its telemetry is reused
-   * unless `telemetry` is given. Never pass another session's assembly (e.g. a
+   * unless `telemetry` is given; and when the deferred tools are the same objects in
+   * the same order (and the ranker the same), its catalog is reused, so the ranker's
+   * index is not rebuilt. Never pass another session's assembly (e.g. a
    * parent's to a narrowed subagent): its names would leak into the answers.
    */
   previous?: Assembly;
@@ -119,10 +121,13 @@ export interface Assembly {
   telemetry: BridgeTelemetry;
 }
 
-function collectKnownNames(options: AssembleOptions, current: ReadonlySet<string>): Set<string> {
+function collectKnownNames(
+  options: AssembleOptions,
+  isCurrent: (name: string) => boolean,
+): Set<string> {
   const known = new Set<string>();
   const add = (name: unknown) => {
-    if (typeof name === 'string' && !current.has(name) && !isBridgeToolName(name)) known.add(name);
+    if (typeof name === 'string' && !isCurrent(name) && !isBridgeToolName(name)) known.add(name);
   };
   if (options.previous) {
     for (const name of options.previous.knownNames) add(name);
@@ -133,20 +138,32 @@ function collectKnownNames(options: AssembleOptions, current: ReadonlySet<string
   return known;
 }
 
-// A visible tool and a deferred tool of one name would make routing ambiguous.
-function assertUniqueNames(
-  visible: readonly ToolDefinition[],
-  deferrable: readonly ToolDefinition[],
-) {
-  const names = new Set(deferrable.map((tool) => tool.name));
-  for (const tool of visible) {
-    if (names.has(tool.name)) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${tool.name}' appears more than once (a visible tool and a deferrable one). Give each tool a unique name (e.g. prefix it with its server).`,
-      );
-    }
+// The catalog and ranker of each assembly, so that the next assembly of the same
+// session can reuse an unchanged catalog (and the ranker index it already built).
+const rankerOf = new WeakMap<ToolCatalog, Ranker | undefined>();
+
+function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
+  return true;
+}
+
+function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolCatalog {
+  const previous = options.previous?.catalog;
+  if (
+    previous !== undefined &&
+    rankerOf.has(previous) &&
+    rankerOf.get(previous) === options.ranker &&
+    sameTools(previous.tools(), deferred)
+  ) {
+    return previous;
   }
+  const catalog = createCatalog(
+    deferred,
+    options.ranker === undefined ? {} : { ranker: options.ranker },
+  );
+  rankerOf.set(catalog, options.ranker);
+  return catalog;
 }
 
 /**
@@ -193,13 +210,11 @@ export function assembleTools(options: AssembleOptions): Assembly {
   };
   if (options.contextWindow !== undefined) decisionInput.contextWindow = options.contextWindow;
   const decision = decideActivation(decisionInput);
-  const catalogOptions = options.ranker === undefined ? {} : { ranker: options.ranker };
 
   let tools: ToolDefinition[];
   let deferred: ToolDefinition[];
   let bridgeTokens = 0;
   if (decision.active) {
-    assertUniqueNames(visible, deferrable);
     deferred = deferrable;
     const bridges = createBridgeTools({
       deferredCount: deferred.length,
@@ -213,11 +228,22 @@ export function assembleTools(options: AssembleOptions): Assembly {
     deferred = [];
     tools = input.filter((tool) => !isBridgeToolName(tool.name));
   }
-  const catalog = createCatalog(deferred, catalogOptions);
+  const catalog = catalogFor(deferred, options);
 
-  const current = new Set<string>();
-  for (const tool of input) current.add(tool.name);
-  const knownNames = collectKnownNames(options, current);
+  // Names the model sees directly; small when activated (the deferred ones are in the catalog).
+  const direct = new Set<string>();
+  for (const tool of decision.active ? visible : tools) direct.add(tool.name);
+  if (decision.active) {
+    for (const name of direct) {
+      if (catalog.has(name)) {
+        throw new ToolSearchError(
+          'duplicate_tool_name',
+          `Tool '${name}' appears more than once (a visible tool and a deferrable one). Give each tool a unique name (e.g. prefix it with its server).`,
+        );
+      }
+    }
+  }
+  const knownNames = collectKnownNames(options, (name) => catalog.has(name) || direct.has(name));
 
   const tokensSaved = decision.active ? deferredTokens - bridgeTokens : 0;
   telemetry.assemblies += 1;

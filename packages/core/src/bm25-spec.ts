@@ -5,9 +5,14 @@ const K1 = 1.5;
 const B = 0.75;
 const FALLBACK_SCORE = 0.1;
 
-/** Lowercased `[a-z0-9]+` runs: the reference tokenizer. */
+const SPEC_TOKEN = /[A-Za-z0-9]+/g;
+
+/** `[A-Za-z0-9]+` runs, lowercased: the reference tokenizer. */
 export function specTokenize(text: string): string[] {
-  return text.toLowerCase().match(/[a-z0-9]+/g) ?? [];
+  const tokens = text.match(SPEC_TOKEN);
+  if (tokens === null) return [];
+  for (let i = 0; i < tokens.length; i++) tokens[i] = tokens[i]!.toLowerCase();
+  return tokens;
 }
 
 /** The reference document text: name with `_ . - :` as spaces, description, top-level parameter names. */

@@ -1,3 +1,5 @@
+import type { AnalyzerOptions } from './analyzer.js';
+import { type Bm25TuningOverrides, createFieldBm25Ranker } from './bm25-default.js';
 import { createSpecBm25Ranker } from './bm25-spec.js';
 import { ToolSearchError } from './errors.js';
 import type { Ranker } from './ranker.js';
@@ -6,17 +8,29 @@ import type { Ranker } from './ranker.js';
 export type Bm25Preset = 'default' | 'spec';
 
 /** Options of {@link createBm25Ranker}. */
-export interface Bm25RankerOptions {
+export interface Bm25RankerOptions extends Bm25TuningOverrides {
   /**
    * `spec` reproduces the reference ranking exactly (see the DESIGN contract);
-   * `default` is the best ranker measured with `tools/eval`.
+   * `default` is the best ranker measured with `tools/eval`. The tuning options below
+   * apply to `default` only.
    * @defaultValue 'default'
    */
   preset?: Bm25Preset;
+  /** Text analysis of the default preset. @defaultValue stems, stop words, split identifiers */
+  analyzer?: AnalyzerOptions;
 }
 
 /**
  * Creates a BM25 ranker.
+ *
+ * The `default` preset is a field-weighted BM25 (BM25F) over {@link createAnalyzer}'s
+ * terms (identifiers split, Porter2 stems, stop words dropped, CJK bigrams): the tool's
+ * name weighs 6, its description 1, parameter names 1.5, parameter descriptions and
+ * enum values 0.8, its toolset 0.5 (see {@link DEFAULT_BM25_TUNING}); each distinct
+ * query term counts once; the best few toolsets (or `server__` name prefixes) lift
+ * their sibling tools a little; a query that is exactly a tool's name ranks it first;
+ * when nothing matches, tools whose name contains the query score 0.1. It is memoized
+ * per tool object and per tool list, so rebuilding the catalog every turn is cheap.
  *
  * `preset: 'spec'` reproduces the reference behaviour exactly: document = tool name
  * with `_ . - :` as spaces + description + top-level parameter names; tokens =
@@ -32,12 +46,22 @@ export interface Bm25RankerOptions {
  * ```
  *
  * @param options.preset - `default` or `spec` @defaultValue 'default'
- * @returns a {@link Ranker}
- * @throws {@link ToolSearchError} `invalid_argument` for an unknown preset
+ * @param options.analyzer - analysis options of the default preset
+ * @param options.fields - per-field `{ weight, b }` of the default preset
+ * @param options.k1 - term-frequency saturation of the default preset @defaultValue 1.6
+ * @param options.groupBoost - the sibling lift of the default preset, 0 to turn off @defaultValue 0.3
+ * @param options.groupTop - how many groups are lifted @defaultValue 5
+ * @param options.exactNameFirst - rank an exact name match first @defaultValue true
+ * @returns a {@link Ranker} with id `bm25:default` or `bm25:spec`
+ * @throws {@link ToolSearchError} `invalid_argument` for an unknown preset or analyzer option
  */
 export function createBm25Ranker(options: Bm25RankerOptions = {}): Ranker {
-  const preset = options.preset ?? 'default';
-  if (preset === 'spec' || preset === 'default') return createSpecBm25Ranker();
+  const { preset = 'default', ...tuning } = options;
+  if (preset === 'spec') return createSpecBm25Ranker();
+  if (preset === 'default') {
+    const tuned = Object.keys(tuning).length > 0;
+    return createFieldBm25Ranker(tuning, tuned ? 'bm25:default:tuned' : 'bm25:default');
+  }
   throw new ToolSearchError(
     'invalid_argument',
     `Unknown BM25 preset '${String(preset)}'. Use 'default' or 'spec'.`,

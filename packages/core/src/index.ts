@@ -4,8 +4,14 @@ export {
   decideActivation,
   UNKNOWN_CONTEXT_THRESHOLD_TOKENS,
 } from './activation.js';
+export type { Analyzer, AnalyzerNormalization, AnalyzerOptions } from './analyzer.js';
+export { createAnalyzer, DEFAULT_MAX_TEXT_LENGTH, DEFAULT_MAX_TOKEN_LENGTH } from './analyzer.js';
+export type { ToolField } from './analyzer-fields.js';
+export { TOOL_FIELDS, toolFieldTexts } from './analyzer-fields.js';
 export type { Bm25Preset, Bm25RankerOptions } from './bm25.js';
 export { createBm25Ranker } from './bm25.js';
+export type { Bm25FieldParameters, Bm25Tuning, Bm25TuningOverrides } from './bm25-default.js';
+export { DEFAULT_BM25_TUNING } from './bm25-default.js';
 export type { CatalogOptions, CatalogSearchOptions, SearchHit, ToolCatalog } from './catalog.js';
 export {
   createCatalog,

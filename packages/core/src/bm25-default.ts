@@ -1,0 +1,497 @@
+import { type Analyzer, type AnalyzerOptions, createAnalyzer } from './analyzer.js';
+import { TOOL_FIELDS, type ToolField, toolFieldTexts } from './analyzer-fields.js';
+import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
+import type { ToolDefinition } from './types.js';
+
+const FIELD_COUNT = TOOL_FIELDS.length;
+
+/** The weight and the length normalisation of one field in BM25F. */
+export interface Bm25FieldParameters {
+  /** How much one occurrence in this field counts against one in the description. */
+  weight: number;
+  /** Length normalisation in [0, 1]: 0 ignores the field's length, 1 normalises fully. */
+  b: number;
+}
+
+/** The tuning of the field-weighted (BM25F) ranker of the default preset. */
+export interface Bm25Tuning {
+  /** Text analysis of documents and queries. */
+  analyzer: AnalyzerOptions;
+  /** Per-field weight and length normalisation. */
+  fields: Record<ToolField, Bm25FieldParameters>;
+  /** Term-frequency saturation. */
+  k1: number;
+  /**
+   * Adds this share of the best score in a tool's group (its toolset, else the
+   * `server__` prefix of its name) to every tool of the best groups, so that the
+   * sibling tools of a strong match surface too. 0 turns it off.
+   */
+  groupBoost: number;
+  /** How many of the best-scoring groups get the boost. */
+  groupTop: number;
+  /** A query that is exactly a tool's name (any case or separators) ranks that tool first. */
+  exactNameFirst: boolean;
+}
+
+/**
+ * The tuning of the default preset: the best measured with `tools/eval` (see its README
+ * for what each part is worth).
+ */
+export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
+  analyzer: Object.freeze({ normalize: 'stem', stopWords: true, splitIdentifiers: true }),
+  fields: Object.freeze({
+    name: Object.freeze({ weight: 6, b: 0.5 }),
+    description: Object.freeze({ weight: 1, b: 0.3 }),
+    parameterNames: Object.freeze({ weight: 1.5, b: 0 }),
+    parameterDescriptions: Object.freeze({ weight: 0.8, b: 0.3 }),
+    label: Object.freeze({ weight: 0.5, b: 0 }),
+  }),
+  k1: 1.6,
+  groupBoost: 0.3,
+  groupTop: 5,
+  exactNameFirst: true,
+}) as Readonly<Bm25Tuning>;
+
+/** A partial {@link Bm25Tuning}: fields may be given one by one. */
+export type Bm25TuningOverrides = Partial<Omit<Bm25Tuning, 'fields'>> & {
+  fields?: Partial<Record<ToolField, Partial<Bm25FieldParameters>>>;
+};
+
+/** Fills a partial tuning in from {@link DEFAULT_BM25_TUNING}. */
+export function resolveBm25Tuning(overrides: Bm25TuningOverrides = {}): Bm25Tuning {
+  const fields = {} as Record<ToolField, Bm25FieldParameters>;
+  for (const field of TOOL_FIELDS) {
+    fields[field] = { ...DEFAULT_BM25_TUNING.fields[field], ...overrides.fields?.[field] };
+  }
+  return {
+    ...DEFAULT_BM25_TUNING,
+    ...overrides,
+    analyzer: { ...DEFAULT_BM25_TUNING.analyzer, ...overrides.analyzer },
+    fields,
+  };
+}
+
+// ---------------------------------------------------------------------------------
+// Terms are interned to integers once, process-wide, so that an index over cached
+// per-tool vectors is built from integer arrays alone. The dictionary is bounded: past
+// its limit it starts over, and vectors of an older generation are recomputed.
+
+const MAX_DICTIONARY_SIZE = 1 << 20;
+let dictionary = new Map<string, number>();
+let generation = 0;
+
+function internTerm(term: string): number {
+  let id = dictionary.get(term);
+  if (id === undefined) {
+    id = dictionary.size;
+    dictionary.set(term, id);
+  }
+  return id;
+}
+
+/**
+ * One tool's analysed fields, packed in one array: `count` distinct term ids, then one
+ * word per term holding its frequency in each field (6 bits a field, at most 63).
+ */
+interface ToolVector {
+  readonly generation: number;
+  readonly data: Uint32Array;
+  /** Analysed length of each field. */
+  readonly lengths: Uint16Array;
+}
+
+const FREQUENCY_BITS = 6;
+const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
+
+function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
+  const texts = toolFieldTexts(tool);
+  const slots = new Map<number, number>();
+  const packed: number[] = [];
+  const lengths = new Uint16Array(FIELD_COUNT);
+  for (let field = 0; field < FIELD_COUNT; field++) {
+    const terms = analyzer.analyze(texts[TOOL_FIELDS[field]!]);
+    lengths[field] = Math.min(terms.length, 0xffff);
+    const shift = field * FREQUENCY_BITS;
+    for (const term of terms) {
+      const id = internTerm(term);
+      let slot = slots.get(id);
+      if (slot === undefined) {
+        slot = packed.length;
+        slots.set(id, slot);
+        packed.push(0);
+      }
+      const frequency = (packed[slot]! >>> shift) & MAX_FREQUENCY;
+      if (frequency < MAX_FREQUENCY) packed[slot]! += 1 << shift;
+    }
+  }
+  const count = packed.length;
+  const data = new Uint32Array(count * 2);
+  for (const [id, slot] of slots) {
+    data[slot] = id;
+    data[count + slot] = packed[slot]!;
+  }
+  return { generation, data, lengths };
+}
+
+/** Postings in compressed-row form over the global term ids, plus what queries need. */
+interface FieldIndex {
+  readonly n: number;
+  readonly names: readonly string[];
+  /** `offsets[id]..offsets[id + 1]` are the postings of term `id`. */
+  readonly offsets: Uint32Array;
+  readonly docs: Uint32Array;
+  /** The saturated BM25F weight of each posting (the idf is applied at query time). */
+  readonly weights: Float32Array;
+  /** Normalised names (and bare names of `server__tool`) to the tools that carry them. */
+  readonly exactNames: Map<string, number[]>;
+  readonly lowerNames: readonly string[];
+  /** Each tool's group, or -1; and each group's tools. */
+  readonly groupOf: Int32Array;
+  readonly groupMembers: readonly (readonly number[])[];
+}
+
+function normalizeName(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\s_.\-:/]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+function groupKey(tool: ToolDefinition): string | undefined {
+  if (typeof tool.toolset === 'string' && tool.toolset !== '') return tool.toolset;
+  const split = tool.name.indexOf('__');
+  return split > 0 ? tool.name.slice(0, split) : undefined;
+}
+
+function buildIndex(
+  tools: readonly ToolDefinition[],
+  vectors: readonly ToolVector[],
+  tuning: Bm25Tuning,
+): FieldIndex {
+  const n = tools.length;
+  const weights = TOOL_FIELDS.map((field) => tuning.fields[field].weight);
+  const bs = TOOL_FIELDS.map((field) => tuning.fields[field].b);
+  const averages = new Float64Array(FIELD_COUNT);
+  let vocabulary = 0;
+  let postingCount = 0;
+  for (const { data, lengths } of vectors) {
+    for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += lengths[f]!;
+    const count = data.length / 2;
+    postingCount += count;
+    for (let t = 0; t < count; t++) if (data[t]! >= vocabulary) vocabulary = data[t]! + 1;
+  }
+  for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
+
+  const offsets = new Uint32Array(vocabulary + 1);
+  for (const { data } of vectors) {
+    const count = data.length / 2;
+    for (let t = 0; t < count; t++) offsets[data[t]! + 1]!++;
+  }
+  for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
+  const cursor = offsets.slice(0, vocabulary);
+  const docs = new Uint32Array(postingCount);
+  const postingWeights = new Float32Array(postingCount);
+  const k1 = tuning.k1;
+  const norms = new Float64Array(FIELD_COUNT);
+  for (let doc = 0; doc < n; doc++) {
+    const { data, lengths } = vectors[doc]!;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * lengths[f]!) / averages[f]!);
+    }
+    const count = data.length / 2;
+    for (let t = 0; t < count; t++) {
+      const frequencies = data[count + t]!;
+      let tf = 0;
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        tf += ((frequencies >>> (f * FREQUENCY_BITS)) & MAX_FREQUENCY) * norms[f]!;
+      }
+      if (!(tf > 0)) continue;
+      const at = cursor[data[t]!]!++;
+      docs[at] = doc;
+      postingWeights[at] = (tf * (k1 + 1)) / (k1 + tf);
+    }
+  }
+  // A term seen only in zero-weight fields leaves a gap: close it.
+  let write = 0;
+  let read = 0;
+  for (let id = 0; id < vocabulary; id++) {
+    const end = cursor[id]!;
+    const next = offsets[id + 1]!;
+    offsets[id] = write;
+    for (; read < end; read++, write++) {
+      docs[write] = docs[read]!;
+      postingWeights[write] = postingWeights[read]!;
+    }
+    read = next;
+  }
+  offsets[vocabulary] = write;
+
+  const exactNames = new Map<string, number[]>();
+  const addName = (name: string, doc: number): void => {
+    if (name === '') return;
+    const list = exactNames.get(name);
+    if (list === undefined) exactNames.set(name, [doc]);
+    else if (list[list.length - 1] !== doc) list.push(doc);
+  };
+  const groupOf = new Int32Array(n).fill(-1);
+  const groupMembers: number[][] = [];
+  const groupIds = new Map<string, number>();
+  for (let doc = 0; doc < n; doc++) {
+    const tool = tools[doc]!;
+    addName(normalizeName(tool.name), doc);
+    const bare = tool.name.lastIndexOf('__');
+    if (bare >= 0) addName(normalizeName(tool.name.slice(bare + 2)), doc);
+    const key = groupKey(tool);
+    if (key === undefined) continue;
+    let group = groupIds.get(key);
+    if (group === undefined) {
+      group = groupMembers.length;
+      groupIds.set(key, group);
+      groupMembers.push([]);
+    }
+    groupOf[doc] = group;
+    groupMembers[group]!.push(doc);
+  }
+  const names = tools.map((tool) => tool.name);
+  return {
+    n,
+    names,
+    offsets,
+    docs: write === postingCount ? docs : docs.slice(0, write),
+    weights: write === postingCount ? postingWeights : postingWeights.slice(0, write),
+    exactNames,
+    lowerNames: names.map((name) => name.toLowerCase()),
+    groupOf,
+    groupMembers,
+  };
+}
+
+function idfOf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** The `limit` best of the candidates, best first; equal scores keep catalog order. */
+function topK(
+  scores: Float64Array,
+  candidates: Uint32Array,
+  count: number,
+  limit: number,
+): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i]!;
+    const score = scores[doc]!;
+    if (!(score > 0)) continue;
+    if (best.length === limit) {
+      const last = best[limit - 1]!;
+      const lastScore = scores[last]!;
+      if (score < lastScore || (score === lastScore && doc > last)) continue;
+      best.pop();
+    }
+    let at = best.length;
+    while (at > 0) {
+      const previous = best[at - 1]!;
+      const previousScore = scores[previous]!;
+      if (previousScore > score || (previousScore === score && previous < doc)) break;
+      at--;
+    }
+    best.splice(at, 0, doc);
+  }
+  return best;
+}
+
+/** The substring fallback's score, as in the spec preset: below any real match. */
+const FALLBACK_SCORE = 0.1;
+
+function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tuning): RankerIndex {
+  const { n, offsets, docs, weights, groupOf, groupMembers } = index;
+  // The dictionary the index was built with (a full dictionary is replaced, not changed).
+  const terms = dictionary;
+  const vocabulary = offsets.length - 1;
+  // Scratch space reused by every query of this index (searches are synchronous).
+  const scores = new Float64Array(n);
+  const seen = new Uint8Array(n);
+  const touched = new Uint32Array(n);
+  const groupBest = new Float64Array(groupMembers.length);
+  let touchedCount = 0;
+
+  const touch = (doc: number): void => {
+    if (seen[doc] === 0) {
+      seen[doc] = 1;
+      touched[touchedCount++] = doc;
+    }
+  };
+
+  const accumulate = (query: string): void => {
+    let previous = -1;
+    const ids: number[] = [];
+    for (const term of analyzer.analyze(query)) {
+      const id = terms.get(term);
+      if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) continue;
+      if (id !== previous && !ids.includes(id)) ids.push(id);
+      previous = id;
+    }
+    // Each distinct query term counts once: repeats in long queries are not evidence.
+    for (const id of ids) {
+      const start = offsets[id]!;
+      const end = offsets[id + 1]!;
+      const idf = idfOf(end - start, n);
+      for (let p = start; p < end; p++) {
+        const doc = docs[p]!;
+        touch(doc);
+        scores[doc]! += idf * weights[p]!;
+      }
+    }
+  };
+
+  const boostGroups = (): void => {
+    const groups: number[] = [];
+    const count = touchedCount;
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!;
+      const group = groupOf[doc]!;
+      if (group < 0) continue;
+      if (groupBest[group] === 0) groups.push(group);
+      if (scores[doc]! > groupBest[group]!) groupBest[group] = scores[doc]!;
+    }
+    groups.sort((a, b) => groupBest[b]! - groupBest[a]! || a - b);
+    const top = Math.min(groups.length, tuning.groupTop);
+    for (let g = 0; g < top; g++) {
+      const group = groups[g]!;
+      const boost = tuning.groupBoost * groupBest[group]!;
+      for (const doc of groupMembers[group]!) {
+        touch(doc);
+        scores[doc]! += boost;
+      }
+    }
+    for (const group of groups) groupBest[group] = 0;
+  };
+
+  const reset = (): void => {
+    for (let i = 0; i < touchedCount; i++) {
+      const doc = touched[i]!;
+      scores[doc] = 0;
+      seen[doc] = 0;
+    }
+    touchedCount = 0;
+  };
+
+  const exactFirst = (query: string, results: RankedTool[], limit: number): RankedTool[] => {
+    const exact = index.exactNames.get(normalizeName(query));
+    if (exact === undefined) return results;
+    const top = (results[0]?.score ?? 0) + 1;
+    const first = exact.map((doc) => ({ name: index.names[doc]!, score: top }));
+    const firstNames = new Set(first.map((hit) => hit.name));
+    return [...first, ...results.filter((hit) => !firstNames.has(hit.name))].slice(0, limit);
+  };
+
+  const fallback = (query: string, limit: number): RankedTool[] => {
+    const needle = query.toLowerCase().trim();
+    if (needle === '') return [];
+    const hits: RankedTool[] = [];
+    for (let doc = 0; doc < n && hits.length < limit; doc++) {
+      if (index.lowerNames[doc]!.includes(needle)) {
+        hits.push({ name: index.names[doc]!, score: FALLBACK_SCORE });
+      }
+    }
+    return hits;
+  };
+
+  return {
+    search(query: string, limit: number): RankedTool[] {
+      if (n === 0 || typeof query !== 'string' || !(limit >= 1)) return [];
+      const k = Math.min(Math.floor(limit), n);
+      let results: RankedTool[];
+      try {
+        accumulate(query);
+        if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups();
+        results = topK(scores, touched, touchedCount, k).map((doc) => ({
+          name: index.names[doc]!,
+          score: scores[doc]!,
+        }));
+      } finally {
+        reset();
+      }
+      if (tuning.exactNameFirst) results = exactFirst(query, results, k);
+      return results.length > 0 ? results : fallback(query, k);
+    },
+  };
+}
+
+// Per kind of analysis, the vectors of the tools seen, memoized per tool object.
+const vectorCaches = new Map<string, WeakMap<ToolDefinition, ToolVector>>();
+
+function vectorCacheFor(analyzerId: string): WeakMap<ToolDefinition, ToolVector> {
+  let cache = vectorCaches.get(analyzerId);
+  if (cache === undefined) {
+    cache = new WeakMap();
+    vectorCaches.set(analyzerId, cache);
+  }
+  return cache;
+}
+
+/** How many recent indexes a ranker keeps for tool lists it sees again. */
+const INDEX_CACHE_SIZE = 4;
+
+interface CachedIndex {
+  readonly tools: readonly ToolDefinition[];
+  readonly index: RankerIndex;
+}
+
+function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * Creates the field-weighted BM25 (BM25F) ranker behind the default preset.
+ *
+ * Speed by design: each tool's analysed fields are memoized per tool object (a
+ * `WeakMap`), terms are interned to integers, postings are typed arrays, and a query
+ * touches only the postings of its terms and keeps a partial top-k. Indexing the same
+ * sequence of tool objects again returns the index built before; indexing a list where
+ * a few tools changed analyses only those.
+ *
+ * @internal
+ */
+export function createFieldBm25Ranker(
+  overrides: Bm25TuningOverrides = {},
+  id = 'bm25:default',
+): Ranker {
+  const tuning = resolveBm25Tuning(overrides);
+  const analyzer = createAnalyzer(tuning.analyzer);
+  const vectors = vectorCacheFor(analyzer.id);
+  const recent: CachedIndex[] = [];
+  return {
+    specificationVersion: 'v1',
+    id,
+    index(tools: readonly ToolDefinition[]): RankerIndex {
+      const hit = recent.findIndex((entry) => sameTools(entry.tools, tools));
+      if (hit >= 0) {
+        const entry = recent[hit]!;
+        if (hit > 0) {
+          recent.splice(hit, 1);
+          recent.unshift(entry);
+        }
+        return entry.index;
+      }
+      if (dictionary.size >= MAX_DICTIONARY_SIZE) {
+        dictionary = new Map();
+        generation++;
+      }
+      const toolVectors = tools.map((tool) => {
+        let vector = vectors.get(tool);
+        if (vector === undefined || vector.generation !== generation) {
+          vector = buildVector(tool, analyzer);
+          vectors.set(tool, vector);
+        }
+        return vector;
+      });
+      const index = createSearcher(buildIndex(tools, toolVectors, tuning), analyzer, tuning);
+      recent.unshift({ tools: [...tools], index });
+      if (recent.length > INDEX_CACHE_SIZE) recent.pop();
+      return index;
+    },
+  };
+}

@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['src/**/*.test.ts'], passWithNoTests: true },
+  test: { include: ['src/**/*.test.ts'] },
 });

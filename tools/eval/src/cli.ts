@@ -1,1 +1,103 @@
-export {};
+import { parseArgs } from 'node:util';
+import { DATA_SETS, type DataSetName, DEFAULT_DATA_DIR, type EvalSet, loadSet } from './data.js';
+import { evaluateRanker, type SetResult } from './evaluate.js';
+import { DEFAULT_RANKERS, RANKERS } from './rankers.js';
+import { formatTable } from './table.js';
+
+const USAGE = `Usage: pnpm eval [options]
+
+Scores rankers on the labelled tool-retrieval sets and prints NDCG@10, R@1, R@5,
+R@10 and MRR@10 per set and averaged, with NDCG@10 ratios against 'spec'.
+
+Options:
+  --data <dir>         the data folder (default: ${DEFAULT_DATA_DIR})
+  --sets <a,b>         sets to run (default: ${DATA_SETS.join(',')})
+  --rankers <a,b>      rankers to run (default: ${DEFAULT_RANKERS.join(',')})
+                       known: ${RANKERS.map((entry) => entry.name).join(', ')}
+  --max-queries <n>    at most n queries per set, spread evenly over the file
+  --json               print the results as JSON instead of a table
+  --help               this text
+`;
+
+function list<T extends string>(value: string | undefined, known: readonly T[], what: string): T[] {
+  if (value === undefined) return [...known];
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (!known.includes(item as T)) {
+      throw new Error(`Unknown ${what} '${item}'. Known: ${known.join(', ')}.`);
+    }
+  }
+  return items as T[];
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      data: { type: 'string' },
+      sets: { type: 'string' },
+      rankers: { type: 'string' },
+      'max-queries': { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', default: false },
+    },
+    allowPositionals: false,
+  });
+  if (values.help) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const sets = list<DataSetName>(values.sets, DATA_SETS, 'set');
+  const rankerNames = list(
+    values.rankers,
+    RANKERS.map((entry) => entry.name),
+    'ranker',
+  );
+  const maxQueries =
+    values['max-queries'] === undefined ? undefined : Number(values['max-queries']);
+  if (maxQueries !== undefined && !(Number.isInteger(maxQueries) && maxQueries > 0)) {
+    throw new Error(`--max-queries must be a positive integer, got '${values['max-queries']}'.`);
+  }
+  const dataDir = values.data ?? DEFAULT_DATA_DIR;
+
+  const loaded: EvalSet[] = [];
+  for (const set of sets) loaded.push(await loadSet(dataDir, set, maxQueries));
+
+  const results: SetResult[] = [];
+  const notes: string[] = [];
+  for (const name of rankerNames) {
+    const entry = RANKERS.find((candidate) => candidate.name === name)!;
+    const startCreate = performance.now();
+    const heapBefore = process.memoryUsage().heapUsed;
+    const ranker = await entry.create();
+    const createMs = performance.now() - startCreate;
+    if (createMs > 100) {
+      const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;
+      notes.push(`${name}: created in ${createMs.toFixed(0)} ms, +${heapMb.toFixed(0)} MB heap`);
+    }
+    for (const set of loaded) {
+      results.push(await evaluateRanker(ranker, name, set));
+      process.stderr.write(`  ${name} on ${set.name}: done\n`);
+    }
+  }
+
+  if (values.json) {
+    process.stdout.write(
+      `${JSON.stringify(
+        results.map(({ perQuery: _perQuery, ...rest }) => rest),
+        null,
+        2,
+      )}\n`,
+    );
+    return;
+  }
+  process.stdout.write(formatTable(results, loaded, rankerNames));
+  for (const note of notes) process.stdout.write(`note: ${note}\n`);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exitCode = 1;
+});

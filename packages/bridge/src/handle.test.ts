@@ -78,9 +78,19 @@ describe('handleBridgeCall', () => {
 
     it('uses the config default when limit is absent or garbage, and clamps it', async () => {
       const bulk = Array.from({ length: 60 }, (_, index) => paddedTool(index, 100));
+      // A ranker that matches everything, so that only the limit bounds the answer.
+      const everything: Ranker = {
+        specificationVersion: 'v1',
+        id: 'everything',
+        index: (tools) => ({
+          search: (_query, limit) =>
+            tools.slice(0, limit).map((tool, index) => ({ name: tool.name, score: 100 - index })),
+        }),
+      };
       const assembly = assembleTools({
         tools: bulk,
         config: { enabled: 'on', search_default_limit: 3, max_search_limit: 10 },
+        ranker: everything,
       });
       const count = async (limit: unknown) => {
         const args = limit === 'absent' ? { query: 'bulk tool' } : { query: 'bulk tool', limit };
@@ -372,7 +382,7 @@ describe('handleBridgeCall', () => {
     const assembly = fresh();
     const { dispatch } = recorder();
     await handleBridgeCall(assembly, search({ query: 'issue' }), dispatch);
-    await handleBridgeCall(assembly, search({ query: 'zzzzqqqq' }), dispatch);
+    await handleBridgeCall(assembly, search({ query: 'asdf qwerty foobar' }), dispatch);
     await handleBridgeCall(assembly, describeCall({ name: 'github_create_issue' }), dispatch);
     await handleBridgeCall(assembly, describeCall({ name: 'nope' }), dispatch);
     await handleBridgeCall(

@@ -22,6 +22,12 @@ function segmentSource(segment: readonly Token[]): string {
  * pieces, so the expression never backtracks across stars and runs in time linear in
  * the name for each piece, whatever the pattern.
  *
+ * @example
+ * ```ts
+ * globToRegExp('*_delete_*').test('repo_delete_branch'); // true
+ * globToRegExp('file?').test('file'); // false
+ * ```
+ *
  * @param pattern - e.g. `github_*`, `mcp-*`, `*_delete_*`, `file?`
  * @returns an anchored RegExp
  * @throws `ToolSearchError` `invalid_argument` when `pattern` is not a string
@@ -64,6 +70,12 @@ export function globToRegExp(pattern: string): RegExp {
 
 /**
  * Compiles a list of globs into one predicate: true when any pattern matches.
+ *
+ * @example
+ * ```ts
+ * const isGitHub = createGlobMatcher(['github_*', 'gh_*']);
+ * isGitHub('github_create_issue'); // true
+ * ```
  *
  * @param patterns - glob patterns, see {@link globToRegExp}
  * @returns a predicate over names; always false for an empty list

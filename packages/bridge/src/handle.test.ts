@@ -136,6 +136,20 @@ describe('handleBridgeCall', () => {
         mcpTools.at(-1)!.name,
         mcpTools.at(-2)!.name,
       ]);
+      const folded = await handleBridgeCall(
+        assembly,
+        search({ query: 'GitHub_Create_Issue', limit: 1 }),
+        vi.fn(),
+      );
+      expect((folded as { matches: { name: string }[] }).matches).toEqual([
+        expect.objectContaining({ name: 'github_create_issue' }),
+      ]);
+    });
+
+    it('echoes a long query cut to the 2,000 characters it searched', async () => {
+      const long = `slack ${'x'.repeat(5_000)}`;
+      const answer = await handleBridgeCall(fresh(), search({ query: long }), vi.fn());
+      expect((answer as { query: string }).query).toBe(long.slice(0, 2_000));
     });
 
     it('says so when nothing matches, suggests broadening and names the searchable toolsets', async () => {

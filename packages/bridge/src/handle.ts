@@ -11,6 +11,7 @@ import {
   DEFAULT_TOOL_SEARCH_CONFIG,
   describeError,
   isBridgeToolName,
+  MAX_QUERY_LENGTH,
   SEARCH_HIT_DESCRIPTION_LENGTH,
   TOOL_CALL,
   TOOL_DESCRIBE,
@@ -43,7 +44,7 @@ export interface ToolSearchMatch {
 
 /** The answer to `tool_search`. */
 export interface ToolSearchResult {
-  /** The query, trimmed. */
+  /** The query, trimmed (and cut to 2,000 characters, as the catalog searches it). */
   query: string;
   /** How many tools the catalog holds. */
   total_available: number;
@@ -158,7 +159,7 @@ function toMatch(tool: ToolDefinition): ToolSearchMatch {
 
 function exactTool(assembly: Assembly, query: string): ToolDefinition | undefined {
   const exact = assembly.catalog.get(query);
-  if (exact) return exact;
+  if (exact || /\s/.test(query)) return exact;
   const lower = query.toLowerCase();
   const folded = assembly.catalog.tools().filter((tool) => tool.name.toLowerCase() === lower);
   return folded.length === 1 ? folded[0] : undefined;
@@ -199,7 +200,7 @@ async function answerSearch(
     bump(assembly, 'errors');
     return { error: bridgeErrors.queryRequired };
   }
-  const text = query.trim();
+  const text = query.trim().slice(0, MAX_QUERY_LENGTH);
   const config = assembly.config ?? DEFAULT_TOOL_SEARCH_CONFIG;
   const limit = searchLimit(args?.['limit'], config);
   let hits: SearchHit[];

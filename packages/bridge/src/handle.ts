@@ -195,14 +195,14 @@ async function answerSearch(
   args: Record<string, unknown> | undefined,
 ): Promise<ToolSearchResult | BridgeErrorResult> {
   bump(assembly, 'searches');
-  const query = args?.['query'];
+  const query = ownValue(args, 'query');
   if (typeof query !== 'string' || query.trim() === '') {
     bump(assembly, 'errors');
     return { error: bridgeErrors.queryRequired };
   }
   const text = query.trim().slice(0, MAX_QUERY_LENGTH);
   const config = assembly.config ?? DEFAULT_TOOL_SEARCH_CONFIG;
-  const limit = searchLimit(args?.['limit'], config);
+  const limit = searchLimit(ownValue(args, 'limit'), config);
   let hits: SearchHit[];
   try {
     hits = await assembly.catalog.search(text, { limit });
@@ -247,7 +247,7 @@ async function answerDescribe(
   args: Record<string, unknown> | undefined,
 ): Promise<ToolDescribeResult | BridgeErrorResult> {
   bump(assembly, 'describes');
-  const raw = args?.['name'];
+  const raw = ownValue(args, 'name');
   if (typeof raw !== 'string' || raw.trim() === '') {
     bump(assembly, 'errors');
     return { error: bridgeErrors.nameRequired };

@@ -66,10 +66,22 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** Reads an own property without triggering getters on odd prototypes. */
+/**
+ * Reads a field of an untrusted object: an own property, or a getter of a class
+ * instance (an SDK's call object), never something inherited from `Object.prototype`;
+ * `undefined` when reading throws.
+ */
 export function ownValue(record: unknown, key: string): unknown {
   if (!isPlainObject(record)) return undefined;
-  return Object.hasOwn(record, key) ? record[key] : undefined;
+  try {
+    if (Object.hasOwn(record, key)) return record[key];
+    const prototype = Object.getPrototypeOf(record);
+    return prototype !== null && prototype !== Object.prototype && key in record
+      ? record[key]
+      : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -153,7 +165,7 @@ function missingRequired(schema: JsonSchemaObject, args: Record<string, unknown>
   const missing: string[] = [];
   for (const key of required) {
     if (typeof key !== 'string') continue;
-    if (!Object.hasOwn(args, key) || args[key] === undefined) missing.push(key);
+    if (ownValue(args, key) === undefined) missing.push(key);
   }
   return missing;
 }
@@ -208,8 +220,8 @@ export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall
         ? fail(bridgeErrors.invalidJson(outer.detail ?? 'unknown error'), 'invalid-json')
         : fail(bridgeErrors.notAnObject, 'not-an-object');
     }
-    name = outer.value['name'];
-    rawArguments = Object.hasOwn(outer.value, 'arguments') ? outer.value['arguments'] : undefined;
+    name = ownValue(outer.value, 'name');
+    rawArguments = ownValue(outer.value, 'arguments');
   } else {
     name = outerName;
     rawArguments = ownValue(call, 'arguments');

@@ -49,5 +49,27 @@ describe('unwrapToolCall', () => {
       viaBridge: false,
     });
     expect(unwrapToolCall(null)).toEqual({ name: '', arguments: {}, viaBridge: false });
+    const hostile = Object.defineProperty({}, 'name', {
+      enumerable: true,
+      get() {
+        throw new Error('boom');
+      },
+    });
+    expect(unwrapToolCall(hostile)).toEqual({ name: '', arguments: {}, viaBridge: false });
+  });
+
+  it('reads calls that are class instances with getters', () => {
+    class SdkCall {
+      get name() {
+        return 'tool_call';
+      }
+      get arguments() {
+        return { name: 'slack_post_message', arguments: { text: 'hi' } };
+      }
+    }
+    expect(unwrapToolCall(new SdkCall())).toMatchObject({
+      name: 'slack_post_message',
+      viaBridge: true,
+    });
   });
 });

@@ -35,6 +35,8 @@ export {
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
 } from './config.js';
+export type { EmbeddingRankerOptions, EmbedFunction } from './embedding-ranker.js';
+export { createEmbeddingRanker, defaultEmbeddingText } from './embedding-ranker.js';
 export type { ToolSearchErrorCode } from './errors.js';
 export { describeError, ToolSearchError } from './errors.js';
 export type {
@@ -54,6 +56,8 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats.js';
+export type { HybridFusion, HybridRankerOptions } from './hybrid-ranker.js';
+export { createHybridRanker } from './hybrid-ranker.js';
 export type { RankedTool, Ranker, RankerIndex } from './ranker.js';
 export { defineRanker } from './ranker.js';
 export type { TokenCounter } from './tokens.js';
@@ -77,3 +81,5 @@ export type {
   ToolDefinition,
   ToolSource,
 } from './types.js';
+export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './wink-embeddings.js';
+export { createWinkEmbedding } from './wink-embeddings.js';

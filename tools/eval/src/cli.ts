@@ -71,7 +71,7 @@ async function main(): Promise<void> {
     const entry = RANKERS.find((candidate) => candidate.name === name)!;
     const startCreate = performance.now();
     const heapBefore = process.memoryUsage().heapUsed;
-    const ranker = await entry.create();
+    const ranker = await entry.create(notes);
     const createMs = performance.now() - startCreate;
     if (createMs > 100) {
       const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 2 ** 20;

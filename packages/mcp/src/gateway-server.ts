@@ -52,7 +52,7 @@ import {
   listenGatewayHttp,
 } from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
-import { UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './upstream-pool.js';
+import { errorResult, type UpstreamPool } from './upstream-pool.js';
 
 /** What a gateway session needs of an upstream pool (an {@link UpstreamPool} fits). */
 export type GatewayToolSource = Pick<UpstreamPool, 'tools' | 'callTool' | 'onToolsChanged'>;
@@ -188,14 +188,6 @@ function isCallToolResult(value: unknown): value is CallToolResult {
   );
 }
 
-function errorResult(code: string, text: string): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: 'text', text }],
-    _meta: { [UPSTREAM_ERROR_META_KEY]: code },
-  };
-}
-
 function toCallToolResult(result: DispatchResult): CallToolResult {
   switch (result.status) {
     case 'ok':
@@ -214,12 +206,15 @@ function toCallToolResult(result: DispatchResult): CallToolResult {
   }
 }
 
+function isBridgeError(answer: unknown): answer is { error: string } {
+  return typeof answer === 'object' && answer !== null && 'error' in answer;
+}
+
 function bridgeAnswerResult(answer: unknown): CallToolResult {
-  const isError = typeof answer === 'object' && answer !== null && 'error' in answer;
-  return {
-    content: [{ type: 'text', text: JSON.stringify(answer) }],
-    ...(isError ? { isError } : {}),
-  };
+  const text = JSON.stringify(answer);
+  return isBridgeError(answer)
+    ? { isError: true, content: [{ type: 'text', text }] }
+    : { content: [{ type: 'text', text }] };
 }
 
 function activityStatus(result: DispatchResult): GatewayActivity['status'] {
@@ -453,7 +448,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         const settled = await answer;
         if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
         if (call.name === TOOL_SEARCH || call.name === TOOL_DESCRIBE) {
-          const isError = typeof settled === 'object' && settled !== null && 'error' in settled;
+          const isError = isBridgeError(settled);
           const activity: GatewayActivity = {
             sessionId: id,
             kind: call.name === TOOL_SEARCH ? 'search' : 'describe',
@@ -464,7 +459,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
             durationMs: Math.round(performance.now() - began),
           };
           if (profileName !== undefined) activity.profile = profileName;
-          if (isError) activity.detail = String((settled as { error: unknown }).error);
+          if (isError) activity.detail = String(settled.error);
           emitActivity(activity);
         }
         return bridgeAnswerResult(settled);

@@ -16,7 +16,7 @@ import {
 } from '@tool-search/core';
 import { z } from 'zod';
 import type { GatewayPins } from './config.js';
-import { createPinMatcher } from './patterns.js';
+import { createPinMatcher } from './pin-matcher.js';
 import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
 import {
   connectUpstream,
@@ -137,7 +137,11 @@ export interface UpstreamToolInfo {
   tool: ToolDefinition;
 }
 
-/** The `_meta` key of a pool result that carries a failure's error code. */
+/**
+ * The `_meta` key of an error result that carries its code: the pool's (`unknown_tool`,
+ * `upstream_unavailable`, `upstream_timeout`, `upstream_failed`, `aborted`) and the
+ * gateway's (`denied`, `cancelled`, `not_in_session`, and the dispatcher's error codes).
+ */
 export const UPSTREAM_ERROR_META_KEY = 'tool-search/error';
 
 /**
@@ -218,7 +222,13 @@ interface Upstream {
   reconnectTimer?: NodeJS.Timeout;
 }
 
-function errorResult(code: string, text: string): CallToolResult {
+/**
+ * An `isError` tool result with a text for the model and the error code under
+ * `_meta["tool-search/error"]`.
+ *
+ * @internal
+ */
+export function errorResult(code: string, text: string): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text }],

@@ -67,7 +67,6 @@ describe('createGatewayServer', () => {
       pool,
       config,
       contextWindow: 32_000,
-      callTimeoutMs: 1_000,
       onActivity: (entry) => activity.push(entry),
     });
     listener = await gateway.listenHttp({ token: ADMIN_TOKEN });
@@ -246,11 +245,23 @@ describe('createGatewayServer', () => {
   });
 
   it('gives a clear result for an upstream that hangs, crashes, or sent bad definitions', async () => {
-    const hung = await admin.call('tool_call', { name: 'hang', arguments: {} });
-    expect(hung.isError).toBe(true);
-    expect(textOf(hung)).toContain(
-      "Server 'hang' did not answer the call of 'hang' within 1000 ms",
-    );
+    const quick = createGatewayServer({
+      pool,
+      config: { ...config, profiles: {} },
+      callTimeoutMs: 500,
+    });
+    const http = await quick.listenHttp();
+    const impatient = await connectHttpClient(http.url);
+    try {
+      const hung = await impatient.call('hang', {});
+      expect(hung.isError).toBe(true);
+      expect(textOf(hung)).toContain(
+        "Server 'hang' did not answer the call of 'hang' within 500 ms",
+      );
+    } finally {
+      await impatient.close();
+      await quick.close();
+    }
 
     const crashed = await admin.call('tool_call', { name: 'crash', arguments: {} });
     expect(crashed.isError).toBe(true);

@@ -6,7 +6,7 @@ import {
   type ToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
-import { createToolsetRegistry } from '@tool-search/toolsets';
+import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
 import { z } from 'zod';
 import { expandEnvVariables, formatPath } from './env.js';
 
@@ -43,18 +43,6 @@ export interface HttpServerConfig {
 
 /** One entry of `mcpServers`. */
 export type UpstreamServerConfig = StdioServerConfig | HttpServerConfig;
-
-/** A named group of tools (as `@tool-search/toolsets` takes it). */
-export interface GatewayToolsetDefinition {
-  /** The toolset's name. */
-  name: string;
-  /** What it is for. */
-  description?: string;
-  /** Tool names it holds (as the gateway exposes them). */
-  tools?: string[];
-  /** Other toolsets it includes. */
-  includes?: string[];
-}
 
 /** A named session scope that HTTP clients select with their token, stdio clients by name. */
 export interface GatewayProfile {
@@ -139,7 +127,7 @@ export interface GatewayConfig {
   /** The tool search configuration of core. */
   toolSearch: ToolSearchConfig;
   /** Toolset definitions, beside the implicit `mcp-<server>` toolset of every server. */
-  toolsets: GatewayToolsetDefinition[];
+  toolsets: ToolsetDefinition[];
   /** Named session scopes. */
   profiles: Record<string, GatewayProfile>;
   /** Tools that are never deferred. */
@@ -364,7 +352,7 @@ function parseServer(
   return parseSection(stdioSchema, raw, path, issues);
 }
 
-function parseToolsets(raw: unknown, issues: Issue[]): GatewayToolsetDefinition[] {
+function parseToolsets(raw: unknown, issues: Issue[]): ToolsetDefinition[] {
   if (raw === undefined) return [];
   // Either a list of definitions or a map from name to definition.
   const entries: [PropertyKey[], unknown][] = Array.isArray(raw)
@@ -381,7 +369,7 @@ function parseToolsets(raw: unknown, issues: Issue[]): GatewayToolsetDefinition[
       message: `expected array or object, received ${typeName(raw)}`,
     });
   }
-  const out: GatewayToolsetDefinition[] = [];
+  const out: ToolsetDefinition[] = [];
   const seen = new Set<string>();
   for (const [path, item] of entries) {
     const definition = parseSection(toolsetSchema, item, path, issues);

@@ -10,7 +10,6 @@ export type {
   GatewayConfig,
   GatewayPins,
   GatewayProfile,
-  GatewayToolsetDefinition,
   GuardrailsConfig,
   HttpServerConfig,
   ParseGatewayConfigOptions,

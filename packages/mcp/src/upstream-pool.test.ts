@@ -243,6 +243,24 @@ describe('createUpstreamPool connect timeout', () => {
   });
 });
 
+describe('createUpstreamPool close', () => {
+  it('stops a connect in progress instead of waiting for its timeout', async () => {
+    const pool = createUpstreamPool(
+      {
+        mcpServers: {
+          silent: { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)'] },
+        },
+      },
+      { connectTimeoutMs: 600_000 },
+    );
+    const starting = pool.start();
+    await until(() => pool.status()[0]?.state === 'connecting');
+    await pool.close();
+    const statuses = await starting;
+    expect(statuses[0]?.state).toBe('closed');
+  }, 30_000);
+});
+
 describe('createUpstreamPool over HTTP', () => {
   const children: ChildProcess[] = [];
   const serve = async (mode: 'streamableHttp' | 'sse') => {

@@ -72,7 +72,7 @@ export interface UpstreamServerStatus {
   error?: string;
   /** Milliseconds its last successful connect and tool listing took. */
   connectMs?: number;
-  /** Reconnect attempts since it last went down. */
+  /** Reconnect attempts since it last went down (reset once a connection has lived 30 s). */
   reconnectAttempts: number;
 }
 
@@ -204,6 +204,9 @@ const ListToolsPageSchema = z.looseObject({
 
 const MAX_LIST_PAGES = 100;
 const LIST_CHANGED_DEBOUNCE_MS = 25;
+// A connection that lived this long resets the backoff; a server that keeps crashing
+// soon after it starts climbs the backoff and is given up after `maxAttempts`.
+const STABLE_CONNECTION_MS = 30_000;
 
 interface Upstream {
   name: string;
@@ -220,6 +223,10 @@ interface Upstream {
   listing: Promise<void>;
   refreshTimer?: NodeJS.Timeout;
   reconnectTimer?: NodeJS.Timeout;
+  /** Aborts the connect attempt in progress. */
+  connecting?: AbortController;
+  /** When the current connection became ready (ms since the epoch). */
+  readyAt?: number;
 }
 
 /**
@@ -443,6 +450,7 @@ export function createUpstreamPool(
     const generation = ++upstream.generation;
     const began = performance.now();
     const controller = new AbortController();
+    upstream.connecting = controller;
     const timer = setTimeout(
       () => controller.abort(new Error('connect timeout')),
       connectTimeoutMs,
@@ -470,7 +478,7 @@ export function createUpstreamPool(
       upstream.transport = connection.kind;
       upstream.connectMs = Math.round(performance.now() - began);
       upstream.state = 'ready';
-      upstream.attempts = 0;
+      upstream.readyAt = Date.now();
       delete upstream.error;
       recompute();
       emit('ready', upstream);
@@ -483,6 +491,7 @@ export function createUpstreamPool(
       return false;
     } finally {
       clearTimeout(timer);
+      if (upstream.connecting === controller) delete upstream.connecting;
     }
   };
 
@@ -518,6 +527,9 @@ export function createUpstreamPool(
     if (closed || upstream.generation !== generation || upstream.state !== 'ready') return;
     const tail = upstream.connection?.stderrTail() ?? '';
     upstream.connection = undefined;
+    if (upstream.readyAt !== undefined && Date.now() - upstream.readyAt >= STABLE_CONNECTION_MS) {
+      upstream.attempts = 0;
+    }
     upstream.error = `the connection closed${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`;
     if (reconnect === undefined) {
       upstream.state = 'failed';
@@ -642,6 +654,7 @@ export function createUpstreamPool(
         upstreams.map(async (upstream) => {
           if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);
           if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+          upstream.connecting?.abort(new Error('the pool is closing'));
           upstream.generation += 1;
           const connection = upstream.connection;
           upstream.connection = undefined;

@@ -105,7 +105,7 @@ const UNICODE_IDENTIFIER_PART =
   /\p{Lu}{2,}s(?!\p{Ll})|\p{Lu}+[\p{N}\p{M}]*(?!\p{Ll})|\p{Lu}?[\p{Ll}\p{Lo}\p{Lm}\p{Lt}\p{M}]+[\p{N}\p{M}]*|\p{N}+[\p{Ll}\p{Lo}\p{M}]*/gu;
 const WORD_RUN = /[\p{L}\p{N}\p{M}]+/gu;
 // English clitics (`what's`, `I'm`, `couldn't`) would leave one-letter tokens behind.
-const CLITIC = /(?<=\p{L})(?:n['’]t|['’](?:s|m|re|ve|ll|d))(?!\p{L})/giu;
+const CLITIC = /(?<=[a-zA-Z])(?:n['’]t|['’](?:s|m|re|ve|ll|d))\b/gi;
 // An unbroken run this long is a blob (base64, a hash), not words: kept as one cut token.
 const BLOB_LENGTH = 64;
 const ASCII_ONLY = /^[\x00-\x7f]*$/;
@@ -253,62 +253,122 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
     }
   };
 
-  const pushWord = (word: string, raw: string[]): void => {
-    raw.push(word.length > maxTokenLength ? word.slice(0, maxTokenLength) : word);
+  /** Pushes a lowercased word; marks whether wink-nlp should see it (letters a-z only). */
+  const pushWord = (word: string, raw: string[], english: boolean[]): void => {
+    const cut = word.length > maxTokenLength ? word.slice(0, maxTokenLength) : word;
+    raw.push(cut);
+    english.push(LOWER_WORD.test(cut));
   };
 
-  /** Splits a text into lowercased words; unspaced scripts become bigrams. */
-  const tokenize = (text: string): string[] => {
-    const raw: string[] = [];
-    let input = text.length > maxTextLength ? text.slice(0, maxTextLength) : text;
-    if (input.includes("'") || input.includes('’')) input = input.replace(CLITIC, '');
-    for (const match of input.matchAll(WORD_RUN)) {
-      const run = match[0];
-      if (ASCII_ONLY.test(run)) {
-        if (!splitIdentifiers || run.length >= BLOB_LENGTH) {
-          pushWord(run.toLowerCase(), raw);
-          continue;
-        }
-        for (const part of run.matchAll(ASCII_IDENTIFIER_PART))
-          pushWord(part[0].toLowerCase(), raw);
-        continue;
-      }
-      const pieces = UNSPACED_SCRIPT.test(run) ? run.match(UNSPACED_OR_NOT)! : [run];
+  /** The Unicode path: a run with characters beyond ASCII. */
+  const tokenizeUnicode = (run: string, raw: string[], english: boolean[]): void => {
+    for (const match of run.matchAll(WORD_RUN)) {
+      const word = match[0];
+      const pieces = UNSPACED_SCRIPT.test(word) ? word.match(UNSPACED_OR_NOT)! : [word];
       for (const piece of pieces) {
         if (UNSPACED_SCRIPT.test(piece)) {
+          const before = raw.length;
           pushBigrams(piece, raw, maxTokenLength);
+          for (let i = before; i < raw.length; i++) english.push(false);
+          continue;
+        }
+        if (ASCII_ONLY.test(piece)) {
+          tokenizeAscii(piece, raw, english);
           continue;
         }
         const parts = splitIdentifiers
           ? (piece.match(UNICODE_IDENTIFIER_PART) ?? [piece])
           : [piece];
-        for (const part of parts) pushWord(part.toLowerCase(), raw);
+        for (const part of parts) pushWord(part.toLowerCase(), raw, english);
       }
     }
-    return raw;
+  };
+
+  /** An ASCII run of letters and digits: split at camelCase boundaries when it has any. */
+  const tokenizeAscii = (run: string, raw: string[], english: boolean[]): void => {
+    // Fast path: no capital after the first character, so nothing to split.
+    let capitals = false;
+    for (let i = 1; i < run.length; i++) {
+      const code = run.charCodeAt(i);
+      if (code >= 65 && code <= 90) {
+        capitals = true;
+        break;
+      }
+    }
+    if (!capitals || !splitIdentifiers || run.length >= BLOB_LENGTH) {
+      pushWord(run.toLowerCase(), raw, english);
+      return;
+    }
+    for (const part of run.matchAll(ASCII_IDENTIFIER_PART)) {
+      pushWord(part[0].toLowerCase(), raw, english);
+    }
+  };
+
+  /**
+   * Splits a text into lowercased words (unspaced scripts into bigrams) with one scan
+   * over character codes; runs with non-ASCII characters take the Unicode path.
+   */
+  const tokenize = (text: string, raw: string[], english: boolean[]): void => {
+    let input = text.length > maxTextLength ? text.slice(0, maxTextLength) : text;
+    if (input.includes("'") || input.includes('’')) input = input.replace(CLITIC, '');
+    const length = input.length;
+    let start = -1;
+    let ascii = true;
+    for (let i = 0; i <= length; i++) {
+      const code = i < length ? input.charCodeAt(i) : 32;
+      // Letters and digits, and anything beyond ASCII (sorted out on the Unicode path).
+      const inWord =
+        code >= 128 ||
+        (code >= 97 && code <= 122) ||
+        (code >= 65 && code <= 90) ||
+        (code >= 48 && code <= 57);
+      if (inWord) {
+        if (start < 0) {
+          start = i;
+          ascii = true;
+        }
+        if (code >= 128) ascii = false;
+        continue;
+      }
+      if (start < 0) continue;
+      const run = input.slice(start, i);
+      start = -1;
+      if (ascii) tokenizeAscii(run, raw, english);
+      else tokenizeUnicode(run, raw, english);
+    }
   };
 
   return {
     id,
     analyze(text: string): string[] {
       if (typeof text !== 'string' || text.length === 0) return [];
-      const raw = tokenize(text);
+      const raw: string[] = [];
+      const english: boolean[] = [];
+      tokenize(text, raw, english);
       if (!usesWink) return raw;
+      // One lookup per word; the misses are analysed together in one wink document.
+      const found: (WordTerms | undefined)[] = new Array(raw.length);
       let misses: Set<string> | undefined;
-      for (const word of raw) {
-        if (!LOWER_WORD.test(word) || cache.map.has(word)) continue;
+      for (let i = 0; i < raw.length; i++) {
+        if (!english[i]) continue;
+        const analysed = cache.map.get(raw[i]!);
+        if (analysed !== undefined) {
+          found[i] = analysed;
+          continue;
+        }
         if (misses === undefined) misses = new Set();
-        misses.add(word);
+        misses.add(raw[i]!);
       }
       if (misses !== undefined) analyzeWords([...misses]);
       const terms: string[] = [];
-      for (const word of raw) {
-        if (!LOWER_WORD.test(word)) {
+      for (let i = 0; i < raw.length; i++) {
+        const word = raw[i]!;
+        if (!english[i]) {
           terms.push(word);
           continue;
         }
+        let analysed = found[i] ?? cache.map.get(word);
         // A word evicted since the lookup above is analysed on its own.
-        let analysed = cache.map.get(word);
         if (analysed === undefined) {
           analyzeWords([word]);
           analysed = cache.map.get(word) ?? word;

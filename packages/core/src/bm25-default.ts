@@ -98,39 +98,67 @@ interface ToolVector {
   readonly data: Uint32Array;
   /** Analysed length of each field. */
   readonly lengths: Uint16Array;
+  /** The names a query may give exactly: the normalised name, and the bare name of `server__tool`. */
+  readonly exactNames: readonly string[];
 }
 
 const FREQUENCY_BITS = 6;
 const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
 
+// Scratch space of buildVector: the slot of each term id in the vector being built,
+// valid when its stamp is the current one (saves a Map per tool).
+let slotOf = new Int32Array(1024);
+let slotStamp = new Uint32Array(1024);
+let stamp = 0;
+
 function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
   const texts = toolFieldTexts(tool);
-  const slots = new Map<number, number>();
+  const ids: number[] = [];
   const packed: number[] = [];
   const lengths = new Uint16Array(FIELD_COUNT);
+  stamp = (stamp + 1) >>> 0;
+  if (stamp === 0) {
+    slotStamp.fill(0);
+    stamp = 1;
+  }
   for (let field = 0; field < FIELD_COUNT; field++) {
     const terms = analyzer.analyze(texts[TOOL_FIELDS[field]!]);
     lengths[field] = Math.min(terms.length, 0xffff);
     const shift = field * FREQUENCY_BITS;
     for (const term of terms) {
       const id = internTerm(term);
-      let slot = slots.get(id);
-      if (slot === undefined) {
-        slot = packed.length;
-        slots.set(id, slot);
+      if (id >= slotOf.length) {
+        const size = Math.max(id + 1, slotOf.length * 2);
+        const grownSlots = new Int32Array(size);
+        grownSlots.set(slotOf);
+        slotOf = grownSlots;
+        const grownStamps = new Uint32Array(size);
+        grownStamps.set(slotStamp);
+        slotStamp = grownStamps;
+      }
+      let slot: number;
+      if (slotStamp[id] === stamp) slot = slotOf[id]!;
+      else {
+        slot = ids.length;
+        slotStamp[id] = stamp;
+        slotOf[id] = slot;
+        ids.push(id);
         packed.push(0);
       }
       const frequency = (packed[slot]! >>> shift) & MAX_FREQUENCY;
       if (frequency < MAX_FREQUENCY) packed[slot]! += 1 << shift;
     }
   }
-  const count = packed.length;
+  const count = ids.length;
   const data = new Uint32Array(count * 2);
-  for (const [id, slot] of slots) {
-    data[slot] = id;
+  for (let slot = 0; slot < count; slot++) {
+    data[slot] = ids[slot]!;
     data[count + slot] = packed[slot]!;
   }
-  return { generation, data, lengths };
+  const exactNames = [normalizeName(tool.name)];
+  const bare = tool.name.lastIndexOf('__');
+  if (bare >= 0) exactNames.push(normalizeName(tool.name.slice(bare + 2)));
+  return { generation, data, lengths, exactNames: exactNames.filter((name) => name !== '') };
 }
 
 /** Postings in compressed-row form over the global term ids, plus what queries need. */
@@ -144,7 +172,6 @@ interface FieldIndex {
   readonly weights: Float32Array;
   /** Normalised names (and bare names of `server__tool`) to the tools that carry them. */
   readonly exactNames: Map<string, number[]>;
-  readonly lowerNames: readonly string[];
   /** Each tool's group, or -1; and each group's tools. */
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
@@ -193,6 +220,7 @@ function buildIndex(
   const postingWeights = new Float32Array(postingCount);
   const k1 = tuning.k1;
   const norms = new Float64Array(FIELD_COUNT);
+  let skipped = 0;
   for (let doc = 0; doc < n; doc++) {
     const { data, lengths } = vectors[doc]!;
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -205,30 +233,35 @@ function buildIndex(
       for (let f = 0; f < FIELD_COUNT; f++) {
         tf += ((frequencies >>> (f * FREQUENCY_BITS)) & MAX_FREQUENCY) * norms[f]!;
       }
-      if (!(tf > 0)) continue;
+      if (!(tf > 0)) {
+        skipped++;
+        continue;
+      }
       const at = cursor[data[t]!]!++;
       docs[at] = doc;
       postingWeights[at] = (tf * (k1 + 1)) / (k1 + tf);
     }
   }
   // A term seen only in zero-weight fields leaves a gap: close it.
-  let write = 0;
-  let read = 0;
-  for (let id = 0; id < vocabulary; id++) {
-    const end = cursor[id]!;
-    const next = offsets[id + 1]!;
-    offsets[id] = write;
-    for (; read < end; read++, write++) {
-      docs[write] = docs[read]!;
-      postingWeights[write] = postingWeights[read]!;
+  let write = postingCount;
+  if (skipped > 0) {
+    write = 0;
+    let read = 0;
+    for (let id = 0; id < vocabulary; id++) {
+      const end = cursor[id]!;
+      const next = offsets[id + 1]!;
+      offsets[id] = write;
+      for (; read < end; read++, write++) {
+        docs[write] = docs[read]!;
+        postingWeights[write] = postingWeights[read]!;
+      }
+      read = next;
     }
-    read = next;
+    offsets[vocabulary] = write;
   }
-  offsets[vocabulary] = write;
 
   const exactNames = new Map<string, number[]>();
   const addName = (name: string, doc: number): void => {
-    if (name === '') return;
     const list = exactNames.get(name);
     if (list === undefined) exactNames.set(name, [doc]);
     else if (list[list.length - 1] !== doc) list.push(doc);
@@ -238,9 +271,7 @@ function buildIndex(
   const groupIds = new Map<string, number>();
   for (let doc = 0; doc < n; doc++) {
     const tool = tools[doc]!;
-    addName(normalizeName(tool.name), doc);
-    const bare = tool.name.lastIndexOf('__');
-    if (bare >= 0) addName(normalizeName(tool.name.slice(bare + 2)), doc);
+    for (const name of vectors[doc]!.exactNames) addName(name, doc);
     const key = groupKey(tool);
     if (key === undefined) continue;
     let group = groupIds.get(key);
@@ -260,7 +291,6 @@ function buildIndex(
     docs: write === postingCount ? docs : docs.slice(0, write),
     weights: write === postingCount ? postingWeights : postingWeights.slice(0, write),
     exactNames,
-    lowerNames: names.map((name) => name.toLowerCase()),
     groupOf,
     groupMembers,
   };
@@ -385,12 +415,14 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
     return [...first, ...results.filter((hit) => !firstNames.has(hit.name))].slice(0, limit);
   };
 
+  let lowerNames: string[] | undefined;
   const fallback = (query: string, limit: number): RankedTool[] => {
     const needle = query.toLowerCase().trim();
     if (needle === '') return [];
+    lowerNames ??= index.names.map((name) => name.toLowerCase());
     const hits: RankedTool[] = [];
     for (let doc = 0; doc < n && hits.length < limit; doc++) {
-      if (index.lowerNames[doc]!.includes(needle)) {
+      if (lowerNames[doc]!.includes(needle)) {
         hits.push({ name: index.names[doc]!, score: FALLBACK_SCORE });
       }
     }
@@ -479,6 +511,8 @@ export function createFieldBm25Ranker(
       if (dictionary.size >= MAX_DICTIONARY_SIZE) {
         dictionary = new Map();
         generation++;
+        slotOf = new Int32Array(1024);
+        slotStamp = new Uint32Array(1024);
       }
       const toolVectors = tools.map((tool) => {
         let vector = vectors.get(tool);

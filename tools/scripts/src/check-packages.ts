@@ -239,7 +239,7 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   }
   pass('docs/examples type-check');
   for (const file of (await readdir(join(consumer, 'out'))).sort()) {
-    if (!file.endsWith('.js') || file.includes('.test.')) continue;
+    if (!file.endsWith('.js') || file.includes('.test.') || file === 'tools.js') continue;
     const example = await run(process.execPath, [join('out', file)], { cwd: consumer });
     if (example.code === 0) pass(`example ${file} runs`);
     else fail(`example ${file} exits ${example.code}:\n${example.stdout}${example.stderr}`);
@@ -252,6 +252,7 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
     { cwd: consumer, env: { CI: 'true', FORCE_COLOR: '0' } },
   );
   const summary = vitest.stdout
+    .replace(/\x1b\[[0-9;]*m/g, '')
     .split('\n')
     .filter((line) => /Test Files|Tests {2}/.test(line))
     .join('\n');

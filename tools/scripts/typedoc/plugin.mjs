@@ -6,12 +6,30 @@
  *    package with two entry points (`src/index.ts`, `src/testing/index.ts`)
  *    would show modules called `index` and `testing`; readers import
  *    `@tool-search/core` and `@tool-search/core/testing`, so those are the names.
- * 2. Groups the exports of large modules into categories by the source file
+ *    After the packages are merged, the main entry point's exports are lifted into
+ *    the package's own page, so `{@link @tool-search/core!createBm25Ranker}` works
+ *    and the package page lists its API (`/testing` stays a sub-module).
+ * 2. Resolves `{@link X}` in one package's TSDoc to `X` documented by a sibling
+ *    package (e.g. `{@link ToolSearchError}` in @tool-search/mcp). TypeScript
+ *    resolves such a link to the sibling's `dist/*.d.ts`, which the merged site
+ *    does not know; this finds the export by package and name instead.
+ * 3. Works around a typedoc 0.28 bug: an interface that extends a type alias gets a
+ *    "View Summary" link to `hierarchy.html#<id>`, but the hierarchy page leaves it
+ *    out. After rendering, such links whose anchor is missing become plain text.
+ * 4. Groups the exports of large modules into categories by the source file
  *    that declares them (`config.ts` -> "Configuration"), unless the export
  *    already has its own `@category` tag, which always wins.
  */
-import { basename } from 'node:path';
-import { Comment, CommentTag, Converter, ReflectionKind } from 'typedoc';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename, join } from 'node:path';
+import {
+  Application,
+  Comment,
+  CommentTag,
+  Converter,
+  ReflectionKind,
+  RendererEvent,
+} from 'typedoc';
 
 /** Modules with fewer exports than this are not split into categories. */
 const MIN_EXPORTS_FOR_CATEGORIES = 10;
@@ -78,4 +96,98 @@ export function load(app) {
     },
     -100,
   );
+
+  /** @type {import('typedoc').ProjectReflection | undefined} */
+  let merged;
+  app.converter.addUnknownSymbolResolver((reference, _reflection, part, symbolId) => {
+    if (!merged) return undefined;
+    const packageName = symbolId?.packageName ?? reference.moduleSource;
+    if (packageName !== undefined && !packageName.startsWith('@tool-search/')) return undefined;
+    const path =
+      symbolId?.qualifiedName.split('.') ??
+      reference.symbolReference?.path?.map((component) => component.path) ??
+      [];
+    if (path.length === 0) return undefined;
+    // A link without a package (TypeScript could not resolve it) matches only when
+    // exactly one package exports that name.
+    const packages = (merged.children ?? []).filter(
+      (child) =>
+        child.kindOf(ReflectionKind.Module) &&
+        child.name.startsWith('@tool-search/') &&
+        (packageName === undefined || child.name === packageName),
+    );
+    const found = packages.flatMap((pkg) => {
+      const scopes = [pkg, ...(pkg.children ?? []).filter((c) => c.kindOf(ReflectionKind.Module))];
+      for (const scope of scopes) {
+        /** @type {import('typedoc').Reflection | undefined} */
+        let target = scope;
+        for (const name of path) {
+          target = /** @type {import('typedoc').ContainerReflection} */ (target).children?.find(
+            (child) => child.name === name,
+          );
+          if (!target) break;
+        }
+        if (target) return [target];
+      }
+      return [];
+    });
+    if (found.length !== 1) return undefined;
+    const target = /** @type {import('typedoc').Reflection} */ (found[0]);
+    return { target, caption: part?.tsLinkText || target.name };
+  });
+
+  app.on(
+    Application.EVENT_PROJECT_REVIVE,
+    (project) => {
+      merged = project;
+      for (const pkg of project.children ?? []) {
+        if (!pkg.kindOf(ReflectionKind.Module)) continue;
+        const main = pkg.children?.find(
+          (child) => child.kindOf(ReflectionKind.Module) && child.name === pkg.name,
+        );
+        if (!main) continue;
+        const lifted = main.children ?? [];
+        for (const child of lifted) child.parent = pkg;
+        const rest = (pkg.children ?? []).filter((child) => child !== main);
+        pkg.children = [...lifted, ...rest];
+        pkg.childrenIncludingDocuments = [
+          ...lifted,
+          ...(main.documents ?? []),
+          ...(pkg.childrenIncludingDocuments ?? []).filter((child) => child !== main),
+        ];
+        if (main.documents?.length) {
+          for (const document of main.documents) document.parent = pkg;
+          pkg.documents = [...(pkg.documents ?? []), ...main.documents];
+        }
+        pkg.comment ??= main.comment;
+        pkg.readme ??= main.readme;
+        main.children = [];
+        main.documents = [];
+        main.childrenIncludingDocuments = [];
+        project.removeReflection(main);
+      }
+    },
+    // After typedoc's own early revive steps, before grouping (-100), categories (-200) and links (-300).
+    50,
+  );
+
+  app.renderer.on(RendererEvent.END, (event) => {
+    const out = event.outputDirectory;
+    let hierarchy;
+    try {
+      hierarchy = readFileSync(join(out, 'hierarchy.html'), 'utf8');
+    } catch {
+      return;
+    }
+    const ids = new Set([...hierarchy.matchAll(/\sid="([^"]*)"/g)].map((match) => match[1]));
+    const link = /<a href="((?:\.\.\/)*)hierarchy\.html#([^"]*)">([^<]*)<\/a>/g;
+    for (const entry of readdirSync(out, { recursive: true, encoding: 'utf8' })) {
+      if (!entry.endsWith('.html')) continue;
+      const file = join(out, entry);
+      const html = readFileSync(file, 'utf8');
+      if (!html.includes('hierarchy.html#')) continue;
+      const fixed = html.replace(link, (whole, _up, id, text) => (ids.has(id) ? whole : text));
+      if (fixed !== html) writeFileSync(file, fixed);
+    }
+  });
 }

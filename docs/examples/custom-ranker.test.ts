@@ -1,0 +1,6 @@
+// #region conformance
+import { testRanker } from '@tool-search/core/testing';
+import { overlapRanker } from './custom-ranker.js';
+
+testRanker(overlapRanker);
+// #endregion conformance

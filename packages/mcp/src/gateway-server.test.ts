@@ -58,7 +58,7 @@ describe('createGatewayServer', () => {
         memory: { enabledToolsets: ['mcp-memory'], token: MEMORY_TOKEN },
       },
       pins: { tools: ['read_text_file'] },
-      guardrails: { deny: ['delete_entities'] },
+      guardrails: { deny: ['delete_entities'], validateArguments: true },
       approval: { require: ['write_file'], fallback: 'deny' },
     });
     pool = createUpstreamPool(config, { reconnect: { initialDelayMs: 100 } });
@@ -147,6 +147,15 @@ describe('createGatewayServer', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("Denied by guardrail 'tool-policy'");
     expect(activity.at(-1)).toMatchObject({ name: 'delete_entities', status: 'denied' });
+  });
+
+  it('denies a call whose arguments do not match the tool schema', async () => {
+    const result = await admin.call('tool_call', {
+      name: 'get-sum',
+      arguments: { a: 'two', b: 3 },
+    });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("Denied by guardrail 'schema'");
   });
 
   it('denies a call that needs approval when the client cannot be asked', async () => {

@@ -312,18 +312,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   };
   checkProfile(options.profile);
 
-  // Shared by every session: they hold no per-session state.
-  const byName = new Map<string, ToolDefinition>();
-  const refreshByName = () => {
-    byName.clear();
-    for (const tool of pool.tools()) byName.set(tool.name, tool);
-  };
-  refreshByName();
-  const stopRefreshing = pool.onToolsChanged(refreshByName);
+  // Shared by every session: they hold no per-session state (the schema guardrail finds
+  // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
-    ...createConfigGuardrails(config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG, (name) =>
-      byName.get(name),
-    ),
+    ...createConfigGuardrails(config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG),
     ...(options.guardrails ?? []),
   ];
 
@@ -538,7 +530,6 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     },
     sessions: () => [...sessions.values()],
     async close() {
-      stopRefreshing();
       await Promise.allSettled([...listeners].map((listener) => listener.close()));
       listeners.clear();
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));

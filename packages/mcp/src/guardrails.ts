@@ -1,4 +1,3 @@
-import type { ToolDefinition } from '@tool-search/core';
 import {
   createArgumentSizeGuardrail,
   createSchemaGuardrail,
@@ -12,15 +11,14 @@ import type { GuardrailsConfig } from './config.js';
  * `@tool-search/hooks`, in this order: tool policy (`allow` / `deny`), argument
  * size (`maxArgumentBytes`), argument schema (`validateArguments`).
  *
+ * The schema guardrail checks against the tool in the dispatch context (`ctx.tool`),
+ * so give the dispatcher a `resolveTool`; a call whose tool is unknown is denied.
+ *
  * @param config - the guardrails section
- * @param lookup - finds a tool's definition by name (for schema validation)
  * @returns the guardrails; empty when the section asks for nothing
  * @throws nothing for a parsed config
  */
-export function createConfigGuardrails(
-  config: GuardrailsConfig,
-  lookup: (name: string) => ToolDefinition | undefined,
-): Guardrail[] {
+export function createConfigGuardrails(config: GuardrailsConfig): Guardrail[] {
   const guardrails: Guardrail[] = [];
   const denies = config.deny.tools.length > 0 || config.deny.toolsets.length > 0;
   if (config.allow !== undefined || denies) {
@@ -34,6 +32,6 @@ export function createConfigGuardrails(
   if (config.maxArgumentBytes !== undefined) {
     guardrails.push(createArgumentSizeGuardrail(config.maxArgumentBytes));
   }
-  if (config.validateArguments) guardrails.push(createSchemaGuardrail(lookup));
+  if (config.validateArguments) guardrails.push(createSchemaGuardrail());
   return guardrails;
 }

@@ -1,31 +1,55 @@
 #!/usr/bin/env node
-// Placeholder demo until the gateway issue lands: ranked searches over a recorded catalog.
-import { readFileSync } from 'node:fs';
-import { createCatalog, estimateToolTokens, type ToolDefinition } from '@tool-search/core';
+import { realpathSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { type Command, EXIT_USAGE, parseCommandLine, USAGE, UsageError } from './args.js';
+import { runCommand } from './commands.js';
 
-const raw = JSON.parse(
-  readFileSync(new URL('../data/mcp-real/combined-catalog.json', import.meta.url), 'utf8'),
-) as {
-  id: string;
-  description?: string;
-  inputSchema: ToolDefinition['inputSchema'];
-  server: string;
-}[];
-const tools: ToolDefinition[] = raw.map((entry) => ({
-  name: entry.id.replace('::', '__'),
-  description: entry.description ?? '',
-  inputSchema: entry.inputSchema,
-  source: 'mcp',
-  toolset: `mcp-${entry.server}`,
-}));
-const catalog = createCatalog(tools);
-console.log(`${tools.length} tools, about ${estimateToolTokens(tools)} tokens of schemas`);
-for (const query of [
-  'create a github issue',
-  'take a screenshot of the page',
-  'list mongodb collections',
-]) {
-  const hits = await catalog.search(query, { limit: 3 });
-  console.log(`\n> ${query}`);
-  for (const hit of hits) console.log(`  ${hit.score.toFixed(2).padStart(6)}  ${hit.name}`);
+/**
+ * Runs `tool-search-gateway` with a command line and returns its exit code. Long-lived
+ * commands (`serve`, `recorded-server`) resolve once serving; the process then lives
+ * as long as its transport.
+ *
+ * @param argv - the arguments after the script
+ * @returns the exit code: 0 done, 1 failed, 2 bad command line or config file
+ */
+export async function main(argv: readonly string[]): Promise<number> {
+  let command: Command;
+  try {
+    command = parseCommandLine(argv);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`error: ${error.message}\n\n${USAGE[error.command ?? 'main']}\n`);
+      return EXIT_USAGE;
+    }
+    throw error;
+  }
+  if (command.command === 'help') {
+    process.stdout.write(`${USAGE[command.topic]}\n`);
+    return 0;
+  }
+  return runCommand(command);
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      if (code !== 0) process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(
+        `error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+      );
+      process.exitCode = 1;
+    },
+  );
 }

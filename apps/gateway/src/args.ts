@@ -1,0 +1,297 @@
+import { parseArgs } from 'node:util';
+
+/** The exit code of a bad command line or a bad config file. */
+export const EXIT_USAGE = 2;
+
+/** A command line the CLI cannot run: printed with the usage, exit code 2. */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    /** The command whose usage to print, if known. */
+    readonly command?: CommandName,
+  ) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+/** The subcommands. */
+export type CommandName = 'demo' | 'serve' | 'search' | 'inspect' | 'recorded-server';
+
+/** The environment variable read when `--token` is not given. */
+export const TOKEN_ENV = 'TOOL_SEARCH_GATEWAY_TOKEN';
+
+/** The port of `serve --transport http` when `--port` is not given. */
+export const DEFAULT_HTTP_PORT = 8787;
+
+export const USAGE: Record<CommandName | 'main', string> = {
+  main: `tool-search-gateway: an MCP gateway that puts tool search in front of any MCP client
+
+Usage:
+  tool-search-gateway demo
+  tool-search-gateway serve --config <file> [--transport stdio|http] [--port N] [--host H]
+                            [--token T] [--profile P] [--context-window N]
+  tool-search-gateway search "<query>" --config <file> [--limit N] [--profile P]
+  tool-search-gateway inspect --config <file> [--profile P]
+  tool-search-gateway recorded-server [--servers a,b] [--exclude a,b] [--names prefixed|raw]
+  tool-search-gateway --help | <command> --help
+
+Commands:
+  demo             a scripted session against real MCP servers, no configuration needed
+  serve            run the gateway for an MCP client (stdio or Streamable HTTP)
+  search           ranked tool search over the tools of a config's servers
+  inspect          per server: tools and estimated tokens; activation at 32k/128k/200k/1M
+  recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
+
+Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`,
+  demo: `Usage: tool-search-gateway demo
+
+Spawns real MCP servers (everything, filesystem on a temporary folder, memory) and the
+recorded-catalog server, starts the gateway on Streamable HTTP (127.0.0.1, a free port,
+a bearer token), connects to it with the MCP SDK client and walks a scripted session.
+Needs no configuration and no network; removes its temporary folder when done.`,
+  serve: `Usage: tool-search-gateway serve --config <file> [options]
+
+Options:
+  --config <file>         the gateway config (mcpServers + toolSearch, toolsets, ...)
+  --transport stdio|http  stdio (default) or Streamable HTTP
+  --port N                HTTP port (default: ${DEFAULT_HTTP_PORT}; 0 picks a free one)
+  --host H                HTTP bind address (default: 127.0.0.1; any other address
+                          requires a token)
+  --token T               bearer token for HTTP (default: $${TOKEN_ENV})
+  --profile P             the config profile (toolsets) for stdio sessions
+  --context-window N      the client model's context window in tokens (decides when
+                          tool search activates; default: unknown → 20,000 tokens)`,
+  search: `Usage: tool-search-gateway search "<query>" --config <file> [--limit N] [--profile P]
+
+Connects to the config's servers and prints the ranked matches of the query.
+
+Options:
+  --config <file>  the gateway config
+  --limit N        how many matches (default: the config's toolSearch.searchDefaultLimit)
+  --profile P      search only the toolsets of this profile`,
+  inspect: `Usage: tool-search-gateway inspect --config <file> [--profile P]
+
+Connects to the config's servers and prints, per server, its tools and their estimated
+tokens, and whether tool search activates at context windows of 32k, 128k, 200k and 1M.
+
+Options:
+  --config <file>  the gateway config
+  --profile P      inspect only the toolsets of this profile`,
+  'recorded-server': `Usage: tool-search-gateway recorded-server [--servers a,b] [--exclude a,b] [--names prefixed|raw]
+
+A stdio MCP server that lists recorded tool definitions of 23 published MCP servers
+(data/mcp-real) and answers every call with an error: the tool has no backend.
+
+Options:
+  --servers a,b            serve only these recorded servers (default: all)
+  --exclude a,b            leave these recorded servers out
+  --names prefixed|raw     <server>__<name> (default) or the published names
+                           (refused when two selected tools share a name)
+  --list                   print the recorded servers and their tool counts, then exit`,
+};
+
+/** A parsed command line. */
+export type Command =
+  | { command: 'help'; topic: CommandName | 'main' }
+  | { command: 'demo' }
+  | {
+      command: 'serve';
+      config: string;
+      transport: 'stdio' | 'http';
+      port: number;
+      host: string;
+      token?: string;
+      profile?: string;
+      contextWindow?: number;
+    }
+  | { command: 'search'; config: string; query: string; limit?: number; profile?: string }
+  | { command: 'inspect'; config: string; profile?: string }
+  | {
+      command: 'recorded-server';
+      servers: string[];
+      exclude: string[];
+      naming: 'prefixed' | 'raw';
+      list: boolean;
+    };
+
+type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+
+const COMMAND_OPTIONS: Record<CommandName, OptionSpec> = {
+  demo: {},
+  serve: {
+    config: { type: 'string' },
+    transport: { type: 'string' },
+    port: { type: 'string' },
+    host: { type: 'string' },
+    token: { type: 'string' },
+    profile: { type: 'string' },
+    'context-window': { type: 'string' },
+  },
+  search: {
+    config: { type: 'string' },
+    limit: { type: 'string' },
+    profile: { type: 'string' },
+  },
+  inspect: { config: { type: 'string' }, profile: { type: 'string' } },
+  'recorded-server': {
+    servers: { type: 'string' },
+    exclude: { type: 'string' },
+    names: { type: 'string' },
+    list: { type: 'boolean' },
+  },
+};
+
+function isCommandName(value: string): value is CommandName {
+  return Object.hasOwn(COMMAND_OPTIONS, value);
+}
+
+function integer(
+  command: CommandName,
+  flag: string,
+  value: string | undefined,
+  min: number,
+  max: number,
+): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d+$/.test(value.trim())) {
+    throw new UsageError(`--${flag} must be a whole number, got '${value}'.`, command);
+  }
+  const parsed = Number(value);
+  if (parsed < min || parsed > max) {
+    throw new UsageError(`--${flag} must be between ${min} and ${max}, got ${value}.`, command);
+  }
+  return parsed;
+}
+
+function transportOf(command: CommandName, value: string | undefined): 'stdio' | 'http' {
+  if (value === undefined || value === 'stdio') return 'stdio';
+  if (value === 'http') return 'http';
+  throw new UsageError(`--transport must be 'stdio' or 'http', got '${value}'.`, command);
+}
+
+function requireConfig(command: CommandName, value: string | undefined): string {
+  if (value === undefined || value === '') {
+    throw new UsageError(`${command} needs --config <file>.`, command);
+  }
+  return value;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+}
+
+function nonEmpty(
+  command: CommandName,
+  flag: string,
+  value: string | undefined,
+): string | undefined {
+  if (value === undefined) return undefined;
+  if (value.trim() === '') throw new UsageError(`--${flag} must not be empty.`, command);
+  return value;
+}
+
+/**
+ * Parses the command line of `tool-search-gateway`.
+ *
+ * @param argv - the arguments after the script, e.g. `process.argv.slice(2)`
+ * @param env - the environment (for the token variable) @defaultValue process.env
+ * @returns the command to run
+ * @throws {@link UsageError} for an unknown command or flag, a missing or bad value
+ */
+export function parseCommandLine(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Command {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const topic = rest[0];
+    return { command: 'help', topic: topic && isCommandName(topic) ? topic : 'main' };
+  }
+  if (!isCommandName(first)) {
+    throw new UsageError(
+      first.startsWith('-') ? `Unknown option '${first}'.` : `Unknown command '${first}'.`,
+    );
+  }
+  const command = first;
+  if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: command };
+  let values: Record<string, string | boolean | undefined>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({
+      args: [...rest],
+      options: COMMAND_OPTIONS[command],
+      strict: true,
+      allowPositionals: command === 'search',
+    }));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    throw new UsageError(message.split('\n')[0] ?? message, command);
+  }
+  const text = (name: string) => {
+    const value = values[name];
+    return typeof value === 'string' ? value : undefined;
+  };
+  switch (command) {
+    case 'demo':
+      return { command };
+    case 'serve': {
+      const transport = transportOf(command, text('transport'));
+      const token = nonEmpty(command, 'token', text('token')) ?? (env[TOKEN_ENV] || undefined);
+      const parsed: Command = {
+        command,
+        config: requireConfig(command, text('config')),
+        transport,
+        port: integer(command, 'port', text('port'), 0, 65_535) ?? DEFAULT_HTTP_PORT,
+        host: nonEmpty(command, 'host', text('host')) ?? '127.0.0.1',
+      };
+      if (token !== undefined) parsed.token = token;
+      const profile = nonEmpty(command, 'profile', text('profile'));
+      if (profile !== undefined) parsed.profile = profile;
+      const contextWindow = integer(
+        command,
+        'context-window',
+        text('context-window'),
+        1,
+        100_000_000,
+      );
+      if (contextWindow !== undefined) parsed.contextWindow = contextWindow;
+      if (transport === 'stdio' && (text('port') || text('host') || text('token'))) {
+        throw new UsageError('--port, --host and --token apply only to --transport http.', command);
+      }
+      return parsed;
+    }
+    case 'search': {
+      const query = positionals.join(' ').trim();
+      if (query === '') throw new UsageError('search needs a query, e.g. "read a file".', command);
+      const parsed: Command = { command, config: requireConfig(command, text('config')), query };
+      const limit = integer(command, 'limit', text('limit'), 1, 50);
+      if (limit !== undefined) parsed.limit = limit;
+      const profile = nonEmpty(command, 'profile', text('profile'));
+      if (profile !== undefined) parsed.profile = profile;
+      return parsed;
+    }
+    case 'inspect': {
+      const parsed: Command = { command, config: requireConfig(command, text('config')) };
+      const profile = nonEmpty(command, 'profile', text('profile'));
+      if (profile !== undefined) parsed.profile = profile;
+      return parsed;
+    }
+    case 'recorded-server': {
+      const names = text('names') ?? 'prefixed';
+      if (names !== 'prefixed' && names !== 'raw') {
+        throw new UsageError(`--names must be 'prefixed' or 'raw', got '${names}'.`, command);
+      }
+      return {
+        command,
+        servers: list(text('servers')),
+        exclude: list(text('exclude')),
+        naming: names,
+        list: values.list === true,
+      };
+    }
+  }
+}

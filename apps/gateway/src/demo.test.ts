@@ -1,0 +1,45 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './__fixtures__/run.js';
+
+/** Processes whose command line names a demo folder (the filesystem server's does). */
+function demoProcesses(): string[] {
+  try {
+    return execFileSync('ps', ['-A', '-o', 'args='], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line.includes('tool-search-demo-'));
+  } catch {
+    return []; // no ps here
+  }
+}
+
+function demoFolders(): string[] {
+  return readdirSync(tmpdir()).filter((name) => name.startsWith('tool-search-demo-'));
+}
+
+describe('demo', () => {
+  it('runs to completion with no configuration, no TTY and no colour', async () => {
+    const before = new Set(demoFolders());
+    const started = Date.now();
+    const run = await runCli(['demo'], { timeoutMs: 60_000 });
+    expect(run.code, run.stderr).toBe(0);
+    expect(Date.now() - started).toBeLessThan(45_000);
+    const out = run.stdout;
+    // The bridge tools, the tokens saved, an unwrapped activity line.
+    expect(out).toMatch(/tool_search/);
+    expect(out).toMatch(/tool_describe/);
+    expect(out).toMatch(/tool_call/);
+    expect(out).toMatch(/tokens saved: [\d,]+ per turn/);
+    expect(out).toMatch(/tool_call → filesystem read_text_file/);
+    // Policy on the real tool: one approval stop and one guardrail denial.
+    expect(out).toMatch(/tool_call → filesystem write_file/);
+    expect(out).toMatch(/tool_call → everything get-env/);
+    // Plain text when not on a TTY.
+    expect(out).not.toMatch(/\u001b\[/);
+    // The temporary folder and the upstream processes are gone.
+    expect(demoFolders().filter((name) => !before.has(name))).toEqual([]);
+    expect(demoProcesses()).toEqual([]);
+  });
+});

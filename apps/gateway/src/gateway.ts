@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  createGatewayServer,
+  createUpstreamPool,
+  type GatewayActivity,
+  type GatewayConfig,
+  type GatewayServer,
+  type UpstreamPool,
+  type UpstreamProgressEvent,
+} from '@tool-search/mcp';
+
+/** How long `close()` waits for servers that were still connecting. */
+const CLOSE_GRACE_MS = 5_000;
+
+/**
+ * A gateway: the upstream pool of a config and the MCP server in front of it. Nothing
+ * runs until {@link Gateway.start}; {@link Gateway.close} may be called at any time
+ * (also while starting), so that a signal handler can always clean up.
+ */
+export interface Gateway {
+  readonly pool: UpstreamPool;
+  /** The HTTP endpoint, once listening on HTTP. */
+  readonly url: URL | undefined;
+  /** The bearer token HTTP clients must send, when one is required. */
+  readonly token: string | undefined;
+  /** Connects to every upstream (in parallel; one that fails is skipped), then serves. */
+  start(): Promise<void>;
+  /** Stops serving and disconnects from every upstream (their processes exit). */
+  close(): Promise<void>;
+}
+
+/** Options of {@link createGateway}. */
+export interface GatewayOptions {
+  /** The client model's context window in tokens. */
+  contextWindow?: number;
+  /** The profile of sessions that name none (stdio). */
+  profile?: string;
+  /** Upstream lifecycle events (progress display). */
+  onProgress?: (event: UpstreamProgressEvent) => void;
+  /** Every line of the activity feed. */
+  onActivity?: (activity: GatewayActivity) => void;
+  /** Serve one client on this transport (e.g. stdio). */
+  transport?: Transport;
+  /** Listen on Streamable HTTP (`true`: 127.0.0.1, a free port, a random token). */
+  http?: true | { host: string; port: number; token?: string };
+}
+
+/**
+ * Creates a gateway for a config.
+ *
+ * @param config - the parsed config
+ * @param options - see {@link GatewayOptions}
+ * @returns the gateway, not started
+ */
+export function createGateway(config: GatewayConfig, options: GatewayOptions = {}): Gateway {
+  const pool = createUpstreamPool(config, {
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+  });
+  const http =
+    options.http === true
+      ? { host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url') }
+      : options.http;
+  let server: GatewayServer | undefined;
+  let url: URL | undefined;
+  let closed = false;
+  let starting: Promise<unknown> | undefined;
+
+  const close = async () => {
+    closed = true;
+    await server?.close().catch(() => {});
+    await pool.close();
+    // Servers still connecting when the pool closed are closed as their connect ends;
+    // wait for that (briefly), so that no child process outlives us.
+    if (starting) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        starting.catch(() => {}),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLOSE_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    }
+  };
+
+  return {
+    pool,
+    get url() {
+      return url;
+    },
+    get token() {
+      return http?.token;
+    },
+    async start() {
+      try {
+        starting = pool.start();
+        await starting;
+        if (closed) throw new Error('The gateway was closed while starting.');
+        server = createGatewayServer({
+          pool,
+          config,
+          ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+          ...(options.profile !== undefined ? { profile: options.profile } : {}),
+          ...(options.onActivity ? { onActivity: options.onActivity } : {}),
+        });
+        if (options.transport) await server.connect(options.transport);
+        if (http) url = new URL((await server.listenHttp(http)).url);
+      } catch (error) {
+        await close().catch(() => {});
+        throw error;
+      }
+    },
+    close,
+  };
+}

@@ -1,0 +1,241 @@
+import { assembleTools } from '@tool-search/bridge';
+import {
+  classifyTools,
+  createCatalog,
+  estimateToolTokens,
+  type ToolDefinition,
+} from '@tool-search/core';
+import {
+  createProgressReporter,
+  createUpstreamPool,
+  type GatewayConfig,
+  type UpstreamPool,
+} from '@tool-search/mcp';
+import { readConfigFile, toolsOfProfile } from './config-file.js';
+import {
+  createStyle,
+  formatInt,
+  formatPct,
+  formatWindow,
+  renderTable,
+  type Style,
+  shouldColor,
+  truncate,
+} from './format.js';
+
+/** The context windows `inspect` decides activation for. */
+export const INSPECT_CONTEXT_WINDOWS = [32_000, 128_000, 200_000, 1_000_000] as const;
+
+interface Output {
+  write(text: string): unknown;
+}
+
+async function withPool<T>(
+  config: GatewayConfig,
+  run: (pool: UpstreamPool) => Promise<T>,
+): Promise<T> {
+  const pool = createUpstreamPool(config, {
+    reconnect: false,
+    onProgress: createProgressReporter({ color: shouldColor(process.stderr) }),
+  });
+  try {
+    await pool.start();
+    return await run(pool);
+  } finally {
+    await pool.close();
+  }
+}
+
+function serverOf(pool: UpstreamPool, tool: ToolDefinition): string {
+  return pool.lookup(tool.name)?.server ?? tool.toolset?.replace(/^mcp-/, '') ?? '';
+}
+
+/**
+ * `search "<query>" --config <file> [--limit N] [--profile P]`: connects to the
+ * config's servers and prints the ranked matches over their tools.
+ *
+ * @returns the exit code
+ * @throws {@link ConfigFileError} for a bad config file
+ */
+export async function runSearch(
+  options: { config: string; query: string; limit?: number; profile?: string },
+  out: Output = process.stdout,
+): Promise<number> {
+  const config = await readConfigFile(options.config, options);
+  const style = createStyle(shouldColor(process.stdout));
+  return withPool(config, async (pool) => {
+    const tools = toolsOfProfile(pool.tools(), config, options.profile);
+    const catalog = createCatalog(tools);
+    const limit = options.limit ?? config.toolSearch.searchDefaultLimit;
+    const hits = await catalog.search(options.query, { limit });
+    const servers = new Set(tools.map((tool) => serverOf(pool, tool)));
+    out.write(
+      `${style.bold(`search ${JSON.stringify(options.query)}`)} over ${formatInt(tools.length)} tools of ${servers.size} servers` +
+        `${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
+    );
+    if (hits.length === 0) {
+      out.write('  no matches; try other or fewer words\n');
+    } else {
+      const lines = renderTable(
+        [
+          { header: '#', align: 'right' },
+          { header: 'score', align: 'right' },
+          { header: 'tool' },
+          { header: 'server' },
+          { header: 'description', maxWidth: 64 },
+        ],
+        hits.map((hit, index) => [
+          String(index + 1),
+          hit.score.toFixed(2),
+          hit.name,
+          serverOf(pool, catalog.get(hit.name) ?? { name: hit.name, inputSchema: {} }),
+          truncate(hit.description, 64),
+        ]),
+        { style },
+      );
+      out.write(`${lines.join('\n')}\n`);
+    }
+    printFailures(pool, out, style);
+    return 0;
+  });
+}
+
+function printFailures(pool: UpstreamPool, out: Output, style: Style): void {
+  for (const status of pool.status()) {
+    if (status.state === 'failed') {
+      out.write(
+        `\n${style.yellow('warning')}: server '${status.name}' failed and was skipped: ${status.error ?? 'unknown error'}\n`,
+      );
+    }
+  }
+}
+
+/**
+ * `inspect --config <file> [--profile P]`: per server, its state, tools and estimated
+ * tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of context.
+ *
+ * @returns the exit code (1 when every server failed)
+ * @throws {@link ConfigFileError} for a bad config file
+ */
+export async function runInspect(
+  options: { config: string; profile?: string },
+  out: Output = process.stdout,
+): Promise<number> {
+  const config = await readConfigFile(options.config, options);
+  const style = createStyle(shouldColor(process.stdout));
+  return withPool(config, async (pool) => {
+    const tools = toolsOfProfile(pool.tools(), config, options.profile);
+    const { visible, deferrable } = classifyTools(tools);
+    const pinned = new Set(visible.map((tool) => tool.name));
+    out.write(
+      `${style.bold('inspect')} ${options.config}${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
+    );
+
+    const rows: string[][] = [];
+    for (const status of pool.status()) {
+      const own = tools.filter((tool) => serverOf(pool, tool) === status.name);
+      const state =
+        status.state === 'ready'
+          ? style.green('ready')
+          : status.state === 'failed'
+            ? style.red('failed')
+            : status.state;
+      const all = pool.tools().filter((tool) => serverOf(pool, tool) === status.name).length;
+      const note =
+        options.profile !== undefined && own.length < all
+          ? `${all - own.length} of ${all} tools outside the profile`
+          : status.state === 'failed'
+            ? (status.error ?? '')
+            : status.rejectedTools.length
+              ? `${status.rejectedTools.length} bad definitions skipped: ${status.rejectedTools
+                  .slice(0, 3)
+                  .map((tool) => tool.name)
+                  .join(', ')}`
+              : status.connectMs !== undefined
+                ? `${formatInt(status.connectMs)} ms`
+                : '';
+      rows.push([
+        status.name,
+        state,
+        formatInt(own.length),
+        formatInt(estimateToolTokens(own)),
+        formatInt(own.filter((tool) => pinned.has(tool.name)).length),
+        truncate(note, 60),
+      ]);
+    }
+    const total = estimateToolTokens(tools);
+    rows.push([
+      style.bold('total'),
+      '',
+      style.bold(formatInt(tools.length)),
+      style.bold(formatInt(total)),
+      style.bold(formatInt(visible.length)),
+      '',
+    ]);
+    out.write(
+      `${renderTable(
+        [
+          { header: 'server' },
+          { header: 'state' },
+          { header: 'tools', align: 'right' },
+          { header: '~tokens', align: 'right' },
+          { header: 'pinned', align: 'right' },
+          { header: 'note' },
+        ],
+        rows,
+        { style },
+      ).join('\n')}\n`,
+    );
+
+    const visibleTokens = estimateToolTokens(visible);
+    const deferrableTokens = estimateToolTokens(deferrable);
+    const search = config.toolSearch;
+    const rule =
+      search.enabled === 'auto'
+        ? search.thresholdTokens !== undefined
+          ? `when the deferrable tools reach ${formatInt(search.thresholdTokens)} tokens`
+          : `when the deferrable tools reach ${search.thresholdPct}% of the context window`
+        : search.enabled === 'on'
+          ? 'always (enabled: on)'
+          : 'never (enabled: off)';
+    out.write(
+      `\n${style.bold('tool search')}: activates ${rule}; ${formatInt(deferrable.length)} deferrable tools ` +
+        `(~${formatInt(deferrableTokens)} tokens), ${formatInt(visible.length)} always visible (~${formatInt(visibleTokens)} tokens)\n\n`,
+    );
+    const decisions = INSPECT_CONTEXT_WINDOWS.map((window) => {
+      const assembly = assembleTools({ tools, config: search, contextWindow: window });
+      const { decision, stats } = assembly;
+      const listed = estimateToolTokens(assembly.tools);
+      return [
+        formatWindow(window),
+        decision.thresholdTokens ? formatInt(decision.thresholdTokens) : '—',
+        decision.active ? style.green('active') : style.yellow('passthrough'),
+        decision.reason,
+        formatInt(assembly.tools.length),
+        formatInt(listed),
+        formatPct(listed, window),
+        formatInt(stats.tokensSaved),
+      ];
+    });
+    out.write(
+      `${renderTable(
+        [
+          { header: 'context' },
+          { header: 'threshold', align: 'right' },
+          { header: 'decision' },
+          { header: 'why' },
+          { header: 'listed', align: 'right' },
+          { header: '~tokens', align: 'right' },
+          { header: 'of context', align: 'right' },
+          { header: 'saved', align: 'right' },
+        ],
+        decisions,
+        { style },
+      ).join('\n')}\n`,
+    );
+    return pool.status().some((status) => status.state === 'ready') ||
+      Object.values(config.mcpServers).every((server) => server.disabled)
+      ? 0
+      : 1;
+  });
+}

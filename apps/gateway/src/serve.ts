@@ -1,0 +1,108 @@
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { ToolSearchError } from '@tool-search/core';
+import { createProgressReporter } from '@tool-search/mcp';
+import { TOKEN_ENV } from './args.js';
+import { readConfigFile } from './config-file.js';
+import { ConfigFileError } from './errors.js';
+import { shouldColor } from './format.js';
+import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
+
+/** Whether a bind address only accepts connections from this machine. */
+export function isLoopbackHost(host: string): boolean {
+  return ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** Options of {@link runServe}: the flags of `serve`. */
+export interface ServeOptions {
+  config: string;
+  transport: 'stdio' | 'http';
+  port: number;
+  host: string;
+  token?: string;
+  profile?: string;
+  contextWindow?: number;
+}
+
+/**
+ * `serve`: runs the gateway until its client goes away (stdio: stdin closes) or the
+ * process is told to stop (SIGINT, SIGTERM). stdout is the MCP transport on stdio, so
+ * every message goes to stderr; progress lines are written only when stderr is a TTY.
+ *
+ * @returns the exit code, once serving (the process then lives on its transport)
+ * @throws {@link ConfigFileError} for a bad config file or unknown profile
+ */
+export async function runServe(options: ServeOptions): Promise<number> {
+  const config = await readConfigFile(options.config, options);
+  for (const warning of config.warnings) {
+    process.stderr.write(`warning: ${options.config}: ${warning.key}: ${warning.message}\n`);
+  }
+  if (
+    options.transport === 'http' &&
+    !isLoopbackHost(options.host) &&
+    options.token === undefined &&
+    !Object.values(config.profiles).some((profile) => profile.token !== undefined)
+  ) {
+    // Refuse before any upstream is spawned.
+    throw new ConfigFileError(
+      `Refusing to serve HTTP on ${options.host} without a bearer token: pass --token ` +
+        `(or set ${TOKEN_ENV}), give the profiles in ${options.config} tokens, or bind to 127.0.0.1.`,
+    );
+  }
+  const stderr = process.stderr;
+  let gateway: Gateway | undefined;
+  let closing = false;
+  const shutdown = (code: number) => {
+    if (closing) return;
+    closing = true;
+    const done = () => process.exit(code);
+    // Never hang on the way out: upstreams get a moment to exit, then we go.
+    setTimeout(done, 3_000).unref();
+    void (gateway?.close() ?? Promise.resolve()).then(done, done);
+  };
+  process.once('SIGINT', () => shutdown(130));
+  process.once('SIGTERM', () => shutdown(143));
+
+  const common: GatewayOptions = {
+    // Progress goes to stderr: on stdio only on a TTY (a client's log is no place for
+    // it), on HTTP always (it is the server's log).
+    onProgress: createProgressReporter({
+      stream: stderr,
+      always: options.transport === 'http',
+      color: shouldColor(stderr),
+    }),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+  };
+  const start = async (extra: GatewayOptions) => {
+    gateway = createGateway(config, { ...common, ...extra });
+    try {
+      await gateway.start();
+    } catch (error) {
+      if (ToolSearchError.isInstance(error) && error.code === 'invalid_config') {
+        throw new ConfigFileError(error.message, { cause: error });
+      }
+      throw error;
+    }
+  };
+
+  if (options.transport === 'stdio') {
+    // The client closing our stdin is the end of the session.
+    process.stdin.once('end', () => shutdown(0));
+    process.stdin.once('close', () => shutdown(0));
+    await start({ transport: new StdioServerTransport() });
+    return 0;
+  }
+
+  await start({
+    http: {
+      host: options.host,
+      port: options.port,
+      ...(options.token !== undefined ? { token: options.token } : {}),
+    },
+  });
+  stderr.write(
+    `tool-search-gateway listening on ${gateway?.url?.href ?? `${options.host}:${options.port}`}` +
+      `${options.token ? ' (bearer token required)' : ''}\n`,
+  );
+  return 0;
+}

@@ -31,7 +31,69 @@ export interface Bm25Tuning {
   groupTop: number;
   /** A query that is exactly a tool's name (any case or separators) ranks that tool first. */
   exactNameFirst: boolean;
+  /**
+   * Query expansion: each query word also looks for its synonyms among the words tools
+   * use (`save` → `write`, `email` → `mail`, `picture` → `image`, ...; see
+   * {@link DEFAULT_QUERY_SYNONYMS}), and a file path or a URL in the query also looks for
+   * `file` or `url`. Added terms weigh `expansionWeight` of a query word. `false` turns
+   * it off; an object replaces the synonym table.
+   */
+  synonyms: boolean | Readonly<Record<string, readonly string[]>>;
+  /** The weight of a term added by query expansion, against 1 for a query word. */
+  expansionWeight: number;
 }
+
+/**
+ * The synonyms of the default query expansion: words of requests mapped to the words
+ * tool descriptions use for the same action or object. Kept short and general on purpose.
+ */
+export const DEFAULT_QUERY_SYNONYMS: Readonly<Record<string, readonly string[]>> = Object.freeze({
+  save: ['write', 'store'],
+  store: ['save', 'write'],
+  write: ['save'],
+  find: ['search', 'lookup'],
+  search: ['find', 'lookup', 'query'],
+  lookup: ['search', 'find'],
+  remove: ['delete'],
+  delete: ['remove'],
+  fetch: ['get', 'retrieve', 'download'],
+  retrieve: ['get', 'fetch'],
+  download: ['fetch', 'get'],
+  show: ['get', 'display', 'view'],
+  display: ['show', 'view'],
+  view: ['show', 'read'],
+  picture: ['image', 'photo'],
+  photo: ['image', 'picture'],
+  image: ['picture', 'photo'],
+  modify: ['update', 'edit'],
+  edit: ['update', 'modify'],
+  change: ['update', 'modify'],
+  update: ['edit', 'modify'],
+  make: ['create'],
+  build: ['create'],
+  generate: ['create'],
+  create: ['make', 'generate'],
+  folder: ['directory'],
+  directory: ['folder'],
+  email: ['mail', 'gmail'],
+  mail: ['email'],
+  gmail: ['email'],
+  price: ['cost', 'quote'],
+  cost: ['price'],
+  run: ['execute'],
+  execute: ['run'],
+  start: ['launch', 'run'],
+  launch: ['start', 'open'],
+  open: ['launch'],
+  list: ['show'],
+  text: ['message'],
+  message: ['text'],
+  chat: ['message'],
+  website: ['web', 'site', 'url'],
+  site: ['website', 'web'],
+  page: ['web'],
+  web: ['website', 'page'],
+});
 
 /**
  * The tuning of the default preset: the best measured with `tools/eval` (see its README
@@ -50,6 +112,8 @@ export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
   groupBoost: 0.3,
   groupTop: 5,
   exactNameFirst: true,
+  synonyms: true,
+  expansionWeight: 0.5,
 }) as Readonly<Bm25Tuning>;
 
 /** A partial {@link Bm25Tuning}: fields may be given one by one. */
@@ -333,10 +397,62 @@ function topK(
 /** The substring fallback's score, as in the spec preset: below any real match. */
 const FALLBACK_SCORE = 0.1;
 
+/** The analysed synonym table and kind words of a ranker's query expansion. */
+interface Expansions {
+  synonyms: Map<string, string[]>;
+  file: string[];
+  url: string[];
+}
+
+const expansionCache = new WeakMap<Bm25Tuning, Expansions | undefined>();
+
+function expansionsFor(analyzer: Analyzer, tuning: Bm25Tuning): Expansions | undefined {
+  if (expansionCache.has(tuning)) return expansionCache.get(tuning);
+  let expansions: Expansions | undefined;
+  if (tuning.synonyms !== false && tuning.expansionWeight > 0) {
+    const table = tuning.synonyms === true ? DEFAULT_QUERY_SYNONYMS : tuning.synonyms;
+    const synonyms = new Map<string, string[]>();
+    for (const [word, others] of Object.entries(table)) {
+      const [key] = analyzer.analyze(word);
+      if (key === undefined) continue;
+      const list = synonyms.get(key) ?? [];
+      for (const other of others) for (const term of analyzer.analyze(other)) list.push(term);
+      synonyms.set(key, list);
+    }
+    expansions = { synonyms, file: analyzer.analyze('file'), url: analyzer.analyze('url') };
+  }
+  expansionCache.set(tuning, expansions);
+  return expansions;
+}
+
+const FILE_EXTENSION =
+  /\.(?:md|txt|csv|tsv|xlsx?|docx?|pdf|json|ya?ml|xml|png|jpe?g|gif|svg|pptx?|py|js|ts|html?|log|zip|bib)$/i;
+const PATH_START = /^(?:~|\.{1,2})?\/[^/\s]+\/|^[A-Za-z]:\\/;
+const URL_START = /^(?:https?:\/\/|www\.)/i;
+
+/** The kind words of the file paths and URLs a query mentions (a whitespace scan, linear). */
+function mentionedKinds(query: string, expansions: Expansions): string[] {
+  const kinds: string[] = [];
+  let file = false;
+  let url = false;
+  for (const word of query.slice(0, MAX_QUERY_SCAN).split(/\s+/)) {
+    if (word.length < 3 || word.length > 512) continue;
+    const bare = word.replace(/[.,;:!?)\]'"`]+$/, '');
+    if (!url && URL_START.test(bare)) url = true;
+    else if (!file && (PATH_START.test(bare) || FILE_EXTENSION.test(bare))) file = true;
+  }
+  if (file) kinds.push(...expansions.file);
+  if (url) kinds.push(...expansions.url);
+  return kinds;
+}
+
+const MAX_QUERY_SCAN = 4_096;
+
 function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tuning): RankerIndex {
   const { n, offsets, docs, weights, groupOf, groupMembers } = index;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
   const terms = dictionary;
+  const expansions = expansionsFor(analyzer, tuning);
   const vocabulary = offsets.length - 1;
   // Scratch space reused by every query of this index (searches are synchronous).
   const scores = new Float64Array(n);
@@ -355,17 +471,37 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
   const accumulate = (query: string): void => {
     let previous = -1;
     const ids: number[] = [];
-    for (const term of analyzer.analyze(query)) {
+    const factors: number[] = [];
+    const analysed = analyzer.analyze(query);
+    for (const term of analysed) {
       const id = terms.get(term);
       if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) continue;
-      if (id !== previous && !ids.includes(id)) ids.push(id);
+      if (id !== previous && !ids.includes(id)) {
+        ids.push(id);
+        factors.push(1);
+      }
       previous = id;
     }
+    if (expansions !== undefined) {
+      const add = (term: string): void => {
+        const id = terms.get(term);
+        if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) return;
+        if (ids.includes(id)) return;
+        ids.push(id);
+        factors.push(tuning.expansionWeight);
+      };
+      for (const term of analysed) {
+        const synonyms = expansions.synonyms.get(term);
+        if (synonyms !== undefined) for (const synonym of synonyms) add(synonym);
+      }
+      for (const term of mentionedKinds(query, expansions)) add(term);
+    }
     // Each distinct query term counts once: repeats in long queries are not evidence.
-    for (const id of ids) {
+    for (let q = 0; q < ids.length; q++) {
+      const id = ids[q]!;
       const start = offsets[id]!;
       const end = offsets[id + 1]!;
-      const idf = idfOf(end - start, n);
+      const idf = idfOf(end - start, n) * factors[q]!;
       for (let p = start; p < end; p++) {
         const doc = docs[p]!;
         touch(doc);

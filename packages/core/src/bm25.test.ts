@@ -112,6 +112,25 @@ describe("createBm25Ranker() (the 'default' preset)", () => {
     expect(plain.map((hit) => hit.name)).toEqual(['find_ev_charging_stations']);
   });
 
+  it('expands queries with tool-vocabulary synonyms, and paths and URLs with their kind', async () => {
+    const tools = [
+      tool('write_file', 'Create or overwrite a file with new content'),
+      tool('fetch_page', 'Fetch a URL and return its text'),
+      tool('send_mail', 'Send mail to a recipient'),
+      tool('weather', 'Forecast for a city'),
+    ];
+    expect((await names(tools, 'save the report'))[0]).toBe('write_file');
+    expect((await names(tools, 'email my boss'))[0]).toBe('send_mail');
+    expect((await names(tools, 'summarize /root/notes/today.md'))[0]).toBe('write_file');
+    expect((await names(tools, 'summarize https://example.com/post'))[0]).toBe('fetch_page');
+    const plain = createBm25Ranker({ synonyms: false });
+    expect(await (await plain.index(tools)).search('save the report', 5)).toEqual([]);
+    const custom = createBm25Ranker({ synonyms: { forecast: ['weather'] } });
+    expect((await (await custom.index(tools)).search('weather outlook', 5))[0]!.name).toBe(
+      'weather',
+    );
+  });
+
   it('counts a repeated query term once', async () => {
     const index = await ranker.index(conformanceTools);
     expect(await index.search('file file file', 5)).toEqual(await index.search('file', 5));

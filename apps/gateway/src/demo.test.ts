@@ -22,10 +22,8 @@ function demoFolders(): string[] {
 describe('demo', () => {
   it('runs to completion with no configuration, no TTY and no colour', async () => {
     const before = new Set(demoFolders());
-    const started = Date.now();
     const run = await runCli(['demo'], { timeoutMs: 60_000 });
     expect(run.code, run.stderr).toBe(0);
-    expect(Date.now() - started).toBeLessThan(45_000);
     const out = run.stdout;
     // The bridge tools, the tokens saved, an unwrapped activity line.
     expect(out).toMatch(/tool_search/);

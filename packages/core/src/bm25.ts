@@ -27,8 +27,11 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * terms (identifiers split, Porter2 stems, stop words dropped, CJK bigrams): the tool's
  * name weighs 6, its description 1, parameter names 1.5, parameter descriptions and
  * enum values 0.8, its toolset 0.5 (see {@link DEFAULT_BM25_TUNING}); each distinct
- * query term counts once; the best few toolsets (or `server__` name prefixes) lift
- * their sibling tools a little; a query that is exactly a tool's name ranks it first;
+ * query term counts once; query words also look for their synonyms in tool vocabulary
+ * ({@link DEFAULT_QUERY_SYNONYMS}: `save` → `write`, `email` → `mail`, ...) and a path or
+ * URL in the query for `file` or `url`, at half weight; the best few toolsets (or
+ * `server__` name prefixes) lift their sibling tools a little; a query that is exactly
+ * a tool's name ranks it first;
  * when nothing matches, tools whose name contains the query score 0.1. It is memoized
  * per tool object and per tool list, so rebuilding the catalog every turn is cheap.
  *
@@ -52,6 +55,8 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * @param options.groupBoost - the sibling lift of the default preset, 0 to turn off @defaultValue 0.3
  * @param options.groupTop - how many groups are lifted @defaultValue 5
  * @param options.exactNameFirst - rank an exact name match first @defaultValue true
+ * @param options.synonyms - query expansion: `true`, `false` or your own synonym table @defaultValue true
+ * @param options.expansionWeight - the weight of an added term @defaultValue 0.5
  * @returns a {@link Ranker} with id `bm25:default` or `bm25:spec`
  * @throws {@link ToolSearchError} `invalid_argument` for an unknown preset or analyzer option
  */

@@ -1,9 +1,11 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createBm25Ranker } from './bm25.js';
+import { createCatalog } from './catalog.js';
 import { ToolSearchError } from './errors.js';
 import { createHybridRanker } from './hybrid-ranker.js';
 import type { RankedTool, Ranker } from './ranker.js';
-import { testRanker } from './testing/index.js';
+import { conformanceTools, testRanker } from './testing/index.js';
 import type { ToolDefinition } from './types.js';
 
 testRanker(
@@ -85,5 +87,35 @@ describe('createHybridRanker', () => {
       createHybridRanker({ rankers: [first, second], fusion: { weights: [1, -1] } }),
     ).toThrow(ToolSearchError);
     expect(() => createHybridRanker({ rankers: [first, second], depth: 0 })).toThrow(/depth/);
+  });
+});
+
+describe('createCatalog over a hybrid ranker', () => {
+  it('never throws for any query or limit and returns at most limit hits, best first, from the catalog', async () => {
+    const catalog = createCatalog(conformanceTools, {
+      ranker: createHybridRanker({
+        rankers: [createBm25Ranker(), createBm25Ranker({ preset: 'spec' })],
+        fusion: { weights: [1, 0.5] },
+      }),
+    });
+    const names = new Set(catalog.names());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(fc.string(), fc.string({ unit: 'grapheme' }), fc.constantFrom('file', 'issue')),
+        fc.integer({ min: -3, max: 60 }),
+        async (query, limit) => {
+          const hits = await catalog.search(query, { limit });
+          expect(hits.length).toBeLessThanOrEqual(Math.max(1, limit));
+          let previous = Number.POSITIVE_INFINITY;
+          for (const hit of hits) {
+            expect(names.has(hit.name)).toBe(true);
+            expect(hit.score).toBeGreaterThan(0);
+            expect(hit.score).toBeLessThanOrEqual(previous);
+            previous = hit.score;
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { DATA_SETS, type DataSetName, DEFAULT_DATA_DIR, type EvalSet, loadSet } from './data.js';
 import { evaluateRanker, type SetResult } from './evaluate.js';
-import { DEFAULT_RANKERS, RANKERS } from './rankers.js';
+import { ABLATIONS, DEFAULT_RANKERS, RANKERS } from './rankers.js';
 import { formatTable } from './table.js';
 
 const USAGE = `Usage: pnpm eval [options]
@@ -15,6 +15,8 @@ Options:
   --rankers <a,b>      rankers to run (default: ${DEFAULT_RANKERS.join(',')})
                        known: ${RANKERS.map((entry) => entry.name).join(', ')}
   --max-queries <n>    at most n queries per set, spread evenly over the file
+  --ablations          run the default preset with each idea taken out instead
+                       (${ABLATIONS.map((entry) => entry.name).join(', ')})
   --json               print the results as JSON instead of a table
   --help               this text
 `;
@@ -41,6 +43,7 @@ async function main(): Promise<void> {
       rankers: { type: 'string' },
       'max-queries': { type: 'string' },
       json: { type: 'boolean', default: false },
+      ablations: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: false,
@@ -50,9 +53,12 @@ async function main(): Promise<void> {
     return;
   }
   const sets = list<DataSetName>(values.sets, DATA_SETS, 'set');
+  const catalog = values.ablations
+    ? [RANKERS.find((entry) => entry.name === 'spec')!, ...ABLATIONS]
+    : RANKERS;
   const rankerNames = list(
-    values.rankers,
-    RANKERS.map((entry) => entry.name),
+    values.rankers ?? (values.ablations ? undefined : DEFAULT_RANKERS.join(',')),
+    catalog.map((entry) => entry.name),
     'ranker',
   );
   const maxQueries =
@@ -68,7 +74,7 @@ async function main(): Promise<void> {
   const results: SetResult[] = [];
   const notes: string[] = [];
   for (const name of rankerNames) {
-    const entry = RANKERS.find((candidate) => candidate.name === name)!;
+    const entry = catalog.find((candidate) => candidate.name === name)!;
     const startCreate = performance.now();
     const heapBefore = process.memoryUsage().heapUsed;
     const ranker = await entry.create(notes);

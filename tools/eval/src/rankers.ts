@@ -77,3 +77,46 @@ export const RANKERS: readonly RankerEntry[] = [
 
 /** The rankers run when `--rankers` is not given. */
 export const DEFAULT_RANKERS = RANKERS.map((entry) => entry.name);
+
+/**
+ * The default preset with one idea of issue 7 taken out (or changed) at a time, through
+ * the public tuning options: what each idea is worth. Run with `--ablations`.
+ */
+export const ABLATIONS: readonly RankerEntry[] = [
+  { name: 'default', description: 'the default preset', create: () => createBm25Ranker() },
+  ...(
+    [
+      ['-split', 'no camelCase/PascalCase splitting', { analyzer: { splitIdentifiers: false } }],
+      ['-stem', 'no stemming (lowercased words)', { analyzer: { normalize: 'none' } }],
+      ['lemma', 'wink-nlp lemmas instead of stems', { analyzer: { normalize: 'lemma' } }],
+      ['-stopwords', 'stop words kept', { analyzer: { stopWords: false } }],
+      [
+        'flat-fields',
+        'every field weight 1, b 0.75 (plain BM25 over all fields)',
+        {
+          fields: {
+            name: { weight: 1, b: 0.75 },
+            description: { weight: 1, b: 0.75 },
+            parameterNames: { weight: 1, b: 0.75 },
+            parameterDescriptions: { weight: 1, b: 0.75 },
+            label: { weight: 1, b: 0.75 },
+          },
+        },
+      ],
+      [
+        '-paramdesc',
+        'parameter descriptions not searched',
+        { fields: { parameterDescriptions: { weight: 0 } } },
+      ],
+      ['-label', 'toolset label not searched', { fields: { label: { weight: 0 } } }],
+      ['k1=1.2', 'k1 1.2 instead of 1.6', { k1: 1.2 }],
+      ['-group', 'no sibling lift within toolsets', { groupBoost: 0 }],
+      ['-exactname', 'no exact-name-first rule', { exactNameFirst: false }],
+      ['-synonyms', 'no query expansion (synonyms, paths, URLs)', { synonyms: false }],
+    ] as const
+  ).map(([name, description, options]) => ({
+    name,
+    description,
+    create: () => createBm25Ranker(options as Parameters<typeof createBm25Ranker>[0]),
+  })),
+];

@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { describe, expect, it } from 'vitest';
 import { CLI } from './__fixtures__/paths.js';
+import { runCli } from './__fixtures__/run.js';
 import {
   loadRecordedCatalog,
   RECORDED_META_KEY,
@@ -83,5 +84,20 @@ describe('recorded-server (a real stdio process)', () => {
     } finally {
       await client.close();
     }
+  });
+});
+
+describe('recorded-server --list', () => {
+  it('prints each recorded server with its package and tool count', async () => {
+    const run = await runCli(['recorded-server', '--list']);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(/gitlab-zereight\s+@zereight\/mcp-gitlab\s+118/);
+    expect(run.stdout.trim().split('\n')).toHaveLength(2 + 23);
+  });
+
+  it('exits 2 for an unknown server, naming the known ones', async () => {
+    const run = await runCli(['recorded-server', '--servers', 'nope']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/Unknown recorded server 'nope'.*notion/);
   });
 });

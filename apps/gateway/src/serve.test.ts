@@ -163,6 +163,20 @@ describe('serve --transport http', () => {
     await client.close();
   });
 
+  it('refuses a request from a foreign Origin, even with the token', async () => {
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        origin: 'http://attacker.example',
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(403);
+  });
+
   it('refuses a request without the token', async () => {
     const response = await fetch(url, {
       method: 'POST',

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_HTTP_PORT, parseCommandLine, TOKEN_ENV, UsageError } from './args.js';
+
+describe('parseCommandLine', () => {
+  it('reads serve with its defaults: stdio, 127.0.0.1, the default port', () => {
+    expect(parseCommandLine(['serve', '--config', 'g.json'], {})).toEqual({
+      command: 'serve',
+      config: 'g.json',
+      transport: 'stdio',
+      port: DEFAULT_HTTP_PORT,
+      host: '127.0.0.1',
+    });
+  });
+
+  it('reads every serve flag, and the token from the environment when --token is absent', () => {
+    expect(
+      parseCommandLine(
+        [
+          'serve',
+          '--config=g.json',
+          '--transport',
+          'http',
+          '--port',
+          '0',
+          '--host',
+          '0.0.0.0',
+          '--profile',
+          'chat',
+          '--context-window',
+          '200000',
+        ],
+        { [TOKEN_ENV]: 'from-the-environment' },
+      ),
+    ).toEqual({
+      command: 'serve',
+      config: 'g.json',
+      transport: 'http',
+      port: 0,
+      host: '0.0.0.0',
+      token: 'from-the-environment',
+      profile: 'chat',
+      contextWindow: 200_000,
+    });
+  });
+
+  it('joins the words of a search query and reads --limit', () => {
+    expect(
+      parseCommandLine(['search', 'read', 'a file', '--config', 'g.json', '--limit', '3']),
+    ).toEqual({ command: 'search', config: 'g.json', query: 'read a file', limit: 3 });
+  });
+
+  it('reads recorded-server lists', () => {
+    expect(
+      parseCommandLine(['recorded-server', '--servers', 'github, slack', '--names', 'raw']),
+    ).toEqual({
+      command: 'recorded-server',
+      servers: ['github', 'slack'],
+      exclude: [],
+      naming: 'raw',
+      list: false,
+    });
+  });
+
+  it('answers help for no arguments, --help, and <command> --help', () => {
+    expect(parseCommandLine([])).toEqual({ command: 'help', topic: 'main' });
+    expect(parseCommandLine(['--help'])).toEqual({ command: 'help', topic: 'main' });
+    expect(parseCommandLine(['inspect', '--help'])).toEqual({ command: 'help', topic: 'inspect' });
+  });
+
+  it.each([
+    [['nope'], /Unknown command 'nope'/],
+    [['--nope'], /Unknown option '--nope'/],
+    [['demo', '--config', 'g.json'], /Unknown option '--config'/],
+    [['inspect'], /needs --config/],
+    [['search', '--config', 'g.json'], /needs a query/],
+    [['search', 'q', '--config', 'g.json', '--limit', '0'], /--limit must be between 1 and 50/],
+    [['search', 'q', '--config', 'g.json', '--limit', '2.5'], /--limit must be a whole number/],
+    [['serve', '--config', 'g.json', '--port', '70000'], /--port must be between 0 and 65535/],
+    [['serve', '--config', 'g.json', '--token', 'abc'], /apply only to --transport http/],
+    [['serve', '--config', 'g.json', '--transport', 'ws'], /--transport must be 'stdio' or 'http'/],
+    [['serve', '--config'], /argument missing/],
+    [['recorded-server', '--names', 'short'], /--names must be 'prefixed' or 'raw'/],
+  ])('refuses %j with a usage error', (argv, message) => {
+    expect(() => parseCommandLine(argv, {})).toThrow(UsageError);
+    expect(() => parseCommandLine(argv, {})).toThrow(message);
+  });
+});

@@ -30,6 +30,7 @@ interface Output {
   write(text: string): unknown;
 }
 
+/** Connects to the config's servers (no reconnects), runs `run`, then disconnects. */
 async function withPool<T>(
   config: GatewayConfig,
   run: (pool: UpstreamPool) => Promise<T>,
@@ -54,6 +55,8 @@ function serverOf(pool: UpstreamPool, tool: ToolDefinition): string {
  * `search "<query>" --config <file> [--limit N] [--profile P]`: connects to the
  * config's servers and prints the ranked matches over their tools.
  *
+ * @param options - the parsed flags
+ * @param out - where to print @defaultValue process.stdout
  * @returns the exit code
  * @throws {@link ConfigFileError} for a bad config file
  */
@@ -114,6 +117,8 @@ function printFailures(pool: UpstreamPool, out: Output, style: Style): void {
  * `inspect --config <file> [--profile P]`: per server, its state, tools and estimated
  * tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of context.
  *
+ * @param options - the parsed flags
+ * @param out - where to print @defaultValue process.stdout
  * @returns the exit code (1 when every server failed)
  * @throws {@link ConfigFileError} for a bad config file
  */

@@ -28,6 +28,7 @@ export interface ServeOptions {
  * process is told to stop (SIGINT, SIGTERM). stdout is the MCP transport on stdio, so
  * every message goes to stderr; progress lines are written only when stderr is a TTY.
  *
+ * @param options - the parsed flags
  * @returns the exit code, once serving (the process then lives on its transport)
  * @throws {@link ConfigFileError} for a bad config file or unknown profile
  */

@@ -34,30 +34,38 @@ import {
 /** Modules with fewer exports than this are not split into categories. */
 const MIN_EXPORTS_FOR_CATEGORIES = 10;
 
-/** File base names (without extension) whose category is not their title-cased name. */
-const CATEGORY_BY_FILE = {
-  activation: 'Activation',
-  analyzer: 'Ranking',
-  bm25: 'Ranking',
-  'bm25-spec': 'Ranking',
-  ranker: 'Ranking',
-  'wink-embeddings': 'Ranking',
-  catalog: 'Catalog',
-  classify: 'Classification',
-  config: 'Configuration',
-  errors: 'Errors',
-  formats: 'Provider formats',
-  tokens: 'Token estimates',
-  types: 'Tool definitions',
-  'tool-definition': 'Tool definitions',
-};
+/**
+ * Categories by `<package>:<file base name>`, first match wins; other files get
+ * their title-cased base name (`session-scope.ts` -> "Session scope").
+ * @type {[RegExp, string][]}
+ */
+const CATEGORY_RULES = [
+  [/^@tool-search\/core:(types|tool-definition)$/, 'Tool definitions'],
+  [/^@tool-search\/hooks:(types|dispatcher|run-step)$/, 'Dispatcher'],
+  [/:analyzer/, 'Text analysis'],
+  [/:(bm25|ranker|.*-ranker|wink-embeddings)/, 'Ranking'],
+  [/:catalog$/, 'Catalog'],
+  [/:classify$/, 'Classification'],
+  [/:(config|env)$/, 'Configuration'],
+  [/:errors$/, 'Errors'],
+  [/:formats$/, 'Provider formats'],
+  [/:tokens$/, 'Token estimates'],
+  [/guardrail/, 'Guardrails'],
+  [/approval/, 'Approvals'],
+  [/-hook$/, 'Hooks'],
+  [/:(glob|patterns|pin-matcher|tool-names)$/, 'Tool names and patterns'],
+  [/:(gateway-.*|progress)$/, 'Gateway server'],
+  [/:upstream-/, 'Upstream servers'],
+];
 
-/** @param {string} file */
-function categoryOf(file) {
+/**
+ * @param {string} packageName
+ * @param {string} file
+ */
+function categoryOf(packageName, file) {
   const base = basename(file).replace(/\.(d\.)?[cm]?[tj]sx?$/, '');
-  if (base in CATEGORY_BY_FILE)
-    return CATEGORY_BY_FILE[/** @type {keyof typeof CATEGORY_BY_FILE} */ (base)];
-  if (base.endsWith('-ranker')) return 'Ranking';
+  const key = `${packageName}:${base}`;
+  for (const [pattern, category] of CATEGORY_RULES) if (pattern.test(key)) return category;
   const words = base.split(/[-_.]/).filter(Boolean).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
@@ -89,7 +97,7 @@ export function load(app) {
           if (!file) continue;
           child.comment ??= new Comment();
           child.comment.blockTags.push(
-            new CommentTag('@category', [{ kind: 'text', text: categoryOf(file) }]),
+            new CommentTag('@category', [{ kind: 'text', text: categoryOf(packageName, file) }]),
           );
         }
       }
@@ -149,6 +157,16 @@ export function load(app) {
         const lifted = main.children ?? [];
         for (const child of lifted) child.parent = pkg;
         const rest = (pkg.children ?? []).filter((child) => child !== main);
+        // The other entry points (e.g. `/testing`) sit among the lifted exports' categories.
+        for (const module of rest) {
+          if (!module.kindOf(ReflectionKind.Module) || module.comment?.getTag('@category'))
+            continue;
+          const category = module.name.endsWith('/testing') ? 'Testing' : 'Entry points';
+          module.comment ??= new Comment();
+          module.comment.blockTags.push(
+            new CommentTag('@category', [{ kind: 'text', text: category }]),
+          );
+        }
         pkg.children = [...lifted, ...rest];
         pkg.childrenIncludingDocuments = [
           ...lifted,

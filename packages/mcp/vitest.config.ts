@@ -1,5 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
-  test: { include: ['src/**/*.test.ts'] },
+  // Passing tests finish quickly; the roomy timeouts are for a loaded CI machine that
+  // runs every package's tests at once (property runs and child processes wait on it).
+  test: { include: ['src/**/*.test.ts'], testTimeout: 30_000, hookTimeout: 60_000 },
 });

@@ -162,7 +162,12 @@ interface ToolVector {
   readonly data: Uint32Array;
   /** Analysed length of each field. */
   readonly lengths: Uint16Array;
-  /** The names a query may give exactly: the normalised name, and the bare name of `server__tool`. */
+  /** Whether the tool's name is already normalised (then it is its own exact name). */
+  readonly normalName: boolean;
+  /**
+   * The other names a query may give exactly: the normalised name when it differs, and
+   * the bare name of `server__tool`.
+   */
   readonly exactNames: readonly string[];
 }
 
@@ -174,6 +179,8 @@ const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
 let slotOf = new Int32Array(1024);
 let slotStamp = new Uint32Array(1024);
 let stamp = 0;
+
+const NO_NAMES: readonly string[] = Object.freeze([]);
 
 function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
   const texts = toolFieldTexts(tool);
@@ -219,10 +226,19 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
     data[slot] = ids[slot]!;
     data[count + slot] = packed[slot]!;
   }
-  const exactNames = [normalizeName(tool.name)];
+  const exactNames: string[] = [];
+  const normalized = normalizeName(tool.name);
+  // Most names are already normalised: then the name itself serves, and nothing is kept.
+  if (normalized !== tool.name) exactNames.push(normalized);
   const bare = tool.name.lastIndexOf('__');
   if (bare >= 0) exactNames.push(normalizeName(tool.name.slice(bare + 2)));
-  return { generation, data, lengths, exactNames: exactNames.filter((name) => name !== '') };
+  return {
+    generation,
+    data,
+    lengths,
+    normalName: normalized === tool.name && normalized !== '',
+    exactNames: exactNames.length > 0 ? exactNames : NO_NAMES,
+  };
 }
 
 /** Postings in compressed-row form over the global term ids, plus what queries need. */
@@ -335,7 +351,8 @@ function buildIndex(
   const groupIds = new Map<string, number>();
   for (let doc = 0; doc < n; doc++) {
     const tool = tools[doc]!;
-    for (const name of vectors[doc]!.exactNames) addName(name, doc);
+    if (vectors[doc]!.normalName) addName(tool.name, doc);
+    for (const name of vectors[doc]!.exactNames) if (name !== '') addName(name, doc);
     const key = groupKey(tool);
     if (key === undefined) continue;
     let group = groupIds.get(key);
@@ -510,7 +527,13 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
     }
   };
 
-  const boostGroups = (): void => {
+  const groupLift = new Float64Array(groupMembers.length);
+  /**
+   * Lifts every tool of the best groups by a share of the group's best score. Untouched
+   * members all get the same score and tie in catalog order, so only the first `limit`
+   * of them can reach the results: the others are not visited.
+   */
+  const boostGroups = (limit: number): void => {
     const groups: number[] = [];
     const count = touchedCount;
     for (let i = 0; i < count; i++) {
@@ -522,15 +545,27 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
     }
     groups.sort((a, b) => groupBest[b]! - groupBest[a]! || a - b);
     const top = Math.min(groups.length, tuning.groupTop);
+    for (let g = 0; g < top; g++)
+      groupLift[groups[g]!] = tuning.groupBoost * groupBest[groups[g]!]!;
+    for (let i = 0; i < count; i++) {
+      const group = groupOf[touched[i]!]!;
+      if (group >= 0 && groupLift[group]! > 0) scores[touched[i]!]! += groupLift[group]!;
+    }
     for (let g = 0; g < top; g++) {
       const group = groups[g]!;
-      const boost = tuning.groupBoost * groupBest[group]!;
+      let added = 0;
       for (const doc of groupMembers[group]!) {
+        if (added === limit) break;
+        if (seen[doc] === 1) continue;
         touch(doc);
-        scores[doc]! += boost;
+        scores[doc] = groupLift[group]!;
+        added++;
       }
     }
-    for (const group of groups) groupBest[group] = 0;
+    for (const group of groups) {
+      groupBest[group] = 0;
+      groupLift[group] = 0;
+    }
   };
 
   const reset = (): void => {
@@ -572,7 +607,7 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
       let results: RankedTool[];
       try {
         accumulate(query);
-        if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups();
+        if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
         results = topK(scores, touched, touchedCount, k).map((doc) => ({
           name: index.names[doc]!,
           score: scores[doc]!,

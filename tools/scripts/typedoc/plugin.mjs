@@ -16,12 +16,16 @@
  * 3. Works around a typedoc 0.28 bug: an interface that extends a type alias gets a
  *    "View Summary" link to `hierarchy.html#<id>`, but the hierarchy page leaves it
  *    out. After rendering, such links whose anchor is missing become plain text.
- * 4. Groups the exports of large modules into categories by the source file
+ * 4. Appends to the main entry points an `@example` taken from a region of a file in
+ *    docs/examples, which CI type-checks against the packed packages and runs (see
+ *    EXAMPLES below), so that the API pages show code that is known to work.
+ * 5. Groups the exports of large modules into categories by the source file
  *    that declares them (`config.ts` -> "Configuration"), unless the export
  *    already has its own `@category` tag, which always wins.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import {
   Application,
   Comment,
@@ -70,6 +74,53 @@ function categoryOf(packageName, file) {
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
+/**
+ * `[package, export, file in docs/examples, region]`: the checked example appended to
+ * an export's documentation.
+ * @type {[string, string, string, string][]}
+ */
+const EXAMPLES = [
+  ['@tool-search/core', 'createBm25Ranker', 'custom-ranker.ts', 'use'],
+  ['@tool-search/core', 'createCatalog', 'custom-ranker.ts', 'use'],
+  ['@tool-search/core', 'defineRanker', 'custom-ranker.ts', 'ranker'],
+  ['@tool-search/core', 'parseToolSearchConfigWithWarnings', 'configuration.ts', 'parse'],
+  ['@tool-search/core', 'decideActivation', 'configuration.ts', 'gate'],
+  ['@tool-search/core', 'activationThreshold', 'configuration.ts', 'gate'],
+  ['@tool-search/core', 'toOpenAITool', 'openai.ts', 'openai'],
+  ['@tool-search/core', 'toAnthropicTool', 'anthropic.ts', 'anthropic'],
+  ['@tool-search/core', 'fromMcpTool', 'mcp-formats.ts', 'mcp'],
+  ['@tool-search/core', 'validateToolDefinitions', 'mcp-formats.ts', 'mcp'],
+  ['@tool-search/core', 'testRanker', 'custom-ranker.test.ts', 'conformance'],
+  ['@tool-search/toolsets', 'scopeTools', 'getting-started.ts', 'assemble'],
+  ['@tool-search/toolsets', 'narrowScope', 'security.ts', 'scope'],
+  ['@tool-search/bridge', 'assembleTools', 'getting-started.ts', 'assemble'],
+  ['@tool-search/bridge', 'handleBridgeCall', 'getting-started.ts', 'loop'],
+  ['@tool-search/bridge', 'unwrapToolCall', 'getting-started.ts', 'loop'],
+  ['@tool-search/hooks', 'createDispatcher', 'getting-started.ts', 'dispatch'],
+  ['@tool-search/hooks', 'Guardrail', 'security.ts', 'fail-closed'],
+];
+
+const EXAMPLES_DIR = fileURLToPath(new URL('../../../docs/examples/', import.meta.url));
+
+/**
+ * The lines between `// #region <name>` and `// #endregion <name>`, dedented.
+ * @param {string} file
+ * @param {string} region
+ */
+function exampleRegion(file, region) {
+  const lines = readFileSync(join(EXAMPLES_DIR, file), 'utf8').split('\n');
+  const start = lines.findIndex((line) => line.trim() === `// #region ${region}`);
+  const end = lines.findIndex((line) => line.trim() === `// #endregion ${region}`);
+  if (start < 0 || end <= start) {
+    throw new Error(`docs/examples/${file} has no region '${region}' (typedoc plugin EXAMPLES)`);
+  }
+  const body = lines.slice(start + 1, end);
+  const indent = Math.min(
+    ...body.filter((line) => line.trim() !== '').map((line) => /^ */.exec(line)?.[0].length ?? 0),
+  );
+  return body.map((line) => line.slice(indent)).join('\n');
+}
+
 /** @param {import('typedoc').Application} app */
 export function load(app) {
   app.converter.on(
@@ -86,6 +137,21 @@ export function load(app) {
         }
       }
       const containers = modules.length > 0 ? modules : [project];
+      for (const [pkg, name, file, region] of EXAMPLES) {
+        if (pkg !== packageName) continue;
+        for (const container of containers) {
+          const target = container.children?.find((child) => child.name === name);
+          if (!target) continue;
+          const holder = target.signatures?.[0] ?? target;
+          holder.comment ??= new Comment();
+          holder.comment.blockTags.push(
+            new CommentTag('@example', [
+              { kind: 'text', text: `From docs/examples/${file} (type-checked and run in CI)\n` },
+              { kind: 'code', text: `\`\`\`ts\n${exampleRegion(file, region)}\n\`\`\`` },
+            ]),
+          );
+        }
+      }
       for (const container of containers) {
         const exports = (container.children ?? []).filter(
           (child) => !child.kindOf(ReflectionKind.Reference),

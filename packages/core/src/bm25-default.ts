@@ -122,7 +122,7 @@ export type Bm25TuningOverrides = Partial<Omit<Bm25Tuning, 'fields'>> & {
 };
 
 /** Fills a partial tuning in from {@link DEFAULT_BM25_TUNING}. */
-export function resolveBm25Tuning(overrides: Bm25TuningOverrides = {}): Bm25Tuning {
+function resolveBm25Tuning(overrides: Bm25TuningOverrides = {}): Bm25Tuning {
   const fields = {} as Record<ToolField, Bm25FieldParameters>;
   for (const field of TOOL_FIELDS) {
     fields[field] = { ...DEFAULT_BM25_TUNING.fields[field], ...overrides.fields?.[field] };

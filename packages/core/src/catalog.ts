@@ -6,8 +6,12 @@ import type { ToolDefinition, ToolSource } from './types.js';
 
 /** The longest description a {@link SearchHit} carries. */
 export const SEARCH_HIT_DESCRIPTION_LENGTH = 400;
-/** Queries are cut to this many characters before ranking (bounds analysis cost). */
-export const MAX_QUERY_LENGTH = 2_000;
+/**
+ * Queries are cut to this many characters before ranking: a guard against megabyte
+ * inputs. Long enough for every real query we have seen (the longest, a task with a
+ * pasted base64 blob, is 18.7k characters); analyzers bound their own work further.
+ */
+export const MAX_QUERY_LENGTH = 32_768;
 
 /** One search result of a {@link ToolCatalog}. */
 export interface SearchHit {
@@ -49,7 +53,7 @@ export interface ToolCatalog {
   /**
    * Ranked search over the catalog.
    *
-   * @param query - any string; cut to 2,000 characters
+   * @param query - any string; cut to {@link MAX_QUERY_LENGTH} characters
    * @param options.limit - the most hits @defaultValue 5
    * @returns hits, best first, at most `limit`
    * @throws {@link ToolSearchError} `ranker_failed` when the ranker throws or breaks its contract

@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import type { ServeOptions } from './serve.js';
 
 /** The exit code of a bad command line or a bad config file. */
 export const EXIT_USAGE = 2;
@@ -95,16 +96,7 @@ Options:
 export type Command =
   | { command: 'help'; topic: CommandName | 'main' }
   | { command: 'demo' }
-  | {
-      command: 'serve';
-      config: string;
-      transport: 'stdio' | 'http';
-      port: number;
-      host: string;
-      token?: string;
-      profile?: string;
-      contextWindow?: number;
-    }
+  | ({ command: 'serve' } & ServeOptions)
   | { command: 'search'; config: string; query: string; limit?: number; profile?: string }
   | { command: 'inspect'; config: string; profile?: string }
   | {

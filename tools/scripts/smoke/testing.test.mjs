@@ -1,8 +1,11 @@
-// Runs under vitest in the smoke project: every ./testing subpath imports, and core's
-// conformance suite passes for the default ranker as a custom-ranker author would run it.
+// Runs under vitest in the smoke project: every ./testing subpath imports, and the
+// conformance suites pass as a plugin author would run them: testRanker on the default
+// rankers, testGuardrail on a hooks guardrail.
 import { readFile } from 'node:fs/promises';
 import { createBm25Ranker } from '@tool-search/core';
 import { testRanker } from '@tool-search/core/testing';
+import { createToolPolicyGuardrail } from '@tool-search/hooks';
+import { testGuardrail } from '@tool-search/hooks/testing';
 import { describe, expect, it } from 'vitest';
 
 const entries = JSON.parse(await readFile(new URL('../entries.json', import.meta.url), 'utf8'));
@@ -17,3 +20,8 @@ describe('./testing subpaths', () => {
 
 testRanker(createBm25Ranker());
 testRanker(createBm25Ranker({ preset: 'spec' }));
+
+testGuardrail(createToolPolicyGuardrail({ deny: { tools: ['github_merge_*'] } }), {
+  allows: [{ call: { name: 'github_list_pulls', arguments: { repo: 'a/b' } } }],
+  denies: [{ call: { name: 'github_merge_pull_request', arguments: { number: 7 } } }],
+});

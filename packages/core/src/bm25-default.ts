@@ -1,5 +1,6 @@
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from './analyzer.js';
 import { TOOL_FIELDS, type ToolField, toolFieldTexts } from './analyzer-fields.js';
+import { winkInstance } from './analyzer-wink.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
 import type { ToolDefinition } from './types.js';
 
@@ -41,6 +42,21 @@ export interface Bm25Tuning {
   synonyms: boolean | Readonly<Record<string, readonly string[]>>;
   /** The weight of a term added by query expansion, against 1 for a query word. */
   expansionWeight: number;
+  /**
+   * Query-term weights by part of speech, from the wink-nlp tagger run over the query
+   * (once per distinct query text, cached): a term takes the weight of the word it came
+   * from (`VERB`, `ADJ`, `ADV`, `NUM`, ... as wink-nlp tags them; an untagged part of
+   * speech weighs 1). The default weighs the nouns of a request over its verbs,
+   * adjectives, adverbs and numbers. `false` turns it off.
+   */
+  partOfSpeechWeights: false | Readonly<Record<string, number>>;
+  /**
+   * Proximity: two adjacent query terms that are also adjacent, in the same order, in
+   * the first sentence of a tool's description (after stemming and stop words: the query
+   * `label issues` and the sentence `Labels an issue.` share `label issu`) add the
+   * pair's idf × this weight to the tool's score. 0 turns it off.
+   */
+  proximityWeight: number;
 }
 
 /**
@@ -96,6 +112,17 @@ export const DEFAULT_QUERY_SYNONYMS: Readonly<Record<string, readonly string[]>>
 });
 
 /**
+ * The part-of-speech weights of the default preset: nouns and proper nouns weigh 1,
+ * verbs and adjectives 0.7, adverbs and numbers 0.5.
+ */
+export const DEFAULT_PART_OF_SPEECH_WEIGHTS: Readonly<Record<string, number>> = Object.freeze({
+  VERB: 0.7,
+  ADJ: 0.7,
+  ADV: 0.5,
+  NUM: 0.5,
+});
+
+/**
  * The tuning of the default preset: the best measured with `tools/eval` (see its README
  * for what each part is worth).
  */
@@ -114,6 +141,8 @@ export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
   exactNameFirst: true,
   synonyms: true,
   expansionWeight: 0.5,
+  partOfSpeechWeights: DEFAULT_PART_OF_SPEECH_WEIGHTS,
+  proximityWeight: 0.5,
 }) as Readonly<Bm25Tuning>;
 
 /** A partial {@link Bm25Tuning}: fields may be given one by one. */
@@ -154,14 +183,17 @@ function internTerm(term: string): number {
 }
 
 /**
- * One tool's analysed fields, packed in one array: `count` distinct term ids, then one
- * word per term holding its frequency in each field (6 bits a field, at most 63).
+ * One tool's analysed fields, packed in one array: `terms` distinct term ids, then one
+ * word per term holding its frequency in each field (6 bits a field, at most 63), then
+ * the term ids of the description's first sentence in order (for proximity).
  */
 interface ToolVector {
   readonly generation: number;
   readonly data: Uint32Array;
   /** Analysed length of each field. */
   readonly lengths: Uint16Array;
+  /** How many distinct terms `data` holds. */
+  readonly terms: number;
   /** Whether the tool's name is already normalised (then it is its own exact name). */
   readonly normalName: boolean;
   /**
@@ -182,6 +214,19 @@ let stamp = 0;
 
 const NO_NAMES: readonly string[] = Object.freeze([]);
 
+const FIRST_SENTENCE_END = /[.!?\u3002\uff01\uff1f](?=\s|$)|\n/;
+const MAX_SENTENCE_LENGTH = 400;
+
+/** The first sentence of a description (up to `. `, `! `, `? `, a line break or 400 characters). */
+function firstSentence(description: string): string {
+  const text =
+    description.length > MAX_SENTENCE_LENGTH
+      ? description.slice(0, MAX_SENTENCE_LENGTH)
+      : description;
+  const end = text.search(FIRST_SENTENCE_END);
+  return end < 0 ? text : text.slice(0, end);
+}
+
 function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
   const texts = toolFieldTexts(tool);
   const ids: number[] = [];
@@ -192,40 +237,43 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
     slotStamp.fill(0);
     stamp = 1;
   }
+  const add = (id: number, shift: number): void => {
+    if (id >= slotOf.length) {
+      const size = Math.max(id + 1, slotOf.length * 2);
+      const grownSlots = new Int32Array(size);
+      grownSlots.set(slotOf);
+      slotOf = grownSlots;
+      const grownStamps = new Uint32Array(size);
+      grownStamps.set(slotStamp);
+      slotStamp = grownStamps;
+    }
+    let slot: number;
+    if (slotStamp[id] === stamp) slot = slotOf[id]!;
+    else {
+      slot = ids.length;
+      slotStamp[id] = stamp;
+      slotOf[id] = slot;
+      ids.push(id);
+      packed.push(0);
+    }
+    const frequency = (packed[slot]! >>> shift) & MAX_FREQUENCY;
+    if (frequency < MAX_FREQUENCY) packed[slot]! += 1 << shift;
+  };
   for (let field = 0; field < FIELD_COUNT; field++) {
     const terms = analyzer.analyze(texts[TOOL_FIELDS[field]!]);
     lengths[field] = Math.min(terms.length, 0xffff);
     const shift = field * FREQUENCY_BITS;
-    for (const term of terms) {
-      const id = internTerm(term);
-      if (id >= slotOf.length) {
-        const size = Math.max(id + 1, slotOf.length * 2);
-        const grownSlots = new Int32Array(size);
-        grownSlots.set(slotOf);
-        slotOf = grownSlots;
-        const grownStamps = new Uint32Array(size);
-        grownStamps.set(slotStamp);
-        slotStamp = grownStamps;
-      }
-      let slot: number;
-      if (slotStamp[id] === stamp) slot = slotOf[id]!;
-      else {
-        slot = ids.length;
-        slotStamp[id] = stamp;
-        slotOf[id] = slot;
-        ids.push(id);
-        packed.push(0);
-      }
-      const frequency = (packed[slot]! >>> shift) & MAX_FREQUENCY;
-      if (frequency < MAX_FREQUENCY) packed[slot]! += 1 << shift;
-    }
+    for (const term of terms) add(internTerm(term), shift);
   }
+  // The first sentence's terms are among the description's: only their order is new.
+  const sentence = analyzer.analyze(firstSentence(texts.description));
   const count = ids.length;
-  const data = new Uint32Array(count * 2);
+  const data = new Uint32Array(count * 2 + sentence.length);
   for (let slot = 0; slot < count; slot++) {
     data[slot] = ids[slot]!;
     data[count + slot] = packed[slot]!;
   }
+  for (let i = 0; i < sentence.length; i++) data[count * 2 + i] = internTerm(sentence[i]!);
   const exactNames: string[] = [];
   const normalized = normalizeName(tool.name);
   // Most names are already normalised: then the name itself serves, and nothing is kept.
@@ -236,6 +284,7 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
     generation,
     data,
     lengths,
+    terms: count,
     normalName: normalized === tool.name && normalized !== '',
     exactNames: exactNames.length > 0 ? exactNames : NO_NAMES,
   };
@@ -255,6 +304,8 @@ interface FieldIndex {
   /** Each tool's group, or -1; and each group's tools. */
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
+  /** Each tool's vector (proximity reads the order of its first sentence). */
+  readonly vectors: readonly ToolVector[];
 }
 
 function normalizeName(text: string): string {
@@ -281,17 +332,15 @@ function buildIndex(
   const averages = new Float64Array(FIELD_COUNT);
   let vocabulary = 0;
   let postingCount = 0;
-  for (const { data, lengths } of vectors) {
+  for (const { data, lengths, terms: count } of vectors) {
     for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += lengths[f]!;
-    const count = data.length / 2;
     postingCount += count;
     for (let t = 0; t < count; t++) if (data[t]! >= vocabulary) vocabulary = data[t]! + 1;
   }
   for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
 
   const offsets = new Uint32Array(vocabulary + 1);
-  for (const { data } of vectors) {
-    const count = data.length / 2;
+  for (const { data, terms: count } of vectors) {
     for (let t = 0; t < count; t++) offsets[data[t]! + 1]!++;
   }
   for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
@@ -302,11 +351,10 @@ function buildIndex(
   const norms = new Float64Array(FIELD_COUNT);
   let skipped = 0;
   for (let doc = 0; doc < n; doc++) {
-    const { data, lengths } = vectors[doc]!;
+    const { data, lengths, terms: count } = vectors[doc]!;
     for (let f = 0; f < FIELD_COUNT; f++) {
       norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * lengths[f]!) / averages[f]!);
     }
-    const count = data.length / 2;
     for (let t = 0; t < count; t++) {
       const frequencies = data[count + t]!;
       let tf = 0;
@@ -374,7 +422,18 @@ function buildIndex(
     exactNames,
     groupOf,
     groupMembers,
+    vectors,
   };
+}
+
+/** How often the term ids a, b follow each other in a tool's first sentence (at most 255). */
+function adjacentCount(vector: ToolVector, a: number, b: number): number {
+  const { data } = vector;
+  let count = 0;
+  for (let i = vector.terms * 2 + 1; i < data.length; i++) {
+    if (data[i] === b && data[i - 1] === a && count < 255) count++;
+  }
+  return count;
 }
 
 function idfOf(df: number, n: number): number {
@@ -464,9 +523,46 @@ function mentionedKinds(query: string, expansions: Expansions): string[] {
 }
 
 const MAX_QUERY_SCAN = 4_096;
+/** How many distinct query texts a searcher remembers the part-of-speech weights of. */
+const POS_CACHE_SIZE = 1_024;
 
-function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tuning): RankerIndex {
-  const { n, offsets, docs, weights, groupOf, groupMembers } = index;
+/**
+ * The weight of each analysed term of a query by the part of speech of the word it came
+ * from (wink-nlp's tagger; the largest weight when a term comes from several words).
+ * Cached per query text, oldest out first.
+ */
+function partOfSpeechWeights(
+  query: string,
+  analyzer: Analyzer,
+  table: Readonly<Record<string, number>>,
+  cache: Map<string, Map<string, number>>,
+): Map<string, number> {
+  const cached = cache.get(query);
+  if (cached !== undefined) return cached;
+  const nlp = winkInstance('pos');
+  const tokens = nlp.readDoc(query.slice(0, MAX_QUERY_SCAN)).tokens();
+  const values = tokens.out(nlp.its.value) as string[];
+  const tags = tokens.out(nlp.its.pos) as string[];
+  const weights = new Map<string, number>();
+  for (let i = 0; i < values.length; i++) {
+    const weight = table[tags[i]!] ?? 1;
+    for (const term of analyzer.analyze(values[i]!)) {
+      const known = weights.get(term);
+      if (known === undefined || weight > known) weights.set(term, weight);
+    }
+  }
+  if (cache.size >= POS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(query, weights);
+  return weights;
+}
+
+function createSearcher(
+  index: FieldIndex,
+  analyzer: Analyzer,
+  tuning: Bm25Tuning,
+  posCache: Map<string, Map<string, number>>,
+): RankerIndex {
+  const { n, offsets, docs, weights, groupOf, groupMembers, vectors } = index;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
   const terms = dictionary;
   const expansions = expansionsFor(analyzer, tuning);
@@ -490,14 +586,25 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
     const ids: number[] = [];
     const factors: number[] = [];
     const analysed = analyzer.analyze(query);
+    const termIds: number[] = [];
     for (const term of analysed) {
       const id = terms.get(term);
+      termIds.push(id ?? -1);
       if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) continue;
       if (id !== previous && !ids.includes(id)) {
         ids.push(id);
         factors.push(1);
       }
       previous = id;
+    }
+    if (tuning.partOfSpeechWeights !== false && ids.length > 1) {
+      const byTerm = partOfSpeechWeights(query, analyzer, tuning.partOfSpeechWeights, posCache);
+      for (let i = 0; i < analysed.length; i++) {
+        const weight = byTerm.get(analysed[i]!);
+        if (weight === undefined) continue;
+        const q = ids.indexOf(termIds[i]!);
+        if (q >= 0) factors[q] = weight;
+      }
     }
     if (expansions !== undefined) {
       const add = (term: string): void => {
@@ -523,6 +630,61 @@ function createSearcher(index: FieldIndex, analyzer: Analyzer, tuning: Bm25Tunin
         const doc = docs[p]!;
         touch(doc);
         scores[doc]! += idf * weights[p]!;
+      }
+    }
+    if (tuning.proximityWeight > 0) addProximity(termIds);
+  };
+
+  let pairDocs: Uint32Array | undefined;
+  let pairCounts: Uint8Array | undefined;
+  /**
+   * Proximity: each distinct pair of adjacent query terms (a, b) that is also adjacent,
+   * in that order, in the first sentence of a tool's description adds the pair's idf
+   * (over the tools that have it) × proximityWeight × its saturated count. The tools are
+   * found by intersecting the postings of a and b (both in catalog order).
+   */
+  const addProximity = (termIds: readonly number[]): void => {
+    const k1 = tuning.k1;
+    const done: number[] = [];
+    for (let i = 1; i < termIds.length; i++) {
+      const a = termIds[i - 1]!;
+      const b = termIds[i]!;
+      if (a < 0 || b < 0 || a === b || a >= vocabulary || b >= vocabulary) continue;
+      let repeated = false;
+      for (let d = 0; d < done.length && !repeated; d += 2) {
+        repeated = done[d] === a && done[d + 1] === b;
+      }
+      if (repeated) continue;
+      done.push(a, b);
+      let pa = offsets[a]!;
+      let pb = offsets[b]!;
+      const endA = offsets[a + 1]!;
+      const endB = offsets[b + 1]!;
+      if (pa === endA || pb === endB) continue;
+      pairDocs ??= new Uint32Array(n);
+      pairCounts ??= new Uint8Array(n);
+      let found = 0;
+      while (pa < endA && pb < endB) {
+        const docA = docs[pa]!;
+        const docB = docs[pb]!;
+        if (docA < docB) pa++;
+        else if (docA > docB) pb++;
+        else {
+          const count = adjacentCount(vectors[docA]!, a, b);
+          if (count > 0) {
+            pairDocs[found] = docA;
+            pairCounts[found] = count;
+            found++;
+          }
+          pa++;
+          pb++;
+        }
+      }
+      if (found === 0) continue;
+      const idf = idfOf(found, n) * tuning.proximityWeight;
+      for (let j = 0; j < found; j++) {
+        const count = pairCounts[j]!;
+        scores[pairDocs[j]!]! += (idf * (count * (k1 + 1))) / (k1 + count);
       }
     }
   };
@@ -666,6 +828,8 @@ export function createFieldBm25Ranker(
   const analyzer = createAnalyzer(tuning.analyzer);
   const vectors = vectorCacheFor(analyzer.id);
   const recent: CachedIndex[] = [];
+  // Part-of-speech weights per query text, shared by the indexes of this ranker.
+  const posCache = new Map<string, Map<string, number>>();
   return {
     specificationVersion: 'v1',
     id,
@@ -693,7 +857,12 @@ export function createFieldBm25Ranker(
         }
         return vector;
       });
-      const index = createSearcher(buildIndex(tools, toolVectors, tuning), analyzer, tuning);
+      const index = createSearcher(
+        buildIndex(tools, toolVectors, tuning),
+        analyzer,
+        tuning,
+        posCache,
+      );
       recent.unshift({ tools: [...tools], index });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;

@@ -131,6 +131,33 @@ describe("createBm25Ranker() (the 'default' preset)", () => {
     );
   });
 
+  it('weighs the nouns of a request over its adjectives (wink-nlp part-of-speech tags)', async () => {
+    // Each query word matches one tool, with the same field, length and idf: only the
+    // part of speech of the word tells them apart.
+    const tools = [tool('recent_items', 'Lists items'), tool('invoices_list', 'Lists records')];
+    const query = 'show recent invoices';
+    expect((await names(tools, query))[0]).toBe('invoices_list');
+    const plain = createBm25Ranker({ partOfSpeechWeights: false });
+    const tied = await (await plain.index(tools)).search(query, 2);
+    expect(tied[0]!.score).toBe(tied[1]!.score);
+    expect(tied[0]!.name).toBe('recent_items');
+  });
+
+  it('ranks a tool whose first sentence has two query words side by side above one that has them apart', async () => {
+    const tools = [
+      tool('apart', 'Pull request reviewers and issue labels. Nothing else.'),
+      tool('adjacent', 'Labels an issue. Pull request reviewers too.'),
+      tool('later', 'Reviewers of a pull request. Issue labels here.'),
+    ];
+    // The same terms in each; only 'adjacent' has 'issue label' in its first sentence
+    // ('label issu' in order after stemming: the query says 'label issues').
+    const hits = await names(tools, 'label issues', 3);
+    expect(hits[0]).toBe('adjacent');
+    const plain = createBm25Ranker({ proximityWeight: 0, partOfSpeechWeights: false });
+    const flat = await (await plain.index(tools)).search('label issues', 3);
+    expect(new Set(flat.map((hit) => hit.score)).size).toBe(1);
+  });
+
   it('counts a repeated query term once', async () => {
     const index = await ranker.index(conformanceTools);
     expect(await index.search('file file file', 5)).toEqual(await index.search('file', 5));

@@ -36,7 +36,11 @@ function list<T extends string>(value: string | undefined, known: readonly T[], 
 }
 
 async function main(): Promise<void> {
+  // `pnpm eval -- --sets x` hands the script a literal `--` first: skip it.
+  const args = process.argv.slice(2);
+  if (args[0] === '--') args.shift();
   const { values } = parseArgs({
+    args,
     options: {
       data: { type: 'string' },
       sets: { type: 'string' },

@@ -523,13 +523,20 @@ function mentionedKinds(query: string, expansions: Expansions): string[] {
 }
 
 const MAX_QUERY_SCAN = 4_096;
-/** How many distinct query texts a searcher remembers the part-of-speech weights of. */
-const POS_CACHE_SIZE = 1_024;
+/** How many distinct query texts a ranker remembers the part-of-speech weights of. */
+const POS_CACHE_SIZE = 256;
+/** The tagger reads this much of a query; terms past it weigh 1. */
+const MAX_TAGGED_LENGTH = 1_024;
+// wink-nlp's tokenizer slows down on long unbroken runs (a 4,000-character blob takes
+// tens of ms): runs this long are not words, and are left out of tagging.
+const UNTAGGED_RUN = /\S{33,}/g;
 
 /**
  * The weight of each analysed term of a query by the part of speech of the word it came
  * from (wink-nlp's tagger; the largest weight when a term comes from several words).
- * Cached per query text, oldest out first.
+ * Only the first 1,024 characters are tagged, without runs of more than 32 non-space
+ * characters (blobs, long URLs): terms from elsewhere keep weight 1. Cached per query
+ * text (its first 4,096 characters), oldest out first.
  */
 function partOfSpeechWeights(
   query: string,
@@ -537,10 +544,12 @@ function partOfSpeechWeights(
   table: Readonly<Record<string, number>>,
   cache: Map<string, Map<string, number>>,
 ): Map<string, number> {
-  const cached = cache.get(query);
+  const text = query.length > MAX_QUERY_SCAN ? query.slice(0, MAX_QUERY_SCAN) : query;
+  const cached = cache.get(text);
   if (cached !== undefined) return cached;
   const nlp = winkInstance('pos');
-  const tokens = nlp.readDoc(query.slice(0, MAX_QUERY_SCAN)).tokens();
+  const tagged = text.slice(0, MAX_TAGGED_LENGTH).replace(UNTAGGED_RUN, ' ');
+  const tokens = nlp.readDoc(tagged).tokens();
   const values = tokens.out(nlp.its.value) as string[];
   const tags = tokens.out(nlp.its.pos) as string[];
   const weights = new Map<string, number>();
@@ -552,7 +561,7 @@ function partOfSpeechWeights(
     }
   }
   if (cache.size >= POS_CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(query, weights);
+  cache.set(text, weights);
   return weights;
 }
 
@@ -656,28 +665,36 @@ function createSearcher(
       }
       if (repeated) continue;
       done.push(a, b);
-      let pa = offsets[a]!;
-      let pb = offsets[b]!;
-      const endA = offsets[a + 1]!;
-      const endB = offsets[b + 1]!;
-      if (pa === endA || pb === endB) continue;
+      // Walk the shorter postings list; binary-search the longer one from where the
+      // last search stopped (both are in catalog order).
+      let short = offsets[a]!;
+      let shortEnd = offsets[a + 1]!;
+      let long = offsets[b]!;
+      let longEnd = offsets[b + 1]!;
+      if (short === shortEnd || long === longEnd) continue;
+      if (shortEnd - short > longEnd - long) {
+        [short, long] = [long, short];
+        [shortEnd, longEnd] = [longEnd, shortEnd];
+      }
       pairDocs ??= new Uint32Array(n);
       pairCounts ??= new Uint8Array(n);
       let found = 0;
-      while (pa < endA && pb < endB) {
-        const docA = docs[pa]!;
-        const docB = docs[pb]!;
-        if (docA < docB) pa++;
-        else if (docA > docB) pb++;
-        else {
-          const count = adjacentCount(vectors[docA]!, a, b);
-          if (count > 0) {
-            pairDocs[found] = docA;
-            pairCounts[found] = count;
-            found++;
-          }
-          pa++;
-          pb++;
+      for (; short < shortEnd && long < longEnd; short++) {
+        const doc = docs[short]!;
+        let low = long;
+        let high = longEnd;
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (docs[middle]! < doc) low = middle + 1;
+          else high = middle;
+        }
+        long = low;
+        if (long === longEnd || docs[long] !== doc) continue;
+        const count = adjacentCount(vectors[doc]!, a, b);
+        if (count > 0) {
+          pairDocs[found] = doc;
+          pairCounts[found] = count;
+          found++;
         }
       }
       if (found === 0) continue;

@@ -143,6 +143,17 @@ describe("createBm25Ranker() (the 'default' preset)", () => {
     expect(tied[0]!.name).toBe('recent_items');
   });
 
+  it('still matches the words of a query that carries a long blob (left out of tagging)', async () => {
+    const tools = [
+      tool('extract_image', 'Extract an image from base64 data'),
+      tool('other', 'Text'),
+    ];
+    const blob = 'iVBORw0KGgoAAAANSUhEUgAAAgAAAAIACAYAAAD0eNT6'.repeat(100);
+    expect(await names(tools, `What does this base64 image mean?\n${blob}`)).toEqual([
+      'extract_image',
+    ]);
+  });
+
   it('ranks a tool whose first sentence has two query words side by side above one that has them apart', async () => {
     const tools = [
       tool('apart', 'Pull request reviewers and issue labels. Nothing else.'),

@@ -31,8 +31,10 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * ({@link DEFAULT_QUERY_SYNONYMS}: `save` → `write`, `email` → `mail`, ...) and a path or
  * URL in the query for `file` or `url`, at half weight; the best few toolsets (or
  * `server__` name prefixes) lift their sibling tools a little; a query that is exactly
- * a tool's name ranks it first;
- * when nothing matches, tools whose name contains the query score 0.1. It is memoized
+ * a tool's name ranks it first; query words are weighted by their part of speech
+ * (wink-nlp's tagger: nouns 1, verbs and adjectives 0.7, adverbs and numbers 0.5, see
+ * {@link DEFAULT_PART_OF_SPEECH_WEIGHTS}); two query words that stand side by side in the
+ * first sentence of a tool's description add a bonus; when nothing matches, tools whose name contains the query score 0.1. It is memoized
  * per tool object and per tool list, so rebuilding the catalog every turn is cheap.
  *
  * `preset: 'spec'` reproduces the reference behaviour exactly: document = tool name
@@ -57,6 +59,8 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * @param options.exactNameFirst - rank an exact name match first @defaultValue true
  * @param options.synonyms - query expansion: `true`, `false` or your own synonym table @defaultValue true
  * @param options.expansionWeight - the weight of an added term @defaultValue 0.5
+ * @param options.partOfSpeechWeights - query-word weights by tag, or `false` to weigh every word 1
+ * @param options.proximityWeight - the side-by-side bonus, 0 to turn off @defaultValue 0.5
  * @returns a {@link Ranker} with id `bm25:default` or `bm25:spec`
  * @throws {@link ToolSearchError} `invalid_argument` for an unknown preset or analyzer option
  */

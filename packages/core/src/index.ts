@@ -11,7 +11,11 @@ export { TOOL_FIELDS, toolFieldTexts } from './analyzer-fields.js';
 export type { Bm25Preset, Bm25RankerOptions } from './bm25.js';
 export { createBm25Ranker } from './bm25.js';
 export type { Bm25FieldParameters, Bm25Tuning, Bm25TuningOverrides } from './bm25-default.js';
-export { DEFAULT_BM25_TUNING, DEFAULT_QUERY_SYNONYMS } from './bm25-default.js';
+export {
+  DEFAULT_BM25_TUNING,
+  DEFAULT_PART_OF_SPEECH_WEIGHTS,
+  DEFAULT_QUERY_SYNONYMS,
+} from './bm25-default.js';
 export type { CatalogOptions, CatalogSearchOptions, SearchHit, ToolCatalog } from './catalog.js';
 export {
   createCatalog,

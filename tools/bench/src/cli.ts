@@ -1,1 +1,94 @@
-export {};
+/**
+ * `pnpm bench`: runs one child process per catalog size and prints a table per size,
+ * ratios against each peer, and the issue's targets (or JSON with `--json`).
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { type BenchOptions, parseOptions, USAGE, UsageError } from './options.js';
+import { checkTargets, formatSetup, formatSizeReport, TARGET_SIZE } from './report.js';
+import type { SizeResult } from './results.js';
+
+const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
+
+/** Extra node flags for the children, e.g. `--cpu-prof` (from `BENCH_NODE_OPTIONS`). */
+function extraNodeFlags(): string[] {
+  return (process.env['BENCH_NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean);
+}
+
+function runWorker(size: number, options: BenchOptions): Promise<SizeResult> {
+  const args = [
+    '--expose-gc',
+    ...extraNodeFlags(),
+    '--import',
+    import.meta.resolve('tsx'),
+    WORKER,
+    '--size',
+    String(size),
+    '--options',
+    JSON.stringify(options),
+  ];
+  return new Promise((resolve, reject) => {
+    // The child's stdout goes to our stderr, so that --json output stays clean.
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 2, 2, 'ipc'] });
+    let result: SizeResult | undefined;
+    child.on('message', (message: { type?: string; result?: SizeResult }) => {
+      if (message?.type === 'result') result = message.result;
+    });
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (result !== undefined && code === 0) resolve(result);
+      else reject(new Error(`the ${size}-tool worker exited with ${signal ?? `code ${code}`}`));
+    });
+  });
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions | 'help';
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+  if (options === 'help') {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const results: SizeResult[] = [];
+  let failed = false;
+  for (const size of options.sizes) {
+    process.stderr.write(`[${size}] starting a worker\n`);
+    try {
+      const result = await runWorker(size, options);
+      results.push(result);
+      if (!options.json) process.stdout.write(`\n${formatSizeReport(result)}\n`);
+    } catch (error) {
+      failed = true;
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+  if (options.json) {
+    const targets = results.map((result) => ({ size: result.size, checks: checkTargets(result) }));
+    process.stdout.write(
+      `${JSON.stringify({ options, targetSize: TARGET_SIZE, results, targets }, null, 2)}\n`,
+    );
+  } else if (results.length > 0) {
+    process.stdout.write(`\n${formatSetup(results)}\n`);
+  }
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(
+      `${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exitCode = 1;
+  },
+);

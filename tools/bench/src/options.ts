@@ -1,0 +1,204 @@
+import { fileURLToPath } from 'node:url';
+import type { AssemblyChoice } from './assembly.js';
+
+/** The rankers of ours the benchmark can measure: presets of `createBm25Ranker()`. */
+export type OurRankerName = 'default' | 'spec';
+
+/** Command-line options of the benchmark. */
+export interface BenchOptions {
+  /** Catalog sizes, one child process each. */
+  sizes: number[];
+  /** The most timed samples per measurement (query measurements: rounds over the query set). */
+  iterations: number;
+  /** Untimed runs before each measurement. */
+  warmup: number;
+  /** Time budget per measurement; slow peers stop early, after at least `minSamples`. */
+  budgetMs: number;
+  /** The fewest timed samples per measurement, whatever the budget. */
+  minSamples: number;
+  /** Our rankers to measure. */
+  rankers: OurRankerName[];
+  /** Peers to measure. */
+  peers: PeerName[];
+  /** The shared data folder (holds `mcp-real/combined-catalog.json`). */
+  data: string;
+  /** Seed of the synthetic generator and of the 1% change. */
+  seed: number;
+  /** How assemblies are made: the bridge when available (`auto`), or forced. */
+  assembly: AssemblyChoice;
+  /** Print JSON instead of tables. */
+  json: boolean;
+}
+
+/** The peer libraries measured side by side. */
+export type PeerName = 'minisearch' | 'minisearch-stop' | 'orama' | 'wink-bm25';
+
+export const ALL_PEERS: readonly PeerName[] = [
+  'minisearch',
+  'minisearch-stop',
+  'orama',
+  'wink-bm25',
+];
+const ALL_RANKERS: readonly OurRankerName[] = ['default', 'spec'];
+
+/** `tools/bench/../../../shared/data`, i.e. `/work/shared/data` beside the repository. */
+export const DEFAULT_DATA_DIR = fileURLToPath(new URL('../../../../shared/data', import.meta.url));
+
+export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze<BenchOptions>({
+  sizes: [100, 1_000, 10_000],
+  iterations: 50,
+  warmup: 3,
+  budgetMs: 6_000,
+  minSamples: 3,
+  rankers: ['default'],
+  peers: [...ALL_PEERS],
+  data: DEFAULT_DATA_DIR,
+  seed: 1,
+  assembly: 'auto',
+  json: false,
+});
+
+export const USAGE = `Usage: pnpm bench [options]
+
+  --sizes 100,1000,10000   catalog sizes, one child process each
+  --iterations 50          most timed samples per measurement (queries: rounds over the query set)
+  --warmup 3               untimed runs before each measurement
+  --budget-ms 6000         time budget per measurement (at least --min-samples are taken)
+  --min-samples 3          fewest timed samples per measurement
+  --rankers default,spec   our BM25 presets to measure (default: default)
+  --peers minisearch,minisearch-stop,orama,wink-bm25
+                           peers to measure (default: all; 'none' for none)
+  --data <dir>             shared data folder with mcp-real/combined-catalog.json
+                           (default: ../shared/data beside the repository; falls back
+                           to tools/bench/fixtures when it is not readable)
+  --seed 1                 seed of the synthetic tools and of the 1% change
+  --assembly auto          auto | bridge | core: assemble with @tool-search/bridge's
+                           assembleTools (auto: when it exists) or the core stand-in
+  --json                   print JSON instead of tables
+  --help                   this text
+
+Environment: BENCH_NODE_OPTIONS adds node flags to every size's process, e.g.
+  BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=.scratch/prof' pnpm bench --sizes 10000 --peers none`;
+
+const VALUE_FLAGS = [
+  '--sizes',
+  '--iterations',
+  '--warmup',
+  '--budget-ms',
+  '--min-samples',
+  '--rankers',
+  '--peers',
+  '--data',
+  '--seed',
+  '--assembly',
+];
+
+/** Thrown for a bad command line; the CLI prints the message and the usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function positiveInteger(flag: string, value: string): number {
+  const number = Number(value.replace(/_/g, ''));
+  if (!Number.isInteger(number) || number < 1) {
+    throw new UsageError(`${flag} expects a positive integer, got '${value}'.`);
+  }
+  return number;
+}
+
+function nonNegativeInteger(flag: string, value: string): number {
+  const number = Number(value.replace(/_/g, ''));
+  if (!Number.isInteger(number) || number < 0) {
+    throw new UsageError(`${flag} expects an integer of 0 or more, got '${value}'.`);
+  }
+  return number;
+}
+
+function list<T extends string>(flag: string, value: string, allowed: readonly T[]): T[] {
+  if (value === 'none') return [];
+  const items = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean);
+  for (const item of items) {
+    if (!allowed.includes(item as T)) {
+      throw new UsageError(`${flag}: unknown '${item}'. Use any of ${allowed.join(', ')}.`);
+    }
+  }
+  return [...new Set(items)] as T[];
+}
+
+/**
+ * Parses the command line (`--flag value` or `--flag=value`).
+ *
+ * @param argv - the arguments after the script name
+ * @returns the options, or `'help'` when `--help` was asked
+ * @throws {@link UsageError} for an unknown flag or a bad value
+ */
+export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
+  const options: BenchOptions = {
+    ...DEFAULT_OPTIONS,
+    sizes: [...DEFAULT_OPTIONS.sizes],
+    rankers: [...DEFAULT_OPTIONS.rankers],
+    peers: [...DEFAULT_OPTIONS.peers],
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const argument = argv[i]!;
+    if (argument === '--') continue;
+    if (argument === '--help' || argument === '-h') return 'help';
+    if (argument === '--json') {
+      options.json = true;
+      continue;
+    }
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argument);
+    if (match === null) throw new UsageError(`Unexpected argument '${argument}'.`);
+    const flag = `--${match[1]}`;
+    if (!VALUE_FLAGS.includes(flag)) throw new UsageError(`Unknown option '${flag}'.`);
+    let value = match[2];
+    if (value === undefined) {
+      value = argv[++i];
+      if (value === undefined) throw new UsageError(`${flag} expects a value.`);
+    }
+    switch (flag) {
+      case '--sizes':
+        options.sizes = value.split(',').map((size) => positiveInteger(flag, size.trim()));
+        break;
+      case '--iterations':
+        options.iterations = positiveInteger(flag, value);
+        break;
+      case '--warmup':
+        options.warmup = nonNegativeInteger(flag, value);
+        break;
+      case '--budget-ms':
+        options.budgetMs = nonNegativeInteger(flag, value);
+        break;
+      case '--min-samples':
+        options.minSamples = positiveInteger(flag, value);
+        break;
+      case '--rankers':
+        options.rankers = list(flag, value, ALL_RANKERS);
+        if (options.rankers.length === 0)
+          throw new UsageError(`${flag} needs at least one ranker.`);
+        break;
+      case '--peers':
+        options.peers = list(flag, value, ALL_PEERS);
+        break;
+      case '--data':
+        options.data = value;
+        break;
+      case '--assembly':
+        if (value !== 'auto' && value !== 'bridge' && value !== 'core') {
+          throw new UsageError(`${flag}: use auto, bridge or core, not '${value}'.`);
+        }
+        options.assembly = value;
+        break;
+      case '--seed':
+        options.seed = nonNegativeInteger(flag, value);
+        break;
+      default:
+        throw new UsageError(`Unknown option '${flag}'.`);
+    }
+  }
+  options.minSamples = Math.min(options.minSamples, options.iterations);
+  return options;
+}

@@ -5,6 +5,9 @@ import { ROWS } from './report.js';
 
 const CLI = fileURLToPath(new URL('./cli.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');
+// Tests never read the shared data: a folder that does not exist makes the bench use
+// its vendored fixtures (62 real tools of tools/bench/fixtures).
+const NO_DATA = fileURLToPath(new URL('./no-such-folder', import.meta.url));
 
 // A smoke run: the bench still runs end to end. Benchmarks are not tests, so
 // nothing here asserts a time.
@@ -27,6 +30,8 @@ function runBench(
       '1',
       '--budget-ms',
       '300',
+      '--data',
+      NO_DATA,
       ...args,
     ],
     { stdio: ['ignore', 'pipe', 'pipe'], timeout: 110_000 },
@@ -51,6 +56,7 @@ describe.concurrent('pnpm bench', () => {
     const { status, stdout, stderr } = await runBench(['--rankers', 'default,spec']);
     expect(status, stderr).toBe(0);
     expect(stdout).toContain('## 100 tools');
+    expect(stdout).toContain('62 real from the vendored fallback');
     for (const label of Object.values(ROWS)) expect(stdout).toContain(`| ${label}`);
     for (const column of ['bm25:default', 'bm25:spec', 'minisearch', 'orama', 'wink-bm25']) {
       expect(stdout).toContain(column);
@@ -62,8 +68,6 @@ describe.concurrent('pnpm bench', () => {
 
   it('falls back to the vendored catalog when --data is not readable, and prints JSON', async () => {
     const { status, stdout, stderr } = await runBench([
-      '--data',
-      fileURLToPath(new URL('./no-such-folder', import.meta.url)),
       '--rankers',
       'spec',
       '--peers',

@@ -51,6 +51,15 @@ describe('createCatalog', () => {
     expect(hit?.source).toBe('other');
   });
 
+  it('builds a catalog per list: the same tools in another order or subset are not confused', () => {
+    const tools = [tool('a'), tool('b'), tool('c')];
+    expect(createCatalog(tools).names()).toEqual(['a', 'b', 'c']);
+    expect(createCatalog(tools).names()).toEqual(['a', 'b', 'c']);
+    expect(createCatalog([...tools].reverse()).names()).toEqual(['c', 'b', 'a']);
+    expect(createCatalog(tools.slice(1)).names()).toEqual(['b', 'c']);
+    expect(createCatalog(tools.slice(1)).has('a')).toBe(false);
+  });
+
   it('rejects two tools with the same name', () => {
     expect(() => createCatalog([tool('a'), tool('a')])).toThrow(/'a' appears more than once/);
   });

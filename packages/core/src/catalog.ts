@@ -75,6 +75,44 @@ function defaultRanker(): Ranker {
   return sharedDefaultRanker;
 }
 
+interface CatalogList {
+  list: readonly ToolDefinition[];
+  byName: ReadonlyMap<string, ToolDefinition>;
+}
+
+// The last few lists, compared tool object by tool object: the catalog is rebuilt on
+// every assembly, usually over the same tools, and re-freezing and re-mapping 10,000
+// tools each turn would cost more than the ranker's own memoized rebuild. Keyed by
+// content (tool identities), never by session.
+const recentLists: CatalogList[] = [];
+const RECENT_LISTS = 2;
+
+function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function listOf(tools: readonly ToolDefinition[]): CatalogList {
+  for (const recent of recentLists) if (sameTools(recent.list, tools)) return recent;
+  const list = Object.freeze([...tools]);
+  const byName = new Map<string, ToolDefinition>();
+  for (const tool of list) {
+    const size = byName.size;
+    byName.set(tool.name, tool);
+    if (byName.size === size) {
+      throw new ToolSearchError(
+        'duplicate_tool_name',
+        `Tool '${tool.name}' appears more than once in the catalog. Give each tool a unique name (e.g. prefix it with its server).`,
+      );
+    }
+  }
+  const entry = { list, byName };
+  recentLists.unshift(entry);
+  if (recentLists.length > RECENT_LISTS) recentLists.pop();
+  return entry;
+}
+
 function normalizeLimit(limit: unknown): number {
   if (typeof limit !== 'number' || !Number.isFinite(limit)) {
     return DEFAULT_TOOL_SEARCH_CONFIG.searchDefaultLimit;
@@ -103,17 +141,7 @@ export function createCatalog(
   options: CatalogOptions = {},
 ): ToolCatalog {
   const ranker = options.ranker ?? defaultRanker();
-  const list = Object.freeze([...tools]);
-  const byName = new Map<string, ToolDefinition>();
-  for (const tool of list) {
-    if (byName.has(tool.name)) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${tool.name}' appears more than once in the catalog. Give each tool a unique name (e.g. prefix it with its server).`,
-      );
-    }
-    byName.set(tool.name, tool);
-  }
+  const { list, byName } = listOf(tools);
 
   let pending: Promise<RankerIndex> | undefined;
   const getIndex = (): Promise<RankerIndex> => {

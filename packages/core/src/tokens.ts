@@ -34,7 +34,31 @@ export function modelFacingJson(tool: ToolDefinition): string {
   });
 }
 
-const cache = new WeakMap<ToolDefinition, Map<TokenCounter, number>>();
+// One memo per counter, each keyed by tool object: both weak, so neither a dropped
+// tool nor a dropped counter is kept alive.
+const memos = new WeakMap<TokenCounter, WeakMap<ToolDefinition, number>>();
+
+function memoOf(counter: TokenCounter): WeakMap<ToolDefinition, number> {
+  let memo = memos.get(counter);
+  if (memo === undefined) {
+    memo = new WeakMap();
+    memos.set(counter, memo);
+  }
+  return memo;
+}
+
+function tokensOf(
+  tool: ToolDefinition,
+  counter: TokenCounter,
+  memo: WeakMap<ToolDefinition, number>,
+): number {
+  let tokens = memo.get(tool);
+  if (tokens === undefined) {
+    tokens = counter.count(modelFacingJson(tool));
+    memo.set(tool, tokens);
+  }
+  return tokens;
+}
 
 /**
  * Estimates the tokens one tool's definition costs the model on every turn.
@@ -50,17 +74,7 @@ export function estimateToolTokensOf(
   tool: ToolDefinition,
   counter: TokenCounter = charsPerTokenCounter,
 ): number {
-  let perCounter = cache.get(tool);
-  if (perCounter === undefined) {
-    perCounter = new Map();
-    cache.set(tool, perCounter);
-  }
-  let tokens = perCounter.get(counter);
-  if (tokens === undefined) {
-    tokens = counter.count(modelFacingJson(tool));
-    perCounter.set(counter, tokens);
-  }
-  return tokens;
+  return tokensOf(tool, counter, memoOf(counter));
 }
 
 /**
@@ -82,7 +96,8 @@ export function estimateToolTokens(
   tools: readonly ToolDefinition[],
   counter: TokenCounter = charsPerTokenCounter,
 ): number {
+  const memo = memoOf(counter);
   let total = 0;
-  for (const tool of tools) total += estimateToolTokensOf(tool, counter);
+  for (const tool of tools) total += tokensOf(tool, counter, memo);
   return total;
 }

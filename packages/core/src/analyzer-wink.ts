@@ -9,6 +9,11 @@ const require = createRequire(import.meta.url);
 export type WinkPipeline = 'tokens' | 'pos';
 
 const instances = new Map<WinkPipeline, WinkMethods>();
+// wink-nlp adds every word it has not seen to its instance's lexicon, for good: the
+// distinct words each instance has read, so that it is replaced before it grows much.
+const wordsRead = new Map<WinkPipeline, Set<string>>();
+/** How many distinct words an instance reads before it is replaced by a fresh one. */
+const MAX_WORDS_READ = 10_000;
 
 /**
  * The shared wink-nlp instance over `wink-eng-lite-web-model` for a pipeline, created
@@ -23,6 +28,81 @@ export function winkInstance(pipeline: WinkPipeline): WinkMethods {
     const model = require('wink-eng-lite-web-model') as import('wink-nlp').Model;
     nlp = winkNLP(model, pipeline === 'pos' ? ['pos'] : []);
     instances.set(pipeline, nlp);
+    wordsRead.set(pipeline, new Set());
   }
   return nlp;
+}
+
+/**
+ * The wink-nlp instance of a pipeline to read `text` with, bounded: wink-nlp keeps every
+ * new word it reads in its lexicon, so an instance that has read more than 10,000
+ * distinct words is dropped first and a fresh one is loaded.
+ *
+ * @internal
+ */
+export function winkInstanceFor(pipeline: WinkPipeline, text: string): WinkMethods {
+  if ((wordsRead.get(pipeline)?.size ?? 0) > MAX_WORDS_READ) {
+    instances.delete(pipeline);
+    wordsRead.delete(pipeline);
+  }
+  const nlp = winkInstance(pipeline);
+  const seen = wordsRead.get(pipeline)!;
+  for (const word of text.split(/\s+/)) if (word !== '') seen.add(word.toLowerCase());
+  return nlp;
+}
+
+/** What the analyzer reads from the model itself, without reading words into wink-nlp. */
+export interface WinkLexicon {
+  /** The model's Porter2 stemmer: the function behind wink-nlp's `its.stem`. */
+  readonly stem: (word: string) => string;
+  /** The lowercase words the model flags as stop words. */
+  readonly stopWords: ReadonlySet<string>;
+  /**
+   * Lowercase words that wink-nlp's tokens do not map one to one: contractions
+   * (`cannot`), words with another normal form (`abt`) or spelling: they go through a
+   * wink-nlp document (they are in the model's lexicon, so it does not grow).
+   */
+  readonly special: ReadonlySet<string>;
+}
+
+interface CoreModelJson {
+  packing: { size: number; layout: Record<string, readonly number[]> };
+  lexicon: string;
+  features: { lexeme: { list: readonly string[] } };
+}
+
+let lexicon: WinkLexicon | undefined;
+
+/**
+ * The stemmer, stop words and special words of `wink-eng-lite-web-model`, decoded from
+ * the model once.
+ *
+ * @internal
+ */
+export function winkLexicon(): WinkLexicon {
+  if (lexicon !== undefined) return lexicon;
+  const stem = require('wink-eng-lite-web-model/dist/porter-stemmer.js') as (
+    word: string,
+  ) => string;
+  const model =
+    require('wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json') as CoreModelJson;
+  const bytes = Buffer.from(model.lexicon, 'base64');
+  const packed = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  const { size, layout } = model.packing;
+  const flag = (k: number, name: string): number => {
+    const [word, mask, shift] = layout[name]!;
+    return (packed[word! + k * size]! & mask!) >>> shift!;
+  };
+  const stopWords = new Set<string>();
+  const special = new Set<string>();
+  const list = model.features.lexeme.list;
+  for (let k = 0; k < list.length; k++) {
+    const word = list[k]!;
+    if (!/^[a-z]+$/.test(word)) continue;
+    if (flag(k, 'isContraction') || flag(k, 'normal') || flag(k, 'isSpellingMapped')) {
+      special.add(word);
+    } else if (flag(k, 'isStopWord')) stopWords.add(word);
+  }
+  lexicon = { stem, stopWords, special };
+  return lexicon;
 }

@@ -1,5 +1,5 @@
 import type { ItsFunction } from 'wink-nlp';
-import { winkInstance } from './analyzer-wink.js';
+import { winkInstanceFor, winkLexicon } from './analyzer-wink.js';
 import { ToolSearchError } from './errors.js';
 
 /**
@@ -217,10 +217,39 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
   const id = `wink:${normalize}:${stopWords ? 'stop' : 'all'}${splitIdentifiers ? '' : ':nosplit'}`;
   const cache = cacheFor(`${wordKey}:${cacheSize}`, cacheSize);
 
-  /** Runs the words through one wink-nlp document and caches each word's terms. */
+  /**
+   * Analyses words and caches each word's terms. Stems and stop words come straight from
+   * the model (its Porter2 stemmer, the function behind wink-nlp's `its.stem`, and its
+   * stop-word flags), so that words never enter wink-nlp's lexicon, which keeps every
+   * word it reads. Lemmas, and the few words wink-nlp does not read as one token of
+   * their own (contractions such as `cannot`, words with another normal form), go
+   * through one wink-nlp document.
+   */
   const analyzeWords = (words: readonly string[]): void => {
-    const nlp = winkInstance(normalize === 'lemma' ? 'pos' : 'tokens');
-    const tokens = nlp.readDoc(words.join(' ')).tokens();
+    if (normalize === 'lemma') {
+      analyzeInWink(words);
+      return;
+    }
+    const { stem, stopWords: stops, special } = winkLexicon();
+    let rest: string[] | undefined;
+    for (const word of words) {
+      if (special.has(word)) {
+        rest ??= [];
+        rest.push(word);
+      } else if (stopWords && stops.has(word) && !KEPT_STOP_WORDS.has(word)) {
+        remember(cache, word, '');
+      } else {
+        remember(cache, word, normalize === 'stem' ? stem(word).toLowerCase() : word);
+      }
+    }
+    if (rest !== undefined) analyzeInWink(rest);
+  };
+
+  /** Runs the words through one wink-nlp document and caches each word's terms. */
+  const analyzeInWink = (words: readonly string[]): void => {
+    const text = words.join(' ');
+    const nlp = winkInstanceFor(normalize === 'lemma' ? 'pos' : 'tokens', text);
+    const tokens = nlp.readDoc(text).tokens();
     // wink's typings do not accept its.stem / its.lemma as token functions: go through unknown.
     const out = <T>(its: unknown): T[] => tokens.out(its as ItsFunction<T>) as T[];
     const values = out<string>(nlp.its.value);
@@ -243,7 +272,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
     }
     if (groups.length !== words.length) {
       // wink split or merged differently than expected: fall back to one word at a time.
-      if (words.length > 1) for (const word of words) analyzeWords([word]);
+      if (words.length > 1) for (const word of words) analyzeInWink([word]);
       else remember(cache, words[0]!, words[0]!);
       return;
     }

@@ -1,6 +1,6 @@
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from './analyzer.js';
 import { TOOL_FIELDS, type ToolField, toolFieldTexts } from './analyzer-fields.js';
-import { winkInstance } from './analyzer-wink.js';
+import { winkInstanceFor } from './analyzer-wink.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
 import type { ToolDefinition } from './types.js';
 
@@ -547,8 +547,9 @@ function partOfSpeechWeights(
   const text = query.length > MAX_QUERY_SCAN ? query.slice(0, MAX_QUERY_SCAN) : query;
   const cached = cache.get(text);
   if (cached !== undefined) return cached;
-  const nlp = winkInstance('pos');
   const tagged = text.slice(0, MAX_TAGGED_LENGTH).replace(UNTAGGED_RUN, ' ');
+  // A bounded instance: the tagger adds the query's new words to wink-nlp's lexicon.
+  const nlp = winkInstanceFor('pos', tagged);
   const tokens = nlp.readDoc(tagged).tokens();
   const values = tokens.out(nlp.its.value) as string[];
   const tags = tokens.out(nlp.its.pos) as string[];

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import type { ItsFunction } from 'wink-nlp';
+import { createAnalyzer } from './analyzer.js';
+import { winkInstance, winkInstanceFor, winkLexicon } from './analyzer-wink.js';
+
+const WORDS = [
+  'files',
+  'filed',
+  'running',
+  'generously',
+  'repositories',
+  'kubernetes',
+  'zzyzxqwerty',
+  'the',
+  'and',
+  'cannot',
+  'abt',
+  'pls',
+  'colour',
+  'get',
+  'show',
+];
+
+describe('winkLexicon', () => {
+  it('stems and drops stop words exactly as a wink-nlp document does', () => {
+    const nlp = winkInstance('tokens');
+    const tokens = nlp.readDoc(WORDS.join(' ')).tokens();
+    const values = tokens.out(nlp.its.value) as string[];
+    const spaces = tokens.out(nlp.its.precedingSpaces) as string[];
+    const stops = tokens.out(nlp.its.stopWordFlag) as boolean[];
+    const stemsOut = tokens.out(nlp.its.stem as unknown as ItsFunction<string>) as string[];
+    const expected: string[][] = [];
+    for (let i = 0; i < values.length; i++) {
+      if (i === 0 || spaces[i] !== '') expected.push([]);
+      if (stops[i] && !['get', 'show'].includes(values[i]!)) continue;
+      expected[expected.length - 1]!.push(stemsOut[i]!.toLowerCase());
+    }
+    const analyzer = createAnalyzer({ cacheSize: 1_000 });
+    expect(WORDS.map((word) => analyzer.analyze(word))).toEqual(expected);
+  });
+
+  it('knows the model stop words and the words wink-nlp reads specially', () => {
+    const { stem, stopWords, special } = winkLexicon();
+    expect(stem('repositories')).toBe('repositori');
+    expect(stopWords.has('the')).toBe(true);
+    expect(stopWords.has('file')).toBe(false);
+    expect(special.has('cannot')).toBe(true);
+  });
+});
+
+describe('winkInstanceFor', () => {
+  it('replaces an instance once it has read more than 10,000 distinct words', () => {
+    const first = winkInstanceFor('tokens', 'hello');
+    expect(winkInstanceFor('tokens', 'hello world')).toBe(first);
+    const many = Array.from({ length: 10_001 }, (_, i) => `w${i.toString(36)}`).join(' ');
+    expect(winkInstanceFor('tokens', many)).toBe(first);
+    const next = winkInstanceFor('tokens', 'hello');
+    expect(next).not.toBe(first);
+    expect(winkInstanceFor('tokens', 'hello')).toBe(next);
+  });
+});

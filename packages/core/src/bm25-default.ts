@@ -1,6 +1,6 @@
 import { type Analyzer, type AnalyzerOptions, createAnalyzer } from './analyzer.js';
 import { TOOL_FIELDS, type ToolField, toolFieldTexts } from './analyzer-fields.js';
-import { winkInstanceFor } from './analyzer-wink.js';
+import { winkInstance, winkInstanceFor } from './analyzer-wink.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
 import type { ToolDefinition } from './types.js';
 
@@ -183,24 +183,37 @@ function internTerm(term: string): number {
 }
 
 /**
- * One tool's analysed fields, packed in one array: `terms` distinct term ids, then one
- * word per term holding its frequency in each field (6 bits a field, at most 63), then
- * the term ids of the description's first sentence in order (for proximity).
+ * One tool's analysed fields, packed in one array: a header (the dictionary generation,
+ * the count of distinct terms, the largest term id, the analysed length of each field,
+ * 16 bits each, and the hashes of the names a query may give exactly), then the distinct
+ * term ids, then one word per term holding its frequency in each field (6 bits a field,
+ * at most 63), then the term ids of the description's first sentence in order (for
+ * proximity).
  */
-interface ToolVector {
-  readonly generation: number;
-  readonly data: Uint32Array;
-  /** Analysed length of each field. */
-  readonly lengths: Uint16Array;
-  /** How many distinct terms `data` holds. */
-  readonly terms: number;
-  /** Whether the tool's name is already normalised (then it is its own exact name). */
-  readonly normalName: boolean;
-  /**
-   * The other names a query may give exactly: the normalised name when it differs, and
-   * the bare name of `server__tool`.
-   */
-  readonly exactNames: readonly string[];
+type ToolVector = Uint32Array;
+
+const V_GENERATION = 0;
+const V_TERMS = 1;
+const V_MAX_ID = 2;
+const V_LENGTHS = 3;
+/** The hash of the normalised name, and of the normalised bare name of `server__tool` (0: none). */
+const V_NAME_HASH = V_LENGTHS + ((FIELD_COUNT + 1) >> 1);
+const V_BARE_HASH = V_NAME_HASH + 1;
+const V_HEADER = V_BARE_HASH + 1;
+
+function fieldLength(vector: ToolVector, field: number): number {
+  return (vector[V_LENGTHS + (field >> 1)]! >>> ((field & 1) << 4)) & 0xffff;
+}
+
+/** FNV-1a over a string's UTF-16 code units, never 0 (0 stands for no name). */
+function nameHash(name: string): number {
+  if (name === '') return 0;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0 || 1;
 }
 
 const FREQUENCY_BITS = 6;
@@ -211,8 +224,6 @@ const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
 let slotOf = new Int32Array(1024);
 let slotStamp = new Uint32Array(1024);
 let stamp = 0;
-
-const NO_NAMES: readonly string[] = Object.freeze([]);
 
 const FIRST_SENTENCE_END = /[.!?\u3002\uff01\uff1f](?=\s|$)|\n/;
 const MAX_SENTENCE_LENGTH = 400;
@@ -231,7 +242,8 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
   const texts = toolFieldTexts(tool);
   const ids: number[] = [];
   const packed: number[] = [];
-  const lengths = new Uint16Array(FIELD_COUNT);
+  const lengths: number[] = [];
+  let maxId = 0;
   stamp = (stamp + 1) >>> 0;
   if (stamp === 0) {
     slotStamp.fill(0);
@@ -255,39 +267,38 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
       slotOf[id] = slot;
       ids.push(id);
       packed.push(0);
+      if (id > maxId) maxId = id;
     }
     const frequency = (packed[slot]! >>> shift) & MAX_FREQUENCY;
     if (frequency < MAX_FREQUENCY) packed[slot]! += 1 << shift;
   };
   for (let field = 0; field < FIELD_COUNT; field++) {
     const terms = analyzer.analyze(texts[TOOL_FIELDS[field]!]);
-    lengths[field] = Math.min(terms.length, 0xffff);
+    lengths.push(Math.min(terms.length, 0xffff));
     const shift = field * FREQUENCY_BITS;
     for (const term of terms) add(internTerm(term), shift);
   }
   // The first sentence's terms are among the description's: only their order is new.
   const sentence = analyzer.analyze(firstSentence(texts.description));
   const count = ids.length;
-  const data = new Uint32Array(count * 2 + sentence.length);
-  for (let slot = 0; slot < count; slot++) {
-    data[slot] = ids[slot]!;
-    data[count + slot] = packed[slot]!;
+  const data = new Uint32Array(V_HEADER + count * 2 + sentence.length);
+  data[V_GENERATION] = generation;
+  data[V_TERMS] = count;
+  data[V_MAX_ID] = maxId;
+  for (let field = 0; field < FIELD_COUNT; field++) {
+    data[V_LENGTHS + (field >> 1)]! |= lengths[field]! << ((field & 1) << 4);
   }
-  for (let i = 0; i < sentence.length; i++) data[count * 2 + i] = internTerm(sentence[i]!);
-  const exactNames: string[] = [];
-  const normalized = normalizeName(tool.name);
-  // Most names are already normalised: then the name itself serves, and nothing is kept.
-  if (normalized !== tool.name) exactNames.push(normalized);
-  const bare = tool.name.lastIndexOf('__');
-  if (bare >= 0) exactNames.push(normalizeName(tool.name.slice(bare + 2)));
-  return {
-    generation,
-    data,
-    lengths,
-    terms: count,
-    normalName: normalized === tool.name && normalized !== '',
-    exactNames: exactNames.length > 0 ? exactNames : NO_NAMES,
-  };
+  const name = typeof tool.name === 'string' ? tool.name : '';
+  data[V_NAME_HASH] = nameHash(normalizeName(name));
+  const bare = name.lastIndexOf('__');
+  data[V_BARE_HASH] = bare >= 0 ? nameHash(normalizeName(name.slice(bare + 2))) : 0;
+  for (let slot = 0; slot < count; slot++) {
+    data[V_HEADER + slot] = ids[slot]!;
+    data[V_HEADER + count + slot] = packed[slot]!;
+  }
+  const start = V_HEADER + count * 2;
+  for (let i = 0; i < sentence.length; i++) data[start + i] = internTerm(sentence[i]!);
+  return data;
 }
 
 /** Postings in compressed-row form over the global term ids, plus what queries need. */
@@ -299,8 +310,6 @@ interface FieldIndex {
   readonly docs: Uint32Array;
   /** The saturated BM25F weight of each posting (the idf is applied at query time). */
   readonly weights: Float32Array;
-  /** Normalised names (and bare names of `server__tool`) to the tools that carry them. */
-  readonly exactNames: Map<string, number[]>;
   /** Each tool's group, or -1; and each group's tools. */
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
@@ -332,16 +341,20 @@ function buildIndex(
   const averages = new Float64Array(FIELD_COUNT);
   let vocabulary = 0;
   let postingCount = 0;
-  for (const { data, lengths, terms: count } of vectors) {
-    for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += lengths[f]!;
+  for (let doc = 0; doc < n; doc++) {
+    const vector = vectors[doc]!;
+    for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += fieldLength(vector, f);
+    const count = vector[V_TERMS]!;
     postingCount += count;
-    for (let t = 0; t < count; t++) if (data[t]! >= vocabulary) vocabulary = data[t]! + 1;
+    if (count > 0 && vector[V_MAX_ID]! >= vocabulary) vocabulary = vector[V_MAX_ID]! + 1;
   }
   for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
 
   const offsets = new Uint32Array(vocabulary + 1);
-  for (const { data, terms: count } of vectors) {
-    for (let t = 0; t < count; t++) offsets[data[t]! + 1]!++;
+  for (let doc = 0; doc < n; doc++) {
+    const vector = vectors[doc]!;
+    const end = V_HEADER + vector[V_TERMS]!;
+    for (let t = V_HEADER; t < end; t++) offsets[vector[t]! + 1]!++;
   }
   for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
   const cursor = offsets.slice(0, vocabulary);
@@ -351,21 +364,22 @@ function buildIndex(
   const norms = new Float64Array(FIELD_COUNT);
   let skipped = 0;
   for (let doc = 0; doc < n; doc++) {
-    const { data, lengths, terms: count } = vectors[doc]!;
+    const vector = vectors[doc]!;
+    const count = vector[V_TERMS]!;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * lengths[f]!) / averages[f]!);
+      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * fieldLength(vector, f)) / averages[f]!);
     }
-    for (let t = 0; t < count; t++) {
-      const frequencies = data[count + t]!;
+    for (let t = V_HEADER; t < V_HEADER + count; t++) {
       let tf = 0;
-      for (let f = 0; f < FIELD_COUNT; f++) {
-        tf += ((frequencies >>> (f * FREQUENCY_BITS)) & MAX_FREQUENCY) * norms[f]!;
+      // Fields in order until no frequency is left (most terms sit in the first few).
+      for (let f = 0, bits = vector[t + count]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+        tf += (bits & MAX_FREQUENCY) * norms[f]!;
       }
       if (!(tf > 0)) {
         skipped++;
         continue;
       }
-      const at = cursor[data[t]!]!++;
+      const at = cursor[vector[t]!]!++;
       docs[at] = doc;
       postingWeights[at] = (tf * (k1 + 1)) / (k1 + tf);
     }
@@ -388,20 +402,11 @@ function buildIndex(
     offsets[vocabulary] = write;
   }
 
-  const exactNames = new Map<string, number[]>();
-  const addName = (name: string, doc: number): void => {
-    const list = exactNames.get(name);
-    if (list === undefined) exactNames.set(name, [doc]);
-    else if (list[list.length - 1] !== doc) list.push(doc);
-  };
   const groupOf = new Int32Array(n).fill(-1);
   const groupMembers: number[][] = [];
   const groupIds = new Map<string, number>();
   for (let doc = 0; doc < n; doc++) {
-    const tool = tools[doc]!;
-    if (vectors[doc]!.normalName) addName(tool.name, doc);
-    for (const name of vectors[doc]!.exactNames) if (name !== '') addName(name, doc);
-    const key = groupKey(tool);
+    const key = groupKey(tools[doc]!);
     if (key === undefined) continue;
     let group = groupIds.get(key);
     if (group === undefined) {
@@ -419,19 +424,43 @@ function buildIndex(
     offsets,
     docs: write === postingCount ? docs : docs.slice(0, write),
     weights: write === postingCount ? postingWeights : postingWeights.slice(0, write),
-    exactNames,
     groupOf,
     groupMembers,
     vectors,
   };
 }
 
+/**
+ * The tools a query names exactly (any case or separators; the bare name of
+ * `server__tool` too), in catalog order: a scan of the name hashes of the vectors, each
+ * hit checked against the name itself.
+ */
+function exactMatches(index: FieldIndex, query: string): number[] {
+  const wanted = normalizeName(query);
+  const hash = nameHash(wanted);
+  if (hash === 0) return [];
+  const { vectors, names, n } = index;
+  const found: number[] = [];
+  for (let doc = 0; doc < n; doc++) {
+    const vector = vectors[doc]!;
+    if (vector[V_NAME_HASH] !== hash && vector[V_BARE_HASH] !== hash) continue;
+    const name = names[doc]!;
+    const bare = name.lastIndexOf('__');
+    if (
+      normalizeName(name) === wanted ||
+      (bare >= 0 && normalizeName(name.slice(bare + 2)) === wanted)
+    ) {
+      found.push(doc);
+    }
+  }
+  return found;
+}
+
 /** How often the term ids a, b follow each other in a tool's first sentence (at most 255). */
 function adjacentCount(vector: ToolVector, a: number, b: number): number {
-  const { data } = vector;
   let count = 0;
-  for (let i = vector.terms * 2 + 1; i < data.length; i++) {
-    if (data[i] === b && data[i - 1] === a && count < 255) count++;
+  for (let i = V_HEADER + vector[V_TERMS]! * 2 + 1; i < vector.length; i++) {
+    if (vector[i] === b && vector[i - 1] === a && count < 255) count++;
   }
   return count;
 }
@@ -758,8 +787,8 @@ function createSearcher(
   };
 
   const exactFirst = (query: string, results: RankedTool[], limit: number): RankedTool[] => {
-    const exact = index.exactNames.get(normalizeName(query));
-    if (exact === undefined) return results;
+    const exact = exactMatches(index, query);
+    if (exact.length === 0) return results;
     const top = (results[0]?.score ?? 0) + 1;
     const first = exact.map((doc) => ({ name: index.names[doc]!, score: top }));
     const firstNames = new Set(first.map((hit) => hit.name));
@@ -814,7 +843,7 @@ function vectorCacheFor(analyzerId: string): WeakMap<ToolDefinition, ToolVector>
 }
 
 /** How many recent indexes a ranker keeps for tool lists it sees again. */
-const INDEX_CACHE_SIZE = 4;
+const INDEX_CACHE_SIZE = 2;
 
 interface CachedIndex {
   readonly tools: readonly ToolDefinition[];
@@ -861,6 +890,9 @@ export function createFieldBm25Ranker(
         }
         return entry.index;
       }
+      // Loads the query tagger (wink-nlp, a one-time 0.2 s) with the first index rather
+      // than in the middle of a first search.
+      if (tuning.partOfSpeechWeights !== false) winkInstance('pos');
       if (dictionary.size >= MAX_DICTIONARY_SIZE) {
         dictionary = new Map();
         generation++;
@@ -869,7 +901,7 @@ export function createFieldBm25Ranker(
       }
       const toolVectors = tools.map((tool) => {
         let vector = vectors.get(tool);
-        if (vector === undefined || vector.generation !== generation) {
+        if (vector === undefined || vector[V_GENERATION] !== generation) {
           vector = buildVector(tool, analyzer);
           vectors.set(tool, vector);
         }

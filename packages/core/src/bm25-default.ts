@@ -848,6 +848,9 @@ const INDEX_CACHE_SIZE = 2;
 interface CachedIndex {
   readonly tools: readonly ToolDefinition[];
   readonly index: RankerIndex;
+  /** The vector of each tool, of dictionary generation `generation`. */
+  readonly vectors: readonly ToolVector[];
+  readonly generation: number;
 }
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
@@ -899,21 +902,31 @@ export function createFieldBm25Ranker(
         slotOf = new Int32Array(1024);
         slotStamp = new Uint32Array(1024);
       }
-      const toolVectors = tools.map((tool) => {
+      // Tools at the same position as in the last index take its vector: a pointer
+      // compare instead of a WeakMap lookup per tool.
+      const last = recent[0];
+      const lastVectors = last !== undefined && last.generation === generation ? last : undefined;
+      const toolVectors = new Array<ToolVector>(tools.length);
+      for (let i = 0; i < tools.length; i++) {
+        const tool = tools[i]!;
+        if (lastVectors !== undefined && lastVectors.tools[i] === tool) {
+          toolVectors[i] = lastVectors.vectors[i]!;
+          continue;
+        }
         let vector = vectors.get(tool);
         if (vector === undefined || vector[V_GENERATION] !== generation) {
           vector = buildVector(tool, analyzer);
           vectors.set(tool, vector);
         }
-        return vector;
-      });
+        toolVectors[i] = vector;
+      }
       const index = createSearcher(
         buildIndex(tools, toolVectors, tuning),
         analyzer,
         tuning,
         posCache,
       );
-      recent.unshift({ tools: [...tools], index });
+      recent.unshift({ tools: [...tools], index, vectors: toolVectors, generation });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;
     },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createFieldBm25Ranker } from './bm25-default.js';
+import type { Ranker } from './ranker.js';
 import type { ToolDefinition } from './types.js';
 
 const tool = (name: string, description: string): ToolDefinition => ({
@@ -8,37 +9,41 @@ const tool = (name: string, description: string): ToolDefinition => ({
   inputSchema: { type: 'object', properties: {} },
 });
 
+const names = async (
+  ranker: Ranker,
+  tools: readonly ToolDefinition[],
+  query: string,
+  limit: number,
+): Promise<string[]> =>
+  (await (await ranker.index(tools)).search(query, limit)).map((hit) => hit.name);
+
 describe('createFieldBm25Ranker', () => {
-  it('reads a tool replaced at the same position, and keeps the others, on a new index', () => {
+  it('reads a tool replaced at the same position, and keeps the others, on a new index', async () => {
     const ranker = createFieldBm25Ranker();
     const first = [
       tool('weather__forecast', 'Gets the weather forecast for a city'),
       tool('mail__send', 'Sends an email message'),
       tool('files__read', 'Reads a file from disk'),
     ];
-    expect(ranker.index(first).search('weather forecast', 1)[0]?.name).toBe('weather__forecast');
+    expect(await names(ranker, first, 'weather forecast', 1)).toEqual(['weather__forecast']);
     const second = [...first];
     second[0] = tool('weather__forecast', 'Converts currencies at the daily exchange rate');
-    const index = ranker.index(second);
-    expect(index.search('exchange rate', 1)[0]?.name).toBe('weather__forecast');
-    expect(index.search('email message', 1)[0]?.name).toBe('mail__send');
-    expect(index.search('forecast city', 3).map((hit) => hit.name)).not.toContain('mail__send');
+    expect(await names(ranker, second, 'exchange rate', 1)).toEqual(['weather__forecast']);
+    expect(await names(ranker, second, 'email message', 1)).toEqual(['mail__send']);
+    expect(await names(ranker, second, 'city', 3)).toEqual([]);
   });
 
-  it('ranks a tool first when the query is its name or its bare name, in any case', () => {
+  it('ranks a tool first when the query is its name or its bare name, in any case', async () => {
     const ranker = createFieldBm25Ranker();
     const tools = [
       tool('github__create_issue', 'Opens an issue in a repository'),
       tool('gitlab__create_issue', 'Opens an issue in a project'),
       tool('notes__write', 'Writes an issue note about create issue'),
     ];
-    const index = ranker.index(tools);
-    expect(index.search('GitHub Create-Issue', 3)[0]?.name).toBe('github__create_issue');
-    expect(
-      index
-        .search('create issue', 3)
-        .slice(0, 2)
-        .map((hit) => hit.name),
-    ).toEqual(['github__create_issue', 'gitlab__create_issue']);
+    expect(await names(ranker, tools, 'GitHub Create-Issue', 1)).toEqual(['github__create_issue']);
+    expect((await names(ranker, tools, 'create issue', 3)).slice(0, 2)).toEqual([
+      'github__create_issue',
+      'gitlab__create_issue',
+    ]);
   });
 });

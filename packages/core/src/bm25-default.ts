@@ -310,6 +310,8 @@ interface FieldIndex {
   readonly docs: Uint32Array;
   /** The saturated BM25F weight of each posting (the idf is applied at query time). */
   readonly weights: Float32Array;
+  /** Each tool's name hash and bare-name hash (0: none), two words a tool. */
+  readonly nameHashes: Uint32Array;
   /** Each tool's group, or -1; and each group's tools. */
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
@@ -341,8 +343,12 @@ function buildIndex(
   const averages = new Float64Array(FIELD_COUNT);
   let vocabulary = 0;
   let postingCount = 0;
+  // The name hashes of the tools side by side, so that an exact-name lookup reads one array.
+  const nameHashes = new Uint32Array(n * 2);
   for (let doc = 0; doc < n; doc++) {
     const vector = vectors[doc]!;
+    nameHashes[doc * 2] = vector[V_NAME_HASH]!;
+    nameHashes[doc * 2 + 1] = vector[V_BARE_HASH]!;
     for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += fieldLength(vector, f);
     const count = vector[V_TERMS]!;
     postingCount += count;
@@ -424,6 +430,7 @@ function buildIndex(
     offsets,
     docs: write === postingCount ? docs : docs.slice(0, write),
     weights: write === postingCount ? postingWeights : postingWeights.slice(0, write),
+    nameHashes,
     groupOf,
     groupMembers,
     vectors,
@@ -439,11 +446,10 @@ function exactMatches(index: FieldIndex, query: string): number[] {
   const wanted = normalizeName(query);
   const hash = nameHash(wanted);
   if (hash === 0) return [];
-  const { vectors, names, n } = index;
+  const { nameHashes, names, n } = index;
   const found: number[] = [];
   for (let doc = 0; doc < n; doc++) {
-    const vector = vectors[doc]!;
-    if (vector[V_NAME_HASH] !== hash && vector[V_BARE_HASH] !== hash) continue;
+    if (nameHashes[doc * 2] !== hash && nameHashes[doc * 2 + 1] !== hash) continue;
     const name = names[doc]!;
     const bare = name.lastIndexOf('__');
     if (

@@ -146,10 +146,15 @@ describe('handleBridgeCall', () => {
       ]);
     });
 
-    it('echoes a long query cut to the 2,000 characters it searched', async () => {
+    it('searches all of a long query but echoes only its first 500 characters', async () => {
       const long = `slack ${'x'.repeat(5_000)}`;
-      const answer = await handleBridgeCall(fresh(), search({ query: long }), vi.fn());
-      expect((answer as { query: string }).query).toBe(long.slice(0, 2_000));
+      const answer = (await handleBridgeCall(fresh(), search({ query: long }), vi.fn())) as {
+        query: string;
+        matches: { name: string }[];
+      };
+      expect(answer.query).toBe(`${long.slice(0, 500)}…`);
+      expect(answer.matches.length).toBeGreaterThan(0);
+      expect(answer.matches.every((match) => match.name.startsWith('slack'))).toBe(true);
     });
 
     it('says so when nothing matches, suggests broadening and names the searchable toolsets', async () => {

@@ -44,7 +44,7 @@ export interface ToolSearchMatch {
 
 /** The answer to `tool_search`. */
 export interface ToolSearchResult {
-  /** The query, trimmed (and cut to 2,000 characters, as the catalog searches it). */
+  /** The query, trimmed; a query longer than 500 characters is echoed cut, with `…`. */
   query: string;
   /** How many tools the catalog holds. */
   total_available: number;
@@ -165,6 +165,13 @@ function exactTool(assembly: Assembly, query: string): ToolDefinition | undefine
   return folded.length === 1 ? folded[0] : undefined;
 }
 
+// The model wrote the query: echoing all of a long one back only costs it context.
+const QUERY_ECHO_LENGTH = 500;
+
+function echo(query: string): string {
+  return query.length > QUERY_ECHO_LENGTH ? `${query.slice(0, QUERY_ECHO_LENGTH)}…` : query;
+}
+
 function noMatchMessage(assembly: Assembly, query: string): string {
   if (assembly.catalog.size === 0) {
     return 'No tools are available through tool_search in this session. Call the tools in your tools list directly.';
@@ -221,13 +228,13 @@ async function answerSearch(
     if (tool && tool !== exact) matches.push(toMatch(tool));
   }
   const result: ToolSearchResult = {
-    query: text,
+    query: echo(text),
     total_available: assembly.catalog.size,
     matches,
   };
   if (matches.length === 0) {
     bump(assembly, 'misses');
-    result.message = noMatchMessage(assembly, text);
+    result.message = noMatchMessage(assembly, echo(text));
   }
   return result;
 }

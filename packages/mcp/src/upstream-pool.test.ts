@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf, until } from './__fixtures__/clients.js';
 import {
   everythingBin,
   everythingServer,
@@ -14,22 +15,7 @@ import {
 } from './__fixtures__/servers.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './upstream-pool.js';
 
-const textOf = (result: CallToolResult) =>
-  result.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];
-
-async function until<T>(
-  probe: () => T | undefined | false | Promise<T | undefined | false>,
-  timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
 
 async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -2,6 +2,7 @@ import { type Analyzer, type AnalyzerOptions, createAnalyzer } from './analyzer.
 import { TOOL_FIELDS, type ToolField, toolFieldTexts } from './analyzer-fields.js';
 import { winkInstance, winkInstanceFor } from './analyzer-wink.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
+import { sharedRelatedWords } from './related-words.js';
 import type { ToolDefinition } from './types.js';
 
 const FIELD_COUNT = TOOL_FIELDS.length;
@@ -30,7 +31,12 @@ export interface Bm25Tuning {
   groupBoost: number;
   /** How many of the best-scoring groups get the boost. */
   groupTop: number;
-  /** A query that is exactly a tool's name (any case or separators) ranks that tool first. */
+  /**
+   * A query that is exactly a tool's name (any case or separators) ranks that tool
+   * first; so does a tool whose name the query quotes as an identifier (`use the
+   * 'sort_list' function`, `github.create_issue`, `getWeather`: a word with `_`, `.`,
+   * `-` or a lower-to-upper case step), after the exact match, in the order quoted.
+   */
   exactNameFirst: boolean;
   /**
    * Query expansion: each query word also looks for its synonyms among the words tools
@@ -42,6 +48,18 @@ export interface Bm25Tuning {
   synonyms: boolean | Readonly<Record<string, readonly string[]>>;
   /** The weight of a term added by query expansion, against 1 for a query word. */
   expansionWeight: number;
+  /**
+   * Related-word expansion of the query words the catalog never uses: such a word
+   * looks for its WordNet relatives instead (synonyms, broader and a few narrower words,
+   * derived forms: `apartment` → `housing`, `rental` → `renting`, `lease`), each at
+   * `relatedWordsWeight`. Words the catalog uses are never expanded, so this only adds
+   * matches where there were none. Needs the `'stem'` analyzer (the table holds stems);
+   * the table (about 2 MB, shipped in the package) is read on the first query that
+   * needs it. `false` turns it off.
+   */
+  relatedWords: boolean;
+  /** The weight of a related word, against 1 for a query word. */
+  relatedWordsWeight: number;
   /**
    * Query-term weights by part of speech, from the wink-nlp tagger run over the query
    * (once per distinct query text, cached): a term takes the weight of the word it came
@@ -141,6 +159,8 @@ export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
   exactNameFirst: true,
   synonyms: true,
   expansionWeight: 0.5,
+  relatedWords: true,
+  relatedWordsWeight: 0.3,
   partOfSpeechWeights: DEFAULT_PART_OF_SPEECH_WEIGHTS,
   proximityWeight: 0.5,
 }) as Readonly<Bm25Tuning>;
@@ -462,6 +482,28 @@ function exactMatches(index: FieldIndex, query: string): number[] {
   return found;
 }
 
+/** How many identifier-like words of a query are looked up as tool names. */
+const MAX_QUOTED_IDENTIFIERS = 8;
+const IDENTIFIER_WORD = /[A-Za-z0-9][\w.:/-]{1,126}[A-Za-z0-9]/g;
+const IDENTIFIER_SHAPE = /[_.:/-]|[a-z][A-Z]/;
+
+/**
+ * The words of a query shaped like identifiers (`sort_list`, `github.create_issue`,
+ * `getWeather`), at most {@link MAX_QUOTED_IDENTIFIERS}, from its first 4,096
+ * characters; URLs and paths are left out.
+ */
+function quotedIdentifiers(query: string): string[] {
+  const found: string[] = [];
+  const text = query.length > MAX_QUERY_SCAN ? query.slice(0, MAX_QUERY_SCAN) : query;
+  for (const match of text.matchAll(IDENTIFIER_WORD)) {
+    const word = match[0];
+    if (!IDENTIFIER_SHAPE.test(word) || word.includes('//') || word.startsWith('/')) continue;
+    found.push(word);
+    if (found.length === MAX_QUOTED_IDENTIFIERS) break;
+  }
+  return found;
+}
+
 /** How often the term ids a, b follow each other in a tool's first sentence (at most 255). */
 function adjacentCount(vector: ToolVector, a: number, b: number): number {
   let count = 0;
@@ -611,6 +653,9 @@ function createSearcher(
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
   const terms = dictionary;
   const expansions = expansionsFor(analyzer, tuning);
+  const relatedWords =
+    tuning.relatedWords && tuning.relatedWordsWeight > 0 && tuning.analyzer.normalize === 'stem';
+  const relatedWeight = tuning.relatedWordsWeight;
   const vocabulary = offsets.length - 1;
   // Scratch space reused by every query of this index (searches are synchronous).
   const scores = new Float64Array(n);
@@ -651,19 +696,29 @@ function createSearcher(
         if (q >= 0) factors[q] = weight;
       }
     }
+    const add = (term: string, factor: number): void => {
+      const id = terms.get(term);
+      if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) return;
+      if (ids.includes(id)) return;
+      ids.push(id);
+      factors.push(factor);
+    };
     if (expansions !== undefined) {
-      const add = (term: string): void => {
-        const id = terms.get(term);
-        if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) return;
-        if (ids.includes(id)) return;
-        ids.push(id);
-        factors.push(tuning.expansionWeight);
-      };
+      const weight = tuning.expansionWeight;
       for (const term of analysed) {
         const synonyms = expansions.synonyms.get(term);
-        if (synonyms !== undefined) for (const synonym of synonyms) add(synonym);
+        if (synonyms !== undefined) for (const synonym of synonyms) add(synonym, weight);
       }
-      for (const term of mentionedKinds(query, expansions)) add(term);
+      for (const term of mentionedKinds(query, expansions)) add(term, weight);
+    }
+    if (relatedWords) {
+      // Only the words the catalog does not use: they match nothing as they are.
+      const table = sharedRelatedWords();
+      for (let i = 0; i < analysed.length && table !== undefined; i++) {
+        if (termIds[i]! >= 0 && ids.includes(termIds[i]!)) continue;
+        const related = table.get(analysed[i]!);
+        if (related !== undefined) for (const term of related) add(term, relatedWeight);
+      }
     }
     // Each distinct query term counts once: repeats in long queries are not evidence.
     for (let q = 0; q < ids.length; q++) {
@@ -793,10 +848,13 @@ function createSearcher(
   };
 
   const exactFirst = (query: string, results: RankedTool[], limit: number): RankedTool[] => {
-    const exact = exactMatches(index, query);
-    if (exact.length === 0) return results;
+    const named = exactMatches(index, query);
+    for (const word of quotedIdentifiers(query)) {
+      for (const doc of exactMatches(index, word)) if (!named.includes(doc)) named.push(doc);
+    }
+    if (named.length === 0) return results;
     const top = (results[0]?.score ?? 0) + 1;
-    const first = exact.map((doc) => ({ name: index.names[doc]!, score: top }));
+    const first = named.map((doc) => ({ name: index.names[doc]!, score: top }));
     const firstNames = new Set(first.map((hit) => hit.name));
     return [...first, ...results.filter((hit) => !firstNames.has(hit.name))].slice(0, limit);
   };

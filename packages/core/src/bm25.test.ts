@@ -131,6 +131,46 @@ describe("createBm25Ranker() (the 'default' preset)", () => {
     );
   });
 
+  it('looks for the WordNet relatives of the query words the catalog never uses', async () => {
+    const tools = [
+      tool('house_renting', 'Information about houses to rent'),
+      tool('weather', 'Forecast for a city'),
+    ];
+    // Neither `apartment` nor `dwelling` is a word of the catalog; `housing` and
+    // `house` are their relatives, and stem like the tool's words.
+    expect(await names(tools, 'an apartment in Toronto')).toEqual(['house_renting']);
+    expect(await names(tools, 'a dwelling near the lake')).toEqual(['house_renting']);
+    const off = createBm25Ranker({ relatedWords: false });
+    expect(await (await off.index(tools)).search('an apartment in Toronto', 5)).toEqual([]);
+    // The analyzer must make stems: with lemmas the table does not apply.
+    const lemmas = createBm25Ranker({ analyzer: { normalize: 'lemma' } });
+    expect(await (await lemmas.index(tools)).search('an apartment in Toronto', 5)).toEqual([]);
+  });
+
+  it('never expands a query word that the catalog uses', async () => {
+    const tools = [
+      tool('house_renting', 'Information about houses to rent'),
+      tool('apartment_photos', 'Photos of an apartment'),
+    ];
+    // `apartment` matches a tool as it is: its relatives (housing) are not looked for.
+    expect(await names(tools, 'apartment')).toEqual(['apartment_photos']);
+  });
+
+  it('ranks the tools a query quotes as identifiers first, in the order quoted', async () => {
+    const tools = [
+      tool('sum_elements', 'Add up the numbers of a list'),
+      tool('sort_list', 'Sort the elements of a list in ascending or descending order'),
+      tool('filter_list', 'Filter the elements of a list by a condition'),
+      tool('list_sorter', 'Sort, sort and sort a list of elements, sorted lists sorting'),
+    ];
+    const query = "sort the list in sorted order with 'sum_elements', then with sort_list";
+    expect((await names(tools, query)).slice(0, 2)).toEqual(['sum_elements', 'sort_list']);
+    expect((await names(tools, 'call github.create_issue', 2))[0]).not.toBe('sort_list');
+    const off = createBm25Ranker({ exactNameFirst: false });
+    const plain = await (await off.index(tools)).search(query, 5);
+    expect(plain[0]!.name).not.toBe('sum_elements');
+  });
+
   it('weighs the nouns of a request over its adjectives (wink-nlp part-of-speech tags)', async () => {
     // Each query word matches one tool, with the same field, length and idf: only the
     // part of speech of the word tells them apart.

@@ -29,12 +29,16 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * enum values 0.8, its toolset 0.5 (see {@link DEFAULT_BM25_TUNING}); each distinct
  * query term counts once; query words also look for their synonyms in tool vocabulary
  * ({@link DEFAULT_QUERY_SYNONYMS}: `save` → `write`, `email` → `mail`, ...) and a path or
- * URL in the query for `file` or `url`, at half weight; the best few toolsets (or
- * `server__` name prefixes) lift their sibling tools a little; a query that is exactly
- * a tool's name ranks it first; query words are weighted by their part of speech
+ * URL in the query for `file` or `url`, at half weight; a query word the catalog never
+ * uses looks for its WordNet relatives instead (`apartment` → `housing`, `rental` →
+ * `lease`, at 0.3; the table ships in the package, see {@link loadRelatedWords}); the
+ * best few toolsets (or `server__` name prefixes) lift their sibling tools a little; a
+ * query that is exactly a tool's name ranks it first, and so do the tools whose names
+ * it quotes as identifiers (`use sort_list`); query words are weighted by their part of speech
  * (wink-nlp's tagger: nouns 1, verbs and adjectives 0.7, adverbs and numbers 0.5, see
  * {@link DEFAULT_PART_OF_SPEECH_WEIGHTS}); two query words that stand side by side in the
- * first sentence of a tool's description add a bonus; when nothing matches, tools whose name contains the query score 0.1. It is memoized
+ * first sentence of a tool's description add a bonus; when nothing matches, tools whose
+ * name contains the query score 0.1. It is memoized
  * per tool object and per tool list, so rebuilding the catalog every turn is cheap.
  *
  * `preset: 'spec'` reproduces the reference behaviour exactly: document = tool name
@@ -59,6 +63,8 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * @param options.exactNameFirst - rank an exact name match first @defaultValue true
  * @param options.synonyms - query expansion: `true`, `false` or your own synonym table @defaultValue true
  * @param options.expansionWeight - the weight of an added term @defaultValue 0.5
+ * @param options.relatedWords - expand the query words the catalog never uses with their WordNet relatives @defaultValue true
+ * @param options.relatedWordsWeight - the weight of a related word @defaultValue 0.3
  * @param options.partOfSpeechWeights - query-word weights by tag, or `false` to weigh every word 1
  * @param options.proximityWeight - the side-by-side bonus, 0 to turn off @defaultValue 0.5
  * @returns a {@link Ranker} with id `bm25:default` or `bm25:spec`

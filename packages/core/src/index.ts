@@ -64,6 +64,8 @@ export type { HybridFusion, HybridRankerOptions } from './hybrid-ranker.js';
 export { createHybridRanker } from './hybrid-ranker.js';
 export type { RankedTool, Ranker, RankerIndex } from './ranker.js';
 export { defineRanker } from './ranker.js';
+export type { RelatedWords } from './related-words.js';
+export { loadRelatedWords, RELATED_WORDS_FILE } from './related-words.js';
 export type { TokenCounter } from './tokens.js';
 export {
   charsPerTokenCounter,

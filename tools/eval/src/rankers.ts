@@ -113,6 +113,11 @@ export const ABLATIONS: readonly RankerEntry[] = [
       ['-group', 'no sibling lift within toolsets', { groupBoost: 0 }],
       ['-exactname', 'no exact-name-first rule', { exactNameFirst: false }],
       ['-synonyms', 'no query expansion (synonyms, paths, URLs)', { synonyms: false }],
+      [
+        '-related',
+        'no WordNet relatives for query words the catalog never uses',
+        { relatedWords: false },
+      ],
       ['-pos', 'no part-of-speech weights of query terms', { partOfSpeechWeights: false }],
       ['-proximity', 'no first-sentence proximity bonus', { proximityWeight: 0 }],
     ] as const

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ItsFunction } from 'wink-nlp';
 import { createAnalyzer } from './analyzer.js';
-import { winkInstance, winkInstanceFor, winkLexicon } from './analyzer-wink.js';
+import { winkInstance, winkInstanceFor, winkLexicon, winkModel } from './analyzer-wink.js';
 
 const WORDS = [
   'files',
@@ -57,5 +57,22 @@ describe('winkInstanceFor', () => {
     const next = winkInstanceFor('tokens', 'hello');
     expect(next).not.toBe(first);
     expect(winkInstanceFor('tokens', 'hello')).toBe(next);
+  });
+});
+
+describe('winkModel', () => {
+  it('hands every new instance the same CER machines (the model restringifies its own)', () => {
+    const model = winkModel() as unknown as { metaCER(): { machines: string } };
+    const first = model.metaCER().machines;
+    expect(typeof first).toBe('string');
+    expect(JSON.parse(first)).toBeTypeOf('object');
+    // Renew the tagger's instance several times: each load calls metaCER() again.
+    for (let round = 0; round < 4; round++) {
+      const many = Array.from({ length: 10_001 }, (_, i) => `r${round}w${i.toString(36)}`);
+      winkInstanceFor('pos', many.join(' '));
+      const renewed = winkInstanceFor('pos', 'hello');
+      expect(renewed.readDoc('Find my files').tokens().out()).toEqual(['Find', 'my', 'files']);
+    }
+    expect(model.metaCER().machines).toBe(first);
   });
 });

@@ -8,6 +8,35 @@ const require = createRequire(import.meta.url);
 /** Which wink-nlp pipeline a caller needs: tokens only, or tokens with POS tags (for lemmas). */
 export type WinkPipeline = 'tokens' | 'pos';
 
+let model: import('wink-nlp').Model | undefined;
+
+/**
+ * `wink-eng-lite-web-model`, for a new wink-nlp instance. The model's `metaCER()`
+ * (1.8.1) stores `JSON.stringify` of its machines back into itself, so every new
+ * instance stringified the string of the one before: it roughly doubled with each
+ * instance until `JSON.stringify` threw `Invalid string length` (after some twenty
+ * renewals of the tagger's instance, in a long-running process). The copy handed out
+ * here answers `metaCER()` with the model's first answer, every time.
+ *
+ * @internal
+ * @throws whatever loading the model throws (the package missing)
+ */
+export function winkModel(): import('wink-nlp').Model {
+  if (model === undefined) {
+    const loaded = require('wink-eng-lite-web-model') as import('wink-nlp').Model & {
+      metaCER(): unknown;
+    };
+    let meta: unknown;
+    model = Object.assign(Object.create(null), loaded, {
+      metaCER: () => {
+        meta ??= loaded.metaCER();
+        return meta;
+      },
+    }) as import('wink-nlp').Model;
+  }
+  return model;
+}
+
 const instances = new Map<WinkPipeline, WinkMethods>();
 // wink-nlp adds every word it has not seen to its instance's lexicon, for good: the
 // distinct words each instance has read, so that it is replaced before it grows much.
@@ -25,8 +54,7 @@ export function winkInstance(pipeline: WinkPipeline): WinkMethods {
   let nlp = instances.get(pipeline);
   if (nlp === undefined) {
     const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
-    const model = require('wink-eng-lite-web-model') as import('wink-nlp').Model;
-    nlp = winkNLP(model, pipeline === 'pos' ? ['pos'] : []);
+    nlp = winkNLP(winkModel(), pipeline === 'pos' ? ['pos'] : []);
     instances.set(pipeline, nlp);
     wordsRead.set(pipeline, new Set());
   }

@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import { createAnalyzer } from './analyzer.js';
+import { winkModel } from './analyzer-wink.js';
 import type { EmbedFunction } from './embedding-ranker.js';
 import { ToolSearchError } from './errors.js';
 
@@ -59,8 +60,7 @@ function loadVectors(onLoad?: (stats: WinkEmbeddingLoadStats) => void): LoadedVe
   }
   // The real wink-nlp pipeline with the vectors attached: `vectorOf` reads them.
   const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
-  const model = require('wink-eng-lite-web-model') as import('wink-nlp').Model;
-  const nlp = winkNLP(model, [], embeddings as Parameters<typeof winkNLP>[2]);
+  const nlp = winkNLP(winkModel(), [], embeddings as Parameters<typeof winkNLP>[2]);
   // `vectorOf(word, false)` returns the whole stored row: the vector, its l2 norm, its frequency rank.
   const vectorOf = nlp.vectorOf as (word: string, safe: boolean) => number[];
   loaded = {

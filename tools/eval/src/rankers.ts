@@ -7,6 +7,7 @@ import {
   type Ranker,
 } from '@tool-search/core';
 import { createMiniSearchRanker, createOramaRanker } from './peers.js';
+import { createSentenceEncoder } from './sentence-encoder.js';
 
 /** A ranker the CLI can run, created on demand (some load large data). */
 export interface RankerEntry {
@@ -27,6 +28,21 @@ function sharedWinkEmbedding(notes: string[]): EmbedFunction {
   });
   return winkEmbed;
 }
+
+let sentenceEmbed: EmbedFunction | undefined;
+
+// One sentence encoder (one model load, one vector per text) for every ranker using it.
+function sharedSentenceEncoder(notes: string[]): EmbedFunction {
+  sentenceEmbed ??= createSentenceEncoder((load) =>
+    notes.push(
+      `Universal Sentence Encoder (lite) loaded in ${(load.loadMs / 1000).toFixed(1)} s, +${(load.heapBytes / 2 ** 20).toFixed(0)} MB heap`,
+    ),
+  );
+  return sentenceEmbed;
+}
+
+/** The weight of the sentence encoder's normalised scores against the default's 1. */
+export const SENTENCE_HYBRID_WEIGHT = 0.6;
 
 /** Every ranker `tools/eval` knows, in table order. `spec` is the baseline of the ratios. */
 export const RANKERS: readonly RankerEntry[] = [
@@ -61,6 +77,24 @@ export const RANKERS: readonly RankerEntry[] = [
       createHybridRanker({
         rankers: [createBm25Ranker(), createEmbeddingRanker({ embed: sharedWinkEmbedding(notes) })],
         fusion: 'rrf',
+      }),
+  },
+  {
+    name: 'sentence',
+    description:
+      'createEmbeddingRanker over the Universal Sentence Encoder (lite; @energetic-ai, 28 MB, dev only)',
+    create: (notes) => createEmbeddingRanker({ embed: sharedSentenceEncoder(notes) }),
+  },
+  {
+    name: 'hybrid-sentence',
+    description: `createHybridRanker: default + sentence, weighted scores 1 : ${SENTENCE_HYBRID_WEIGHT}`,
+    create: (notes) =>
+      createHybridRanker({
+        rankers: [
+          createBm25Ranker(),
+          createEmbeddingRanker({ embed: sharedSentenceEncoder(notes) }),
+        ],
+        fusion: { weights: [1, SENTENCE_HYBRID_WEIGHT] },
       }),
   },
   {

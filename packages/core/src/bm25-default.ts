@@ -397,55 +397,49 @@ function buildIndex(
   const weights = TOOL_FIELDS.map((field) => tuning.fields[field].weight);
   const bs = TOOL_FIELDS.map((field) => tuning.fields[field].b);
   const averages = new Float64Array(FIELD_COUNT);
-  let vocabulary = 0;
   let postingCount = 0;
   // The name hashes of the tools side by side, so that an exact-name lookup reads one array.
   const nameHashes = new Uint32Array(n * 2);
-  // Every id is below the dictionary's size (the slab is of its generation): count the
-  // postings of each term there, then keep the prefix that is used.
-  const counts = new Uint32Array(dictionary.size + 1);
-  for (let doc = 0; doc < n; doc++) {
-    readAt = starts[doc]!;
-    skipSentence(bytes);
-    const count = varintAt(bytes);
-    for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += varintAt(bytes);
-    nameHashes[doc * 2] = uint32At(bytes);
-    nameHashes[doc * 2 + 1] = uint32At(bytes);
-    postingCount += count;
-    // The hot loops read their varints inline, one byte in the usual case.
-    let read = readAt;
-    let id = 0;
-    for (let t = 0; t < count; t++) {
-      let delta = bytes[read++]!;
-      if (delta >= 0x80) {
-        readAt = read - 1;
-        delta = varintAt(bytes);
-        read = readAt;
-      }
-      id += delta;
-      counts[id + 1]!++;
-      if (bytes[read++] === 255) while (bytes[read++]! >= 0x80);
-    }
-    if (count > 0 && id >= vocabulary) vocabulary = id + 1;
-  }
-  for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
-
-  const offsets = counts.slice(0, vocabulary + 1);
-  for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
-  const cursor = offsets.slice(0, vocabulary);
-  const docs = new Uint32Array(postingCount);
-  const postingWeights = new Float32Array(postingCount);
-  const k1 = tuning.k1;
-  const norms = new Float64Array(FIELD_COUNT);
-  let skipped = 0;
+  // The headers first: field lengths (for the averages), name hashes, where terms start.
+  const lengths = new Uint16Array(n * FIELD_COUNT);
+  const termsAt = new Uint32Array(n);
+  const termCounts = new Uint32Array(n);
   for (let doc = 0; doc < n; doc++) {
     readAt = starts[doc]!;
     skipSentence(bytes);
     const count = varintAt(bytes);
     for (let f = 0; f < FIELD_COUNT; f++) {
-      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * varintAt(bytes)) / averages[f]!);
+      const length = varintAt(bytes);
+      lengths[doc * FIELD_COUNT + f] = length;
+      averages[f]! += length;
     }
-    let read = readAt + 8;
+    nameHashes[doc * 2] = uint32At(bytes);
+    nameHashes[doc * 2 + 1] = uint32At(bytes);
+    termsAt[doc] = readAt;
+    termCounts[doc] = count;
+    postingCount += count;
+  }
+  for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
+
+  // Then every term once, in catalog order: its posting's weight goes to temporary
+  // arrays, counted per term; a term seen only in zero-weight fields has no posting.
+  // Every id is below the dictionary's size (the slab is of its generation).
+  const counts = new Uint32Array(dictionary.size + 1);
+  const termOf = new Uint32Array(postingCount);
+  const docOf = new Uint32Array(postingCount);
+  const weightOf = new Float32Array(postingCount);
+  const k1 = tuning.k1;
+  const norms = new Float64Array(FIELD_COUNT);
+  let vocabulary = 0;
+  let emitted = 0;
+  for (let doc = 0; doc < n; doc++) {
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const length = lengths[doc * FIELD_COUNT + f]!;
+      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * length) / averages[f]!);
+    }
+    // Varints read inline: one byte in the usual case.
+    let read = termsAt[doc]!;
+    const count = termCounts[doc]!;
     let id = 0;
     for (let t = 0; t < count; t++) {
       let delta = bytes[read++]!;
@@ -457,7 +451,7 @@ function buildIndex(
       id += delta;
       const code = bytes[read++]!;
       let frequencies = codes[code]!;
-      if (code === 255) {
+      if (code === FREQUENCY_ESCAPE) {
         readAt = read;
         frequencies = varintAt(bytes);
         read = readAt;
@@ -467,31 +461,26 @@ function buildIndex(
       for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
         tf += (bits & MAX_FREQUENCY) * norms[f]!;
       }
-      if (!(tf > 0)) {
-        skipped++;
-        continue;
-      }
-      const at = cursor[id]!++;
-      docs[at] = doc;
-      postingWeights[at] = (tf * (k1 + 1)) / (k1 + tf);
+      if (!(tf > 0)) continue;
+      termOf[emitted] = id;
+      docOf[emitted] = doc;
+      weightOf[emitted] = (tf * (k1 + 1)) / (k1 + tf);
+      counts[id + 1]!++;
+      emitted++;
     }
+    if (count > 0 && id >= vocabulary) vocabulary = id + 1;
   }
-  // A term seen only in zero-weight fields leaves a gap: close it.
-  let write = postingCount;
-  if (skipped > 0) {
-    write = 0;
-    let read = 0;
-    for (let id = 0; id < vocabulary; id++) {
-      const end = cursor[id]!;
-      const next = offsets[id + 1]!;
-      offsets[id] = write;
-      for (; read < end; read++, write++) {
-        docs[write] = docs[read]!;
-        postingWeights[write] = postingWeights[read]!;
-      }
-      read = next;
-    }
-    offsets[vocabulary] = write;
+
+  // Postings in compressed-row form: each term's postings in catalog order.
+  const offsets = counts.slice(0, vocabulary + 1);
+  for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
+  const cursor = offsets.slice(0, vocabulary);
+  const docs = new Uint32Array(emitted);
+  const postingWeights = new Float32Array(emitted);
+  for (let i = 0; i < emitted; i++) {
+    const at = cursor[termOf[i]!]!++;
+    docs[at] = docOf[i]!;
+    postingWeights[at] = weightOf[i]!;
   }
 
   const groupOf = new Int32Array(n).fill(-1);
@@ -514,8 +503,8 @@ function buildIndex(
     n,
     names,
     offsets,
-    docs: write === postingCount ? docs : docs.slice(0, write),
-    weights: write === postingCount ? postingWeights : postingWeights.slice(0, write),
+    docs,
+    weights: postingWeights,
     nameHashes,
     groupOf,
     groupMembers,

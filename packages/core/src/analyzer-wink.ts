@@ -79,6 +79,16 @@ export function winkInstanceFor(pipeline: WinkPipeline, text: string): WinkMetho
   return nlp;
 }
 
+/**
+ * The pipelines whose instance is loaded now (tests check that analysis loads one).
+ *
+ * @internal
+ * @throws nothing
+ */
+export function loadedWinkPipelines(): WinkPipeline[] {
+  return [...instances.keys()];
+}
+
 /** What the analyzer reads from the model itself, without reading words into wink-nlp. */
 export interface WinkLexicon {
   /** The model's Porter2 stemmer: the function behind wink-nlp's `its.stem`. */

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer, DEFAULT_MAX_TEXT_LENGTH, DEFAULT_MAX_TOKEN_LENGTH } from './analyzer.js';
+import { loadedWinkPipelines } from './analyzer-wink.js';
 import { ToolSearchError } from './errors.js';
 
 const words = createAnalyzer({ normalize: 'none', stopWords: false });
@@ -116,6 +117,12 @@ describe('createAnalyzer', () => {
     stems.analyze('aB'.repeat(500_000));
     // Generous: a super-linear path would take seconds.
     expect(Date.now() - start).toBeLessThan(2_000);
+  });
+
+  it('reads the words wink-nlp maps specially through the one pos instance', () => {
+    const analyzer = createAnalyzer({ cacheSize: 100 });
+    expect(analyzer.analyze('it cannot be cancelled through chk')).toEqual(['cancel', 'chk']);
+    expect(loadedWinkPipelines()).toEqual(['pos']);
   });
 
   it('returns the same terms for the same text, from cache or not', () => {

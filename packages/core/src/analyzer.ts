@@ -245,10 +245,15 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
     if (rest !== undefined) analyzeInWink(rest);
   };
 
-  /** Runs the words through one wink-nlp document and caches each word's terms. */
+  /**
+   * Runs the words through one wink-nlp document and caches each word's terms. Always
+   * the `pos` instance, the one the default ranker's query tagger loads anyway: its tokens,
+   * stems and stop-word flags are those of the `tokens` pipeline, and a second instance
+   * would hold a second copy of the model (about 9 MB).
+   */
   const analyzeInWink = (words: readonly string[]): void => {
     const text = words.join(' ');
-    const nlp = winkInstanceFor(normalize === 'lemma' ? 'pos' : 'tokens', text);
+    const nlp = winkInstanceFor('pos', text);
     const tokens = nlp.readDoc(text).tokens();
     // wink's typings do not accept its.stem / its.lemma as token functions: go through unknown.
     const out = <T>(its: unknown): T[] => tokens.out(its as ItsFunction<T>) as T[];

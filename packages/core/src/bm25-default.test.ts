@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createFieldBm25Ranker } from './bm25-default.js';
-import type { Ranker } from './ranker.js';
+import type { RankedTool, Ranker } from './ranker.js';
+import { conformanceTools } from './testing/fixtures.js';
 import type { ToolDefinition } from './types.js';
 
 const tool = (name: string, description: string): ToolDefinition => ({
@@ -45,5 +46,37 @@ describe('createFieldBm25Ranker', () => {
       'github__create_issue',
       'gitlab__create_issue',
     ]);
+  });
+
+  it('answers from reused vectors exactly as from a fresh analysis, on every rebuild path', async () => {
+    const queries = ['read a file', 'send an email message', 'weather forecast', 'create issue'];
+    const results = async (ranker: Ranker, tools: readonly ToolDefinition[]) => {
+      const index = await ranker.index(tools);
+      const out: (readonly RankedTool[])[] = [];
+      for (const query of queries) out.push(await index.search(query, 10));
+      return out;
+    };
+    const fresh = (tools: readonly ToolDefinition[]) =>
+      results(createFieldBm25Ranker(), structuredClone(tools as ToolDefinition[]));
+    const base = structuredClone(conformanceTools as ToolDefinition[]);
+    const changed = [...base];
+    changed[1] = { ...base[1]!, description: 'Sends weather forecasts by email' };
+    const lists = [
+      base,
+      changed,
+      [tool('zz__new', 'Reads a new file'), ...changed],
+      [...changed].reverse(),
+      changed.slice(2),
+      base,
+    ];
+    const ranker = createFieldBm25Ranker();
+    const other = createFieldBm25Ranker({ k1: 1.2 });
+    for (const list of lists) {
+      expect(await results(ranker, list)).toEqual(await fresh(list));
+      // Another ranker of the same analysis finds the vectors through the shared memo.
+      expect(await results(other, [...list].reverse())).toEqual(
+        await results(createFieldBm25Ranker({ k1: 1.2 }), structuredClone([...list].reverse())),
+      );
+    }
   });
 });

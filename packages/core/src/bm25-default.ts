@@ -4,8 +4,11 @@ import { winkInstance, winkInstanceFor } from './analyzer-wink.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
 import { sharedRelatedWords } from './related-words.js';
 import type { ToolDefinition } from './types.js';
+import { SlabWriter, VectorMemo, type VectorSlab } from './vector-slab.js';
 
 const FIELD_COUNT = TOOL_FIELDS.length;
+const FREQUENCY_BITS = 6;
+const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
 
 /** The weight and the length normalisation of one field in BM25F. */
 export interface Bm25FieldParameters {
@@ -203,26 +206,61 @@ function internTerm(term: string): number {
 }
 
 /**
- * One tool's analysed fields, packed in one array: a header (the dictionary generation,
- * the count of distinct terms, the largest term id, the analysed length of each field,
- * 16 bits each, and the hashes of the names a query may give exactly), then the distinct
- * term ids, then one word per term holding its frequency in each field (6 bits a field,
- * at most 63), then the term ids of the description's first sentence in order (for
- * proximity).
+ * One tool's analysed fields, packed in bytes in a {@link VectorSlab} (unsigned
+ * integers as varints: 7 bits a byte, low first):
+ *
+ * - the term ids of the description's first sentence in order (for proximity): their
+ *   count, then each id;
+ * - the count of distinct terms, the analysed length of each field (at most 65,535),
+ *   and the hashes of the names a query may give exactly (4 bytes each, little-endian);
+ * - the distinct term ids in ascending order, each as the difference from the one
+ *   before, followed by its frequency in each field (6 bits a field, at most 63): one
+ *   byte for the usual single field with a frequency up to 31 (see {@link FREQUENCY_CODES}),
+ *   else 255 and the packed frequencies as a varint.
  */
-type ToolVector = Uint32Array;
+const FREQUENCY_ESCAPE = 255;
+const SINGLE_FIELD_FREQUENCY = 31;
 
-const V_GENERATION = 0;
-const V_TERMS = 1;
-const V_MAX_ID = 2;
-const V_LENGTHS = 3;
-/** The hash of the normalised name, and of the normalised bare name of `server__tool` (0: none). */
-const V_NAME_HASH = V_LENGTHS + ((FIELD_COUNT + 1) >> 1);
-const V_BARE_HASH = V_NAME_HASH + 1;
-const V_HEADER = V_BARE_HASH + 1;
+/** The packed frequencies of each one-byte code: `field * 31 + frequency - 1`. */
+const FREQUENCY_CODES = (() => {
+  const codes = new Uint32Array(256);
+  for (let field = 0; field < FIELD_COUNT; field++) {
+    for (let frequency = 1; frequency <= SINGLE_FIELD_FREQUENCY; frequency++) {
+      codes[field * SINGLE_FIELD_FREQUENCY + frequency - 1] = frequency << (field * FREQUENCY_BITS);
+    }
+  }
+  return codes;
+})();
 
-function fieldLength(vector: ToolVector, field: number): number {
-  return (vector[V_LENGTHS + (field >> 1)]! >>> ((field & 1) << 4)) & 0xffff;
+// The read position of varintAt (module scope, so that the small reader inlines).
+let readAt = 0;
+
+/** The varint at `readAt`, which moves past it. */
+function varintAt(bytes: Uint8Array): number {
+  let byte = bytes[readAt++]!;
+  if (byte < 0x80) return byte;
+  let value = byte & 0x7f;
+  let shift = 7;
+  do {
+    byte = bytes[readAt++]!;
+    value |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte >= 0x80);
+  return value >>> 0;
+}
+
+/** The 4-byte little-endian integer at `readAt`, which moves past it. */
+function uint32At(bytes: Uint8Array): number {
+  const at = readAt;
+  readAt = at + 4;
+  return (
+    (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+  );
+}
+
+/** Moves `readAt` past the first sentence of the vector at it. */
+function skipSentence(bytes: Uint8Array): void {
+  for (let count = varintAt(bytes); count > 0; count--) while (bytes[readAt++]! >= 0x80);
 }
 
 /** FNV-1a over a string's UTF-16 code units, never 0 (0 stands for no name). */
@@ -236,14 +274,13 @@ function nameHash(name: string): number {
   return hash >>> 0 || 1;
 }
 
-const FREQUENCY_BITS = 6;
-const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
-
 // Scratch space of buildVector: the slot of each term id in the vector being built,
 // valid when its stamp is the current one (saves a Map per tool).
 let slotOf = new Int32Array(1024);
 let slotStamp = new Uint32Array(1024);
 let stamp = 0;
+// The term ids of the vector being written, sorted.
+let sortedIds = new Uint32Array(256);
 
 const FIRST_SENTENCE_END = /[.!?\u3002\uff01\uff1f](?=\s|$)|\n/;
 const MAX_SENTENCE_LENGTH = 400;
@@ -258,12 +295,12 @@ function firstSentence(description: string): string {
   return end < 0 ? text : text.slice(0, end);
 }
 
-function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
+/** Analyses a tool and writes its vector as the next of a slab. */
+function buildVector(tool: ToolDefinition, analyzer: Analyzer, writer: SlabWriter): void {
   const texts = toolFieldTexts(tool);
   const ids: number[] = [];
   const packed: number[] = [];
   const lengths: number[] = [];
-  let maxId = 0;
   stamp = (stamp + 1) >>> 0;
   if (stamp === 0) {
     slotStamp.fill(0);
@@ -287,7 +324,6 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
       slotOf[id] = slot;
       ids.push(id);
       packed.push(0);
-      if (id > maxId) maxId = id;
     }
     const frequency = (packed[slot]! >>> shift) & MAX_FREQUENCY;
     if (frequency < MAX_FREQUENCY) packed[slot]! += 1 << shift;
@@ -301,24 +337,42 @@ function buildVector(tool: ToolDefinition, analyzer: Analyzer): ToolVector {
   // The first sentence's terms are among the description's: only their order is new.
   const sentence = analyzer.analyze(firstSentence(texts.description));
   const count = ids.length;
-  const data = new Uint32Array(V_HEADER + count * 2 + sentence.length);
-  data[V_GENERATION] = generation;
-  data[V_TERMS] = count;
-  data[V_MAX_ID] = maxId;
-  for (let field = 0; field < FIELD_COUNT; field++) {
-    data[V_LENGTHS + (field >> 1)]! |= lengths[field]! << ((field & 1) << 4);
-  }
+  writer.ensure(5 * (1 + sentence.length) + 5 * (1 + FIELD_COUNT) + 8 + 11 * count);
+  writer.varint(sentence.length);
+  for (const term of sentence) writer.varint(internTerm(term));
+  writer.varint(count);
+  for (const length of lengths) writer.varint(length);
   const name = typeof tool.name === 'string' ? tool.name : '';
-  data[V_NAME_HASH] = nameHash(normalizeName(name));
+  writer.uint32(nameHash(normalizeName(name)));
   const bare = name.lastIndexOf('__');
-  data[V_BARE_HASH] = bare >= 0 ? nameHash(normalizeName(name.slice(bare + 2))) : 0;
-  for (let slot = 0; slot < count; slot++) {
-    data[V_HEADER + slot] = ids[slot]!;
-    data[V_HEADER + count + slot] = packed[slot]!;
+  writer.uint32(bare >= 0 ? nameHash(normalizeName(name.slice(bare + 2))) : 0);
+  if (count > sortedIds.length) sortedIds = new Uint32Array(Math.max(count, sortedIds.length * 2));
+  for (let slot = 0; slot < count; slot++) sortedIds[slot] = ids[slot]!;
+  const sorted = sortedIds.subarray(0, count).sort();
+  let previous = 0;
+  for (let i = 0; i < count; i++) {
+    const id = sorted[i]!;
+    writer.varint(id - previous);
+    previous = id;
+    const frequencies = packed[slotOf[id]!]!;
+    const code = frequencyCode(frequencies);
+    writer.byte(code);
+    if (code === FREQUENCY_ESCAPE) writer.varint(frequencies);
   }
-  const start = V_HEADER + count * 2;
-  for (let i = 0; i < sentence.length; i++) data[start + i] = internTerm(sentence[i]!);
-  return data;
+  writer.end();
+}
+
+/** The one-byte code of a term's packed field frequencies, or {@link FREQUENCY_ESCAPE}. */
+function frequencyCode(frequencies: number): number {
+  for (let field = 0; field < FIELD_COUNT; field++) {
+    const shift = field * FREQUENCY_BITS;
+    const frequency = (frequencies >>> shift) & MAX_FREQUENCY;
+    if (frequency === 0) continue;
+    return frequencies === frequency << shift && frequency <= SINGLE_FIELD_FREQUENCY
+      ? field * SINGLE_FIELD_FREQUENCY + frequency - 1
+      : FREQUENCY_ESCAPE;
+  }
+  return FREQUENCY_ESCAPE;
 }
 
 /** Postings in compressed-row form over the global term ids, plus what queries need. */
@@ -336,7 +390,7 @@ interface FieldIndex {
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
   /** Each tool's vector (proximity reads the order of its first sentence). */
-  readonly vectors: readonly ToolVector[];
+  readonly slab: VectorSlab;
 }
 
 function normalizeName(text: string): string {
@@ -354,78 +408,99 @@ function groupKey(tool: ToolDefinition): string | undefined {
 
 function buildIndex(
   tools: readonly ToolDefinition[],
-  vectors: readonly ToolVector[],
+  slab: VectorSlab,
   tuning: Bm25Tuning,
 ): FieldIndex {
   const n = tools.length;
+  const { bytes, starts } = slab;
+  const codes = FREQUENCY_CODES;
   const weights = TOOL_FIELDS.map((field) => tuning.fields[field].weight);
   const bs = TOOL_FIELDS.map((field) => tuning.fields[field].b);
   const averages = new Float64Array(FIELD_COUNT);
-  let vocabulary = 0;
   let postingCount = 0;
   // The name hashes of the tools side by side, so that an exact-name lookup reads one array.
   const nameHashes = new Uint32Array(n * 2);
+  // The headers first: field lengths (for the averages), name hashes, where terms start.
+  const lengths = new Uint16Array(n * FIELD_COUNT);
+  const termsAt = new Uint32Array(n);
+  const termCounts = new Uint32Array(n);
   for (let doc = 0; doc < n; doc++) {
-    const vector = vectors[doc]!;
-    nameHashes[doc * 2] = vector[V_NAME_HASH]!;
-    nameHashes[doc * 2 + 1] = vector[V_BARE_HASH]!;
-    for (let f = 0; f < FIELD_COUNT; f++) averages[f]! += fieldLength(vector, f);
-    const count = vector[V_TERMS]!;
+    readAt = starts[doc]!;
+    skipSentence(bytes);
+    const count = varintAt(bytes);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const length = varintAt(bytes);
+      lengths[doc * FIELD_COUNT + f] = length;
+      averages[f]! += length;
+    }
+    nameHashes[doc * 2] = uint32At(bytes);
+    nameHashes[doc * 2 + 1] = uint32At(bytes);
+    termsAt[doc] = readAt;
+    termCounts[doc] = count;
     postingCount += count;
-    if (count > 0 && vector[V_MAX_ID]! >= vocabulary) vocabulary = vector[V_MAX_ID]! + 1;
   }
   for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
 
-  const offsets = new Uint32Array(vocabulary + 1);
-  for (let doc = 0; doc < n; doc++) {
-    const vector = vectors[doc]!;
-    const end = V_HEADER + vector[V_TERMS]!;
-    for (let t = V_HEADER; t < end; t++) offsets[vector[t]! + 1]!++;
-  }
-  for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
-  const cursor = offsets.slice(0, vocabulary);
-  const docs = new Uint32Array(postingCount);
-  const postingWeights = new Float32Array(postingCount);
+  // Then every term once, in catalog order: its posting's weight goes to temporary
+  // arrays, counted per term; a term seen only in zero-weight fields has no posting.
+  // Every id is below the dictionary's size (the slab is of its generation).
+  const counts = new Uint32Array(dictionary.size + 1);
+  const termOf = new Uint32Array(postingCount);
+  const docOf = new Uint32Array(postingCount);
+  const weightOf = new Float32Array(postingCount);
   const k1 = tuning.k1;
   const norms = new Float64Array(FIELD_COUNT);
-  let skipped = 0;
+  let vocabulary = 0;
+  let emitted = 0;
   for (let doc = 0; doc < n; doc++) {
-    const vector = vectors[doc]!;
-    const count = vector[V_TERMS]!;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * fieldLength(vector, f)) / averages[f]!);
+      const length = lengths[doc * FIELD_COUNT + f]!;
+      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * length) / averages[f]!);
     }
-    for (let t = V_HEADER; t < V_HEADER + count; t++) {
+    // Varints read inline: one byte in the usual case.
+    let read = termsAt[doc]!;
+    const count = termCounts[doc]!;
+    let id = 0;
+    for (let t = 0; t < count; t++) {
+      let delta = bytes[read++]!;
+      if (delta >= 0x80) {
+        readAt = read - 1;
+        delta = varintAt(bytes);
+        read = readAt;
+      }
+      id += delta;
+      const code = bytes[read++]!;
+      let frequencies = codes[code]!;
+      if (code === FREQUENCY_ESCAPE) {
+        readAt = read;
+        frequencies = varintAt(bytes);
+        read = readAt;
+      }
       let tf = 0;
       // Fields in order until no frequency is left (most terms sit in the first few).
-      for (let f = 0, bits = vector[t + count]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+      for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
         tf += (bits & MAX_FREQUENCY) * norms[f]!;
       }
-      if (!(tf > 0)) {
-        skipped++;
-        continue;
-      }
-      const at = cursor[vector[t]!]!++;
-      docs[at] = doc;
-      postingWeights[at] = (tf * (k1 + 1)) / (k1 + tf);
+      if (!(tf > 0)) continue;
+      termOf[emitted] = id;
+      docOf[emitted] = doc;
+      weightOf[emitted] = (tf * (k1 + 1)) / (k1 + tf);
+      counts[id + 1]!++;
+      emitted++;
     }
+    if (count > 0 && id >= vocabulary) vocabulary = id + 1;
   }
-  // A term seen only in zero-weight fields leaves a gap: close it.
-  let write = postingCount;
-  if (skipped > 0) {
-    write = 0;
-    let read = 0;
-    for (let id = 0; id < vocabulary; id++) {
-      const end = cursor[id]!;
-      const next = offsets[id + 1]!;
-      offsets[id] = write;
-      for (; read < end; read++, write++) {
-        docs[write] = docs[read]!;
-        postingWeights[write] = postingWeights[read]!;
-      }
-      read = next;
-    }
-    offsets[vocabulary] = write;
+
+  // Postings in compressed-row form: each term's postings in catalog order.
+  const offsets = counts.slice(0, vocabulary + 1);
+  for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
+  const cursor = offsets.slice(0, vocabulary);
+  const docs = new Uint32Array(emitted);
+  const postingWeights = new Float32Array(emitted);
+  for (let i = 0; i < emitted; i++) {
+    const at = cursor[termOf[i]!]!++;
+    docs[at] = docOf[i]!;
+    postingWeights[at] = weightOf[i]!;
   }
 
   const groupOf = new Int32Array(n).fill(-1);
@@ -448,12 +523,12 @@ function buildIndex(
     n,
     names,
     offsets,
-    docs: write === postingCount ? docs : docs.slice(0, write),
-    weights: write === postingCount ? postingWeights : postingWeights.slice(0, write),
+    docs,
+    weights: postingWeights,
     nameHashes,
     groupOf,
     groupMembers,
-    vectors,
+    slab,
   };
 }
 
@@ -505,10 +580,15 @@ function quotedIdentifiers(query: string): string[] {
 }
 
 /** How often the term ids a, b follow each other in a tool's first sentence (at most 255). */
-function adjacentCount(vector: ToolVector, a: number, b: number): number {
+function adjacentCount(slab: VectorSlab, doc: number, a: number, b: number): number {
+  const bytes = slab.bytes;
+  readAt = slab.starts[doc]!;
   let count = 0;
-  for (let i = V_HEADER + vector[V_TERMS]! * 2 + 1; i < vector.length; i++) {
-    if (vector[i] === b && vector[i - 1] === a && count < 255) count++;
+  let previous = -1;
+  for (let left = varintAt(bytes); left > 0; left--) {
+    const id = varintAt(bytes);
+    if (id === b && previous === a && count < 255) count++;
+    previous = id;
   }
   return count;
 }
@@ -649,7 +729,7 @@ function createSearcher(
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
 ): RankerIndex {
-  const { n, offsets, docs, weights, groupOf, groupMembers, vectors } = index;
+  const { n, offsets, docs, weights, groupOf, groupMembers, slab } = index;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
   const terms = dictionary;
   const expansions = expansionsFor(analyzer, tuning);
@@ -781,7 +861,7 @@ function createSearcher(
         }
         long = low;
         if (long === longEnd || docs[long] !== doc) continue;
-        const count = adjacentCount(vectors[doc]!, a, b);
+        const count = adjacentCount(slab, doc, a, b);
         if (count > 0) {
           pairDocs[found] = doc;
           pairCounts[found] = count;
@@ -895,15 +975,15 @@ function createSearcher(
 }
 
 // Per kind of analysis, the vectors of the tools seen, memoized per tool object.
-const vectorCaches = new Map<string, WeakMap<ToolDefinition, ToolVector>>();
+const vectorMemos = new Map<string, VectorMemo<ToolDefinition>>();
 
-function vectorCacheFor(analyzerId: string): WeakMap<ToolDefinition, ToolVector> {
-  let cache = vectorCaches.get(analyzerId);
-  if (cache === undefined) {
-    cache = new WeakMap();
-    vectorCaches.set(analyzerId, cache);
+function vectorMemoFor(analyzerId: string): VectorMemo<ToolDefinition> {
+  let memo = vectorMemos.get(analyzerId);
+  if (memo === undefined) {
+    memo = new VectorMemo();
+    vectorMemos.set(analyzerId, memo);
   }
-  return cache;
+  return memo;
 }
 
 /** How many recent indexes a ranker keeps for tool lists it sees again. */
@@ -912,9 +992,8 @@ const INDEX_CACHE_SIZE = 2;
 interface CachedIndex {
   readonly tools: readonly ToolDefinition[];
   readonly index: RankerIndex;
-  /** The vector of each tool, of dictionary generation `generation`. */
-  readonly vectors: readonly ToolVector[];
-  readonly generation: number;
+  /** The vector of each tool. */
+  readonly slab: VectorSlab;
 }
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
@@ -940,7 +1019,7 @@ export function createFieldBm25Ranker(
 ): Ranker {
   const tuning = resolveBm25Tuning(overrides);
   const analyzer = createAnalyzer(tuning.analyzer);
-  const vectors = vectorCacheFor(analyzer.id);
+  const vectors = vectorMemoFor(analyzer.id);
   const recent: CachedIndex[] = [];
   // Part-of-speech weights per query text, shared by the indexes of this ranker.
   const posCache = new Map<string, Map<string, number>>();
@@ -966,31 +1045,38 @@ export function createFieldBm25Ranker(
         slotOf = new Int32Array(1024);
         slotStamp = new Uint32Array(1024);
       }
-      // Tools at the same position as in the last index take its vector: a pointer
-      // compare instead of a WeakMap lookup per tool.
+      // Tools at the same position as in the last index take its vector, copied in runs:
+      // a pointer compare instead of a memo lookup per tool.
       const last = recent[0];
-      const lastVectors = last !== undefined && last.generation === generation ? last : undefined;
-      const toolVectors = new Array<ToolVector>(tools.length);
-      for (let i = 0; i < tools.length; i++) {
+      const lastSlab = last !== undefined && last.slab.generation === generation ? last : undefined;
+      const n = tools.length;
+      const capacity =
+        lastSlab !== undefined && lastSlab.tools.length > 0
+          ? Math.ceil((lastSlab.slab.bytes.length / lastSlab.tools.length) * n * 1.05)
+          : n * 256;
+      const writer = new SlabWriter(n, capacity);
+      let run = -1;
+      for (let i = 0; i < n; i++) {
         const tool = tools[i]!;
-        if (lastVectors !== undefined && lastVectors.tools[i] === tool) {
-          toolVectors[i] = lastVectors.vectors[i]!;
+        if (lastSlab !== undefined && lastSlab.tools[i] === tool) {
+          if (run < 0) run = i;
           continue;
         }
-        let vector = vectors.get(tool);
-        if (vector === undefined || vector[V_GENERATION] !== generation) {
-          vector = buildVector(tool, analyzer);
-          vectors.set(tool, vector);
+        if (run >= 0) {
+          writer.copy(lastSlab!.slab, run, i);
+          run = -1;
         }
-        toolVectors[i] = vector;
+        const doc = vectors.find(tool, generation);
+        if (doc >= 0) writer.copy(vectors.found!, doc, doc + 1);
+        else buildVector(tool, analyzer, writer);
       }
-      const index = createSearcher(
-        buildIndex(tools, toolVectors, tuning),
-        analyzer,
-        tuning,
-        posCache,
-      );
-      recent.unshift({ tools: [...tools], index, vectors: toolVectors, generation });
+      if (run >= 0) writer.copy(lastSlab!.slab, run, n);
+      vectors.found = undefined;
+      const slab = writer.finish(generation);
+      const list = [...tools];
+      vectors.remember(list, slab);
+      const index = createSearcher(buildIndex(list, slab, tuning), analyzer, tuning, posCache);
+      recent.unshift({ tools: list, index, slab });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;
     },

@@ -43,6 +43,35 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('reads the allowed origins (repeated or comma-separated) and the idle timeout', () => {
+    expect(
+      parseCommandLine(
+        [
+          'serve',
+          '--config',
+          'g.json',
+          '--transport',
+          'http',
+          '--allow-origin',
+          'http://localhost:6274',
+          '--allow-origin',
+          'https://app.example, http://[::1]:3000',
+          '--idle-timeout',
+          '0',
+        ],
+        {},
+      ),
+    ).toEqual({
+      command: 'serve',
+      config: 'g.json',
+      transport: 'http',
+      port: DEFAULT_HTTP_PORT,
+      host: '127.0.0.1',
+      allowOrigins: ['http://localhost:6274', 'https://app.example', 'http://[::1]:3000'],
+      idleTimeout: 0,
+    });
+  });
+
   it('joins the words of a search query and reads --limit', () => {
     expect(
       parseCommandLine(['search', 'read', 'a file', '--config', 'g.json', '--limit', '3']),
@@ -78,6 +107,38 @@ describe('parseCommandLine', () => {
     [['serve', '--config', 'g.json', '--port', '70000'], /--port must be between 0 and 65535/],
     [['serve', '--config', 'g.json', '--token', 'abc'], /apply only to --transport http/],
     [['serve', '--config', 'g.json', '--transport', 'ws'], /--transport must be 'stdio' or 'http'/],
+    [
+      ['serve', '--config', 'g.json', '--allow-origin', 'http://localhost:6274'],
+      /--allow-origin and --idle-timeout apply only to --transport http/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--idle-timeout', '60'],
+      /--allow-origin and --idle-timeout apply only to --transport http/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--transport', 'http', '--allow-origin', '*'],
+      /--allow-origin must be an origin .*e\.g\. http:\/\/localhost:6274/,
+    ],
+    [
+      [
+        'serve',
+        '--config',
+        'g.json',
+        '--transport',
+        'http',
+        '--allow-origin',
+        'HTTP://Localhost:6274/',
+      ],
+      /did you mean 'http:\/\/localhost:6274'\?/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--transport', 'http', '--idle-timeout', '1.5'],
+      /--idle-timeout must be a whole number/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--transport', 'http', '--idle-timeout', '9999999999'],
+      /--idle-timeout must be between 0 and 2592000/,
+    ],
     [['serve', '--config'], /argument missing/],
     [['recorded-server', '--names', 'short'], /--names must be 'prefixed' or 'raw'/],
   ])('refuses %j with a usage error', (argv, message) => {

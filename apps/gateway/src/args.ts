@@ -25,13 +25,20 @@ export const TOKEN_ENV = 'TOOL_SEARCH_GATEWAY_TOKEN';
 /** The port of `serve --transport http` when `--port` is not given. */
 export const DEFAULT_HTTP_PORT = 8787;
 
+/** The idle timeout of HTTP sessions when `--idle-timeout` is not given: 30 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = 1800;
+
+/** The largest `--idle-timeout`: 30 days. */
+const MAX_IDLE_TIMEOUT_SECONDS = 30 * 24 * 60 * 60;
+
 export const USAGE: Record<CommandName | 'main', string> = {
   main: `tool-search-gateway: an MCP gateway that puts tool search in front of any MCP client
 
 Usage:
   tool-search-gateway demo
   tool-search-gateway serve --config <file> [--transport stdio|http] [--port N] [--host H]
-                            [--token T] [--profile P] [--context-window N]
+                            [--token T] [--allow-origin O]... [--idle-timeout S]
+                            [--profile P] [--context-window N]
   tool-search-gateway search "<query>" --config <file> [--limit N] [--profile P]
   tool-search-gateway inspect --config <file> [--profile P]
   tool-search-gateway recorded-server [--servers a,b] [--exclude a,b] [--names prefixed|raw]
@@ -60,6 +67,11 @@ Options:
   --host H                HTTP bind address (default: 127.0.0.1; any other address
                           requires a token)
   --token T               bearer token for HTTP (default: $${TOKEN_ENV})
+  --allow-origin O        a browser origin allowed besides the gateway's own, e.g.
+                          http://localhost:6274 (the MCP Inspector); repeatable. Its
+                          pages get CORS answers; any other Origin is refused (403)
+  --idle-timeout S        close an HTTP session after S seconds without requests (an
+                          open SSE stream keeps it; default: ${DEFAULT_IDLE_TIMEOUT_SECONDS}; 0: never)
   --profile P             the config profile (toolsets) for stdio sessions
   --context-window N      the client model's context window in tokens (decides when
                           tool search activates; default: unknown → 20,000 tokens)`,
@@ -107,7 +119,10 @@ export type Command =
       list: boolean;
     };
 
-type OptionSpec = Record<string, { type: 'string' | 'boolean'; short?: string }>;
+type OptionSpec = Record<
+  string,
+  { type: 'string' | 'boolean'; short?: string; multiple?: boolean }
+>;
 
 const COMMAND_OPTIONS: Record<CommandName, OptionSpec> = {
   demo: {},
@@ -117,6 +132,8 @@ const COMMAND_OPTIONS: Record<CommandName, OptionSpec> = {
     port: { type: 'string' },
     host: { type: 'string' },
     token: { type: 'string' },
+    'allow-origin': { type: 'string', multiple: true },
+    'idle-timeout': { type: 'string' },
     profile: { type: 'string' },
     'context-window': { type: 'string' },
   },
@@ -187,6 +204,30 @@ function nonEmpty(
 }
 
 /**
+ * The origins of `--allow-origin` (repeatable, or comma-separated), each as a browser
+ * sends it: scheme, host and port only.
+ */
+function origins(command: CommandName, values: readonly string[]): string[] {
+  return values.flatMap(list).map((value) => {
+    let origin: string | undefined;
+    try {
+      origin = new URL(value).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin === value) return value;
+    const hint =
+      origin !== undefined && origin !== 'null'
+        ? `did you mean '${origin}'?`
+        : 'e.g. http://localhost:6274';
+    throw new UsageError(
+      `--allow-origin must be an origin as browsers send it (scheme, host and port only; ${hint}), got '${value}'.`,
+      command,
+    );
+  });
+}
+
+/**
  * Parses the command line of `tool-search-gateway`.
  *
  * @param argv - the arguments after the script, e.g. `process.argv.slice(2)`
@@ -210,7 +251,7 @@ export function parseCommandLine(
   }
   const command = first;
   if (rest.includes('--help') || rest.includes('-h')) return { command: 'help', topic: command };
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | (string | boolean)[] | undefined>;
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
@@ -241,6 +282,20 @@ export function parseCommandLine(
         host: nonEmpty(command, 'host', text('host')) ?? '127.0.0.1',
       };
       if (token !== undefined) parsed.token = token;
+      const allowed = values['allow-origin'];
+      const allowOrigins = origins(
+        command,
+        Array.isArray(allowed) ? allowed.filter((value) => typeof value === 'string') : [],
+      );
+      if (allowOrigins.length > 0) parsed.allowOrigins = allowOrigins;
+      const idleTimeout = integer(
+        command,
+        'idle-timeout',
+        text('idle-timeout'),
+        0,
+        MAX_IDLE_TIMEOUT_SECONDS,
+      );
+      if (idleTimeout !== undefined) parsed.idleTimeout = idleTimeout;
       const profile = nonEmpty(command, 'profile', text('profile'));
       if (profile !== undefined) parsed.profile = profile;
       const contextWindow = integer(
@@ -251,8 +306,18 @@ export function parseCommandLine(
         100_000_000,
       );
       if (contextWindow !== undefined) parsed.contextWindow = contextWindow;
-      if (transport === 'stdio' && (text('port') || text('host') || text('token'))) {
-        throw new UsageError('--port, --host and --token apply only to --transport http.', command);
+      if (
+        transport === 'stdio' &&
+        (text('port') ||
+          text('host') ||
+          text('token') ||
+          allowed !== undefined ||
+          text('idle-timeout'))
+      ) {
+        throw new UsageError(
+          '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http.',
+          command,
+        );
       }
       return parsed;
     }

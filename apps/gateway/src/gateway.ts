@@ -5,6 +5,7 @@ import {
   createUpstreamPool,
   type GatewayActivity,
   type GatewayConfig,
+  type GatewayHttpOptions,
   type GatewayServer,
   type UpstreamPool,
   type UpstreamProgressEvent,
@@ -42,8 +43,12 @@ export interface GatewayOptions {
   onActivity?: (activity: GatewayActivity) => void;
   /** Serve one client on this transport (e.g. stdio). */
   transport?: Transport;
-  /** Listen on Streamable HTTP (`true`: 127.0.0.1, a free port, a random token). */
-  http?: true | { host: string; port: number; token?: string };
+  /**
+   * Listen on Streamable HTTP (`true`: 127.0.0.1, a free port, a random token). The
+   * rest of {@link GatewayHttpOptions} (allowed origins, idle timeout, ...) passes
+   * through with their defaults.
+   */
+  http?: true | (GatewayHttpOptions & { host: string; port: number });
 }
 
 /**

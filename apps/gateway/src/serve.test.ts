@@ -110,6 +110,7 @@ describe('serve --transport stdio (driven by the MCP SDK client)', () => {
 });
 
 describe('serve --transport http', () => {
+  const INSPECTOR = 'http://localhost:6274';
   let child: ChildProcess;
   let url: URL;
   const token = 'test-token-0123456789abcdef';
@@ -128,6 +129,10 @@ describe('serve --transport http', () => {
         '0',
         '--token',
         token,
+        '--allow-origin',
+        INSPECTOR,
+        '--idle-timeout',
+        '1',
       ],
       { env: { ...process.env, ...FIXTURE_ENV, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
@@ -176,6 +181,67 @@ describe('serve --transport http', () => {
     });
     expect(response.status).toBe(403);
   });
+
+  it('answers the CORS preflight of an --allow-origin page, and its requests', async () => {
+    const preflight = await fetch(url, {
+      method: 'OPTIONS',
+      headers: {
+        origin: INSPECTOR,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(INSPECTOR);
+    expect(preflight.headers.get('access-control-allow-headers')).toContain('authorization');
+    const unauthorized = await fetch(url, {
+      method: 'POST',
+      headers: { origin: INSPECTOR, 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('access-control-allow-origin')).toBe(INSPECTOR);
+  });
+
+  it('closes a session left without DELETE after --idle-timeout; its id then gets 404', async () => {
+    const post = (body: unknown, headers: Record<string, string> = {}) =>
+      fetch(url, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+    const initialized = await post({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 'gone', version: '0.0.0' },
+      },
+    });
+    expect(initialized.status).toBe(200);
+    await initialized.text();
+    const session = {
+      'mcp-session-id': initialized.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-06-18',
+    };
+    // Every probe is a request and restarts the clock: probe less often than it runs out.
+    const deadline = Date.now() + 30_000;
+    let status = 0;
+    while (status !== 404 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 2_500));
+      const probe = await post({ jsonrpc: '2.0', id: 2, method: 'ping' }, session);
+      status = probe.status;
+      await probe.text();
+    }
+    expect(status).toBe(404);
+  }, 40_000);
 
   it('refuses a request without the token', async () => {
     const response = await fetch(url, {

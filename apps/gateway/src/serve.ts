@@ -19,6 +19,10 @@ export interface ServeOptions {
   port: number;
   host: string;
   token?: string;
+  /** Browser origins allowed besides the gateway's own (HTTP). */
+  allowOrigins?: string[];
+  /** Seconds without requests before an HTTP session is closed; 0: never. */
+  idleTimeout?: number;
   profile?: string;
   contextWindow?: number;
 }
@@ -99,6 +103,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
       host: options.host,
       port: options.port,
       ...(options.token !== undefined ? { token: options.token } : {}),
+      ...(options.allowOrigins !== undefined ? { allowedOrigins: options.allowOrigins } : {}),
+      ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout * 1000 } : {}),
     },
   });
   stderr.write(

@@ -22,8 +22,14 @@ export interface GatewayHttpOptions {
    */
   token?: string;
   /**
-   * Browser origins allowed besides the gateway's own (e.g. `http://localhost:6274`).
-   * A request with any other `Origin` header is refused with 403.
+   * Browser origins allowed besides the gateway's own (e.g. `http://localhost:6274`,
+   * the MCP Inspector). Each is a serialized origin: scheme, host and port only, as a
+   * browser sends it (no path, no trailing slash, never `*`). A request with any other
+   * `Origin` header is refused with 403. An allowed origin gets CORS answers: its
+   * preflights (`OPTIONS`) are answered with 204 before authentication, and every
+   * response to it, error replies included, carries `Access-Control-Allow-Origin` with
+   * that origin and exposes `Mcp-Session-Id` and `Mcp-Protocol-Version`.
+   * @defaultValue [] (only the gateway's own origins)
    */
   allowedOrigins?: readonly string[];
   /**
@@ -36,7 +42,20 @@ export interface GatewayHttpOptions {
   maxBodyBytes?: number;
   /** The most sessions open at once; a new one beyond it is refused with 503. @defaultValue 100 */
   maxSessions?: number;
+  /**
+   * How long a session may go without a request before it is closed, in milliseconds
+   * (a client that went away without `DELETE` would otherwise hold its place forever).
+   * A session with a request in flight or an open SSE stream (`GET`) is never idle.
+   * A request to a closed session gets 404, upon which clients initialize a new one.
+   * Checked every `min(idleTimeoutMs / 2, 60 s)`, so a session closes up to that much
+   * later. `0` never closes idle sessions.
+   * @defaultValue 1_800_000 (30 minutes)
+   */
+  idleTimeoutMs?: number;
 }
+
+/** The default of {@link GatewayHttpOptions.idleTimeoutMs}: 30 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
 
 /** A running Streamable HTTP endpoint. */
 export interface GatewayHttpListener {
@@ -63,12 +82,33 @@ function isLoopback(host: string): boolean {
   return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
 }
 
+/** The origin a browser would send for `text`, if `text` is a URL with one. */
+function serializedOrigin(text: string): string | undefined {
+  try {
+    const origin = new URL(text).origin;
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
 
 function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+}
+
+/** `Access-Control-Allow-Headers`: what an MCP client sends on the endpoint. */
+const CORS_ALLOW_HEADERS =
+  'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
+
+/** A duration for people: `250 ms`, `45 s`, `30 min`. */
+function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.ceil(ms)} ms`;
+  if (ms < 120_000) return `${Math.ceil(ms / 1000)} s`;
+  return `${Math.ceil(ms / 60_000)} min`;
 }
 
 function reply(
@@ -96,18 +136,44 @@ async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }
 
+/** What the idle sweep needs of a session. */
+interface SessionActivity {
+  /** Requests handled whose response has not closed (an open GET stream counts). */
+  inFlight: number;
+  /** When a request last arrived or finished (`Date.now()`). */
+  lastSeen: number;
+}
+
 interface HttpSession {
   transport: StreamableHTTPServerTransport;
   session: GatewaySession;
   /** Which token opened it ('' when none is required). */
   principal: string;
+  activity: SessionActivity;
+}
+
+/** Counts a request against a session until its response closes. */
+function track(activity: SessionActivity, res: ServerResponse): void {
+  activity.inFlight += 1;
+  activity.lastSeen = Date.now();
+  res.once('close', () => {
+    activity.inFlight -= 1;
+    activity.lastSeen = Date.now();
+  });
 }
 
 /**
  * Serves gateway sessions over Streamable HTTP (stateful: one session per
- * `Mcp-Session-Id`), with the checks the MCP transport spec asks for.
+ * `Mcp-Session-Id`), with the checks the MCP transport spec asks for, CORS for the
+ * allowed browser origins, and idle sessions closed after `idleTimeoutMs`.
  *
- * @throws {@link ToolSearchError} `invalid_config` for a non-loopback host without tokens
+ * @param host - the gateway: creates the sessions
+ * @param options - see {@link GatewayHttpOptions}
+ * @returns the running listener
+ * @throws {@link ToolSearchError} `invalid_config` for a non-loopback host without
+ * tokens, a token shorter than 16 characters, an allowed origin that is not a
+ * serialized origin (e.g. `*` or one with a path), or an `idleTimeoutMs` that is not
+ * a non-negative number; the listen error when the port is taken
  */
 export async function listenGatewayHttp(
   host: GatewayHttpHost,
@@ -117,7 +183,25 @@ export async function listenGatewayHttp(
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const maxSessions = options.maxSessions ?? 100;
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const loopback = isLoopback(bindHost);
+  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs < 0) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `idleTimeoutMs must be a number of milliseconds, 0 or more (0 never closes idle sessions), got ${idleTimeoutMs}.`,
+    );
+  }
+  for (const origin of options.allowedOrigins ?? []) {
+    if (serializedOrigin(origin) !== origin) {
+      const suggestion = serializedOrigin(origin);
+      throw new ToolSearchError(
+        'invalid_config',
+        `The allowed origin '${origin}' is not an origin as browsers send it: scheme, host and port only${
+          suggestion ? ` (did you mean '${suggestion}'?)` : ', e.g. http://localhost:6274'
+        }.`,
+      );
+    }
+  }
 
   // token digest (hex) → the profile it selects
   const tokens = new Map<string, { digest: Buffer; profile: string | undefined }>();
@@ -151,6 +235,39 @@ export async function listenGatewayHttp(
     );
   const allowedOrigins = new Set(options.allowedOrigins ?? []);
 
+  // How often idle sessions are looked for; a session closes up to this much late.
+  const sweepEveryMs = Math.max(1, Math.min(idleTimeoutMs / 2, 60_000));
+  const isIdle = (activity: SessionActivity, now: number) =>
+    activity.inFlight === 0 && now - activity.lastSeen > idleTimeoutMs;
+  const sweep = () => {
+    const now = Date.now();
+    for (const [id, entry] of sessions) {
+      if (!isIdle(entry.activity, now)) continue;
+      // Gone from the map at once: from now on its id gets 404.
+      sessions.delete(id);
+      entry.transport.close().catch(() => {});
+    }
+  };
+  /** Milliseconds until the sweep closes the first idle session, if any is idle. */
+  const idleExpiry = (): number | undefined => {
+    if (idleTimeoutMs === 0) return undefined;
+    const now = Date.now();
+    let soonest: number | undefined;
+    for (const { activity } of sessions.values()) {
+      if (activity.inFlight > 0) continue;
+      const left = Math.max(0, activity.lastSeen + idleTimeoutMs - now) + sweepEveryMs;
+      soonest = soonest === undefined ? left : Math.min(soonest, left);
+    }
+    return soonest;
+  };
+  const describeIdleExpiry = (soonest: number | undefined): string => {
+    if (idleTimeoutMs === 0) return 'Idle sessions are never closed (idleTimeoutMs is 0).';
+    const rule = `Sessions close after ${formatDuration(idleTimeoutMs)} without requests`;
+    return soonest === undefined
+      ? `${rule}; none is idle now (each has a request or stream open).`
+      : `${rule}; the first idle one closes within ${formatDuration(soonest)}.`;
+  };
+
   const authenticate = (
     req: IncomingMessage,
   ): { principal: string; profile: string | undefined } | undefined => {
@@ -166,13 +283,20 @@ export async function listenGatewayHttp(
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const origin = req.headers.origin;
+    if (origin !== undefined && !allowedOrigins.has(origin) && !ownOrigins().has(origin)) {
+      // No CORS headers: the browser keeps the answer from the foreign page.
+      return reply(res, 403, `Forbidden: origin ${origin} is not allowed`);
+    }
+    if (origin !== undefined) {
+      // Every answer to an allowed origin, errors included, is readable by its page.
+      res.setHeader('access-control-allow-origin', origin);
+      res.setHeader('vary', 'Origin');
+      res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
+    }
     const url = new URL(req.url ?? '/', 'http://gateway');
     if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
 
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin) && !ownOrigins().has(origin)) {
-      return reply(res, 403, `Forbidden: origin ${origin} is not allowed`);
-    }
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (options.allowedHosts !== undefined || loopback) {
       const hostName = hostHeader.replace(/:\d+$/, '');
@@ -181,6 +305,22 @@ export async function listenGatewayHttp(
         (loopback && isLoopback(hostName) && hostHeader.endsWith(`:${port}`));
       if (!allowed)
         return reply(res, 403, `Forbidden: host ${hostHeader || '(none)'} is not allowed`);
+    }
+
+    if (req.method === 'OPTIONS') {
+      // A CORS preflight carries no credentials: answer it before authentication.
+      res.writeHead(204, {
+        allow: 'GET, POST, DELETE, OPTIONS',
+        ...(origin === undefined
+          ? {}
+          : {
+              'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
+              'access-control-allow-headers': CORS_ALLOW_HEADERS,
+              'access-control-max-age': '600',
+            }),
+      });
+      res.end();
+      return;
     }
 
     const auth = authenticate(req);
@@ -199,6 +339,7 @@ export async function listenGatewayHttp(
       if (entry.principal !== auth.principal) {
         return reply(res, 403, 'Forbidden: this session belongs to another client');
       }
+      track(entry.activity, res);
       await entry.transport.handleRequest(req, res);
       return;
     }
@@ -216,15 +357,23 @@ export async function listenGatewayHttp(
       : isInitializeRequest(body);
     if (!initializing) return reply(res, 400, 'Bad request: no session; send initialize first');
     if (sessions.size >= maxSessions) {
-      return reply(res, 503, `Too many sessions (${maxSessions}): close one and try again`);
+      const retryAfter = idleExpiry();
+      return reply(
+        res,
+        503,
+        `Too many sessions (${maxSessions}): close one and try again. ${describeIdleExpiry(retryAfter)}`,
+        retryAfter === undefined ? {} : { 'retry-after': String(Math.ceil(retryAfter / 1000)) },
+      );
     }
 
     const id = randomUUID();
     const session = host.createSession(auth.profile, id);
+    const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
+    track(activity, res);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
-        sessions.set(id, { transport, session, principal: auth.principal });
+        sessions.set(id, { transport, session, principal: auth.principal, activity });
       },
       onsessionclosed: () => {
         sessions.delete(id);
@@ -252,6 +401,8 @@ export async function listenGatewayHttp(
     });
   });
   port = (server.address() as AddressInfo).port;
+  const sweeper = idleTimeoutMs > 0 ? setInterval(sweep, sweepEveryMs) : undefined;
+  sweeper?.unref();
   const shownHost = formatHost(
     bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost,
   );
@@ -261,6 +412,7 @@ export async function listenGatewayHttp(
     host: bindHost,
     port,
     async close() {
+      clearInterval(sweeper);
       await Promise.allSettled([...sessions.values()].map((entry) => entry.transport.close()));
       sessions.clear();
       server.closeAllConnections();

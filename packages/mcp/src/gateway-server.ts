@@ -158,11 +158,15 @@ export interface GatewayServer {
    * Serves Streamable HTTP. Safe by default: binds to 127.0.0.1, refuses foreign
    * `Origin`s (403) and `Host`s, and requires a bearer token whenever it binds to any
    * other address. Each profile with a `token` in the config is chosen by that token.
+   * Browser pages on the allowed origins get CORS answers (preflights included);
+   * sessions idle for `idleTimeoutMs` (30 minutes by default) are closed.
    *
    * @param options - see {@link GatewayHttpOptions}
    * @returns the listener with its `url` and `close()`
    * @throws {@link ToolSearchError} `invalid_config` when binding to a non-loopback
-   * address without a token; the listen error when the port is taken
+   * address without a token, for a token shorter than 16 characters, an allowed origin
+   * that is not a serialized origin, or a negative `idleTimeoutMs`; the listen error
+   * when the port is taken
    */
   listenHttp(options?: GatewayHttpOptions): Promise<GatewayHttpListener>;
   /** The open sessions. */

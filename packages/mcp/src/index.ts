@@ -20,6 +20,7 @@ export type {
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';
 export { expandEnvVariables } from './env.js';
 export type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
 export type {
   GatewayActivity,
   GatewayConnectOptions,

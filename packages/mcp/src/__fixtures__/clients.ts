@@ -43,12 +43,17 @@ export function wrapClient(client: Client, transport?: StreamableHTTPClientTrans
   };
 }
 
-/** Connects an SDK client to a gateway over Streamable HTTP. */
+/**
+ * Connects an SDK client to a gateway over Streamable HTTP. With `listen: false` the
+ * client never keeps an SSE stream (`GET`) open: it is told the server offers none
+ * (405), as the spec allows, so the session is idle between its requests.
+ */
 export async function connectHttpClient(
   url: string,
   options: {
     token?: string;
     elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+    listen?: boolean;
   } = {},
 ): Promise<TestClient> {
   const client = new Client(
@@ -62,7 +67,15 @@ export async function connectHttpClient(
   const headers: Record<string, string> = options.token
     ? { Authorization: `Bearer ${options.token}` }
     : {};
-  const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(url), {
+    requestInit: { headers },
+    ...(options.listen === false
+      ? {
+          fetch: async (input: string | URL, init?: RequestInit) =>
+            init?.method === 'GET' ? new Response(null, { status: 405 }) : fetch(input, init),
+        }
+      : {}),
+  });
   const wrapped = wrapClient(client, transport);
   await client.connect(transport);
   return wrapped;

@@ -35,7 +35,7 @@ let sentenceEmbed: EmbedFunction | undefined;
 function sharedSentenceEncoder(notes: string[]): EmbedFunction {
   sentenceEmbed ??= createSentenceEncoder((load) =>
     notes.push(
-      `Universal Sentence Encoder (lite) loaded in ${(load.loadMs / 1000).toFixed(1)} s, +${(load.heapBytes / 2 ** 20).toFixed(0)} MB heap`,
+      `Universal Sentence Encoder (lite) loaded in ${(load.loadMs / 1000).toFixed(1)} s (${(load.weightBytes / 2 ** 20).toFixed(0)} MB of weights); hybrid-sentence reuses the vectors sentence computed, so its build and query times leave out the embedding`,
     ),
   );
   return sentenceEmbed;

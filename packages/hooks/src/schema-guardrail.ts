@@ -4,6 +4,7 @@ import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv'
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import formats from 'ajv-formats';
+import { RE2JS } from 're2js';
 import type { Guardrail } from './types.js';
 
 /** Finds a tool's definition by name; `undefined` when the tool is unknown. */
@@ -19,6 +20,16 @@ export interface SchemaGuardrailOptions {
   unknownTools?: 'allow' | 'deny';
   /** How many problems a denial lists. @defaultValue 10 */
   maxProblems?: number;
+  /**
+   * How a schema's `pattern` and `patternProperties` run on the model's arguments.
+   * `'linear'`: RE2 semantics (the `re2js` engine), linear in the input's length, so a
+   * hostile pattern such as `^(a+)+$` cannot stall the process; a pattern that needs
+   * lookaround or backreferences then fails to compile and the tool's calls are denied
+   * with that reason. `'native'`: JavaScript's `RegExp` (every ECMAScript pattern, but
+   * a catastrophic one can take exponential time: only for schemas you trust).
+   * @defaultValue `'linear'`
+   */
+  patterns?: 'linear' | 'native';
   /** @defaultValue `'schema'` */
   name?: string;
 }
@@ -26,6 +37,25 @@ export interface SchemaGuardrailOptions {
 type Draft = '2020-12' | '2019-09' | 'draft-07';
 
 type Compiled = { validate: ValidateFunction } | { error: string };
+
+/**
+ * A `RegExp` stand-in for ajv over RE2 (linear-time matching). ajv tells patterns
+ * apart by `toString()`, so it must differ per pattern.
+ */
+function linearRegExp(
+  pattern: string,
+  flags: string,
+): { test(input: string): boolean; toString(): string } {
+  let compiled: RE2JS;
+  try {
+    compiled = RE2JS.compile(pattern);
+  } catch (error) {
+    throw new Error(
+      `its pattern ${JSON.stringify(pattern)} needs a feature the linear-time matcher does not have (${describeError(error)}); createSchemaGuardrail's patterns: 'native' runs it with RegExp, for schemas you trust`,
+    );
+  }
+  return { test: (input) => compiled.test(input), toString: () => `/${pattern}/${flags}` };
+}
 
 const AJV_OPTIONS: Options = {
   // Tool schemas come from third parties and carry keywords of their own.
@@ -97,28 +127,37 @@ function describeProblem(error: ErrorObject): string {
 
 // Shared by every schema guardrail: a validator depends only on its schema, and an
 // ajv instance (its meta-schemas and formats) takes tens of milliseconds to build.
-const cache = new WeakMap<object, Compiled>();
-const instances = new Map<Draft, Ajv | Ajv2019 | Ajv2020>();
+type PatternEngine = 'linear' | 'native';
+const caches: Record<PatternEngine, WeakMap<object, Compiled>> = {
+  linear: new WeakMap(),
+  native: new WeakMap(),
+};
+const instances = new Map<string, Ajv | Ajv2019 | Ajv2020>();
 
-function ajvFor(draft: Draft): Ajv | Ajv2019 | Ajv2020 {
-  let ajv = instances.get(draft);
+function ajvFor(draft: Draft, patterns: PatternEngine): Ajv | Ajv2019 | Ajv2020 {
+  const key = `${draft}:${patterns}`;
+  let ajv = instances.get(key);
   if (!ajv) {
+    const options: Options =
+      patterns === 'linear'
+        ? { ...AJV_OPTIONS, code: { regExp: linearRegExp as never } }
+        : AJV_OPTIONS;
     ajv =
       draft === '2020-12'
-        ? new Ajv2020(AJV_OPTIONS)
+        ? new Ajv2020(options)
         : draft === '2019-09'
-          ? new Ajv2019(AJV_OPTIONS)
-          : new Ajv(AJV_OPTIONS);
+          ? new Ajv2019(options)
+          : new Ajv(options);
     addFormats(ajv);
-    instances.set(draft, ajv);
+    instances.set(key, ajv);
   }
   return ajv;
 }
 
-function compile(schema: Record<string, unknown>): Compiled {
+function compile(schema: Record<string, unknown>, patterns: PatternEngine): Compiled {
   let lastError = '';
   for (const draft of draftsFor(schema)) {
-    const ajv = ajvFor(draft);
+    const ajv = ajvFor(draft, patterns);
     // draft-07 also serves undeclared drafts (04, 06): drop the meta-schema ajv would
     // otherwise look up and fail on.
     const source =
@@ -159,15 +198,19 @@ function compile(schema: Record<string, unknown>): Compiled {
  * as does a tool with no known schema (unless `unknownTools: 'allow'`).
  *
  * Put {@link createArgumentSizeGuardrail} before it: validation time grows with the
- * size of the arguments, and a schema's `pattern` runs on whatever the model sent.
+ * size of the arguments. A schema's `pattern` runs on whatever the model sent, so by
+ * default patterns run on a linear-time engine (RE2 semantics, see `patterns`): a
+ * third-party schema with a catastrophic pattern cannot stall the process.
  *
  * @param lookup - finds the tool by name; without it (or when it answers `undefined`),
  * `ctx.tool` is used when it has the call's name
  * @param options.unknownTools - what to do without a schema
  * @param options.maxProblems - how many problems a denial lists
  * @param options.name - the guardrail's name in denials
+ * @param options.patterns - `'linear'` (RE2, the default) or `'native'` (`RegExp`)
  * @returns a {@link Guardrail}
- * @throws `ToolSearchError` `invalid_argument` when `maxProblems` is not a positive integer
+ * @throws `ToolSearchError` `invalid_argument` when `maxProblems` is not a positive
+ * integer or `patterns` is neither `'linear'` nor `'native'`
  *
  * @example
  * ```ts
@@ -192,6 +235,14 @@ export function createSchemaGuardrail(
     );
   }
   const unknownTools = options.unknownTools ?? 'deny';
+  const patterns = options.patterns ?? 'linear';
+  if (patterns !== 'linear' && patterns !== 'native') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createSchemaGuardrail: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
+    );
+  }
+  const cache = caches[patterns];
   return {
     name: options.name ?? 'schema',
     check(call, ctx) {
@@ -208,7 +259,7 @@ export function createSchemaGuardrail(
       }
       let compiled = cache.get(schema);
       if (!compiled) {
-        compiled = compile(schema as Record<string, unknown>);
+        compiled = compile(schema as Record<string, unknown>, patterns);
         cache.set(schema, compiled);
       }
       if ('error' in compiled) {

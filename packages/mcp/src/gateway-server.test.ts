@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import type { ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, textOf, until } from './__fixtures__/clients.js';
 import {
@@ -110,6 +110,45 @@ describe('createGatewayServer', () => {
       'a',
       'b',
     ]);
+  });
+
+  it("forwards the upstream's progress under the client's token, through tool_call", async () => {
+    const updates: { progress: number; total?: number }[] = [];
+    const result = await admin.client.callTool(
+      {
+        name: 'tool_call',
+        arguments: {
+          name: 'trigger-long-running-operation',
+          arguments: { duration: 0.3, steps: 3 },
+        },
+      },
+      undefined,
+      { onprogress: (progress) => updates.push(progress) },
+    );
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result as CallToolResult)).toContain('Long running operation completed');
+    // The SDK handles a progress notification a microtask after it reads it and a
+    // response at once, so the last update can lose the race with the result (upstream
+    // and here alike): the earlier ones arrive, in order, with their total.
+    expect(updates.length).toBeGreaterThanOrEqual(1);
+    expect(updates.every((update) => update.total === 3)).toBe(true);
+    const steps = updates.map((update) => update.progress);
+    expect(steps).toEqual([...new Set(steps)].sort());
+    expect(steps[0]).toBe(1);
+    // Called by its own name (a deferred tool may be), the same.
+    const direct: number[] = [];
+    await admin.client.callTool(
+      { name: 'trigger-long-running-operation', arguments: { duration: 0.3, steps: 3 } },
+      undefined,
+      { onprogress: (progress) => direct.push(progress.progress) },
+    );
+    expect(direct[0]).toBe(1);
+    // Without a token, no progress is asked for and none arrives.
+    const quiet = await admin.call('tool_call', {
+      name: 'trigger-long-running-operation',
+      arguments: { duration: 0.1, steps: 2 },
+    });
+    expect(quiet.isError).toBeFalsy();
   });
 
   it('calls a deferred tool through tool_call, and the activity feed shows the real name', async () => {

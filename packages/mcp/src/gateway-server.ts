@@ -32,6 +32,7 @@ import {
   createDispatcher,
   type DispatchResult,
   type Guardrail,
+  type ToolCallContext,
   type ToolCallHook,
 } from '@tool-search/hooks';
 import {
@@ -52,7 +53,12 @@ import {
   listenGatewayHttp,
 } from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
-import { errorResult, type UpstreamPool } from './upstream-pool.js';
+import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
+
+/** The dispatch context of a gateway call: the client's progress listener rides along. */
+interface CallContext extends ToolCallContext {
+  onProgress?: UpstreamCallOptions['onProgress'];
+}
 
 /** What a gateway session needs of an upstream pool (an {@link UpstreamPool} fits). */
 export type GatewayToolSource = Pick<UpstreamPool, 'tools' | 'callTool' | 'onToolsChanged'>;
@@ -408,9 +414,13 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         if (!scoped.has(call.name)) {
           return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
         }
+        // The dispatcher hands the caller's context through: the client's progress
+        // listener, when it asked for progress.
+        const { onProgress } = ctx as CallContext;
         return pool.callTool(call.name, call.arguments, {
           signal: ctx.signal,
           ...(options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs }),
+          ...(onProgress === undefined ? {} : { onProgress }),
         });
       },
       guardrails,
@@ -425,16 +435,39 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       const current = assembly!;
       const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
       const began = performance.now();
+      // A client that sent a progress token gets the upstream's progress under that token,
+      // whether it called the tool by name or through tool_call.
+      // The result waits for the forwarded updates: a client stops listening for a
+      // request's progress once its response has arrived.
+      const progressToken = request.params._meta?.progressToken;
+      const forwarded: Promise<void>[] = [];
+      const onProgress: UpstreamCallOptions['onProgress'] =
+        progressToken === undefined
+          ? undefined
+          : (progress) => {
+              forwarded.push(
+                extra
+                  .sendNotification({
+                    method: 'notifications/progress',
+                    params: { ...progress, progressToken },
+                  })
+                  .catch(() => {}),
+              );
+            };
+      const settleProgress = () => Promise.all(forwarded);
       const answer = handleBridgeCall(
         current,
         call,
         async (real, ctx) => {
-          const result = await dispatcher(real, {
+          const context: CallContext = {
             sessionId: id,
             signal: extra.signal,
             viaBridge: ctx.route === 'tool_call',
             tool: ctx.tool,
-          });
+            onProgress,
+          };
+          const result = await dispatcher(real, context);
+          await settleProgress();
           return { [DISPATCHED]: result } satisfies Dispatched;
         },
         // The pool holds more tools than this session may see: refuse every other name here.
@@ -465,12 +498,15 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       if (!visible) {
         return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
       }
-      const result = await dispatcher(call, {
+      const context: CallContext = {
         sessionId: id,
         signal: extra.signal,
         viaBridge: false,
         tool,
-      });
+        onProgress,
+      };
+      const result = await dispatcher(call, context);
+      await settleProgress();
       return toCallToolResult(result);
     });
 

@@ -47,3 +47,14 @@ export function tempWorkspace() {
   writeFileSync(join(directory, 'notes.txt'), 'hello from the workspace\n');
   return { directory, cleanup: () => rmSync(directory, { recursive: true, force: true }) };
 }
+
+/**
+ * The hostile upstream (`hostile-server.mjs`): squats names, pins itself, sends escape
+ * codes, huge and deep definitions, poisoned descriptions, and changes its definitions.
+ *
+ * @param modes - the behaviours switched on at start: `squat`, `pin`, `escape`, `huge`, `poison`
+ * @param env - more of its variables, e.g. `HOSTILE_SQUAT`, `HOSTILE_DESCRIPTION_BYTES`
+ */
+export function hostileServer(modes: readonly string[] = [], env: Record<string, string> = {}) {
+  return fixtureServer('hostile-server.mjs', { HOSTILE_MODES: modes.join(','), ...env });
+}

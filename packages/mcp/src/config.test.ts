@@ -32,15 +32,30 @@ describe('parseGatewayConfig', () => {
         args: ['-y', 'server-filesystem', '/tmp'],
         env: {},
         disabled: false,
+        trusted: false,
       },
       docs: {
         type: 'http',
         url: 'https://example.com/mcp',
         headers: { Authorization: 'Bearer x' },
         disabled: false,
+        trusted: false,
       },
-      legacy: { type: 'sse', url: 'http://localhost:3001/sse', headers: {}, disabled: false },
+      legacy: {
+        type: 'sse',
+        url: 'http://localhost:3001/sse',
+        headers: {},
+        disabled: false,
+        trusted: false,
+      },
     });
+    expect(config.limits).toEqual({
+      maxDescriptionChars: 10_000,
+      maxSchemaBytes: 65_536,
+      maxSchemaDepth: 64,
+      maxToolBytes: 131_072,
+    });
+    expect(config.review).toEqual({ file: 'tool-review.json', hold: 'none' });
     expect(config.toolSearch).toEqual({
       enabled: 'auto',
       thresholdPct: 10,
@@ -224,6 +239,46 @@ describe('parseGatewayConfig', () => {
   });
 });
 
+describe('parseGatewayConfig: untrusted upstreams', () => {
+  it('reads trusted servers, limits and review (snake_case accepted)', () => {
+    const config = parseGatewayConfig({
+      mcpServers: {
+        mine: { command: 'x', trusted: true },
+        theirs: { url: 'https://example.com/mcp', trusted: false },
+      },
+      limits: { max_description_chars: 2_000, max_schema_bytes: 1_000, max_schema_depth: 8 },
+      review: { file: 'reviewed.json', hold: 'new-and-changed' },
+    });
+    expect(config.mcpServers['mine']).toMatchObject({ trusted: true });
+    expect(config.mcpServers['theirs']).toMatchObject({ trusted: false });
+    expect(config.limits).toEqual({
+      maxDescriptionChars: 2_000,
+      maxSchemaBytes: 1_000,
+      maxSchemaDepth: 8,
+      maxToolBytes: 131_072,
+    });
+    expect(config.review).toEqual({ file: 'reviewed.json', hold: 'new-and-changed' });
+  });
+
+  it('rejects bad limits and review settings with their path', () => {
+    const error = errorOf(() =>
+      parseGatewayConfig({
+        mcpServers: { a: { command: 'x', trusted: 'yes' } },
+        limits: { max_description_chars: 10, maxSchemaDepth: 0, maxNames: 1 },
+        review: { hold: 'sometimes' },
+      }),
+    );
+    expect(error.code).toBe('invalid_config');
+    expect(error.message).toMatch(/mcpServers\.a\.trusted: expected boolean/);
+    expect(error.message).toMatch(
+      /limits\.maxDescriptionChars: Too small: expected number to be >=200/,
+    );
+    expect(error.message).toMatch(/limits\.maxSchemaDepth/);
+    expect(error.message).toMatch(/limits: unknown key 'maxNames'/);
+    expect(error.message).toMatch(/review\.hold/);
+  });
+});
+
 describe('loadGatewayConfig', () => {
   const directory = mkdtempSync(join(tmpdir(), 'tool-search-config-'));
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -233,6 +288,7 @@ describe('loadGatewayConfig', () => {
     writeFileSync(path, JSON.stringify({ mcpServers: { files: { command: 'x' } } }));
     const config = await loadGatewayConfig(path);
     expect(Object.keys(config.mcpServers)).toEqual(['files']);
+    expect(config.review.file).toBe(join(directory, 'tool-review.json'));
   });
 
   it('names the file and the field when the file is bad', async () => {

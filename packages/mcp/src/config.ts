@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import {
   type ConfigWarning,
   describeError,
@@ -9,6 +10,12 @@ import {
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
 import { z } from 'zod';
 import { expandEnvVariables, formatPath } from './env.js';
+import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from './tool-review.js';
+import {
+  DEFAULT_UPSTREAM_LIMITS,
+  MIN_DESCRIPTION_CHARS,
+  type UpstreamLimits,
+} from './upstream-limits.js';
 
 /** An upstream MCP server run as a child process that speaks MCP over stdio. */
 export interface StdioServerConfig {
@@ -24,6 +31,11 @@ export interface StdioServerConfig {
   cwd?: string;
   /** When true the server is left out. */
   disabled: boolean;
+  /**
+   * Trust the server's own metadata: its `_meta["anthropic/alwaysLoad"]` pins are
+   * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
+   */
+  trusted: boolean;
 }
 
 /** An upstream MCP server reached over HTTP (Streamable HTTP, or the old SSE transport). */
@@ -39,6 +51,11 @@ export interface HttpServerConfig {
   headers: Record<string, string>;
   /** When true the server is left out. */
   disabled: boolean;
+  /**
+   * Trust the server's own metadata: its `_meta["anthropic/alwaysLoad"]` pins are
+   * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
+   */
+  trusted: boolean;
 }
 
 /** One entry of `mcpServers`. */
@@ -136,6 +153,14 @@ export interface GatewayConfig {
   guardrails: GuardrailsConfig;
   /** The approval policy. */
   approval: ApprovalConfig;
+  /** How much of an upstream tool definition is accepted and shown. */
+  limits: UpstreamLimits;
+  /**
+   * Where the reviewed tool fingerprints live and which tools are held back until
+   * accepted. A relative `file` is resolved against the config file's folder by
+   * {@link loadGatewayConfig} (against the working directory by {@link parseGatewayConfig}).
+   */
+  review: ToolReviewConfig;
   /** What was ignored or defaulted, with the path (never fatal). */
   warnings: ConfigWarning[];
 }
@@ -158,6 +183,8 @@ const KNOWN_TOP_LEVEL = new Set([
   'pins',
   'guardrails',
   'approval',
+  'limits',
+  'review',
   '$schema',
 ]);
 
@@ -173,6 +200,7 @@ const stdioSchema = z.object({
   env: stringRecord.optional().default({}),
   cwd: z.string().min(1).optional(),
   disabled: z.boolean().optional().default(false),
+  trusted: z.boolean().optional().default(false),
 });
 
 const httpSchema = z.object({
@@ -184,6 +212,7 @@ const httpSchema = z.object({
   url: z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ }),
   headers: stringRecord.optional().default({}),
   disabled: z.boolean().optional().default(false),
+  trusted: z.boolean().optional().default(false),
 });
 
 const toolsetSchema = z.strictObject({
@@ -263,6 +292,38 @@ const approvalSchema = z.strictObject({
   fallback: z.enum(['allow', 'deny']).optional().default('deny'),
   timeoutMs: z.number().int().positive().optional().default(120_000),
 });
+
+const limitsSchema = z.strictObject({
+  maxDescriptionChars: z
+    .number()
+    .int()
+    .min(MIN_DESCRIPTION_CHARS)
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars),
+  maxSchemaBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxSchemaBytes),
+  maxSchemaDepth: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxSchemaDepth),
+  maxToolBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxToolBytes),
+}) satisfies z.ZodType<UpstreamLimits, unknown>;
+
+const reviewSchema = z.strictObject({
+  file: z.string().min(1, 'must not be empty').optional().default(DEFAULT_REVIEW_FILE),
+  hold: z.enum(['none', 'changed', 'new-and-changed']).optional().default('none'),
+}) satisfies z.ZodType<ToolReviewConfig, unknown>;
 
 /** Default guardrails: nothing denied, arguments not checked. */
 const DEFAULT_GUARDRAILS: GuardrailsConfig = {
@@ -447,7 +508,8 @@ function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
  * Parses a gateway configuration: the standard `{ "mcpServers": { ... } }` format
  * of MCP clients (Claude Desktop, Cursor, Claude Code), plus the optional sections
  * `toolSearch` (core's config, snake_case accepted), `toolsets`, `profiles`, `pins`,
- * `guardrails` and `approval`. `${VAR}` and `${VAR:-default}` in string values expand
+ * `guardrails`, `approval`, `limits` (see {@link UpstreamLimits}) and `review` (see
+ * {@link ToolReviewConfig}); a server entry may say `trusted: true`. `${VAR}` and `${VAR:-default}` in string values expand
  * from `options.env`. Unknown top-level keys (e.g. the other settings of a Claude
  * Desktop config file) are ignored with a warning; unknown keys inside the gateway's
  * own sections are errors, so that typos do not pass silently.
@@ -575,6 +637,13 @@ export function parseGatewayConfig(
       : (parseSection(approvalSchema, camelKeys(expanded['approval']), ['approval'], issues) ??
         DEFAULT_APPROVAL);
 
+  const limits =
+    parseSection(limitsSchema, camelKeys(expanded['limits'] ?? {}), ['limits'], issues) ??
+    ({ ...DEFAULT_UPSTREAM_LIMITS } satisfies UpstreamLimits);
+  const review =
+    parseSection(reviewSchema, camelKeys(expanded['review'] ?? {}), ['review'], issues) ??
+    ({ file: DEFAULT_REVIEW_FILE, hold: 'none' } satisfies ToolReviewConfig);
+
   const config: GatewayConfig = {
     mcpServers,
     toolSearch: toolSearch.config,
@@ -583,6 +652,8 @@ export function parseGatewayConfig(
     pins,
     guardrails,
     approval,
+    limits,
+    review,
     warnings,
   };
   if (issues.length === 0) checkToolsetReferences(config, issues);
@@ -634,5 +705,7 @@ export async function loadGatewayConfig(
       { cause: error },
     );
   }
-  return parseGatewayConfig(raw, { ...options, source: path });
+  const config = parseGatewayConfig(raw, { ...options, source: path });
+  config.review.file = resolve(dirname(path), config.review.file);
+  return config;
 }

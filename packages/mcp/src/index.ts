@@ -36,6 +36,30 @@ export { createProgressReporter } from './progress.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
 export { resolveToolNames, serverPrefix } from './tool-names.js';
 export type {
+  HeldTool,
+  ReviewHold,
+  ToolFingerprint,
+  ToolReviewChange,
+  ToolReviewConfig,
+} from './tool-review.js';
+export {
+  acceptToolReview,
+  DEFAULT_REVIEW_FILE,
+  diffToolReview,
+  fingerprintTool,
+  readToolReview,
+  reviewKey,
+  writeToolReview,
+} from './tool-review.js';
+export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream-limits.js';
+export {
+  capDescription,
+  checkToolLimits,
+  DEFAULT_UPSTREAM_LIMITS,
+  MIN_DESCRIPTION_CHARS,
+  measureJson,
+} from './upstream-limits.js';
+export type {
   ReconnectOptions,
   RejectedTool,
   UpstreamCallOptions,

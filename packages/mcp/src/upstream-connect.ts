@@ -18,12 +18,16 @@ export type UpstreamServerInput =
       env?: Readonly<Record<string, string>>;
       cwd?: string;
       disabled?: boolean;
+      /** Honour the server's own pins. @defaultValue false */
+      trusted?: boolean;
     }
   | {
       type?: 'http' | 'streamable-http' | 'sse';
       url: string;
       headers?: Readonly<Record<string, string>>;
       disabled?: boolean;
+      /** Honour the server's own pins. @defaultValue false */
+      trusted?: boolean;
     };
 
 /** A live connection to one upstream. */

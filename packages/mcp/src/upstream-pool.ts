@@ -19,11 +19,19 @@ import type { GatewayPins } from './config.js';
 import { createPinMatcher } from './pin-matcher.js';
 import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
 import {
+  createToolReviewGate,
+  type HeldTool,
+  type ToolFingerprint,
+  type ToolReviewConfig,
+} from './tool-review.js';
+import {
   connectUpstream,
   type UpstreamConnection,
   type UpstreamServerInput,
   type UpstreamTransportKind,
 } from './upstream-connect.js';
+import { type CutTool, DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './upstream-limits.js';
+import { screenUpstreamTools } from './upstream-screen.js';
 
 export type { UpstreamServerInput, UpstreamTransportKind } from './upstream-connect.js';
 
@@ -33,6 +41,10 @@ export interface UpstreamPoolConfig {
   mcpServers: Readonly<Record<string, UpstreamServerInput>>;
   /** Tools that are never deferred (`alwaysLoad`). */
   pins?: Partial<GatewayPins>;
+  /** How much of a definition is accepted and shown. @defaultValue {@link DEFAULT_UPSTREAM_LIMITS} */
+  limits?: Partial<UpstreamLimits>;
+  /** The review file and what it holds back. @defaultValue nothing held */
+  review?: ToolReviewConfig;
 }
 
 /**
@@ -66,8 +78,14 @@ export interface UpstreamServerStatus {
   transport?: UpstreamTransportKind;
   /** The tools it serves through the pool (0 unless `ready` or `reconnecting`). */
   toolCount: number;
-  /** Definitions it sent that were rejected (bad schema, bad name, duplicate). */
+  /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
   rejectedTools: RejectedTool[];
+  /** Definitions it sent whose description was cut to `limits.maxDescriptionChars`. */
+  cutTools: CutTool[];
+  /** Its tools that pinned themselves although the config does not trust it (not pinned). */
+  ignoredPins: string[];
+  /** Its tools held back until accepted into the review file (not listed, not callable). */
+  heldTools: HeldTool[];
   /** Why it is `failed` or `reconnecting`. */
   error?: string;
   /** Milliseconds its last successful connect and tool listing took. */
@@ -164,6 +182,11 @@ export interface UpstreamPool {
   lookup(name: string): UpstreamToolInfo | undefined;
   /** The status of every server, in config order. */
   servers(): UpstreamServerStatus[];
+  /**
+   * The fingerprint of every tool of the live servers, held ones included (refused
+   * ones not), as the servers sent them: what `inspect --accept` writes.
+   */
+  fingerprints(): ToolFingerprint[];
   /** The same as {@link UpstreamPool.servers}. */
   status(): UpstreamServerStatus[];
   /**
@@ -215,6 +238,12 @@ interface Upstream {
   connection?: UpstreamConnection;
   transport?: UpstreamTransportKind;
   tools: ToolDefinition[];
+  /** Every accepted definition; `tools` without the held ones. */
+  listed: ToolDefinition[];
+  fingerprints: Map<string, string>;
+  held: HeldTool[];
+  cut: CutTool[];
+  ignoredPins: string[];
   rejected: RejectedTool[];
   error?: string;
   connectMs?: number;
@@ -263,7 +292,13 @@ function rejectedName(error: unknown): string {
  *   name on each of them; no tool is dropped.
  * - `notifications/tools/list_changed` is followed; a server that dies is reconnected
  *   with exponential backoff, and calls to it fail fast meanwhile.
- * - Pins (`pins.servers`, `pins.tools`) and `_meta["anthropic/alwaysLoad"]` set `alwaysLoad`.
+ * - Pins (`pins.servers`, `pins.tools`) set `alwaysLoad`; a server's own
+ *   `_meta["anthropic/alwaysLoad"]` only when the config says `trusted: true`.
+ * - Definitions over `limits` are refused (schema size, depth, whole size) or cut
+ *   (descriptions, the cut marked); each is reported in `status()`.
+ * - Every tool is fingerprinted (`fingerprints()`); with `review.hold` set, tools whose
+ *   definition is new or changed against the review file are held back (not listed,
+ *   not callable) until accepted, at start and on every `tools/list_changed`.
  *
  * @example
  * ```ts
@@ -299,12 +334,19 @@ export function createUpstreamPool(
   const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
   const pinnedServers = new Set(config.pins?.servers ?? []);
   const pinnedTool = createPinMatcher(config.pins?.tools ?? []);
+  const limits: UpstreamLimits = { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits };
+  const review = createToolReviewGate(config.review);
 
   const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) => ({
     name,
     config: server,
     state: server.disabled ? 'disabled' : 'pending',
     tools: [],
+    listed: [],
+    fingerprints: new Map(),
+    held: [],
+    cut: [],
+    ignoredPins: [],
     rejected: [],
     attempts: 0,
     generation: 0,
@@ -329,6 +371,9 @@ export function createUpstreamPool(
       state: upstream.state,
       toolCount: named.filter((entry) => entry.server === upstream.name).length,
       rejectedTools: [...upstream.rejected],
+      cutTools: [...upstream.cut],
+      ignoredPins: [...upstream.ignoredPins],
+      heldTools: [...upstream.held],
       reconnectAttempts: upstream.attempts,
     };
     if (upstream.transport !== undefined) status.transport = upstream.transport;
@@ -402,20 +447,53 @@ export function createUpstreamPool(
         ? fromMcpTool(raw as McpTool, { server: upstream.name })
         : raw,
     );
-    const { tools, errors } = validateToolDefinitions(converted);
+    const { tools: valid, errors } = validateToolDefinitions(converted);
+    // Upstream metadata is untrusted: limits first (nothing below meets an unbounded
+    // nesting), then only trusted servers keep their own pins.
+    const screened = screenUpstreamTools(valid, {
+      trusted: upstream.config.trusted === true,
+      limits,
+    });
     // Keep the objects of unchanged tools: downstream work (token estimates, ranker
     // analysis) is memoized per tool object.
-    const previous = new Map(upstream.tools.map((tool) => [tool.name, tool]));
-    upstream.tools = tools.map((tool) => {
+    const previous = new Map(upstream.listed.map((tool) => [tool.name, tool]));
+    upstream.listed = screened.tools.map((tool) => {
       const before = previous.get(tool.name);
       return before !== undefined && JSON.stringify(before) === JSON.stringify(tool)
         ? before
         : tool;
     });
-    upstream.rejected = errors.map((error) => ({
-      name: rejectedName(error),
-      error: error.message,
-    }));
+    upstream.fingerprints = screened.fingerprints;
+    upstream.cut = screened.cut;
+    upstream.ignoredPins = screened.ignoredPins;
+    upstream.rejected = [
+      ...errors.map((error) => ({ name: rejectedName(error), error: error.message })),
+      ...screened.rejected,
+    ];
+    applyReview(upstream);
+  };
+
+  // Held tools stay in `listed` but out of `tools`: not listed, not callable.
+  const applyReview = (upstream: Upstream) => {
+    upstream.held = [];
+    upstream.tools = upstream.listed.filter((tool) => {
+      const held = review.held(upstream.name, tool.name, upstream.fingerprints.get(tool.name)!);
+      if (held !== undefined) upstream.held.push(held);
+      return held === undefined;
+    });
+  };
+
+  const onReviewChanged = () => {
+    if (closed) return;
+    const live = upstreams.filter(
+      (upstream) => upstream.state === 'ready' || upstream.state === 'reconnecting',
+    );
+    const before = new Map(live.map((upstream) => [upstream, upstream.tools]));
+    for (const upstream of live) applyReview(upstream);
+    recompute();
+    for (const upstream of live) {
+      if (!sameTools(before.get(upstream) ?? [], upstream.tools)) emit('tools_changed', upstream);
+    }
   };
 
   const scheduleRefresh = (upstream: Upstream, generation: number) => {
@@ -622,7 +700,10 @@ export function createUpstreamPool(
   return {
     start() {
       if (closed) return Promise.resolve(upstreams.map(statusOf));
-      started ??= Promise.all(upstreams.map(startOne)).then(() => upstreams.map(statusOf));
+      started ??= review.load().then(() => {
+        if (!closed) review.watch(onReviewChanged);
+        return Promise.all(upstreams.map(startOne)).then(() => upstreams.map(statusOf));
+      });
       return started;
     },
     tools: () => exposed.slice(),
@@ -638,6 +719,16 @@ export function createUpstreamPool(
     },
     servers: () => upstreams.map(statusOf),
     status: () => upstreams.map(statusOf),
+    fingerprints: () =>
+      upstreams
+        .filter((upstream) => upstream.state === 'ready' || upstream.state === 'reconnecting')
+        .flatMap((upstream) =>
+          [...upstream.fingerprints].map(([name, fingerprint]) => ({
+            server: upstream.name,
+            name,
+            fingerprint,
+          })),
+        ),
     callTool,
     onToolsChanged(listener) {
       toolsListeners.add(listener);
@@ -650,6 +741,7 @@ export function createUpstreamPool(
     async close() {
       if (closed) return;
       closed = true;
+      review.close();
       await Promise.allSettled(
         upstreams.map(async (upstream) => {
           if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);

@@ -1,0 +1,292 @@
+import { createHash } from 'node:crypto';
+import { unwatchFile, watchFile } from 'node:fs';
+import { readFile, rename, writeFile } from 'node:fs/promises';
+import { describeError, type ToolDefinition, ToolSearchError } from '@tool-search/core';
+
+/**
+ * Which upstream tools are held back (not listed, not callable) until their current
+ * definition is accepted into the review file: `'none'` holds nothing, `'changed'`
+ * holds tools whose definition differs from the accepted one, `'new-and-changed'` also
+ * holds tools that were never accepted.
+ */
+export type ReviewHold = 'none' | 'changed' | 'new-and-changed';
+
+/** The `review` section of a gateway config. */
+export interface ToolReviewConfig {
+  /** The review file (JSON, one line per tool). @defaultValue 'tool-review.json' */
+  file: string;
+  /** What is held back until accepted. @defaultValue 'none' */
+  hold: ReviewHold;
+}
+
+/** The default review file name, beside the gateway config. */
+export const DEFAULT_REVIEW_FILE = 'tool-review.json';
+
+/** The fingerprint of one upstream tool, keyed by `server/upstreamName`. */
+export interface ToolFingerprint {
+  /** The server's name in the config. */
+  server: string;
+  /** The tool's name on that server. */
+  name: string;
+  /** `sha256:<hex>` of the canonical JSON of its name, description, schema and annotations. */
+  fingerprint: string;
+}
+
+/** A tool the pool holds back until it is accepted, as `status().heldTools` reports it. */
+export interface HeldTool {
+  /** The tool's name on its server. */
+  name: string;
+  /** Never accepted, or different from what was accepted. */
+  reason: 'new' | 'changed' | 'unreviewable';
+  /** Why, in words, with what to do. */
+  detail: string;
+}
+
+/** How a tool's current definition compares with the review file. */
+export interface ToolReviewChange {
+  /** `server/upstreamName`. */
+  key: string;
+  /** `new`: not in the file; `changed`: another fingerprint; `removed`: in the file, no longer listed. */
+  change: 'new' | 'changed' | 'removed';
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .filter((key) => (value as Record<string, unknown>)[key] !== undefined)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * The fingerprint of a tool definition: `sha256:` and the hex SHA-256 of the canonical
+ * JSON (keys sorted, no whitespace) of its name, description, input schema and
+ * annotations. Anything else (toolset, pins) does not change it.
+ *
+ * @param tool - the definition as its server sent it (before any cut); its depth must
+ * be bounded (the pool checks `limits.maxSchemaDepth` first)
+ * @returns the fingerprint
+ * @throws nothing for definitions within the depth limit
+ */
+export function fingerprintTool(
+  tool: Pick<ToolDefinition, 'name' | 'description' | 'inputSchema' | 'annotations'>,
+): string {
+  const text = canonical({
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.inputSchema,
+    annotations: tool.annotations,
+  });
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
+}
+
+/** The key of a tool in the review file. */
+export const reviewKey = (server: string, name: string): string => `${server}/${name}`;
+
+/**
+ * Reads a review file: the accepted fingerprints by `server/upstreamName`.
+ *
+ * @param file - the file's path
+ * @returns the accepted fingerprints (empty when the file does not exist)
+ * @throws {@link ToolSearchError} `invalid_config` when the file cannot be read or is
+ * not a review file
+ */
+export async function readToolReview(file: string): Promise<Map<string, string>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
+    throw new ToolSearchError(
+      'invalid_config',
+      `Cannot read the tool review file ${file}: ${describeError(error)}.`,
+      { cause: error },
+    );
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (error) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `The tool review file ${file} is not valid JSON: ${describeError(error)}. Run inspect --accept to write it anew.`,
+      { cause: error },
+    );
+  }
+  const tools = (raw as { tools?: unknown } | null)?.tools;
+  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `The tool review file ${file} has no "tools" object. Run inspect --accept to write it anew.`,
+    );
+  }
+  const accepted = new Map<string, string>();
+  for (const [key, value] of Object.entries(tools)) {
+    if (typeof value !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(value)) {
+      throw new ToolSearchError(
+        'invalid_config',
+        `The tool review file ${file} has a bad fingerprint for '${key}'. Run inspect --accept to write it anew.`,
+      );
+    }
+    accepted.set(key, value);
+  }
+  return accepted;
+}
+
+/**
+ * Writes a review file: `{ "version": 1, "tools": { "<server>/<name>": "sha256:…" } }`,
+ * keys sorted, one line per tool, so that it reads well in a diff. Written to a
+ * temporary file and renamed, so that a reader never sees half a file.
+ *
+ * @param file - the file's path
+ * @param accepted - the fingerprints by `server/upstreamName`
+ * @returns nothing, once written
+ * @throws the file system's error when the file cannot be written
+ */
+export async function writeToolReview(
+  file: string,
+  accepted: ReadonlyMap<string, string>,
+): Promise<void> {
+  const tools = Object.fromEntries([...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
+  const temporary = `${file}.${process.pid}.tmp`;
+  await writeFile(temporary, `${JSON.stringify({ version: 1, tools }, null, 2)}\n`);
+  await rename(temporary, file);
+}
+
+/**
+ * Compares current fingerprints with accepted ones. A tool of a server that is not in
+ * `listedServers` (down, disabled) is never reported removed.
+ *
+ * @param accepted - the review file's fingerprints
+ * @param current - the tools listed now
+ * @param listedServers - the servers whose tools were listed
+ * @returns the new, changed and removed tools, by key
+ * @throws nothing
+ */
+export function diffToolReview(
+  accepted: ReadonlyMap<string, string>,
+  current: readonly ToolFingerprint[],
+  listedServers: ReadonlySet<string>,
+): ToolReviewChange[] {
+  const changes: ToolReviewChange[] = [];
+  const seen = new Set<string>();
+  for (const tool of current) {
+    const key = reviewKey(tool.server, tool.name);
+    seen.add(key);
+    const before = accepted.get(key);
+    if (before === undefined) changes.push({ key, change: 'new' });
+    else if (before !== tool.fingerprint) changes.push({ key, change: 'changed' });
+  }
+  for (const key of accepted.keys()) {
+    const server = key.slice(0, key.lastIndexOf('/'));
+    if (!seen.has(key) && listedServers.has(server)) changes.push({ key, change: 'removed' });
+  }
+  return changes.sort((a, b) => (a.key < b.key ? -1 : 1));
+}
+
+/**
+ * The accepted fingerprints after accepting the current ones: the current tools of the
+ * listed servers replace theirs; the entries of other servers (down, disabled) stay.
+ *
+ * @param accepted - the review file's fingerprints
+ * @param current - the tools listed now
+ * @param listedServers - the servers whose tools were listed
+ * @returns the new content of the review file
+ * @throws nothing
+ */
+export function acceptToolReview(
+  accepted: ReadonlyMap<string, string>,
+  current: readonly ToolFingerprint[],
+  listedServers: ReadonlySet<string>,
+): Map<string, string> {
+  const next = new Map(
+    [...accepted].filter(([key]) => !listedServers.has(key.slice(0, key.lastIndexOf('/')))),
+  );
+  for (const tool of current) next.set(reviewKey(tool.server, tool.name), tool.fingerprint);
+  return next;
+}
+
+/** The pool's side of the review: which tools to hold back, kept current with the file. */
+export interface ToolReviewGate {
+  /** Reads the review file (again). Never throws: an unreadable file holds every tool. */
+  load(): Promise<void>;
+  /** Why a tool is held back, or undefined when it may be served. */
+  held(server: string, name: string, fingerprint: string): HeldTool | undefined;
+  /** Calls `onChange` after the file changed and was read again. */
+  watch(onChange: () => void): void;
+  /** Stops watching. */
+  close(): void;
+}
+
+/** How often the review file is checked for changes (by `inspect --accept`). */
+const REVIEW_POLL_MS = 500;
+
+/**
+ * Creates the review gate of a pool. With `hold: 'none'` (or no config) nothing is held
+ * and the file is never read.
+ *
+ * @param config - the `review` section
+ * @returns the gate
+ * @throws nothing
+ */
+export function createToolReviewGate(config: ToolReviewConfig | undefined): ToolReviewGate {
+  const hold = config?.hold ?? 'none';
+  let accepted: Map<string, string> | undefined = new Map();
+  let problem = '';
+  let watching: (() => void) | undefined;
+  const load = async () => {
+    if (config === undefined || hold === 'none') return;
+    try {
+      accepted = await readToolReview(config.file);
+    } catch (error) {
+      accepted = undefined;
+      problem = describeError(error);
+    }
+  };
+  return {
+    load,
+    held(server, name, fingerprint) {
+      if (config === undefined || hold === 'none') return undefined;
+      if (accepted === undefined) {
+        return {
+          name,
+          reason: 'unreviewable',
+          detail: `held: the review file cannot be used (${problem})`,
+        };
+      }
+      const before = accepted.get(reviewKey(server, name));
+      if (before === undefined) {
+        return hold === 'new-and-changed'
+          ? {
+              name,
+              reason: 'new',
+              detail: `held: new, never accepted into ${config.file}; run inspect --accept after reviewing it`,
+            }
+          : undefined;
+      }
+      if (before === fingerprint) return undefined;
+      return {
+        name,
+        reason: 'changed',
+        detail: `held: its definition changed since it was accepted into ${config.file}; run inspect to see it and inspect --accept to serve it`,
+      };
+    },
+    watch(onChange) {
+      if (config === undefined || hold === 'none' || watching) return;
+      const file = config.file;
+      const listener = () => {
+        void load().then(onChange);
+      };
+      watchFile(file, { interval: REVIEW_POLL_MS, persistent: false }, listener);
+      watching = () => unwatchFile(file, listener);
+    },
+    close() {
+      watching?.();
+      watching = undefined;
+    },
+  };
+}

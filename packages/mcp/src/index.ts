@@ -33,17 +33,23 @@ export { createGatewayServer } from './gateway-server.js';
 export { createConfigGuardrails } from './guardrails.js';
 export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
+export type { SanitizeTerminalTextOptions } from './terminal-text.js';
+export { sanitizeTerminalText } from './terminal-text.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
 export { resolveToolNames, serverPrefix } from './tool-names.js';
+export type { PoisoningFinding, PoisoningPattern } from './tool-poisoning.js';
+export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './tool-poisoning.js';
 export type {
   HeldTool,
   ReviewHold,
   ToolFingerprint,
   ToolReviewChange,
   ToolReviewConfig,
+  ToolReviewGate,
 } from './tool-review.js';
 export {
   acceptToolReview,
+  createToolReviewGate,
   DEFAULT_REVIEW_FILE,
   diffToolReview,
   fingerprintTool,

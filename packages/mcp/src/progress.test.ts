@@ -42,6 +42,36 @@ describe('createProgressReporter', () => {
     ]);
   });
 
+  it('shows escape codes from upstream error text and stderr escaped, never acting', () => {
+    const { lines, stream } = fakeStream(true);
+    const report = createProgressReporter({ stream, color: false });
+    report(
+      event('failed', {
+        name: 'bad\u001b]0;x\u0007',
+        state: 'failed',
+        error: 'exited; its stderr: \u001b[2J\u009b31m\u202eevil\nnext line',
+      }),
+    );
+    expect(lines).toEqual([
+      '✗ bad\\x1b]0;x\\x07 failed: exited; its stderr: \\x1b[2J\\x9b31m\\u202eevil\\nnext line\n',
+    ]);
+  });
+
+  it('says how many self-pins were ignored, descriptions cut and tools held', () => {
+    const { lines, stream } = fakeStream(true);
+    const report = createProgressReporter({ stream, color: false });
+    report(
+      event('ready', {
+        ignoredPins: ['a'],
+        cutTools: [{ name: 'a', field: 'description', fromChars: 20_000, toChars: 10_000 }],
+        heldTools: [{ name: 'b', reason: 'changed', detail: 'held' }],
+      }),
+    );
+    expect(lines).toEqual([
+      '✓ filesystem        14 tools  452 ms  1 held for review  1 self-pin ignored  1 description cut\n',
+    ]);
+  });
+
   it('writes nothing when the stream is not a TTY', () => {
     const { lines, stream } = fakeStream(false);
     createProgressReporter({ stream })(event('ready'));

@@ -1,3 +1,4 @@
+import { sanitizeTerminalText } from './terminal-text.js';
 import type { UpstreamProgressEvent } from './upstream-pool.js';
 
 /** Where progress goes: a writable stream such as `process.stderr`. */
@@ -20,7 +21,8 @@ export interface ProgressReporterOptions {
  * A progress display for an upstream pool: one line per server as it comes up
  * (`✓ filesystem  14 tools  452 ms`), fails (`✗ github  failed: ...`), goes down
  * or comes back. Writes to stderr and only on a TTY, so that nothing reaches stdout
- * when stdout carries the MCP transport.
+ * when stdout carries the MCP transport. Upstream text (error messages with a server's
+ * stderr) goes through {@link sanitizeTerminalText}: escape codes are shown, never acted on.
  *
  * @example
  * ```ts
@@ -43,22 +45,32 @@ export function createProgressReporter(
   return (event) => {
     if (!enabled) return;
     const { status } = event;
-    const name = event.server.padEnd(16);
+    const safe = (text: string) => sanitizeTerminalText(text, { multiline: false });
+    const name = safe(event.server).padEnd(16);
     let line: string | undefined;
     switch (event.kind) {
       case 'ready': {
         const rejected = status.rejectedTools.length;
         const tools = `${status.toolCount} tool${status.toolCount === 1 ? '' : 's'}`.padStart(10);
         const time = `${status.connectMs ?? 0} ms`.padStart(8);
-        const note = rejected ? paint(33, `  ${rejected} rejected`) : '';
+        const counts = [
+          [rejected, 'rejected'],
+          [status.heldTools?.length ?? 0, 'held for review'],
+          [status.ignoredPins?.length ?? 0, 'self-pin ignored', 'self-pins ignored'],
+          [status.cutTools?.length ?? 0, 'description cut', 'descriptions cut'],
+        ] as const;
+        const note = counts
+          .filter(([count]) => count > 0)
+          .map(([count, one, many]) => paint(33, `  ${count} ${count === 1 ? one : (many ?? one)}`))
+          .join('');
         line = `${paint(32, '✓')} ${name}${tools}${time}${note}`;
         break;
       }
       case 'failed':
-        line = `${paint(31, '✗')} ${name}failed: ${status.error ?? 'unknown error'}`;
+        line = `${paint(31, '✗')} ${name}failed: ${safe(status.error ?? 'unknown error')}`;
         break;
       case 'disconnected':
-        line = `${paint(33, '!')} ${name}disconnected: ${status.error ?? ''}`;
+        line = `${paint(33, '!')} ${name}disconnected: ${safe(status.error ?? '')}`;
         break;
       case 'reconnecting':
         line = `${paint(33, '↻')} ${name}reconnecting (attempt ${status.reconnectAttempts})`;

@@ -27,7 +27,7 @@ describe('createGatewayServer over stdio (spawned like an MCP client does)', () 
           everything: everythingServer(),
           filesystem: filesystemServer(workspace.directory),
           memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
-          changing: fixtureServer('changing-server.mjs'),
+          changing: { ...fixtureServer('changing-server.mjs'), trusted: true },
         },
         toolSearch: { enabled: 'on' },
         profiles: { 'no-memory': { disabledToolsets: ['mcp-memory'] } },
@@ -54,7 +54,7 @@ describe('createGatewayServer over stdio (spawned like an MCP client does)', () 
 
   it('lists the bridge tools in place of the deferred ones, and keeps pinned tools visible', async () => {
     const names = await gateway.names();
-    // pinned_status carries _meta["anthropic/alwaysLoad"] upstream.
+    // pinned_status carries _meta["anthropic/alwaysLoad"] upstream, and its server is trusted.
     expect(names).toEqual(['pinned_status', 'tool_search', 'tool_describe', 'tool_call']);
   });
 

@@ -43,7 +43,11 @@ describe('createUpstreamPool', () => {
           crashy: fixtureServer('crash-server.mjs'),
           hang: fixtureServer('hang-server.mjs'),
           malformed: fixtureServer('malformed-server.mjs'),
-          changing: fixtureServer('changing-server.mjs', { FIXTURE_PAGE_SIZE: '2' }),
+          // Trusted: its own _meta["anthropic/alwaysLoad"] pin counts.
+          changing: {
+            ...fixtureServer('changing-server.mjs', { FIXTURE_PAGE_SIZE: '2' }),
+            trusted: true,
+          },
           missing: { command: join(workspace.directory, 'no-such-command') },
           exits: fixtureServer('exit-server.mjs'),
           off: { command: 'never-run', disabled: true },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_HTTP_PORT, parseCommandLine, TOKEN_ENV, UsageError } from './args.js';
+import { DEFAULT_HTTP_PORT, parseCommandLine, TOKEN_ENV, USAGE, UsageError } from './args.js';
 
 describe('parseCommandLine', () => {
   it('reads serve with its defaults: stdio, 127.0.0.1, the default port', () => {
@@ -88,6 +88,20 @@ describe('parseCommandLine', () => {
       naming: 'raw',
       list: false,
     });
+  });
+
+  it('parses inspect with --accept, and mentions --accept in its usage', () => {
+    expect(parseCommandLine(['inspect', '--config', 'g.json', '--accept'])).toEqual({
+      command: 'inspect',
+      config: 'g.json',
+      accept: true,
+    });
+    expect(parseCommandLine(['inspect', '--config', 'g.json'])).toEqual({
+      command: 'inspect',
+      config: 'g.json',
+    });
+    expect(USAGE.inspect).toMatch(/--accept\s+write the current tool fingerprints/);
+    expect(USAGE.main).toMatch(/inspect --config <file> \[--profile P\] \[--accept\]/);
   });
 
   it('answers help for no arguments, --help, and <command> --help', () => {

@@ -40,7 +40,7 @@ Usage:
                             [--token T] [--allow-origin O]... [--idle-timeout S]
                             [--profile P] [--context-window N]
   tool-search-gateway search "<query>" --config <file> [--limit N] [--profile P]
-  tool-search-gateway inspect --config <file> [--profile P]
+  tool-search-gateway inspect --config <file> [--profile P] [--accept]
   tool-search-gateway recorded-server [--servers a,b] [--exclude a,b] [--names prefixed|raw]
   tool-search-gateway --help | <command> --help
 
@@ -48,7 +48,8 @@ Commands:
   demo             a scripted session against real MCP servers, no configuration needed
   serve            run the gateway for an MCP client (stdio or Streamable HTTP)
   search           ranked tool search over the tools of a config's servers
-  inspect          per server: tools and estimated tokens; activation at 32k/128k/200k/1M
+  inspect          per server: tools and estimated tokens; activation at 32k/128k/200k/1M;
+                   refused, cut, held and flagged definitions; new and changed tools
   recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
 
 Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`,
@@ -83,14 +84,19 @@ Options:
   --config <file>  the gateway config
   --limit N        how many matches (default: the config's toolSearch.searchDefaultLimit)
   --profile P      search only the toolsets of this profile`,
-  inspect: `Usage: tool-search-gateway inspect --config <file> [--profile P]
+  inspect: `Usage: tool-search-gateway inspect --config <file> [--profile P] [--accept]
 
 Connects to the config's servers and prints, per server, its tools and their estimated
 tokens, and whether tool search activates at context windows of 32k, 128k, 200k and 1M.
+Then the definitions refused or cut by the limits, self-pins ignored, tools held for
+review and descriptions flagged as tool poisoning, and the new, changed and removed
+tools against the review file (review.file, default tool-review.json beside the config).
 
 Options:
   --config <file>  the gateway config
-  --profile P      inspect only the toolsets of this profile`,
+  --profile P      inspect only the toolsets of this profile
+  --accept         write the current tool fingerprints into the review file: tools
+                   held for review are served (a running gateway reads the file anew)`,
   'recorded-server': `Usage: tool-search-gateway recorded-server [--servers a,b] [--exclude a,b] [--names prefixed|raw]
 
 A stdio MCP server that lists recorded tool definitions of 23 published MCP servers
@@ -110,7 +116,7 @@ export type Command =
   | { command: 'demo' }
   | ({ command: 'serve' } & ServeOptions)
   | { command: 'search'; config: string; query: string; limit?: number; profile?: string }
-  | { command: 'inspect'; config: string; profile?: string }
+  | { command: 'inspect'; config: string; profile?: string; accept?: boolean }
   | {
       command: 'recorded-server';
       servers: string[];
@@ -142,7 +148,7 @@ const COMMAND_OPTIONS: Record<CommandName, OptionSpec> = {
     limit: { type: 'string' },
     profile: { type: 'string' },
   },
-  inspect: { config: { type: 'string' }, profile: { type: 'string' } },
+  inspect: { config: { type: 'string' }, profile: { type: 'string' }, accept: { type: 'boolean' } },
   'recorded-server': {
     servers: { type: 'string' },
     exclude: { type: 'string' },
@@ -335,6 +341,7 @@ export function parseCommandLine(
       const parsed: Command = { command, config: requireConfig(command, text('config')) };
       const profile = nonEmpty(command, 'profile', text('profile'));
       if (profile !== undefined) parsed.profile = profile;
+      if (values['accept'] === true) parsed.accept = true;
       return parsed;
     }
     case 'recorded-server': {

@@ -22,6 +22,7 @@ import {
   shouldColor,
   truncate,
 } from './format.js';
+import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
 
 /** The context windows `inspect` decides activation for. */
 export const INSPECT_CONTEXT_WINDOWS = [32_000, 128_000, 200_000, 1_000_000] as const;
@@ -90,9 +91,9 @@ export async function runSearch(
         hits.map((hit, index) => [
           String(index + 1),
           hit.score.toFixed(2),
-          hit.name,
-          serverOf(pool, catalog.get(hit.name) ?? { name: hit.name, inputSchema: {} }),
-          truncate(hit.description, 64),
+          safeText(hit.name),
+          safeText(serverOf(pool, catalog.get(hit.name) ?? { name: hit.name, inputSchema: {} })),
+          truncate(safeText(hit.description), 64),
         ]),
         { style },
       );
@@ -107,15 +108,18 @@ function printFailures(pool: UpstreamPool, out: Output, style: Style): void {
   for (const status of pool.status()) {
     if (status.state === 'failed') {
       out.write(
-        `\n${style.yellow('warning')}: server '${status.name}' failed and was skipped: ${status.error ?? 'unknown error'}\n`,
+        `\n${style.yellow('warning')}: server '${safeText(status.name)}' failed and was skipped: ${safeText(status.error ?? 'unknown error')}\n`,
       );
     }
   }
 }
 
 /**
- * `inspect --config <file> [--profile P]`: per server, its state, tools and estimated
- * tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of context.
+ * `inspect --config <file> [--profile P] [--accept]`: per server, its state, tools and
+ * estimated tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of
+ * context; then the definitions that were refused, cut, held or flagged as poisoning,
+ * and the new, changed and removed tools against the review file (`--accept` writes
+ * the current fingerprints into it).
  *
  * @param options - the parsed flags
  * @param out - where to print @defaultValue process.stdout
@@ -123,7 +127,7 @@ function printFailures(pool: UpstreamPool, out: Output, style: Style): void {
  * @throws {@link ConfigFileError} for a bad config file
  */
 export async function runInspect(
-  options: { config: string; profile?: string },
+  options: { config: string; profile?: string; accept?: boolean },
   out: Output = process.stdout,
 ): Promise<number> {
   const config = await readConfigFile(options.config, options);
@@ -150,17 +154,17 @@ export async function runInspect(
         options.profile !== undefined && own.length < all
           ? `${all - own.length} of ${all} tools outside the profile`
           : status.state === 'failed'
-            ? (status.error ?? '')
+            ? safeText(status.error ?? '')
             : status.rejectedTools.length
               ? `${status.rejectedTools.length} bad definitions skipped: ${status.rejectedTools
                   .slice(0, 3)
-                  .map((tool) => tool.name)
+                  .map((tool) => safeText(tool.name))
                   .join(', ')}`
               : status.connectMs !== undefined
                 ? `${formatInt(status.connectMs)} ms`
                 : '';
       rows.push([
-        status.name,
+        safeText(status.name),
         state,
         formatInt(own.length),
         formatInt(estimateToolTokens(own)),
@@ -238,6 +242,8 @@ export async function runInspect(
         { style },
       ).join('\n')}\n`,
     );
+    printUntrustedDefinitions(pool, out, style);
+    await printToolReview(pool, config, { accept: options.accept === true }, out, style);
     return pool.status().some((status) => status.state === 'ready') ||
       Object.values(config.mcpServers).every((server) => server.disabled)
       ? 0

@@ -136,6 +136,7 @@ describe('a pool with review.hold', () => {
         name: 'hostile_echo',
         reason: 'changed',
         detail: expect.stringMatching(/changed since it was accepted.*inspect --accept/),
+        tool: expect.objectContaining({ description: expect.stringMatching(/^Reads your notes/) }),
       },
     ]);
     const refused: CallToolResult = await pool.callTool('hostile_echo', { message: 'hi' });

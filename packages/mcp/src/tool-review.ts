@@ -40,6 +40,8 @@ export interface HeldTool {
   reason: 'new' | 'changed' | 'unreviewable';
   /** Why, in words, with what to do. */
   detail: string;
+  /** The definition held back (after the limits), for review. */
+  tool?: ToolDefinition;
 }
 
 /** How a tool's current definition compares with the review file. */

@@ -478,7 +478,7 @@ export function createUpstreamPool(
     upstream.held = [];
     upstream.tools = upstream.listed.filter((tool) => {
       const held = review.held(upstream.name, tool.name, upstream.fingerprints.get(tool.name)!);
-      if (held !== undefined) upstream.held.push(held);
+      if (held !== undefined) upstream.held.push({ ...held, tool });
       return held === undefined;
     });
   };

@@ -53,6 +53,7 @@ import {
   listenGatewayHttp,
 } from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
+import { capToolDescription, DEFAULT_UPSTREAM_LIMITS } from './upstream-limits.js';
 import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
@@ -94,7 +95,10 @@ export interface GatewayServerOptions {
   pool: GatewayToolSource;
   /** The gateway config (tool search, toolsets, profiles, guardrails, approval). */
   config?: Partial<
-    Pick<GatewayConfig, 'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval'>
+    Pick<
+      GatewayConfig,
+      'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval' | 'limits'
+    >
   >;
   /** The client model's context window in tokens, for the activation decision. */
   contextWindow?: number;
@@ -299,6 +303,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const toolSearch: ToolSearchConfig | undefined = config.toolSearch;
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   const serverInfo = options.serverInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
+  const maxDescriptionChars =
+    config.limits?.maxDescriptionChars ?? DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars;
 
   let registry: ToolsetRegistry;
   try {
@@ -359,7 +365,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     let closed = false;
 
     const reassemble = (): boolean => {
-      const tools = scopeTools(pool.tools(), scope, registry);
+      // The pool cuts descriptions already; a tool source of another kind may not.
+      const shown = pool.tools().map((tool) => capToolDescription(tool, maxDescriptionChars));
+      const tools = scopeTools(shown, scope, registry);
       scoped = new Map(tools.map((tool) => [tool.name, tool]));
       assembly = assembleTools({
         tools,

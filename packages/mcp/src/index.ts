@@ -60,6 +60,7 @@ export {
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream-limits.js';
 export {
   capDescription,
+  capToolDescription,
   checkToolLimits,
   DEFAULT_UPSTREAM_LIMITS,
   MIN_DESCRIPTION_CHARS,

@@ -145,3 +145,29 @@ describe('limits in the config', () => {
     expect(pinned!.description).toMatch(/more characters cut by the gateway\]$/);
   });
 });
+
+describe('a gateway over a tool source of another kind', () => {
+  it('caps descriptions itself in tools/list', async () => {
+    const long = { name: 'long_tool', description: 'L'.repeat(50_000), inputSchema: {} };
+    const source = {
+      tools: () => [{ ...long, source: 'mcp' as const, alwaysLoad: true }],
+      callTool: async () => ({ content: [] }),
+      onToolsChanged: () => () => {},
+    };
+    const gateway = createGatewayServer({
+      pool: source,
+      config: { limits: { ...DEFAULT_UPSTREAM_LIMITS, maxDescriptionChars: 1_000 } },
+    });
+    const listener = await gateway.listenHttp({ token: TOKEN });
+    const client = await connectHttpClient(listener.url, { token: TOKEN });
+    try {
+      const listed = await client.client.listTools();
+      const tool = listed.tools.find((entry) => entry.name === 'long_tool');
+      expect(tool!.description!.length).toBeLessThanOrEqual(1_000);
+      expect(tool!.description).toMatch(/more characters cut by the gateway\]$/);
+    } finally {
+      await client.close();
+      await gateway.close();
+    }
+  });
+});

@@ -81,6 +81,27 @@ export function capDescription(text: string, maxChars: number): string {
   return `${text.slice(0, keep)}\n[… ${formatInt(text.length - keep)} more characters cut by the gateway]`;
 }
 
+const cappedOf = new WeakMap<ToolDefinition, { max: number; tool: ToolDefinition }>();
+
+/**
+ * The tool with its description cut to `maxChars` (see {@link capDescription}); the same
+ * object when nothing is cut, and the same cut object for the same input, so that work
+ * memoized per tool object (token estimates, ranker analysis) is kept.
+ *
+ * @param tool - a definition from any source
+ * @param maxChars - the longest description
+ * @returns the definition the model may be shown
+ * @throws nothing
+ */
+export function capToolDescription(tool: ToolDefinition, maxChars: number): ToolDefinition {
+  if (tool.description === undefined || tool.description.length <= maxChars) return tool;
+  const known = cappedOf.get(tool);
+  if (known !== undefined && known.max === maxChars) return known.tool;
+  const capped = { ...tool, description: capDescription(tool.description, maxChars) };
+  cappedOf.set(tool, { max: maxChars, tool: capped });
+  return capped;
+}
+
 /** The size and depth of a JSON value, measured without recursion. */
 export interface JsonMeasure {
   /** The deepest nesting of objects and arrays (a scalar is 0, `{}` is 1). */

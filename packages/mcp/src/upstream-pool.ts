@@ -128,7 +128,8 @@ export interface UpstreamPoolOptions {
   clientInfo?: Implementation;
   /**
    * What stdio servers write to stderr (their logs). Absent: kept only as a short
-   * tail for error messages, never printed.
+   * tail for error messages, never printed. The text is the server's, raw: print it
+   * through `sanitizeTerminalText`.
    */
   onStderr?: (server: string, text: string) => void;
 }

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
 import {
   acceptToolReview,
@@ -126,6 +127,14 @@ export async function printToolReview(
     `\n${style.bold('tool review')} ${file} (hold: ${config.review.hold})\n` +
       (problem ? `  ${style.yellow('warning')}: ${safeText(problem)}\n` : ''),
   );
+  // Without a review file every tool is new: a count says it better than a list.
+  const firstTime = problem === undefined && !existsSync(file);
+  if (firstTime && !options.accept) {
+    out.write(
+      `  no review file yet: all ${formatInt(current.length)} tools are new; review them, then run inspect --accept to write it\n`,
+    );
+    return;
+  }
   if (changes.length > 0) {
     out.write(
       `${renderTable(

@@ -144,8 +144,7 @@ describe('inspect --accept and review.hold', () => {
     const reviewFile = join(configPath, '..', 'tool-review.json');
 
     const first = await runCli(['inspect', '--config', configPath]);
-    expect(first.stdout).toMatch(/new\s+hostile\/hostile_echo/);
-    expect(first.stdout).toMatch(/inspect --accept/);
+    expect(first.stdout).toMatch(/no review file yet: all 5 tools are new.*inspect --accept/);
     const accepted = await runCli(['inspect', '--config', configPath, '--accept']);
     expect(accepted.code).toBe(0);
     expect(accepted.stdout).toMatch(/accepted 5 tool definitions into .*tool-review\.json/);
@@ -189,6 +188,7 @@ describe('inspect --accept and review.hold', () => {
 
     const review = await runCli(['inspect', '--config', configPath]);
     expect(review.stdout).toMatch(/changed\s+hostile\/hostile_echo/);
+    expect(review.stdout).toMatch(/0 new, 1 changed, 0 removed/);
     expect(review.stdout).toMatch(/held\s+hostile\/hostile_echo: .*changed since it was accepted/);
     expect(review.stdout).toMatch(/flagged\s+hostile\/hostile_echo: ignore-instructions/);
 

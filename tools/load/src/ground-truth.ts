@@ -67,5 +67,5 @@ export async function listGroundTruth(
  */
 export function isOutside(truth: GroundTruth, profile: LoadProfile, name: string): boolean {
   const owners = truth.owners.get(name);
-  return owners !== undefined && owners.every((server) => !profile.servers.includes(server));
+  return owners?.every((server) => !profile.servers.includes(server)) ?? false;
 }

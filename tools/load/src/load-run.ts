@@ -48,6 +48,13 @@ export interface LoadReport {
   writes: {
     attempted: number;
     acknowledged: number;
+    /** Per server: writes attempted, acknowledged, and lost. */
+    byServer: {
+      server: 'filesystem' | 'memory';
+      attempted: number;
+      acknowledged: number;
+      lost: number;
+    }[];
     /** Acknowledged, but the read-back or the final check did not find them. */
     lost: { filesystem: number; memory: number };
     examples: string[];
@@ -252,6 +259,15 @@ export async function runLoad(
       writes: {
         attempted: recorder.writes.length,
         acknowledged: recorder.writes.filter((write) => write.acknowledged).length,
+        byServer: (['filesystem', 'memory'] as const).map((server) => {
+          const writes = recorder.writes.filter((write) => write.server === server);
+          return {
+            server,
+            attempted: writes.length,
+            acknowledged: writes.filter((write) => write.acknowledged).length,
+            lost: lostWrites.filter((write) => write.server === server).length,
+          };
+        }),
         lost: {
           filesystem: lostWrites.filter((write) => write.server === 'filesystem').length,
           memory: lostWrites.filter((write) => write.server === 'memory').length,

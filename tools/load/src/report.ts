@@ -74,25 +74,37 @@ export function formatLoadReport(report: LoadReport): string {
     ),
   );
   const { writes } = report;
-  const memoryNote =
-    writes.memoryWriters > 1 && !writes.memoryQueue && writes.lost.memory > 0
-      ? ` (${writes.memoryWriters} concurrent writers, no queue: server-memory's own)`
-      : '';
+  const writers = (server: 'filesystem' | 'memory') =>
+    server === 'memory'
+      ? `${writes.memoryWriters}${writes.memoryQueue ? ' (queued)' : ''}`
+      : String(
+          report.profiles
+            .filter((profile) => profile.servers.includes('filesystem'))
+            .reduce((sum, profile) => sum + profile.sessions, 0),
+        );
   sections.push(
     formatTable(
       correctness,
-      ['check', 'count'],
+      ['check', 'writers', 'attempted', 'acknowledged', 'lost'],
       [
-        ['writes attempted', String(writes.attempted)],
-        ['writes acknowledged', String(writes.acknowledged)],
-        ['writes lost: filesystem', String(writes.lost.filesystem)],
-        [`writes lost: memory${memoryNote}`, String(writes.lost.memory)],
-        ['cross-profile leaks', String(report.leaks.count)],
-        ['wrong answers', String(report.wrongAnswers.count)],
-        ['malformed answers', String(report.malformed.count)],
+        ...writes.byServer.map((entry) => [
+          `writes to ${entry.server}`,
+          writers(entry.server),
+          String(entry.attempted),
+          String(entry.acknowledged),
+          String(entry.lost),
+        ]),
+        ['cross-profile leaks', '', '', '', String(report.leaks.count)],
+        ['wrong answers', '', '', '', String(report.wrongAnswers.count)],
+        ['malformed answers', '', '', '', String(report.malformed.count)],
       ],
     ),
   );
+  if (writes.memoryWriters > 1 && !writes.memoryQueue && writes.lost.memory > 0) {
+    sections.push(
+      `The memory writes were lost by server-memory itself: it rewrites its whole file on every write, so concurrent writers overwrite each other (--memory-queue holds them in line).`,
+    );
+  }
   sections.push(
     formatTable(
       memory,

@@ -41,6 +41,7 @@ export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
   json: false,
 });
 
+/** The help text of `pnpm load --help`. */
 export const USAGE = `Usage: pnpm load [options]
 
   --sessions 20          concurrent MCP sessions over real HTTP (at most 90)

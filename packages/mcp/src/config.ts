@@ -9,6 +9,7 @@ import {
 } from '@tool-search/core';
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
 import { z } from 'zod';
+import { findTooDeep, MAX_CONFIG_DEPTH } from './config-depth.js';
 import { expandEnvVariables, formatPath } from './env.js';
 import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from './tool-review.js';
 import {
@@ -532,7 +533,8 @@ function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
  * @param options.source - where it came from, for messages
  * @returns the complete configuration with defaults filled in
  * @throws {@link ToolSearchError} `invalid_config` whose message names the path of each
- * bad field, e.g. `mcpServers.github.command: expected string, received number`
+ * bad field, e.g. `mcpServers.github.command: expected string, received number`, or of a
+ * value nested more than 64 levels deep
  */
 export function parseGatewayConfig(
   raw: unknown,
@@ -553,6 +555,10 @@ export function parseGatewayConfig(
 
   if (!isPlainObject(raw))
     return fail([{ path: [], message: `expected object, received ${typeName(raw)}` }]);
+  const tooDeep = findTooDeep(raw);
+  if (tooDeep !== undefined) {
+    return fail([{ path: tooDeep, message: `nested more than ${MAX_CONFIG_DEPTH} levels deep` }]);
+  }
   let expanded: Record<string, unknown>;
   try {
     expanded = expandEnvVariables(raw, options.env ?? process.env) as Record<string, unknown>;

@@ -121,7 +121,10 @@ function reply(
     res.end();
     return;
   }
-  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  // A refusal before the body was read: the client may still be sending it, so the
+  // socket cannot carry another request; say so, or its next request meets a reset.
+  const unread = res.req.complete ? {} : { connection: 'close' };
+  res.writeHead(status, { 'content-type': 'application/json', ...unread, ...headers });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 

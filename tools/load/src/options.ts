@@ -1,0 +1,130 @@
+import { parseArgs } from 'node:util';
+
+/** Command-line options of the load tool. */
+export interface LoadOptions {
+  /** Concurrent MCP sessions, each over its own HTTP connection. */
+  sessions: number;
+  /** Operations per session (a write and its read-back count as one). */
+  operations: number;
+  /** Profiles (tokens) in the generated config, 1 to {@link MAX_PROFILES}. */
+  profiles: number;
+  /** Run the fault scenario instead of the load run. */
+  fault: boolean;
+  /** Sessions that write to the memory graph (the others only read it). */
+  memoryWriters: number;
+  /** Put `"maxConcurrency": 1` on the memory server (a per-upstream queue). */
+  memoryQueue: boolean;
+  /** The client's timeout of one request, in milliseconds. */
+  requestTimeoutMs: number;
+  /** The whole run's budget in milliseconds: past it the gateway is stopped and the run fails. */
+  budgetMs: number;
+  /** Seed of each session's sequence of operations. */
+  seed: number;
+  /** Print JSON instead of tables. */
+  json: boolean;
+}
+
+/** The most profiles the generated config has. */
+export const MAX_PROFILES = 4;
+
+/** The defaults of {@link LoadOptions}. */
+export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
+  sessions: 20,
+  operations: 30,
+  profiles: 3,
+  fault: false,
+  memoryWriters: 1,
+  memoryQueue: false,
+  requestTimeoutMs: 30_000,
+  budgetMs: 300_000,
+  seed: 1,
+  json: false,
+});
+
+/** The help text of `pnpm load --help`. */
+export const USAGE = `Usage: pnpm load [options]
+
+  --sessions 20          concurrent MCP sessions over real HTTP (at most 90)
+  --operations 30        operations per session (search, describe, calls, writes, probes)
+  --profiles 3           profiles (tokens) in the generated config, 1 to ${MAX_PROFILES}
+  --memory-writers 1     sessions that write to the memory graph; server-memory loses
+                         concurrent writes by itself, so more than 1 loses writes unless
+                         --memory-queue holds them in line
+  --memory-queue         set "maxConcurrency": 1 on the memory server (a per-upstream queue)
+  --request-timeout 30   the client's timeout of one request, in seconds
+  --budget 300           the whole run's budget in seconds; past it everything is stopped
+  --seed 1               seed of each session's sequence of operations
+  --fault                the fault run instead: kill an upstream mid-call, hang another,
+                         SIGTERM the gateway mid-call; prints what every client got
+  --json                 print JSON instead of tables
+  --help                 this text`;
+
+/** Thrown for a bad command line; the CLI prints the message and the usage. */
+export class UsageError extends Error {
+  override readonly name = 'UsageError';
+}
+
+function integer(flag: string, value: string | undefined, min: number, max: number): number {
+  const number = Number(value);
+  if (value === undefined || !Number.isInteger(number) || number < min || number > max) {
+    throw new UsageError(`--${flag} expects an integer from ${min} to ${max}, got '${value}'.`);
+  }
+  return number;
+}
+
+/**
+ * Parses the command line with `node:util` `parseArgs`.
+ *
+ * @param argv - the arguments after the script name
+ * @returns the options, or `'help'` when `--help` was asked
+ * @throws {@link UsageError} for an unknown flag or a bad value
+ */
+export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
+  let values: Record<string, string | boolean | undefined>;
+  try {
+    ({ values } = parseArgs({
+      args: argv.filter((argument) => argument !== '--'),
+      strict: true,
+      allowPositionals: false,
+      options: {
+        sessions: { type: 'string' },
+        operations: { type: 'string' },
+        profiles: { type: 'string' },
+        'memory-writers': { type: 'string' },
+        'memory-queue': { type: 'boolean' },
+        'request-timeout': { type: 'string' },
+        budget: { type: 'string' },
+        seed: { type: 'string' },
+        fault: { type: 'boolean' },
+        json: { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    throw new UsageError(error instanceof Error ? error.message : String(error));
+  }
+  if (values['help'] === true) return 'help';
+  const get = (flag: string) => values[flag] as string | undefined;
+  const options: LoadOptions = { ...DEFAULT_OPTIONS };
+  // The gateway's own cap is 100 sessions; the fault run adds a few of its own.
+  if (get('sessions') !== undefined) options.sessions = integer('sessions', get('sessions'), 1, 90);
+  if (get('operations') !== undefined) {
+    options.operations = integer('operations', get('operations'), 1, 10_000);
+  }
+  if (get('profiles') !== undefined) {
+    options.profiles = integer('profiles', get('profiles'), 1, MAX_PROFILES);
+  }
+  if (get('memory-writers') !== undefined) {
+    options.memoryWriters = integer('memory-writers', get('memory-writers'), 0, 90);
+  }
+  if (get('request-timeout') !== undefined) {
+    options.requestTimeoutMs = integer('request-timeout', get('request-timeout'), 1, 600) * 1000;
+  }
+  if (get('budget') !== undefined)
+    options.budgetMs = integer('budget', get('budget'), 10, 3600) * 1000;
+  if (get('seed') !== undefined) options.seed = integer('seed', get('seed'), 0, 2 ** 31 - 1);
+  options.memoryQueue = values['memory-queue'] === true;
+  options.fault = values['fault'] === true;
+  options.json = values['json'] === true;
+  return options;
+}

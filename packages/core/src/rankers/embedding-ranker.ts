@@ -1,7 +1,7 @@
-import { toolFieldTexts } from './analyzer-fields.js';
-import { ToolSearchError } from './errors.js';
+import { toolFieldTexts } from '../analyzer-fields.js';
+import { ToolSearchError } from '../errors.js';
+import type { Promisable, ToolDefinition } from '../types.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import type { Promisable, ToolDefinition } from './types.js';
 
 /**
  * Turns texts into vectors, one per text, all of one dimension. Any model fits: a

@@ -1,4 +1,4 @@
-import type { Promisable, ToolDefinition } from './types.js';
+import type { Promisable, ToolDefinition } from '../types.js';
 
 /** One ranked tool: its name and a score greater than 0. */
 export interface RankedTool {

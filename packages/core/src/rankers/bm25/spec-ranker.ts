@@ -1,5 +1,5 @@
-import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import type { ToolDefinition } from './types.js';
+import type { ToolDefinition } from '../../types.js';
+import type { RankedTool, Ranker, RankerIndex } from '../ranker.js';
 
 const K1 = 1.5;
 const B = 0.75;

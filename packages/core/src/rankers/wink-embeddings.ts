@@ -1,8 +1,8 @@
 import { createRequire } from 'node:module';
-import { createAnalyzer } from './analyzer.js';
-import { winkModel } from './analyzer-wink.js';
+import { createAnalyzer } from '../analyzer.js';
+import { winkModel } from '../analyzer-wink.js';
+import { ToolSearchError } from '../errors.js';
 import type { EmbedFunction } from './embedding-ranker.js';
-import { ToolSearchError } from './errors.js';
 
 const require = createRequire(import.meta.url);
 

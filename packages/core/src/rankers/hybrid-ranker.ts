@@ -1,6 +1,6 @@
-import { ToolSearchError } from './errors.js';
+import { ToolSearchError } from '../errors.js';
+import type { ToolDefinition } from '../types.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import type { ToolDefinition } from './types.js';
 
 /**
  * How a {@link createHybridRanker} merges its rankers' lists:

@@ -1,9 +1,9 @@
-import { type Analyzer, type AnalyzerOptions, createAnalyzer } from './analyzer.js';
-import { TOOL_FIELDS, type ToolField, toolFieldTexts } from './analyzer-fields.js';
-import { winkInstance, winkInstanceFor } from './analyzer-wink.js';
-import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import { sharedRelatedWords } from './related-words.js';
-import type { ToolDefinition } from './types.js';
+import { type Analyzer, type AnalyzerOptions, createAnalyzer } from '../../analyzer.js';
+import { TOOL_FIELDS, type ToolField, toolFieldTexts } from '../../analyzer-fields.js';
+import { winkInstance, winkInstanceFor } from '../../analyzer-wink.js';
+import { sharedRelatedWords } from '../../related-words.js';
+import type { ToolDefinition } from '../../types.js';
+import type { RankedTool, Ranker, RankerIndex } from '../ranker.js';
 import { SlabWriter, VectorMemo, type VectorSlab } from './vector-slab.js';
 
 const FIELD_COUNT = TOOL_FIELDS.length;

@@ -1,8 +1,8 @@
-import type { AnalyzerOptions } from './analyzer.js';
-import { type Bm25TuningOverrides, createFieldBm25Ranker } from './bm25-default.js';
-import { createSpecBm25Ranker } from './bm25-spec.js';
-import { ToolSearchError } from './errors.js';
-import type { Ranker } from './ranker.js';
+import type { AnalyzerOptions } from '../../analyzer.js';
+import { ToolSearchError } from '../../errors.js';
+import type { Ranker } from '../ranker.js';
+import { type Bm25TuningOverrides, createFieldBm25Ranker } from './field-ranker.js';
+import { createSpecBm25Ranker } from './spec-ranker.js';
 
 /** The BM25 presets: `default`, the best measured, and `spec`, the reference behaviour. */
 export type Bm25Preset = 'default' | 'spec';

@@ -50,18 +50,18 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats.js';
+export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
+export { createBm25Ranker } from './rankers/bm25/index.js';
 export type {
   Bm25FieldParameters,
   Bm25Tuning,
   Bm25TuningOverrides,
-} from './rankers/bm25/field-ranker.js';
+} from './rankers/bm25/tuning.js';
 export {
   DEFAULT_BM25_TUNING,
   DEFAULT_PART_OF_SPEECH_WEIGHTS,
   DEFAULT_QUERY_SYNONYMS,
-} from './rankers/bm25/field-ranker.js';
-export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
-export { createBm25Ranker } from './rankers/bm25/index.js';
+} from './rankers/bm25/tuning.js';
 export type { EmbeddingRankerOptions, EmbedFunction } from './rankers/embedding-ranker.js';
 export { createEmbeddingRanker, defaultEmbeddingText } from './rankers/embedding-ranker.js';
 export type { HybridFusion, HybridRankerOptions } from './rankers/hybrid-ranker.js';

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ToolSearchError } from '../../errors.js';
 import { conformanceTools, testRanker } from '../../testing/index.js';
 import type { ToolDefinition } from '../../types.js';
-import { DEFAULT_BM25_TUNING } from './field-ranker.js';
 import { createBm25Ranker } from './index.js';
+import { DEFAULT_BM25_TUNING } from './tuning.js';
 
 testRanker(createBm25Ranker({ preset: 'spec' }));
 testRanker(createBm25Ranker());

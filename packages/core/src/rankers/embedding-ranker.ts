@@ -1,3 +1,6 @@
+// The embedding ranker: cosine similarity between the query's vector and each tool's,
+// over any embedding function the caller gives it (vectors cached per tool text).
+
 import { toolFieldTexts } from '../analyzer-fields.js';
 import { ToolSearchError } from '../errors.js';
 import type { Promisable, ToolDefinition } from '../types.js';

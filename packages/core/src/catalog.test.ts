@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createBm25Ranker } from './bm25.js';
 import { createCatalog } from './catalog.js';
 import { ToolSearchError } from './errors.js';
-import type { Ranker } from './ranker.js';
+import { createBm25Ranker } from './rankers/bm25/index.js';
+import type { Ranker } from './rankers/ranker.js';
 import { conformanceTools } from './testing/fixtures.js';
 import type { ToolDefinition } from './types.js';
 

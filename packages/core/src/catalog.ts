@@ -1,7 +1,7 @@
-import { createBm25Ranker } from './bm25.js';
 import { DEFAULT_TOOL_SEARCH_CONFIG } from './config.js';
 import { ToolSearchError } from './errors.js';
-import type { Ranker, RankerIndex } from './ranker.js';
+import { createBm25Ranker } from './rankers/bm25/index.js';
+import type { Ranker, RankerIndex } from './rankers/ranker.js';
 import type { ToolDefinition, ToolSource } from './types.js';
 
 /** The longest description a {@link SearchHit} carries. */

@@ -8,14 +8,6 @@ export type { Analyzer, AnalyzerNormalization, AnalyzerOptions } from './analyze
 export { createAnalyzer, DEFAULT_MAX_TEXT_LENGTH, DEFAULT_MAX_TOKEN_LENGTH } from './analyzer.js';
 export type { ToolField } from './analyzer-fields.js';
 export { TOOL_FIELDS, toolFieldTexts } from './analyzer-fields.js';
-export type { Bm25Preset, Bm25RankerOptions } from './bm25.js';
-export { createBm25Ranker } from './bm25.js';
-export type { Bm25FieldParameters, Bm25Tuning, Bm25TuningOverrides } from './bm25-default.js';
-export {
-  DEFAULT_BM25_TUNING,
-  DEFAULT_PART_OF_SPEECH_WEIGHTS,
-  DEFAULT_QUERY_SYNONYMS,
-} from './bm25-default.js';
 export type { CatalogOptions, CatalogSearchOptions, SearchHit, ToolCatalog } from './catalog.js';
 export {
   createCatalog,
@@ -39,8 +31,6 @@ export {
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
 } from './config.js';
-export type { EmbeddingRankerOptions, EmbedFunction } from './embedding-ranker.js';
-export { createEmbeddingRanker, defaultEmbeddingText } from './embedding-ranker.js';
 export type { ToolSearchErrorCode } from './errors.js';
 export { describeError, ToolSearchError } from './errors.js';
 export type {
@@ -60,10 +50,26 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats.js';
-export type { HybridFusion, HybridRankerOptions } from './hybrid-ranker.js';
-export { createHybridRanker } from './hybrid-ranker.js';
-export type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-export { defineRanker } from './ranker.js';
+export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
+export { createBm25Ranker } from './rankers/bm25/index.js';
+export type {
+  Bm25FieldParameters,
+  Bm25Tuning,
+  Bm25TuningOverrides,
+} from './rankers/bm25/tuning.js';
+export {
+  DEFAULT_BM25_TUNING,
+  DEFAULT_PART_OF_SPEECH_WEIGHTS,
+  DEFAULT_QUERY_SYNONYMS,
+} from './rankers/bm25/tuning.js';
+export type { EmbeddingRankerOptions, EmbedFunction } from './rankers/embedding-ranker.js';
+export { createEmbeddingRanker, defaultEmbeddingText } from './rankers/embedding-ranker.js';
+export type { HybridFusion, HybridRankerOptions } from './rankers/hybrid-ranker.js';
+export { createHybridRanker } from './rankers/hybrid-ranker.js';
+export type { RankedTool, Ranker, RankerIndex } from './rankers/ranker.js';
+export { defineRanker } from './rankers/ranker.js';
+export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './rankers/wink-embeddings.js';
+export { createWinkEmbedding } from './rankers/wink-embeddings.js';
 export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords, RELATED_WORDS_FILE } from './related-words.js';
 export type { TokenCounter } from './tokens.js';
@@ -87,5 +93,3 @@ export type {
   ToolDefinition,
   ToolSource,
 } from './types.js';
-export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './wink-embeddings.js';
-export { createWinkEmbedding } from './wink-embeddings.js';

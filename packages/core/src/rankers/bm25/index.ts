@@ -1,8 +1,12 @@
-import type { AnalyzerOptions } from './analyzer.js';
-import { type Bm25TuningOverrides, createFieldBm25Ranker } from './bm25-default.js';
-import { createSpecBm25Ranker } from './bm25-spec.js';
-import { ToolSearchError } from './errors.js';
-import type { Ranker } from './ranker.js';
+// The BM25 rankers' entry point: `createBm25Ranker` picks the preset, the default
+// BM25F ranker (field-ranker.ts, tuned in tuning.ts) or the reference one (spec-ranker.ts).
+
+import type { AnalyzerOptions } from '../../analyzer.js';
+import { ToolSearchError } from '../../errors.js';
+import type { Ranker } from '../ranker.js';
+import { createFieldBm25Ranker } from './field-ranker.js';
+import { createSpecBm25Ranker } from './spec-ranker.js';
+import type { Bm25TuningOverrides } from './tuning.js';
 
 /** The BM25 presets: `default`, the best measured, and `spec`, the reference behaviour. */
 export type Bm25Preset = 'default' | 'spec';

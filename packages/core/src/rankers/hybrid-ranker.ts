@@ -1,6 +1,9 @@
-import { ToolSearchError } from './errors.js';
+// The hybrid ranker: fuses the hits of several rankers, by normalised weighted scores
+// or by reciprocal rank, so that a lexical and a semantic ranker can work together.
+
+import { ToolSearchError } from '../errors.js';
+import type { ToolDefinition } from '../types.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import type { ToolDefinition } from './types.js';
 
 /**
  * How a {@link createHybridRanker} merges its rankers' lists:

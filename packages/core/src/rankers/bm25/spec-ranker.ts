@@ -1,9 +1,18 @@
-import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import type { ToolDefinition } from './types.js';
+// The reference BM25 ranker (`preset: 'spec'`): the tokenizer, document text and
+// scoring of the design contract, reproduced exactly. The baseline of evaluations.
+
+import type { ToolDefinition } from '../../types.js';
+import type { RankedTool, Ranker, RankerIndex } from '../ranker.js';
 
 const K1 = 1.5;
 const B = 0.75;
-const FALLBACK_SCORE = 0.1;
+/**
+ * The score of a tool found by the substring fallback (its name contains the query,
+ * when no tool matches a term): below any real match. Both presets use it.
+ *
+ * @internal
+ */
+export const FALLBACK_SCORE = 0.1;
 
 const SPEC_TOKEN = /[A-Za-z0-9]+/g;
 

@@ -1,7 +1,14 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type SlabRef, SlabWriter, VectorMemo, type VectorSlab } from './vector-slab.js';
+import {
+  SlabReader,
+  type SlabRef,
+  SlabWriter,
+  VectorMemo,
+  type VectorSlab,
+} from './vector-slab.js';
 
 /** Reads back the varints of one vector. */
 function varints(slab: VectorSlab, doc: number): number[] {
@@ -67,6 +74,50 @@ describe('SlabWriter', () => {
     expect(() => writer.end()).toThrow(RangeError);
     expect(() => writer.copy(slabOf([[1]]), 0, 1)).toThrow(RangeError);
     expect(() => new SlabWriter(2, 8).finish(0)).toThrow(RangeError);
+  });
+});
+
+describe('SlabReader', () => {
+  it('reads back every varint and 4-byte integer a SlabWriter wrote, in order', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.oneof(
+            fc.record({
+              kind: fc.constant('varint' as const),
+              value: fc.nat({ max: 2 ** 32 - 1 }),
+            }),
+            fc.record({
+              kind: fc.constant('uint32' as const),
+              value: fc.nat({ max: 2 ** 32 - 1 }),
+            }),
+          ),
+          { maxLength: 50 },
+        ),
+        (items) => {
+          const writer = new SlabWriter(1, 1);
+          writer.ensure(items.length * 5);
+          for (const item of items) writer[item.kind](item.value);
+          writer.end();
+          const slab = writer.finish(0);
+          const reader = new SlabReader(slab.bytes);
+          const read = items.map((item) => reader[item.kind]());
+          expect(read).toEqual(items.map((item) => item.value));
+          expect(reader.position).toBe(slab.bytes.length);
+        },
+      ),
+    );
+  });
+
+  it('reads from the position it is set to, at the boundaries of each varint size', () => {
+    const values = [0, 127, 128, 16_383, 16_384, 2 ** 21 - 1, 2 ** 21, 2 ** 28, 2 ** 32 - 1];
+    const slab = slabOf([[7, 8], values]);
+    const reader = new SlabReader(slab.bytes);
+    reader.position = slab.starts[1]!;
+    expect(values.map(() => reader.varint())).toEqual(values);
+    reader.position = slab.starts[0]!;
+    expect([reader.varint(), reader.varint()]).toEqual([7, 8]);
+    expect(reader.position).toBe(slab.starts[1]);
   });
 });
 

@@ -1,7 +1,10 @@
-import { toolFieldTexts } from './analyzer-fields.js';
-import { ToolSearchError } from './errors.js';
+// The embedding ranker: cosine similarity between the query's vector and each tool's,
+// over any embedding function the caller gives it (vectors cached per tool text).
+
+import { toolFieldTexts } from '../analyzer-fields.js';
+import { ToolSearchError } from '../errors.js';
+import type { Promisable, ToolDefinition } from '../types.js';
 import type { RankedTool, Ranker, RankerIndex } from './ranker.js';
-import type { Promisable, ToolDefinition } from './types.js';
 
 /**
  * Turns texts into vectors, one per text, all of one dimension. Any model fits: a

@@ -1,4 +1,9 @@
-import type { Promisable, ToolDefinition } from './types.js';
+// The ranker contract (`Ranker`, version v1) that every ranker implements, the
+// built-in ones beside it and yours. To write one, read this file, then a built-in:
+// embedding-ranker.ts is the smallest, bm25/ the default (start at bm25/index.ts and
+// bm25/tuning.ts); check yours with `testRanker` from `@tool-search/core/testing`.
+
+import type { Promisable, ToolDefinition } from '../types.js';
 
 /** One ranked tool: its name and a score greater than 0. */
 export interface RankedTool {

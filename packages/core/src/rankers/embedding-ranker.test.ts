@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { createAnalyzer } from './analyzer.js';
+import { createAnalyzer } from '../analyzer.js';
+import { ToolSearchError } from '../errors.js';
+import { conformanceTools, testRanker } from '../testing/index.js';
+import type { ToolDefinition } from '../types.js';
 import {
   createEmbeddingRanker,
   defaultEmbeddingText,
   type EmbedFunction,
 } from './embedding-ranker.js';
-import { ToolSearchError } from './errors.js';
-import { conformanceTools, testRanker } from './testing/index.js';
-import type { ToolDefinition } from './types.js';
 
 const analyzer = createAnalyzer();
 const tool = (name: string, description: string): ToolDefinition => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { createBm25Ranker } from './bm25.js';
-import { DEFAULT_BM25_TUNING } from './bm25-default.js';
-import { ToolSearchError } from './errors.js';
-import { conformanceTools, testRanker } from './testing/index.js';
-import type { ToolDefinition } from './types.js';
+import { ToolSearchError } from '../../errors.js';
+import { conformanceTools, testRanker } from '../../testing/index.js';
+import type { ToolDefinition } from '../../types.js';
+import { createBm25Ranker } from './index.js';
+import { DEFAULT_BM25_TUNING } from './tuning.js';
 
 testRanker(createBm25Ranker({ preset: 'spec' }));
 testRanker(createBm25Ranker());

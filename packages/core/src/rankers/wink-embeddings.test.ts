@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { conformanceTools } from '../testing/index.js';
 import { createEmbeddingRanker } from './embedding-ranker.js';
-import { conformanceTools } from './testing/index.js';
 import { createWinkEmbedding, type WinkEmbeddingLoadStats } from './wink-embeddings.js';
 
 const cosine = (a: ArrayLike<number>, b: ArrayLike<number>) => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { createFieldBm25Ranker } from './bm25-default.js';
-import type { RankedTool, Ranker } from './ranker.js';
-import { conformanceTools } from './testing/fixtures.js';
-import type { ToolDefinition } from './types.js';
+import { conformanceTools } from '../../testing/fixtures.js';
+import type { ToolDefinition } from '../../types.js';
+import type { RankedTool, Ranker } from '../ranker.js';
+import { createFieldBm25Ranker } from './field-ranker.js';
 
 const tool = (name: string, description: string): ToolDefinition => ({
   name,

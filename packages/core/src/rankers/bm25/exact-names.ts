@@ -1,0 +1,96 @@
+// Exact tool names in queries: how a name is normalised and hashed (the hashes are
+// written in each tool's vector), which tools a query names exactly, and which words of
+// a query look like identifiers. The default preset ranks such tools first.
+
+import { MAX_QUERY_SCAN } from './tuning.js';
+
+/**
+ * A name in the form queries are compared in: lowercased, runs of spaces and `_ . - : /`
+ * as one `_`, none at either end.
+ *
+ * @internal
+ */
+export function normalizeName(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[\s_.\-:/]+/g, '_')
+    .replace(/^_+|_+$/g, '');
+}
+
+/**
+ * FNV-1a over a string's UTF-16 code units, never 0 (0 stands for no name).
+ *
+ * @internal
+ */
+export function nameHash(name: string): number {
+  if (name === '') return 0;
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < name.length; i++) {
+    hash ^= name.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0 || 1;
+}
+
+/**
+ * The names of an index's tools, and each tool's name hash and bare-name hash (0: none),
+ * two words a tool.
+ *
+ * @internal
+ */
+export interface ToolNames {
+  readonly names: readonly string[];
+  readonly nameHashes: Uint32Array;
+}
+
+/**
+ * The tools a query names exactly (any case or separators; the bare name of
+ * `server__tool` too), in catalog order: a scan of the name hashes of the vectors, each
+ * hit checked against the name itself.
+ *
+ * @internal
+ */
+export function exactMatches(index: ToolNames, query: string): number[] {
+  const wanted = normalizeName(query);
+  const hash = nameHash(wanted);
+  if (hash === 0) return [];
+  const { nameHashes, names } = index;
+  const n = names.length;
+  const found: number[] = [];
+  for (let doc = 0; doc < n; doc++) {
+    if (nameHashes[doc * 2] !== hash && nameHashes[doc * 2 + 1] !== hash) continue;
+    const name = names[doc]!;
+    const bare = name.lastIndexOf('__');
+    if (
+      normalizeName(name) === wanted ||
+      (bare >= 0 && normalizeName(name.slice(bare + 2)) === wanted)
+    ) {
+      found.push(doc);
+    }
+  }
+  return found;
+}
+
+/** How many identifier-like words of a query are looked up as tool names. */
+const MAX_QUOTED_IDENTIFIERS = 8;
+const IDENTIFIER_WORD = /[A-Za-z0-9][\w.:/-]{1,126}[A-Za-z0-9]/g;
+const IDENTIFIER_SHAPE = /[_.:/-]|[a-z][A-Z]/;
+
+/**
+ * The words of a query shaped like identifiers (`sort_list`, `github.create_issue`,
+ * `getWeather`), at most {@link MAX_QUOTED_IDENTIFIERS}, from its first 4,096
+ * characters; URLs and paths are left out.
+ *
+ * @internal
+ */
+export function quotedIdentifiers(query: string): string[] {
+  const found: string[] = [];
+  const text = query.length > MAX_QUERY_SCAN ? query.slice(0, MAX_QUERY_SCAN) : query;
+  for (const match of text.matchAll(IDENTIFIER_WORD)) {
+    const word = match[0];
+    if (!IDENTIFIER_SHAPE.test(word) || word.includes('//') || word.startsWith('/')) continue;
+    found.push(word);
+    if (found.length === MAX_QUOTED_IDENTIFIERS) break;
+  }
+  return found;
+}

@@ -1,0 +1,309 @@
+// The searcher of a field index: scores a query's terms (its words weighted by part of
+// speech, synonyms, related words), adds proximity and the group boost, keeps a partial
+// top-k, ranks exact names first, and falls back to a substring match of names.
+
+import type { Analyzer } from '../../analyzer.js';
+import { sharedRelatedWords } from '../../related-words.js';
+import type { RankedTool, RankerIndex } from '../ranker.js';
+import { exactMatches, quotedIdentifiers } from './exact-names.js';
+import type { FieldIndex } from './field-index.js';
+import { partOfSpeechWeights } from './part-of-speech.js';
+import { expansionsFor, mentionedKinds } from './query-expansion.js';
+import { FALLBACK_SCORE } from './spec-ranker.js';
+import { currentTerms } from './term-dictionary.js';
+import type { Bm25Tuning } from './tuning.js';
+import { adjacentCount } from './vector-codec.js';
+import { SlabReader } from './vector-slab.js';
+
+function idfOf(df: number, n: number): number {
+  return Math.log(1 + (n - df + 0.5) / (df + 0.5));
+}
+
+/** The `limit` best of the candidates, best first; equal scores keep catalog order. */
+function topK(
+  scores: Float64Array,
+  candidates: Uint32Array,
+  count: number,
+  limit: number,
+): number[] {
+  const best: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const doc = candidates[i]!;
+    const score = scores[doc]!;
+    if (!(score > 0)) continue;
+    if (best.length === limit) {
+      const last = best[limit - 1]!;
+      const lastScore = scores[last]!;
+      if (score < lastScore || (score === lastScore && doc > last)) continue;
+      best.pop();
+    }
+    let at = best.length;
+    while (at > 0) {
+      const previous = best[at - 1]!;
+      const previousScore = scores[previous]!;
+      if (previousScore > score || (previousScore === score && previous < doc)) break;
+      at--;
+    }
+    best.splice(at, 0, doc);
+  }
+  return best;
+}
+
+/**
+ * The searcher of an index: a {@link RankerIndex} whose searches (synchronous) reuse
+ * one set of scratch arrays sized by the index.
+ *
+ * @param posCache - the part-of-speech weights per query text, shared by the indexes of a ranker
+ * @internal
+ */
+export function createSearcher(
+  index: FieldIndex,
+  analyzer: Analyzer,
+  tuning: Bm25Tuning,
+  posCache: Map<string, Map<string, number>>,
+): RankerIndex {
+  const { n, offsets, docs, weights, groupOf, groupMembers, slab } = index;
+  // The dictionary the index was built with (a full dictionary is replaced, not changed).
+  const terms = currentTerms();
+  const expansions = expansionsFor(analyzer, tuning);
+  const relatedWords =
+    tuning.relatedWords && tuning.relatedWordsWeight > 0 && tuning.analyzer.normalize === 'stem';
+  const relatedWeight = tuning.relatedWordsWeight;
+  const vocabulary = offsets.length - 1;
+  // Scratch space reused by every query of this index (searches are synchronous).
+  const scores = new Float64Array(n);
+  const seen = new Uint8Array(n);
+  const touched = new Uint32Array(n);
+  const groupBest = new Float64Array(groupMembers.length);
+  let touchedCount = 0;
+
+  const touch = (doc: number): void => {
+    if (seen[doc] === 0) {
+      seen[doc] = 1;
+      touched[touchedCount++] = doc;
+    }
+  };
+
+  const accumulate = (query: string): void => {
+    let previous = -1;
+    const ids: number[] = [];
+    const factors: number[] = [];
+    const analysed = analyzer.analyze(query);
+    const termIds: number[] = [];
+    for (const term of analysed) {
+      const id = terms.get(term);
+      termIds.push(id ?? -1);
+      if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) continue;
+      if (id !== previous && !ids.includes(id)) {
+        ids.push(id);
+        factors.push(1);
+      }
+      previous = id;
+    }
+    if (tuning.partOfSpeechWeights !== false && ids.length > 1) {
+      const byTerm = partOfSpeechWeights(query, analyzer, tuning.partOfSpeechWeights, posCache);
+      for (let i = 0; i < analysed.length; i++) {
+        const weight = byTerm.get(analysed[i]!);
+        if (weight === undefined) continue;
+        const q = ids.indexOf(termIds[i]!);
+        if (q >= 0) factors[q] = weight;
+      }
+    }
+    const add = (term: string, factor: number): void => {
+      const id = terms.get(term);
+      if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) return;
+      if (ids.includes(id)) return;
+      ids.push(id);
+      factors.push(factor);
+    };
+    if (expansions !== undefined) {
+      const weight = tuning.expansionWeight;
+      for (const term of analysed) {
+        const synonyms = expansions.synonyms.get(term);
+        if (synonyms !== undefined) for (const synonym of synonyms) add(synonym, weight);
+      }
+      for (const term of mentionedKinds(query, expansions)) add(term, weight);
+    }
+    if (relatedWords) {
+      // Only the words the catalog does not use: they match nothing as they are.
+      const table = sharedRelatedWords();
+      for (let i = 0; i < analysed.length && table !== undefined; i++) {
+        if (termIds[i]! >= 0 && ids.includes(termIds[i]!)) continue;
+        const related = table.get(analysed[i]!);
+        if (related !== undefined) for (const term of related) add(term, relatedWeight);
+      }
+    }
+    // Each distinct query term counts once: repeats in long queries are not evidence.
+    for (let q = 0; q < ids.length; q++) {
+      const id = ids[q]!;
+      const start = offsets[id]!;
+      const end = offsets[id + 1]!;
+      const idf = idfOf(end - start, n) * factors[q]!;
+      for (let p = start; p < end; p++) {
+        const doc = docs[p]!;
+        touch(doc);
+        scores[doc]! += idf * weights[p]!;
+      }
+    }
+    if (tuning.proximityWeight > 0) addProximity(termIds);
+  };
+
+  let pairDocs: Uint32Array | undefined;
+  let pairCounts: Uint8Array | undefined;
+  const reader = new SlabReader(slab.bytes);
+  /**
+   * Proximity: each distinct pair of adjacent query terms (a, b) that is also adjacent,
+   * in that order, in the first sentence of a tool's description adds the pair's idf
+   * (over the tools that have it) × proximityWeight × its saturated count. The tools are
+   * found by intersecting the postings of a and b (both in catalog order).
+   */
+  const addProximity = (termIds: readonly number[]): void => {
+    const k1 = tuning.k1;
+    const done: number[] = [];
+    for (let i = 1; i < termIds.length; i++) {
+      const a = termIds[i - 1]!;
+      const b = termIds[i]!;
+      if (a < 0 || b < 0 || a === b || a >= vocabulary || b >= vocabulary) continue;
+      let repeated = false;
+      for (let d = 0; d < done.length && !repeated; d += 2) {
+        repeated = done[d] === a && done[d + 1] === b;
+      }
+      if (repeated) continue;
+      done.push(a, b);
+      // Walk the shorter postings list; binary-search the longer one from where the
+      // last search stopped (both are in catalog order).
+      let short = offsets[a]!;
+      let shortEnd = offsets[a + 1]!;
+      let long = offsets[b]!;
+      let longEnd = offsets[b + 1]!;
+      if (short === shortEnd || long === longEnd) continue;
+      if (shortEnd - short > longEnd - long) {
+        [short, long] = [long, short];
+        [shortEnd, longEnd] = [longEnd, shortEnd];
+      }
+      pairDocs ??= new Uint32Array(n);
+      pairCounts ??= new Uint8Array(n);
+      let found = 0;
+      for (; short < shortEnd && long < longEnd; short++) {
+        const doc = docs[short]!;
+        let low = long;
+        let high = longEnd;
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (docs[middle]! < doc) low = middle + 1;
+          else high = middle;
+        }
+        long = low;
+        if (long === longEnd || docs[long] !== doc) continue;
+        const count = adjacentCount(reader, slab.starts[doc]!, a, b);
+        if (count > 0) {
+          pairDocs[found] = doc;
+          pairCounts[found] = count;
+          found++;
+        }
+      }
+      if (found === 0) continue;
+      const idf = idfOf(found, n) * tuning.proximityWeight;
+      for (let j = 0; j < found; j++) {
+        const count = pairCounts[j]!;
+        scores[pairDocs[j]!]! += (idf * (count * (k1 + 1))) / (k1 + count);
+      }
+    }
+  };
+
+  const groupLift = new Float64Array(groupMembers.length);
+  /**
+   * Lifts every tool of the best groups by a share of the group's best score. Untouched
+   * members all get the same score and tie in catalog order, so only the first `limit`
+   * of them can reach the results: the others are not visited.
+   */
+  const boostGroups = (limit: number): void => {
+    const groups: number[] = [];
+    const count = touchedCount;
+    for (let i = 0; i < count; i++) {
+      const doc = touched[i]!;
+      const group = groupOf[doc]!;
+      if (group < 0) continue;
+      if (groupBest[group] === 0) groups.push(group);
+      if (scores[doc]! > groupBest[group]!) groupBest[group] = scores[doc]!;
+    }
+    groups.sort((a, b) => groupBest[b]! - groupBest[a]! || a - b);
+    const top = Math.min(groups.length, tuning.groupTop);
+    for (let g = 0; g < top; g++)
+      groupLift[groups[g]!] = tuning.groupBoost * groupBest[groups[g]!]!;
+    for (let i = 0; i < count; i++) {
+      const group = groupOf[touched[i]!]!;
+      if (group >= 0 && groupLift[group]! > 0) scores[touched[i]!]! += groupLift[group]!;
+    }
+    for (let g = 0; g < top; g++) {
+      const group = groups[g]!;
+      let added = 0;
+      for (const doc of groupMembers[group]!) {
+        if (added === limit) break;
+        if (seen[doc] === 1) continue;
+        touch(doc);
+        scores[doc] = groupLift[group]!;
+        added++;
+      }
+    }
+    for (const group of groups) {
+      groupBest[group] = 0;
+      groupLift[group] = 0;
+    }
+  };
+
+  const reset = (): void => {
+    for (let i = 0; i < touchedCount; i++) {
+      const doc = touched[i]!;
+      scores[doc] = 0;
+      seen[doc] = 0;
+    }
+    touchedCount = 0;
+  };
+
+  const exactFirst = (query: string, results: RankedTool[], limit: number): RankedTool[] => {
+    const named = exactMatches(index, query);
+    for (const word of quotedIdentifiers(query)) {
+      for (const doc of exactMatches(index, word)) if (!named.includes(doc)) named.push(doc);
+    }
+    if (named.length === 0) return results;
+    const top = (results[0]?.score ?? 0) + 1;
+    const first = named.map((doc) => ({ name: index.names[doc]!, score: top }));
+    const firstNames = new Set(first.map((hit) => hit.name));
+    return [...first, ...results.filter((hit) => !firstNames.has(hit.name))].slice(0, limit);
+  };
+
+  let lowerNames: string[] | undefined;
+  const fallback = (query: string, limit: number): RankedTool[] => {
+    const needle = query.toLowerCase().trim();
+    if (needle === '') return [];
+    lowerNames ??= index.names.map((name) => name.toLowerCase());
+    const hits: RankedTool[] = [];
+    for (let doc = 0; doc < n && hits.length < limit; doc++) {
+      if (lowerNames[doc]!.includes(needle)) {
+        hits.push({ name: index.names[doc]!, score: FALLBACK_SCORE });
+      }
+    }
+    return hits;
+  };
+
+  return {
+    search(query: string, limit: number): RankedTool[] {
+      if (n === 0 || typeof query !== 'string' || !(limit >= 1)) return [];
+      const k = Math.min(Math.floor(limit), n);
+      let results: RankedTool[];
+      try {
+        accumulate(query);
+        if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
+        results = topK(scores, touched, touchedCount, k).map((doc) => ({
+          name: index.names[doc]!,
+          score: scores[doc]!,
+        }));
+      } finally {
+        reset();
+      }
+      if (tuning.exactNameFirst) results = exactFirst(query, results, k);
+      return results.length > 0 ? results : fallback(query, k);
+    },
+  };
+}

@@ -24,6 +24,12 @@ export interface StdioServerConfig {
   cwd?: string;
   /** When true the server is left out. */
   disabled: boolean;
+  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
+  callTimeoutMs?: number;
+  /** The longest call, however much progress it reports. */
+  maxCallTimeMs?: number;
+  /** The most calls that run at once on this server; more wait in line (FIFO). */
+  maxConcurrency?: number;
 }
 
 /** An upstream MCP server reached over HTTP (Streamable HTTP, or the old SSE transport). */
@@ -39,6 +45,12 @@ export interface HttpServerConfig {
   headers: Record<string, string>;
   /** When true the server is left out. */
   disabled: boolean;
+  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
+  callTimeoutMs?: number;
+  /** The longest call, however much progress it reports. */
+  maxCallTimeMs?: number;
+  /** The most calls that run at once on this server; more wait in line (FIFO). */
+  maxConcurrency?: number;
 }
 
 /** One entry of `mcpServers`. */
@@ -166,6 +178,13 @@ const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(St
 const stringRecord = z.record(z.string(), scalarString);
 const pattern = z.string().min(1, 'must not be empty');
 
+// The per-server call limits, shared by both kinds of entry.
+const callLimitFields = {
+  callTimeoutMs: z.number().int().positive().optional(),
+  maxCallTimeMs: z.number().int().positive().optional(),
+  maxConcurrency: z.number().int().positive().optional(),
+};
+
 const stdioSchema = z.object({
   type: z.literal('stdio').optional().default('stdio'),
   command: z.string().min(1, 'must not be empty'),
@@ -173,6 +192,7 @@ const stdioSchema = z.object({
   env: stringRecord.optional().default({}),
   cwd: z.string().min(1).optional(),
   disabled: z.boolean().optional().default(false),
+  ...callLimitFields,
 });
 
 const httpSchema = z.object({
@@ -184,6 +204,7 @@ const httpSchema = z.object({
   url: z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ }),
   headers: stringRecord.optional().default({}),
   disabled: z.boolean().optional().default(false),
+  ...callLimitFields,
 });
 
 const toolsetSchema = z.strictObject({

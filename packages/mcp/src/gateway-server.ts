@@ -115,7 +115,10 @@ export interface GatewayServerOptions {
   counter?: TokenCounter;
   /** Keep the bridge descriptions byte-identical whatever the catalog (prompt caching). */
   stableDescriptions?: boolean;
-  /** Per-call timeout passed to the pool. @defaultValue the pool's */
+  /**
+   * The call timeout of servers whose config sets no `callTimeoutMs` of their own (a
+   * server's own value wins; progress resets either). @defaultValue the pool's
+   */
   callTimeoutMs?: number;
   /** How the gateway introduces itself. */
   serverInfo?: Implementation;
@@ -419,7 +422,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         const { onProgress } = ctx as CallContext;
         return pool.callTool(call.name, call.arguments, {
           signal: ctx.signal,
-          ...(options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs }),
+          ...(options.callTimeoutMs === undefined
+            ? {}
+            : { defaultTimeoutMs: options.callTimeoutMs }),
           ...(onProgress === undefined ? {} : { onProgress }),
         });
       },

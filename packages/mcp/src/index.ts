@@ -35,6 +35,8 @@ export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
 export { resolveToolNames, serverPrefix } from './tool-names.js';
+export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream-call.js';
+export type { UpstreamCallLimitsInput } from './upstream-connect.js';
 export type {
   ReconnectOptions,
   RejectedTool,

@@ -120,6 +120,15 @@ export interface GatewayServerOptions {
    * server's own value wins; progress resets either). @defaultValue the pool's
    */
   callTimeoutMs?: number;
+  /**
+   * Settles when the pool's first connect round is over (`pool.start()`), when the
+   * gateway serves before its upstreams are ready. A `tools/list` or `tools/call` that
+   * arrives earlier waits for it up to `upstreamsWaitMs`, so that a client that never
+   * follows `list_changed` still sees the servers that start quickly.
+   */
+  upstreamsReady?: PromiseLike<unknown>;
+  /** The longest such a request waits for `upstreamsReady`. @defaultValue 10000 */
+  upstreamsWaitMs?: number;
   /** How the gateway introduces itself. */
   serverInfo?: Implementation;
   /** Instructions sent to clients at initialization. */
@@ -253,6 +262,36 @@ function activityDetail(result: DispatchResult): string | undefined {
   }
 }
 
+/**
+ * A wait for the upstreams' first connect round, bounded per request; free once it is over.
+ */
+function waitForUpstreams(
+  ready: PromiseLike<unknown> | undefined,
+  waitMs = 10_000,
+): () => Promise<void> {
+  if (ready === undefined) return async () => {};
+  let settled = false;
+  const done = Promise.resolve(ready).then(
+    () => {
+      settled = true;
+    },
+    () => {
+      settled = true;
+    },
+  );
+  return async () => {
+    if (settled) return;
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      done,
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, waitMs);
+      }),
+    ]);
+    clearTimeout(timer);
+  };
+}
+
 const DEFAULT_GUARDRAILS_CONFIG: GuardrailsConfig = {
   deny: { tools: [], toolsets: [] },
   validateArguments: false,
@@ -333,6 +372,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   ];
 
   const sessions = new Map<string, GatewaySession>();
+  const upstreamsSettled = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
   const listeners = new Set<GatewayHttpListener>();
 
   const emitActivity = (activity: GatewayActivity) => {
@@ -435,8 +475,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       timeouts: { approval: approvalConfig.timeoutMs },
     });
 
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      await upstreamsSettled();
+      return { tools: listed };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      await upstreamsSettled();
       const current = assembly!;
       const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
       const began = performance.now();

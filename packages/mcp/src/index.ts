@@ -19,6 +19,7 @@ export type {
 } from './config.js';
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';
 export { expandEnvVariables } from './env.js';
+export { DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
 export type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
 export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
 export type {

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { type CallQueue, createCallQueue } from './call-queue.js';
 import type { GatewayPins } from './config.js';
 import { errorResult } from './error-result.js';
-import { createFailedServerRetry } from './failed-retry.js';
+import { createFailedServerRetry, DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
 import { createPinMatcher } from './pin-matcher.js';
 import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
 import {
@@ -310,7 +310,7 @@ export function createUpstreamPool(
           initialDelayMs: 500,
           maxDelayMs: 30_000,
           maxAttempts: 8,
-          retryFailedMs: 300_000,
+          retryFailedMs: DEFAULT_RETRY_FAILED_MS,
           ...(typeof options.reconnect === 'object' ? options.reconnect : {}),
         };
   const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };

@@ -86,14 +86,16 @@ describe('createUpstreamPool maxConcurrency', () => {
     );
     try {
       await pool.start();
-      const holder = pool.callTool('slow_progress', { intervalMs: 100, durationMs: 800 });
+      const finished: string[] = [];
+      const holder = pool
+        .callTool('slow_progress', { intervalMs: 100, durationMs: 800 })
+        .then(() => finished.push('holder'));
       const controller = new AbortController();
       const cancelled = pool.callTool(
         'slow_echo',
         { message: 'gone' },
         { signal: controller.signal },
       );
-      const finished: string[] = [];
       const later = [1, 2, 3].map((index) =>
         pool.callTool('slow_echo', { message: String(index) }).then((result) => {
           finished.push(textOf(result));
@@ -102,7 +104,8 @@ describe('createUpstreamPool maxConcurrency', () => {
       controller.abort();
       expect(codeOf(await cancelled)).toBe('aborted');
       await Promise.all([holder, ...later]);
-      expect(finished).toEqual(['slow echo: 1', 'slow echo: 2', 'slow echo: 3']);
+      // Queued behind the holder, in arrival order; the cancelled call never ran.
+      expect(finished).toEqual(['holder', 'slow echo: 1', 'slow echo: 2', 'slow echo: 3']);
     } finally {
       await pool.close();
     }

@@ -39,6 +39,13 @@ describe('createUpstreamPool call timeouts', () => {
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toMatch(/^done after \d+ updates$/);
     expect(updates.length).toBeGreaterThan(3);
+    // The same with a per-call timeout, and no listener of the caller's own.
+    const plain = await pool.callTool(
+      'plain_slow_progress',
+      { intervalMs: 200, durationMs: 2_500 },
+      { timeoutMs: 1_000 },
+    );
+    expect(textOf(plain)).toMatch(/^done after \d+ updates$/);
   }, 20_000);
 
   it("ends a silent call at the server's own timeout and says so", async () => {

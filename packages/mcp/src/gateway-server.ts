@@ -54,6 +54,7 @@ import {
 } from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
 import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
+import { waitForUpstreams } from './upstreams-wait.js';
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 interface CallContext extends ToolCallContext {
@@ -260,36 +261,6 @@ function activityDetail(result: DispatchResult): string | undefined {
     case 'cancelled':
       return result.reason;
   }
-}
-
-/**
- * A wait for the upstreams' first connect round, bounded per request; free once it is over.
- */
-function waitForUpstreams(
-  ready: PromiseLike<unknown> | undefined,
-  waitMs = 10_000,
-): () => Promise<void> {
-  if (ready === undefined) return async () => {};
-  let settled = false;
-  const done = Promise.resolve(ready).then(
-    () => {
-      settled = true;
-    },
-    () => {
-      settled = true;
-    },
-  );
-  return async () => {
-    if (settled) return;
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      done,
-      new Promise<void>((resolve) => {
-        timer = setTimeout(resolve, waitMs);
-      }),
-    ]);
-    clearTimeout(timer);
-  };
 }
 
 const DEFAULT_GUARDRAILS_CONFIG: GuardrailsConfig = {

@@ -9,6 +9,7 @@ import { describeError } from '@tool-search/core';
 import { z } from 'zod';
 import type { CallQueue } from './call-queue.js';
 import { errorResult } from './error-result.js';
+import type { RetryDemand } from './failed-retry.js';
 
 /** The pool's default call timeout: no answer and no progress for this long ends a call. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
@@ -43,6 +44,43 @@ export function resolveCallLimits(sources: {
     sources.pool.callTimeoutMs;
   const maxTimeMs = Math.max(timeoutMs, sources.server.maxCallTimeMs ?? sources.pool.maxCallTimeMs);
   return { timeoutMs, maxTimeMs };
+}
+
+/**
+ * The answer to a call of a server that is not ready: why, and what happens next. For a
+ * `failed` server, `retry` says what the call's demand for a reconnect did.
+ *
+ * @internal
+ */
+export function unavailableResult(upstream: {
+  server: string;
+  name: string;
+  state: string;
+  attempts: number;
+  error?: string | undefined;
+  retry?: RetryDemand | undefined;
+}): CallToolResult {
+  const { server, name, error } = upstream;
+  if (upstream.retry !== undefined) {
+    const what =
+      upstream.retry === 'started'
+        ? 'a reconnect attempt was started now'
+        : upstream.retry === 'in_progress'
+          ? 'a reconnect attempt is under way'
+          : 'a reconnect attempt failed moments ago; more follow on a schedule';
+    return errorResult(
+      'upstream_unavailable',
+      `Server '${server}' is down (${error ?? 'it failed'}); ${what}. '${name}' was not called: try again in a few seconds.`,
+    );
+  }
+  const why =
+    upstream.state === 'reconnecting'
+      ? `it is reconnecting (attempt ${upstream.attempts}) after: ${error ?? 'a failure'}`
+      : `it is ${upstream.state}${error ? `: ${error}` : ''}`;
+  return errorResult(
+    'upstream_unavailable',
+    `Server '${server}' is unavailable (${why}); '${name}' was not called. Try again shortly.`,
+  );
 }
 
 /** One call to run on an upstream's connection. @internal */

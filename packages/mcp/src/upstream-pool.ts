@@ -23,6 +23,7 @@ import {
   DEFAULT_MAX_CALL_TIME_MS,
   resolveCallLimits,
   runUpstreamCall,
+  unavailableResult,
 } from './upstream-call.js';
 import {
   connectUpstream,
@@ -44,7 +45,8 @@ export interface UpstreamPoolConfig {
 
 /**
  * The lifecycle of one upstream server:
- * `connecting` → `ready` ⇄ `reconnecting` → `failed`; `disabled` in the config; `closed` after `close()`.
+ * `connecting` → `ready` ⇄ `reconnecting` → `failed` → (a retry) `reconnecting`; `disabled`
+ * in the config; `closed` after `close()`.
  */
 export type UpstreamState =
   | 'pending'
@@ -86,7 +88,14 @@ export interface UpstreamServerStatus {
 /** A lifecycle event of one upstream server, for progress displays and logs. */
 export interface UpstreamProgressEvent {
   /** What happened. */
-  kind: 'connecting' | 'ready' | 'failed' | 'disconnected' | 'reconnecting' | 'tools_changed';
+  kind:
+    | 'connecting'
+    | 'ready'
+    | 'failed'
+    | 'disconnected'
+    | 'reconnecting'
+    | 'retrying'
+    | 'tools_changed';
   /** The server's name. */
   server: string;
   /** Its status right after the event. */
@@ -167,8 +176,9 @@ export interface UpstreamToolInfo {
 export interface UpstreamPool {
   /**
    * Connects to every enabled server in parallel and lists its tools. A server that
-   * fails to start, times out or answers badly is reported (`failed`) and skipped;
-   * the others serve. Calling it again returns the same promise.
+   * fails to start, times out or answers badly is reported (`failed`) and skipped (and
+   * retried later, unless `reconnect` is `false`); the others serve. Calling it again
+   * returns the same promise.
    *
    * @returns the status of every server once each is `ready` or `failed`
    * @throws nothing
@@ -552,7 +562,9 @@ export function createUpstreamPool(
     }
     upstream.error = `the connection closed${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`;
     if (reconnect === undefined) {
+      // Nothing will bring it back: its last known tools go with it.
       upstream.state = 'failed';
+      upstream.tools = [];
       recompute();
       emit('failed', upstream);
       return;
@@ -579,7 +591,7 @@ export function createUpstreamPool(
     const upstream = byName.get(name);
     if (closed || upstream === undefined || upstream.state !== 'failed') return true;
     upstream.state = 'reconnecting';
-    emit('reconnecting', upstream);
+    emit('retrying', upstream);
     const ok = await connect(upstream);
     if (ok) {
       upstream.attempts = 0;
@@ -609,29 +621,16 @@ export function createUpstreamPool(
       );
     }
     const upstream = byName.get(entry.server)!;
-    const unavailable = () => {
-      if (upstream.state === 'failed' && retry !== undefined) {
-        const demand = retry.demand(upstream.name);
-        const what =
-          demand === 'started'
-            ? 'a reconnect attempt was started now'
-            : demand === 'in_progress'
-              ? 'a reconnect attempt is under way'
-              : 'a reconnect attempt failed moments ago; more follow on a schedule';
-        return errorResult(
-          'upstream_unavailable',
-          `Server '${upstream.name}' is down (${upstream.error ?? 'it failed'}); ${what}. '${name}' was not called: try again in a few seconds.`,
-        );
-      }
-      const why =
-        upstream.state === 'reconnecting'
-          ? `it is reconnecting (attempt ${upstream.attempts}) after: ${upstream.error ?? 'a failure'}`
-          : `it is ${upstream.state}${upstream.error ? `: ${upstream.error}` : ''}`;
-      return errorResult(
-        'upstream_unavailable',
-        `Server '${upstream.name}' is unavailable (${why}); '${name}' was not called. Try again shortly.`,
-      );
-    };
+    const unavailable = () =>
+      unavailableResult({
+        server: upstream.name,
+        name,
+        state: upstream.state,
+        attempts: upstream.attempts,
+        error: upstream.error,
+        // A call of a failed server's tool is what starts its retry.
+        retry: upstream.state === 'failed' ? retry?.demand(upstream.name) : undefined,
+      });
     if (upstream.state !== 'ready' || upstream.connection === undefined) return unavailable();
     if (callOptions.signal?.aborted) {
       return errorResult('aborted', `The call of '${name}' was cancelled before it started.`);

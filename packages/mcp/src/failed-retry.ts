@@ -12,7 +12,7 @@ export type RetryDemand =
 
 /** Retries of servers the pool gave up on: on a slow schedule, and when a call needs one. */
 export interface FailedServerRetry {
-  /** A server was given up on: retry it every `intervalMs` until it comes back. */
+  /** A server was given up on: retry it every `intervalMs` until an attempt succeeds. */
   failed(server: string): void;
   /**
    * A call needs the server: start an attempt now unless one is under way or one ended
@@ -21,8 +21,6 @@ export interface FailedServerRetry {
    * @returns what was done
    */
   demand(server: string): RetryDemand;
-  /** The server came back (or is no longer failed): stop retrying it. */
-  forget(server: string): void;
   /** Stops every timer; no attempt starts after this. */
   close(): void;
 }
@@ -102,11 +100,6 @@ export function createFailedServerRetry(options: FailedServerRetryOptions): Fail
       }
       run(server, entry);
       return 'started';
-    },
-    forget(server) {
-      const entry = entries.get(server);
-      if (entry?.timer) clearTimeout(entry.timer);
-      entries.delete(server);
     },
     close() {
       closed = true;

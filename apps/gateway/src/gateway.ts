@@ -119,15 +119,20 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
         // Serve at once: a slow upstream must not keep every client waiting for it. Its
         // tools reach the sessions through the pool's onToolsChanged (list_changed); a
         // request that comes before the first connect round is over waits for it briefly.
-        starting = pool.start();
+        let firstRound: (statuses: UpstreamServerStatus[]) => void = () => {};
+        // The server first: a bad profile is refused before any upstream is spawned.
         server = createGatewayServer({
-          upstreamsReady: starting,
+          upstreamsReady: new Promise<UpstreamServerStatus[]>((resolve) => {
+            firstRound = resolve;
+          }),
           pool,
           config,
           ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
           ...(options.profile !== undefined ? { profile: options.profile } : {}),
           ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         });
+        starting = pool.start();
+        void starting.then(firstRound);
         if (options.transport) await server.connect(options.transport);
         if (http) url = new URL((await server.listenHttp(http)).url);
       } catch (error) {

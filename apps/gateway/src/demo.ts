@@ -174,6 +174,8 @@ export async function runDemo(
       http: true,
     });
     await gateway.start();
+    // The demo shows the whole catalog: wait for every server, as a client would for list_changed.
+    await gateway.ready();
     const { pool } = gateway;
     const url = gateway.url;
     if (url === undefined) throw new Error('The gateway did not start its HTTP listener.');

@@ -9,6 +9,7 @@ import {
   type GatewayServer,
   type UpstreamPool,
   type UpstreamProgressEvent,
+  type UpstreamServerStatus,
 } from '@tool-search/mcp';
 
 /** How long `close()` waits for servers that were still connecting. */
@@ -25,8 +26,22 @@ export interface Gateway {
   readonly url: URL | undefined;
   /** The bearer token HTTP clients must send, when one is required. */
   readonly token: string | undefined;
-  /** Connects to every upstream (in parallel; one that fails is skipped), then serves. */
+  /**
+   * Serves at once (listens on HTTP, or starts the given transport) and connects to
+   * the upstreams in the background. A client's `tools/list` or `tools/call` that comes
+   * before they are all ready or failed waits up to 10 s; then it gets the tools of the
+   * servers that are ready, and `notifications/tools/list_changed` as the others arrive.
+   */
   start(): Promise<void>;
+  /**
+   * Settles once every upstream is `ready` or `failed` (for commands that need the
+   * full list, such as `demo`). Starts nothing by itself: before `start()` it gives
+   * the statuses as they are.
+   *
+   * @returns the status of every server
+   * @throws nothing
+   */
+  ready(): Promise<UpstreamServerStatus[]>;
   /** Stops serving and disconnects from every upstream (their processes exit). */
   close(): Promise<void>;
 }
@@ -69,7 +84,7 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   let server: GatewayServer | undefined;
   let url: URL | undefined;
   let closed = false;
-  let starting: Promise<unknown> | undefined;
+  let starting: Promise<UpstreamServerStatus[]> | undefined;
 
   const close = async () => {
     closed = true;
@@ -97,18 +112,27 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
     get token() {
       return http?.token;
     },
+    ready: () => starting ?? Promise.resolve(pool.status()),
     async start() {
       try {
-        starting = pool.start();
-        await starting;
-        if (closed) throw new Error('The gateway was closed while starting.');
+        if (closed) throw new Error('The gateway was closed before it started.');
+        // Serve at once: a slow upstream must not keep every client waiting for it. Its
+        // tools reach the sessions through the pool's onToolsChanged (list_changed); a
+        // request that comes before the first connect round is over waits for it briefly.
+        let firstRound: (statuses: UpstreamServerStatus[]) => void = () => {};
+        // The server first: a bad profile is refused before any upstream is spawned.
         server = createGatewayServer({
+          upstreamsReady: new Promise<UpstreamServerStatus[]>((resolve) => {
+            firstRound = resolve;
+          }),
           pool,
           config,
           ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
           ...(options.profile !== undefined ? { profile: options.profile } : {}),
           ...(options.onActivity ? { onActivity: options.onActivity } : {}),
         });
+        starting = pool.start();
+        void starting.then(firstRound);
         if (options.transport) await server.connect(options.transport);
         if (http) url = new URL((await server.listenHttp(http)).url);
       } catch (error) {

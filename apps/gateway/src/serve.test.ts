@@ -7,6 +7,22 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, FIXTURE_ENV, GATEWAY_CONFIG, WORKSPACE } from './__fixtures__/paths.js';
 import { childPids, waitForExit } from './__fixtures__/processes.js';
 
+/**
+ * Waits until the gateway serves every upstream: it listens before they are ready, and
+ * their tools arrive by list_changed. All 71 deferred tools behind tool_search means all.
+ */
+async function untilAllUpstreams(client: Client): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const result = await client
+      .callTool({ name: 'tool_search', arguments: { query: 'file', limit: 1 } })
+      .catch(() => undefined);
+    if (result && !result.isError && JSON.parse(text(result)).total_available === 71) return;
+    if (Date.now() > deadline) throw new Error('the upstreams did not all arrive in time');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 function text(result: unknown): string {
   return (result as CallToolResult).content
     .map((part) => (part.type === 'text' ? part.text : ''))
@@ -26,7 +42,8 @@ describe('serve --transport stdio (driven by the MCP SDK client)', () => {
     });
     client = new Client({ name: 'serve-test', version: '0.0.0' });
     await client.connect(transport);
-  });
+    await untilAllUpstreams(client);
+  }, 40_000);
 
   afterAll(async () => {
     await client?.close();
@@ -163,10 +180,11 @@ describe('serve --transport http', () => {
         requestInit: { headers: { Authorization: `Bearer ${token}` } },
       }),
     );
+    await untilAllUpstreams(client);
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name)).toContain('tool_search');
     await client.close();
-  });
+  }, 40_000);
 
   it('refuses a request from a foreign Origin, even with the token', async () => {
     const response = await fetch(url, {

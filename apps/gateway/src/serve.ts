@@ -1,6 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ToolSearchError } from '@tool-search/core';
-import { createProgressReporter } from '@tool-search/mcp';
+import { createProgressReporter, DEFAULT_RETRY_FAILED_MS } from '@tool-search/mcp';
 import { TOKEN_ENV } from './args.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
@@ -10,6 +10,37 @@ import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
 /** Whether a bind address only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
   return ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/**
+ * The banner's upstream lines: which servers are still connecting (the gateway serves
+ * before they are ready), then one line once every server is ready or failed.
+ */
+function reportUpstreams(
+  gateway: Gateway,
+  stream: { write(text: string): unknown },
+  closing: () => boolean,
+): void {
+  const pending = gateway.pool
+    .status()
+    .filter((server) => server.state === 'pending' || server.state === 'connecting')
+    .map((server) => server.name);
+  if (pending.length > 0) {
+    stream.write(
+      `  still connecting: ${pending.join(', ')} (their tools arrive by tools/list_changed)\n`,
+    );
+  }
+  void gateway.ready().then((statuses) => {
+    if (closing()) return;
+    const ready = statuses.filter((server) => server.state === 'ready').length;
+    const failed = statuses
+      .filter((server) => server.state === 'failed')
+      .map((server) => server.name);
+    stream.write(
+      `  upstream servers settled: ${ready} ready` +
+        `${failed.length ? `, ${failed.length} failed (${failed.join(', ')}; retried every ${Math.round(DEFAULT_RETRY_FAILED_MS / 60_000)} minutes and when a call of one of their tools comes)` : ''}\n`,
+    );
+  });
 }
 
 /** Options of {@link runServe}: the flags of `serve`. */
@@ -111,5 +142,6 @@ export async function runServe(options: ServeOptions): Promise<number> {
     `tool-search-gateway listening on ${gateway?.url?.href ?? `${options.host}:${options.port}`}` +
       `${options.token ? ' (bearer token required)' : ''}\n`,
   );
+  if (gateway) reportUpstreams(gateway, stderr, () => closing);
   return 0;
 }

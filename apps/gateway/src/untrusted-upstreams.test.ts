@@ -93,7 +93,8 @@ describe('upstream text on the terminal', () => {
       await new Promise<void>((resolve, reject) => {
         child.stderr!.on('data', (chunk: Buffer) => {
           stderr += chunk.toString();
-          if (/listening on/.test(stderr)) resolve();
+          // serve listens at once; the failed server is reported once its start settles.
+          if (/upstream servers settled/.test(stderr)) resolve();
         });
         child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
       });

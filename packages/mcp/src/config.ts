@@ -37,6 +37,12 @@ export interface StdioServerConfig {
    * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
    */
   trusted: boolean;
+  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
+  callTimeoutMs?: number;
+  /** The longest call, however much progress it reports. */
+  maxCallTimeMs?: number;
+  /** The most calls that run at once on this server; more wait in line (FIFO). */
+  maxConcurrency?: number;
 }
 
 /** An upstream MCP server reached over HTTP (Streamable HTTP, or the old SSE transport). */
@@ -57,6 +63,12 @@ export interface HttpServerConfig {
    * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
    */
   trusted: boolean;
+  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
+  callTimeoutMs?: number;
+  /** The longest call, however much progress it reports. */
+  maxCallTimeMs?: number;
+  /** The most calls that run at once on this server; more wait in line (FIFO). */
+  maxConcurrency?: number;
 }
 
 /** One entry of `mcpServers`. */
@@ -194,6 +206,13 @@ const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(St
 const stringRecord = z.record(z.string(), scalarString);
 const pattern = z.string().min(1, 'must not be empty');
 
+// The per-server call limits, shared by both kinds of entry.
+const callLimitFields = {
+  callTimeoutMs: z.number().int().positive().optional(),
+  maxCallTimeMs: z.number().int().positive().optional(),
+  maxConcurrency: z.number().int().positive().optional(),
+};
+
 const stdioSchema = z.object({
   type: z.literal('stdio').optional().default('stdio'),
   command: z.string().min(1, 'must not be empty'),
@@ -202,6 +221,7 @@ const stdioSchema = z.object({
   cwd: z.string().min(1).optional(),
   disabled: z.boolean().optional().default(false),
   trusted: z.boolean().optional().default(false),
+  ...callLimitFields,
 });
 
 const httpSchema = z.object({
@@ -214,6 +234,7 @@ const httpSchema = z.object({
   headers: stringRecord.optional().default({}),
   disabled: z.boolean().optional().default(false),
   trusted: z.boolean().optional().default(false),
+  ...callLimitFields,
 });
 
 const toolsetSchema = z.strictObject({

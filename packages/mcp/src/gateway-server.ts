@@ -55,6 +55,7 @@ import {
 import { createConfigGuardrails } from './guardrails.js';
 import { capToolDescription, DEFAULT_UPSTREAM_LIMITS } from './upstream-limits.js';
 import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
+import { waitForUpstreams } from './upstreams-wait.js';
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 interface CallContext extends ToolCallContext {
@@ -119,8 +120,20 @@ export interface GatewayServerOptions {
   counter?: TokenCounter;
   /** Keep the bridge descriptions byte-identical whatever the catalog (prompt caching). */
   stableDescriptions?: boolean;
-  /** Per-call timeout passed to the pool. @defaultValue the pool's */
+  /**
+   * The call timeout of servers whose config sets no `callTimeoutMs` of their own (a
+   * server's own value wins; progress resets either). @defaultValue the pool's
+   */
   callTimeoutMs?: number;
+  /**
+   * Settles when the pool's first connect round is over (`pool.start()`), when the
+   * gateway serves before its upstreams are ready. A `tools/list` or `tools/call` that
+   * arrives earlier waits for it up to `upstreamsWaitMs`, so that a client that never
+   * follows `list_changed` still sees the servers that start quickly.
+   */
+  upstreamsReady?: PromiseLike<unknown>;
+  /** The longest such a request waits for `upstreamsReady`. @defaultValue 10000 */
+  upstreamsWaitMs?: number;
   /** How the gateway introduces itself. */
   serverInfo?: Implementation;
   /** Instructions sent to clients at initialization. */
@@ -336,6 +349,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   ];
 
   const sessions = new Map<string, GatewaySession>();
+  const upstreamsSettled = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
   const listeners = new Set<GatewayHttpListener>();
 
   const emitActivity = (activity: GatewayActivity) => {
@@ -427,7 +441,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         const { onProgress } = ctx as CallContext;
         return pool.callTool(call.name, call.arguments, {
           signal: ctx.signal,
-          ...(options.callTimeoutMs === undefined ? {} : { timeoutMs: options.callTimeoutMs }),
+          ...(options.callTimeoutMs === undefined
+            ? {}
+            : { defaultTimeoutMs: options.callTimeoutMs }),
           ...(onProgress === undefined ? {} : { onProgress }),
         });
       },
@@ -438,8 +454,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       timeouts: { approval: approvalConfig.timeoutMs },
     });
 
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => {
+      await upstreamsSettled();
+      return { tools: listed };
+    });
     server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+      await upstreamsSettled();
       const current = assembly!;
       const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
       const began = performance.now();

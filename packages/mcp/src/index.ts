@@ -19,6 +19,7 @@ export type {
 } from './config.js';
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';
 export { expandEnvVariables } from './env.js';
+export { DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
 export type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
 export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
 export type {
@@ -57,6 +58,8 @@ export {
   reviewKey,
   writeToolReview,
 } from './tool-review.js';
+export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream-call.js';
+export type { UpstreamCallLimitsInput } from './upstream-connect.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream-limits.js';
 export {
   capDescription,

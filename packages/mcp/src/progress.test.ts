@@ -36,9 +36,11 @@ describe('createProgressReporter', () => {
     report(event('connecting'));
     report(event('ready'));
     report(event('failed', { name: 'github', state: 'failed', error: 'command not found' }));
+    report(event('retrying', { name: 'github', state: 'reconnecting' }));
     expect(lines).toEqual([
       '✓ filesystem        14 tools  452 ms\n',
       '✗ github          failed: command not found\n',
+      '↻ github          retrying (it was down)\n',
     ]);
   });
 

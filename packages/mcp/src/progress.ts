@@ -19,10 +19,11 @@ export interface ProgressReporterOptions {
 
 /**
  * A progress display for an upstream pool: one line per server as it comes up
- * (`✓ filesystem  14 tools  452 ms`), fails (`✗ github  failed: ...`), goes down
- * or comes back. Writes to stderr and only on a TTY, so that nothing reaches stdout
- * when stdout carries the MCP transport. Upstream text (error messages with a server's
- * stderr) goes through {@link sanitizeTerminalText}: escape codes are shown, never acted on.
+ * (`✓ filesystem  14 tools  452 ms`), fails (`✗ github  failed: ...`), goes down,
+ * is retried after it was given up on, or comes back. Writes to stderr and only on a
+ * TTY, so that nothing reaches stdout when stdout carries the MCP transport. Upstream
+ * text (error messages with a server's stderr) goes through {@link sanitizeTerminalText}:
+ * escape codes are shown, never acted on.
  *
  * @example
  * ```ts
@@ -74,6 +75,9 @@ export function createProgressReporter(
         break;
       case 'reconnecting':
         line = `${paint(33, '↻')} ${name}reconnecting (attempt ${status.reconnectAttempts})`;
+        break;
+      case 'retrying':
+        line = `${paint(33, '↻')} ${name}retrying (it was down)`;
         break;
       case 'tools_changed':
         line = `${paint(36, '~')} ${name}now ${status.toolCount} tools`;

@@ -9,26 +9,38 @@ import { describeError } from '@tool-search/core';
 /** How a connected upstream is reached. */
 export type UpstreamTransportKind = 'stdio' | 'streamable-http' | 'sse';
 
+/** The per-server limits of calls (fields of an `mcpServers` entry). */
+export interface UpstreamCallLimitsInput {
+  /** No answer and no progress for this long ends a call. @defaultValue the pool's `callTimeoutMs` */
+  callTimeoutMs?: number;
+  /** The longest call, however much progress it reports. @defaultValue the pool's `maxCallTimeMs` */
+  maxCallTimeMs?: number;
+  /** The most calls that run at once on this server; more wait in line (FIFO). @defaultValue no limit */
+  maxConcurrency?: number;
+}
+
 /** An upstream server entry as the pool takes it (a parsed config entry fits). */
-export type UpstreamServerInput =
-  | {
-      type?: 'stdio';
-      command: string;
-      args?: readonly string[];
-      env?: Readonly<Record<string, string>>;
-      cwd?: string;
-      disabled?: boolean;
-      /** Honour the server's own pins. @defaultValue false */
-      trusted?: boolean;
-    }
-  | {
-      type?: 'http' | 'streamable-http' | 'sse';
-      url: string;
-      headers?: Readonly<Record<string, string>>;
-      disabled?: boolean;
-      /** Honour the server's own pins. @defaultValue false */
-      trusted?: boolean;
-    };
+export type UpstreamServerInput = UpstreamCallLimitsInput &
+  (
+    | {
+        type?: 'stdio';
+        command: string;
+        args?: readonly string[];
+        env?: Readonly<Record<string, string>>;
+        cwd?: string;
+        disabled?: boolean;
+        /** Honour the server's own pins. @defaultValue false */
+        trusted?: boolean;
+      }
+    | {
+        type?: 'http' | 'streamable-http' | 'sse';
+        url: string;
+        headers?: Readonly<Record<string, string>>;
+        disabled?: boolean;
+        /** Honour the server's own pins. @defaultValue false */
+        trusted?: boolean;
+      }
+  );
 
 /** A live connection to one upstream. */
 export interface UpstreamConnection {

@@ -1,10 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
   type Implementation,
-  McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -15,7 +12,10 @@ import {
   validateToolDefinitions,
 } from '@tool-search/core';
 import { z } from 'zod';
+import { type CallQueue, createCallQueue } from './call-queue.js';
 import type { GatewayPins } from './config.js';
+import { errorResult } from './error-result.js';
+import { createFailedServerRetry, DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
 import { createPinMatcher } from './pin-matcher.js';
 import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
 import {
@@ -25,6 +25,13 @@ import {
   type ToolReviewConfig,
 } from './tool-review.js';
 import {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_MAX_CALL_TIME_MS,
+  resolveCallLimits,
+  runUpstreamCall,
+  unavailableResult,
+} from './upstream-call.js';
+import {
   connectUpstream,
   type UpstreamConnection,
   type UpstreamServerInput,
@@ -33,6 +40,7 @@ import {
 import { type CutTool, DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './upstream-limits.js';
 import { screenUpstreamTools } from './upstream-screen.js';
 
+export { errorResult, UPSTREAM_ERROR_META_KEY } from './error-result.js';
 export type { UpstreamServerInput, UpstreamTransportKind } from './upstream-connect.js';
 
 /** What the pool needs of a config: the servers, and optionally the pins. */
@@ -49,7 +57,8 @@ export interface UpstreamPoolConfig {
 
 /**
  * The lifecycle of one upstream server:
- * `connecting` → `ready` ⇄ `reconnecting` → `failed`; `disabled` in the config; `closed` after `close()`.
+ * `connecting` → `ready` ⇄ `reconnecting` → `failed` → (a retry) `reconnecting`; `disabled`
+ * in the config; `closed` after `close()`.
  */
 export type UpstreamState =
   | 'pending'
@@ -76,7 +85,7 @@ export interface UpstreamServerStatus {
   state: UpstreamState;
   /** How it is reached, once connected. */
   transport?: UpstreamTransportKind;
-  /** The tools it serves through the pool (0 unless `ready` or `reconnecting`). */
+  /** The tools it serves through the pool (a `failed` server's are its last known ones). */
   toolCount: number;
   /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
   rejectedTools: RejectedTool[];
@@ -97,7 +106,14 @@ export interface UpstreamServerStatus {
 /** A lifecycle event of one upstream server, for progress displays and logs. */
 export interface UpstreamProgressEvent {
   /** What happened. */
-  kind: 'connecting' | 'ready' | 'failed' | 'disconnected' | 'reconnecting' | 'tools_changed';
+  kind:
+    | 'connecting'
+    | 'ready'
+    | 'failed'
+    | 'disconnected'
+    | 'reconnecting'
+    | 'retrying'
+    | 'tools_changed';
   /** The server's name. */
   server: string;
   /** Its status right after the event. */
@@ -110,16 +126,30 @@ export interface ReconnectOptions {
   initialDelayMs?: number;
   /** The longest delay. @defaultValue 30000 */
   maxDelayMs?: number;
-  /** Attempts before the server is given up (`failed`, its tools removed). @defaultValue 8 */
+  /** Attempts before the server is given up (`failed`). @defaultValue 8 */
   maxAttempts?: number;
+  /**
+   * Time between retries of a server that was given up on (or failed to start); a call
+   * of one of its tools also starts a retry. `0` never retries on a schedule (calls
+   * still do). @defaultValue 300000
+   */
+  retryFailedMs?: number;
 }
 
 /** Options of {@link createUpstreamPool}. */
 export interface UpstreamPoolOptions {
   /** Time for one server to start, connect and list its tools. @defaultValue 30000 */
   connectTimeoutMs?: number;
-  /** Default time for one tool call. @defaultValue 60000 */
+  /**
+   * Default timeout of one tool call: no answer and no progress for this long ends it
+   * (progress notifications reset it). A server's own `callTimeoutMs` wins. @defaultValue 60000
+   */
   callTimeoutMs?: number;
+  /**
+   * Default longest call, however much progress it reports (queue time included). A
+   * server's own `maxCallTimeMs` wins; never below the call's timeout. @defaultValue 600000
+   */
+  maxCallTimeMs?: number;
   /** Called on every lifecycle event of every server. */
   onProgress?: (event: UpstreamProgressEvent) => void;
   /** Reconnect servers that die (`false` to never). @defaultValue true */
@@ -138,8 +168,10 @@ export interface UpstreamPoolOptions {
 export interface UpstreamCallOptions {
   /** Cancels the call (the upstream is sent `notifications/cancelled`). */
   signal?: AbortSignal;
-  /** This call's timeout. @defaultValue the pool's `callTimeoutMs` */
+  /** This call's timeout; wins over every other. @defaultValue the server's, else `defaultTimeoutMs`, else the pool's */
   timeoutMs?: number;
+  /** The timeout when the server's config sets none (the gateway server's `callTimeoutMs`). */
+  defaultTimeoutMs?: number;
   /** Progress notifications of the upstream for this call. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -157,21 +189,15 @@ export interface UpstreamToolInfo {
 }
 
 /**
- * The `_meta` key of an error result that carries its code: the pool's (`unknown_tool`,
- * `upstream_unavailable`, `upstream_timeout`, `upstream_failed`, `aborted`) and the
- * gateway's (`denied`, `cancelled`, `not_in_session`, and the dispatcher's error codes).
- */
-export const UPSTREAM_ERROR_META_KEY = 'tool-search/error';
-
-/**
  * A pool of connections to upstream MCP servers that serves their tools as one list
  * of {@link ToolDefinition}s (`source: 'mcp'`, `toolset: 'mcp-<server>'`).
  */
 export interface UpstreamPool {
   /**
    * Connects to every enabled server in parallel and lists its tools. A server that
-   * fails to start, times out or answers badly is reported (`failed`) and skipped;
-   * the others serve. Calling it again returns the same promise.
+   * fails to start, times out or answers badly is reported (`failed`) and skipped (and
+   * retried later, unless `reconnect` is `false`); the others serve. Calling it again
+   * returns the same promise.
    *
    * @returns the status of every server once each is `ready` or `failed`
    * @throws nothing
@@ -195,12 +221,16 @@ export interface UpstreamPool {
    * is down, a timeout, a crash during the call and a cancellation each give an
    * `isError` result whose text says what happened and what to do, with the code
    * under `_meta["tool-search/error"]` (`unknown_tool`, `upstream_unavailable`,
-   * `upstream_timeout`, `upstream_failed`, `aborted`).
+   * `upstream_timeout`, `upstream_failed`, `aborted`). A call of a `failed` server's
+   * tool starts a reconnect attempt and answers `upstream_unavailable` at once, saying
+   * so. A server with `maxConcurrency` runs its calls in arrival order; a call waits
+   * in that queue at most its timeout, and its `maxCallTimeMs` counts from arrival.
    *
    * @param name - the exposed name
    * @param args - the arguments object
    * @param options.signal - cancels the call
-   * @param options.timeoutMs - this call's timeout
+   * @param options.timeoutMs - this call's timeout (wins over the server's)
+   * @param options.defaultTimeoutMs - the timeout when the server's config sets none
    * @returns the upstream's `CallToolResult`, or an error result
    */
   callTool(
@@ -210,7 +240,7 @@ export interface UpstreamPool {
   ): Promise<CallToolResult>;
   /**
    * Listens for changes of `tools()`: a server's `tools/list_changed`, a server that
-   * comes up or is given up. Not called when a re-list gives the same tools.
+   * comes up. A server that is given up keeps its last known tools. Not called when a re-list gives the same tools.
    *
    * @returns a function that removes the listener
    */
@@ -227,6 +257,9 @@ const ListToolsPageSchema = z.looseObject({
 });
 
 const MAX_LIST_PAGES = 100;
+// A failed server keeps its last known tools listed: names stay stable (no other tool is
+// renamed by its going), and a call of one of them is what starts a retry.
+const LISTED_STATES = new Set<UpstreamState>(['ready', 'reconnecting', 'failed']);
 const LIST_CHANGED_DEBOUNCE_MS = 25;
 // A connection that lived this long resets the backoff; a server that keeps crashing
 // soon after it starts climbs the backoff and is given up after `maxAttempts`.
@@ -257,20 +290,8 @@ interface Upstream {
   connecting?: AbortController;
   /** When the current connection became ready (ms since the epoch). */
   readyAt?: number;
-}
-
-/**
- * An `isError` tool result with a text for the model and the error code under
- * `_meta["tool-search/error"]`.
- *
- * @internal
- */
-export function errorResult(code: string, text: string): CallToolResult {
-  return {
-    isError: true,
-    content: [{ type: 'text', text }],
-    _meta: { [UPSTREAM_ERROR_META_KEY]: code },
-  };
+  /** The FIFO limit of `maxConcurrency`, when the server has one. */
+  queue?: CallQueue | undefined;
 }
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
@@ -292,7 +313,11 @@ function rejectedName(error: unknown): string {
  * - A name used by two servers (or by a bridge tool) is prefixed with the server's
  *   name on each of them; no tool is dropped.
  * - `notifications/tools/list_changed` is followed; a server that dies is reconnected
- *   with exponential backoff, and calls to it fail fast meanwhile.
+ *   with exponential backoff, and calls to it fail fast meanwhile. A server given up
+ *   on (`failed`) keeps its last known tools listed and is retried every
+ *   `reconnect.retryFailedMs` and whenever one of its tools is called.
+ * - Calls: progress notifications reset the timeout (`callTimeoutMs`, per server or the
+ *   pool's), up to `maxCallTimeMs`; `maxConcurrency` queues a server's calls (FIFO).
  * - Pins (`pins.servers`, `pins.tools`) set `alwaysLoad`; a server's own
  *   `_meta["anthropic/alwaysLoad"]` only when the config says `trusted: true`.
  * - Definitions over `limits` are refused (schema size, depth, whole size) or cut
@@ -312,7 +337,8 @@ function rejectedName(error: unknown): string {
  *
  * @param config - `mcpServers` and optional `pins` (a {@link GatewayConfig} fits)
  * @param options.connectTimeoutMs - per server @defaultValue 30000
- * @param options.callTimeoutMs - per call @defaultValue 60000
+ * @param options.callTimeoutMs - per call, unless the server sets its own @defaultValue 60000
+ * @param options.maxCallTimeMs - the longest call, progress or not @defaultValue 600000
  * @param options.onProgress - lifecycle events, e.g. for a progress display
  * @param options.reconnect - backoff for servers that die, or `false` @defaultValue true
  * @returns the pool (not started)
@@ -322,7 +348,7 @@ export function createUpstreamPool(
   options: UpstreamPoolOptions = {},
 ): UpstreamPool {
   const connectTimeoutMs = options.connectTimeoutMs ?? 30_000;
-  const callTimeoutMs = options.callTimeoutMs ?? 60_000;
+  const callTimeoutMs = options.callTimeoutMs ?? DEFAULT_CALL_TIMEOUT_MS;
   const reconnect: Required<ReconnectOptions> | undefined =
     options.reconnect === false
       ? undefined
@@ -330,6 +356,7 @@ export function createUpstreamPool(
           initialDelayMs: 500,
           maxDelayMs: 30_000,
           maxAttempts: 8,
+          retryFailedMs: DEFAULT_RETRY_FAILED_MS,
           ...(typeof options.reconnect === 'object' ? options.reconnect : {}),
         };
   const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
@@ -338,6 +365,7 @@ export function createUpstreamPool(
   const limits: UpstreamLimits = { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits };
   const review = createToolReviewGate(config.review);
 
+  const maxCallTimeMs = options.maxCallTimeMs ?? DEFAULT_MAX_CALL_TIME_MS;
   const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) => ({
     name,
     config: server,
@@ -352,6 +380,7 @@ export function createUpstreamPool(
     attempts: 0,
     generation: 0,
     listing: Promise.resolve(),
+    queue: server.maxConcurrency === undefined ? undefined : createCallQueue(server.maxConcurrency),
   }));
   const byName = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
 
@@ -400,7 +429,7 @@ export function createUpstreamPool(
   // Re-derives the exposed list from the live servers; tells listeners when it changed.
   const recompute = () => {
     const entries = upstreams
-      .filter((upstream) => upstream.state === 'ready' || upstream.state === 'reconnecting')
+      .filter((upstream) => LISTED_STATES.has(upstream.state))
       .flatMap((upstream) => upstream.tools.map((tool) => ({ server: upstream.name, tool })));
     named = resolveToolNames(entries);
     index = new Map();
@@ -581,6 +610,7 @@ export function createUpstreamPool(
       upstream.error = `gave up after ${upstream.attempts} reconnect attempts; last error: ${upstream.error ?? 'unknown'}`;
       recompute();
       emit('failed', upstream);
+      retry?.failed(upstream.name);
       return;
     }
     upstream.attempts += 1;
@@ -611,7 +641,9 @@ export function createUpstreamPool(
     }
     upstream.error = `the connection closed${tail ? `; stderr: ${tail.split('\n').slice(-3).join(' | ')}` : ''}`;
     if (reconnect === undefined) {
+      // Nothing will bring it back: its last known tools go with it.
       upstream.state = 'failed';
+      upstream.tools = [];
       recompute();
       emit('failed', upstream);
       return;
@@ -629,8 +661,35 @@ export function createUpstreamPool(
     if (!ok && !closed && upstream.state === 'connecting') {
       upstream.state = 'failed';
       emit('failed', upstream);
+      retry?.failed(upstream.name);
     }
   };
+
+  // One retry of a failed server: `reconnecting` while it runs, so its tools stay listed.
+  const retryFailed = async (name: string): Promise<boolean> => {
+    const upstream = byName.get(name);
+    if (closed || upstream === undefined || upstream.state !== 'failed') return true;
+    upstream.state = 'reconnecting';
+    emit('retrying', upstream);
+    const ok = await connect(upstream);
+    if (ok) {
+      upstream.attempts = 0;
+      return true;
+    }
+    if (!closed && upstream.state === 'reconnecting') {
+      upstream.state = 'failed';
+      upstream.error = `retry failed: ${upstream.error ?? 'unknown error'}`;
+      emit('failed', upstream);
+    }
+    return closed;
+  };
+  const retry =
+    reconnect === undefined
+      ? undefined
+      : createFailedServerRetry({
+          intervalMs: reconnect.retryFailedMs > 0 ? reconnect.retryFailedMs : 2 ** 31 - 1,
+          attempt: retryFailed,
+        });
 
   const callTool: UpstreamPool['callTool'] = async (name, args, callOptions = {}) => {
     const entry = index.get(name)?.entry;
@@ -641,61 +700,37 @@ export function createUpstreamPool(
       );
     }
     const upstream = byName.get(entry.server)!;
-    const client = upstream.connection?.client;
-    if (upstream.state !== 'ready' || client === undefined) {
-      const why =
-        upstream.state === 'reconnecting'
-          ? `it is reconnecting (attempt ${upstream.attempts}) after: ${upstream.error ?? 'a failure'}`
-          : `it is ${upstream.state}${upstream.error ? `: ${upstream.error}` : ''}`;
-      return errorResult(
-        'upstream_unavailable',
-        `Server '${upstream.name}' is unavailable (${why}); '${name}' was not called. Try again shortly.`,
-      );
-    }
+    const unavailable = () =>
+      unavailableResult({
+        server: upstream.name,
+        name,
+        state: upstream.state,
+        attempts: upstream.attempts,
+        error: upstream.error,
+        // A call of a failed server's tool is what starts its retry.
+        retry: upstream.state === 'failed' ? retry?.demand(upstream.name) : undefined,
+      });
+    if (upstream.state !== 'ready' || upstream.connection === undefined) return unavailable();
     if (callOptions.signal?.aborted) {
       return errorResult('aborted', `The call of '${name}' was cancelled before it started.`);
     }
-    const timeoutMs = callOptions.timeoutMs ?? callTimeoutMs;
-    try {
-      const result = await client.request(
-        { method: 'tools/call', params: { name: entry.tool.name, arguments: args } },
-        CallToolResultSchema,
-        {
-          timeout: timeoutMs,
-          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-          ...(callOptions.onProgress
-            ? { onprogress: callOptions.onProgress, resetTimeoutOnProgress: false }
-            : {}),
-        },
-      );
-      return result as CallToolResult;
-    } catch (error) {
-      if (callOptions.signal?.aborted) {
-        return errorResult('aborted', `The call of '${name}' was cancelled.`);
-      }
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
-        return errorResult(
-          'upstream_timeout',
-          `Server '${upstream.name}' did not answer the call of '${name}' within ${timeoutMs} ms; the call was cancelled. Try again, or with simpler arguments.`,
-        );
-      }
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
-        return errorResult(
-          'upstream_failed',
-          `Server '${upstream.name}' closed the connection during the call of '${name}' (it may have crashed)${reconnect ? '; it is being restarted, try again shortly' : ''}.`,
-        );
-      }
-      if (error instanceof z.ZodError || (error instanceof Error && error.name === 'ZodError')) {
-        return errorResult(
-          'upstream_failed',
-          `Server '${upstream.name}' answered the call of '${name}' with a malformed result.`,
-        );
-      }
-      return errorResult(
-        'upstream_failed',
-        `Server '${upstream.name}' failed the call of '${name}': ${describeError(error)}`,
-      );
-    }
+    return runUpstreamCall({
+      server: upstream.name,
+      name,
+      upstreamName: entry.tool.name,
+      args,
+      limits: resolveCallLimits({
+        call: callOptions,
+        server: upstream.config,
+        pool: { callTimeoutMs, maxCallTimeMs },
+      }),
+      client: () => (upstream.state === 'ready' ? upstream.connection?.client : undefined),
+      unavailable,
+      queue: upstream.queue,
+      signal: callOptions.signal,
+      onProgress: callOptions.onProgress,
+      restarting: reconnect !== undefined,
+    });
   };
 
   return {
@@ -743,6 +778,7 @@ export function createUpstreamPool(
       if (closed) return;
       closed = true;
       review.close();
+      retry?.close();
       await Promise.allSettled(
         upstreams.map(async (upstream) => {
           if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);

@@ -58,3 +58,14 @@ export function tempWorkspace() {
 export function hostileServer(modes: readonly string[] = [], env: Record<string, string> = {}) {
   return fixtureServer('hostile-server.mjs', { HOSTILE_MODES: modes.join(','), ...env });
 }
+
+/**
+ * The slow and unreliable upstream (`slow-server.mjs`): a late start (`SLOW_GO_FILE`,
+ * `SLOW_START_MS`), starts that fail (`SLOW_FAIL_ON` with `SLOW_COUNTER_FILE`), and
+ * tools that report progress, stay silent or crash.
+ *
+ * @param env - its variables (see the header of `slow-server.mjs`)
+ */
+export function slowServer(env: Record<string, string> = {}) {
+  return fixtureServer('slow-server.mjs', env);
+}

@@ -1,0 +1,105 @@
+// An upstream that is slow or unreliable in the ways real ones are, for timeouts,
+// late starts and retries. Its behaviour is chosen by environment variables:
+//
+//   SLOW_GO_FILE        before connecting, wait until this file exists (a start that
+//                       takes as long as the test wants, with no clock involved)
+//   SLOW_START_MS       before connecting, wait this many milliseconds
+//   SLOW_COUNTER_FILE   a file counting this server's starts (created when missing)
+//   SLOW_FAIL_ON        comma-separated start numbers (1-based, by the counter file)
+//                       on which the process exits with an error instead of serving
+//
+// Tools:
+//   slow_echo       { message } answers `slow echo: <message>`
+//   slow_progress   { intervalMs, durationMs } sends a progress notification every
+//                   intervalMs for durationMs, then answers `done after N updates`
+//   slow_silent     never answers (until cancelled)
+//   slow_crash      exits the process mid-call
+//   slow_starts     how many times the server has started (the counter file)
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let start = 1;
+const counterFile = process.env.SLOW_COUNTER_FILE;
+if (counterFile) {
+  start = (existsSync(counterFile) ? Number(readFileSync(counterFile, 'utf8')) || 0 : 0) + 1;
+  writeFileSync(counterFile, String(start));
+}
+const failOn = (process.env.SLOW_FAIL_ON ?? '')
+  .split(',')
+  .map((entry) => Number(entry.trim()))
+  .filter((entry) => entry > 0);
+if (failOn.includes(start)) {
+  process.stderr.write(`slow fixture: start ${start} fails on purpose\n`);
+  process.exit(1);
+}
+
+const goFile = process.env.SLOW_GO_FILE;
+if (goFile) {
+  while (!existsSync(goFile)) await sleep(20);
+}
+const startMs = Number(process.env.SLOW_START_MS ?? 0);
+if (startMs > 0) await sleep(startMs);
+
+const server = new Server(
+  { name: 'slow-fixture', version: '1.0.0' },
+  { capabilities: { tools: {} } },
+);
+const object = (properties = {}) => ({ type: 'object', properties });
+server.setRequestHandler(ListToolsRequestSchema, async () => ({
+  tools: [
+    {
+      name: 'slow_echo',
+      description: 'Echo a message back (slow fixture).',
+      inputSchema: object({ message: { type: 'string' } }),
+    },
+    {
+      name: 'slow_progress',
+      description: 'Report progress every intervalMs for durationMs, then answer.',
+      inputSchema: object({ intervalMs: { type: 'number' }, durationMs: { type: 'number' } }),
+    },
+    { name: 'slow_silent', description: 'Never answers.', inputSchema: object() },
+    { name: 'slow_crash', description: 'Exits mid-call.', inputSchema: object() },
+    { name: 'slow_starts', description: 'How often the server started.', inputSchema: object() },
+  ],
+}));
+server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  const args = request.params.arguments ?? {};
+  switch (request.params.name) {
+    case 'slow_echo':
+      return { content: [{ type: 'text', text: `slow echo: ${args.message ?? ''}` }] };
+    case 'slow_progress': {
+      const token = request.params._meta?.progressToken;
+      const intervalMs = Number(args.intervalMs ?? 100);
+      const began = Date.now();
+      let updates = 0;
+      while (Date.now() - began < Number(args.durationMs ?? 1000)) {
+        if (extra.signal.aborted) return { content: [{ type: 'text', text: 'cancelled' }] };
+        await sleep(intervalMs);
+        updates += 1;
+        if (token !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: updates, message: `update ${updates}` },
+          });
+        }
+      }
+      return { content: [{ type: 'text', text: `done after ${updates} updates` }] };
+    }
+    case 'slow_silent':
+      return new Promise((resolve) => {
+        extra.signal.addEventListener('abort', () =>
+          resolve({ content: [{ type: 'text', text: 'cancelled' }] }),
+        );
+      });
+    case 'slow_crash':
+      setTimeout(() => process.exit(1), 20);
+      return new Promise(() => {});
+    default:
+      return { content: [{ type: 'text', text: String(start) }] };
+  }
+});
+await server.connect(new StdioServerTransport());

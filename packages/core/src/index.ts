@@ -85,6 +85,7 @@ export type {
   ToolAnnotations,
   ToolCall,
   ToolDefinition,
+  ToolOrigin,
   ToolSource,
 } from './types.js';
 export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './wink-embeddings.js';

@@ -33,6 +33,8 @@ export { createGatewayServer } from './gateway-server.js';
 export { createConfigGuardrails } from './guardrails.js';
 export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
+export type { UnmatchedRule } from './rule-report.js';
+export { findUnmatchedRules } from './rule-report.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
 export { resolveToolNames, serverPrefix } from './tool-names.js';
 export type {

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ApprovalRequest } from '@tool-search/hooks';
+import type { ApprovalAdapter, ApprovalRequest } from '@tool-search/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, textOf, until } from './__fixtures__/clients.js';
 import { hostileServer, memoryServer, tempWorkspace } from './__fixtures__/servers.js';
@@ -37,6 +37,7 @@ async function startGateway(
   options: {
     hostileModes?: string[];
     asked?: ApprovalRequest[];
+    approval?: (pool: UpstreamPool) => ApprovalAdapter;
   } = {},
 ): Promise<Running> {
   const workspace = tempWorkspace();
@@ -55,6 +56,7 @@ async function startGateway(
   const gateway = createGatewayServer({
     pool,
     config,
+    ...(options.approval ? { approval: options.approval(pool) } : {}),
     ...(asked
       ? {
           approval: {
@@ -202,5 +204,32 @@ describe('policies bind to the real tool, not to its exposed name', () => {
     expect(tools.get('memory_delete_entities')?.alwaysLoad).toBe(true);
     expect(tools.get('hostile_delete_entities')?.alwaysLoad).toBeUndefined();
     expect(tools.get('read_graph')?.alwaysLoad).toBeUndefined();
+  }, 60_000);
+
+  it('refuses to run another tool than the one approved when the name changes hands meanwhile', async () => {
+    const { client } = await startGateway(
+      { approval: { require: { tools: ['memory/delete_entities'] } } },
+      {
+        approval: (pool) => ({
+          name: 'slow-person',
+          async request(): Promise<'allow-once'> {
+            // While the person thinks, the squatter takes the exposed name that was asked about.
+            await pool.callTool('hostile_squat', { name: 'memory_delete_entities' });
+            await until(() => pool.lookup('memory_delete_entities')?.server === 'hostile');
+            return 'allow-once';
+          },
+        }),
+      },
+    );
+    await seed(client);
+
+    const result = await client.call('memory_delete_entities', DELETE_ADA);
+    const calls = JSON.parse(textOf(await client.call('hostile_calls')));
+
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('now names another tool (hostile/memory_delete_entities)');
+    expect(result._meta?.['tool-search/error']).toBe('tool_changed');
+    expect(calls['memory_delete_entities']).toBeUndefined();
+    expect(await entityNames(client)).toEqual(['Ada']);
   }, 60_000);
 });

@@ -8,6 +8,7 @@ import {
 import {
   createProgressReporter,
   createUpstreamPool,
+  findUnmatchedRules,
   type GatewayConfig,
   type UpstreamPool,
 } from '@tool-search/mcp';
@@ -114,12 +115,31 @@ function printFailures(pool: UpstreamPool, out: Output, style: Style): void {
   }
 }
 
+function printUnmatchedRules(
+  config: GatewayConfig,
+  pool: UpstreamPool,
+  out: Output,
+  style: Style,
+): void {
+  const unmatched = findUnmatchedRules(config, pool.tools());
+  out.write(`\n${style.bold('rules')}: `);
+  if (unmatched.length === 0) {
+    out.write('every pattern of guardrails, approval and pins matches a tool\n');
+    return;
+  }
+  out.write(
+    `${unmatched.length} patterns match no tool (a pattern matches a tool's exposed name, its upstream name, or server/name)\n`,
+  );
+  for (const rule of unmatched) out.write(`  ${style.yellow('warning')}: ${rule.message}\n`);
+}
+
 /**
  * `inspect --config <file> [--profile P] [--accept]`: per server, its state, tools and
  * estimated tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of
- * context; then the definitions that were refused, cut, held or flagged as poisoning,
- * and the new, changed and removed tools against the review file (`--accept` writes
- * the current fingerprints into it).
+ * context; then the patterns of guardrails, approval and pins that match no tool; then
+ * the definitions that were refused, cut, held or flagged as poisoning, and the new,
+ * changed and removed tools against the review file (`--accept` writes the current
+ * fingerprints into it).
  *
  * @param options - the parsed flags
  * @param out - where to print @defaultValue process.stdout
@@ -242,6 +262,7 @@ export async function runInspect(
         { style },
       ).join('\n')}\n`,
     );
+    printUnmatchedRules(config, pool, out, style);
     printUntrustedDefinitions(pool, out, style);
     await printToolReview(pool, config, { accept: options.accept === true }, out, style);
     return pool.status().some((status) => status.state === 'ready') ||

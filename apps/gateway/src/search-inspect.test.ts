@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GATEWAY_CONFIG } from './__fixtures__/paths.js';
+import { GATEWAY_CONFIG, UNMATCHED_RULES_CONFIG } from './__fixtures__/paths.js';
 import { runCli } from './__fixtures__/run.js';
 
 function rowsOf(stdout: string): string[] {
@@ -59,6 +59,22 @@ describe.concurrent('inspect', () => {
     expect(line('128k')).toMatch(/12,800\s+active/);
     expect(line('200k')).toMatch(/20,000\s+active/);
     expect(line('1M')).toMatch(/100,000\s+passthrough\s+below-threshold\s+72\b/);
+    expect(run.stdout).toContain(
+      'rules: every pattern of guardrails, approval and pins matches a tool',
+    );
+  });
+
+  it('lists the patterns of guardrails, approval and pins that match no tool', async () => {
+    const run = await runCli(['inspect', '--config', UNMATCHED_RULES_CONFIG]);
+    expect(run.code).toBe(0);
+    const section = run.stdout.slice(run.stdout.indexOf('rules:'));
+    expect(section).toMatch(/^rules: 2 patterns match no tool/);
+    expect(section).toContain(
+      "warning: guardrails.deny.tools[1] 'github/delete_*' matches no tool",
+    );
+    expect(section).toContain("warning: approval.require.tools[1] 'write_file' matches no tool");
+    expect(section).not.toContain('github/merge_*');
+    expect(section).not.toContain('github/get_issue');
   });
 
   it('reports a server that fails to start and keeps the others', async () => {

@@ -1,6 +1,10 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ToolSearchError } from '@tool-search/core';
-import { createProgressReporter, DEFAULT_RETRY_FAILED_MS } from '@tool-search/mcp';
+import {
+  createProgressReporter,
+  DEFAULT_RETRY_FAILED_MS,
+  findUnmatchedRules,
+} from '@tool-search/mcp';
 import { TOKEN_ENV } from './args.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
@@ -119,6 +123,15 @@ export async function runServe(options: ServeOptions): Promise<number> {
       }
       throw error;
     }
+    const current = gateway;
+    // Once every server is ready or failed, not before: a rule for a server that is
+    // still connecting is not yet a mistake.
+    void current.pool.start().then(() => {
+      if (closing) return;
+      for (const rule of findUnmatchedRules(config, current.pool.tools())) {
+        stderr.write(`warning: ${options.config}: ${rule.message}\n`);
+      }
+    });
   };
 
   if (options.transport === 'stdio') {

@@ -29,6 +29,30 @@ describe('handleBridgeCall', () => {
     expect(dispatch).not.toHaveBeenCalled();
   });
 
+  it('never shows a tool origin to the model in search hits or descriptions', async () => {
+    const tools = sessionTools.map((tool) =>
+      tool.name === 'github_create_issue'
+        ? { ...tool, origin: { server: 'origin-server-x', name: 'create_issue_upstream' } }
+        : tool,
+    );
+    const assembly = assembleTools({ tools, config: forcedOn });
+    const found = await handleBridgeCall(
+      assembly,
+      search({ query: 'create a github issue' }),
+      recorder().dispatch,
+    );
+    const described = await handleBridgeCall(
+      assembly,
+      describeCall({ name: 'github_create_issue' }),
+      recorder().dispatch,
+    );
+    expect(JSON.stringify(found)).toContain('github_create_issue');
+    expect(JSON.stringify(described)).toContain('github_create_issue');
+    for (const answer of [found, described]) {
+      expect(JSON.stringify(answer)).not.toMatch(/origin|create_issue_upstream/);
+    }
+  });
+
   describe('tool_search', () => {
     it.each([undefined, {}, { query: '' }, { query: '   ' }, { query: 42 }, '{"query":""}'])(
       'requires a query (%j)',

@@ -38,7 +38,12 @@ describe('fromMcpTool', () => {
       toolset: 'mcp-brave',
       annotations: { readOnlyHint: true },
       alwaysLoad: true,
+      origin: { server: 'brave', name: 'search' },
     });
+  });
+
+  it('records no origin without a server', () => {
+    expect(fromMcpTool({ name: 'x', inputSchema: schema }).origin).toBeUndefined();
   });
 
   it('falls back to the title when there is no description', () => {
@@ -47,6 +52,19 @@ describe('fromMcpTool', () => {
 });
 
 describe('provider formats', () => {
+  it('never send the origin to the model', () => {
+    const withOrigin: ToolDefinition = { ...tool, origin: { server: 'secret-srv', name: 'raw' } };
+    for (const formatted of [
+      toMcpTool(withOrigin),
+      toOpenAITool(withOrigin),
+      toOpenAIResponsesTool(withOrigin),
+      toAnthropicTool(withOrigin),
+    ]) {
+      expect(JSON.stringify(formatted)).not.toContain('secret-srv');
+      expect(JSON.stringify(formatted)).not.toContain('origin');
+    }
+  });
+
   it('round-trips through MCP, OpenAI Chat Completions and Anthropic', () => {
     expect(fromMcpTool(toMcpTool(tool))).toEqual(tool);
     expect(toOpenAITool(tool)).toEqual({

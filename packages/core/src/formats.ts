@@ -40,7 +40,7 @@ const EMPTY_OBJECT_SCHEMA: JsonSchemaObject = Object.freeze({ type: 'object', pr
 
 /** Options of {@link fromMcpTool}. */
 export interface FromMcpToolOptions {
-  /** The server's name; sets `toolset` to `mcp-<server>`. */
+  /** The server's name; sets `toolset` to `mcp-<server>` and `origin` to `{ server, name }`. */
   server?: string;
   /** The source to record. @defaultValue 'mcp' */
   source?: ToolSource;
@@ -48,7 +48,8 @@ export interface FromMcpToolOptions {
 
 /**
  * Converts an MCP tool into a {@link ToolDefinition}: `source: 'mcp'`, `toolset:
- * 'mcp-<server>'` when a server is given, its annotations, and `alwaysLoad` when
+ * 'mcp-<server>'` and `origin: { server, name }` when a server is given, its
+ * annotations, and `alwaysLoad` when
  * `_meta["anthropic/alwaysLoad"]` is true. Does not validate: pass the result to
  * `validateToolDefinition` when the server is untrusted.
  *
@@ -66,7 +67,10 @@ export function fromMcpTool(tool: McpTool, options: FromMcpToolOptions = {}): To
   };
   if (tool.description !== undefined) definition.description = tool.description;
   else if (tool.title !== undefined) definition.description = tool.title;
-  if (options.server !== undefined) definition.toolset = `mcp-${options.server}`;
+  if (options.server !== undefined) {
+    definition.toolset = `mcp-${options.server}`;
+    definition.origin = { server: options.server, name: tool.name };
+  }
   if (tool.annotations !== undefined) definition.annotations = tool.annotations;
   if (tool._meta?.[MCP_ALWAYS_LOAD_META_KEY] === true) definition.alwaysLoad = true;
   return definition;

@@ -91,5 +91,6 @@ export type {
   ToolAnnotations,
   ToolCall,
   ToolDefinition,
+  ToolOrigin,
   ToolSource,
 } from './types.js';

@@ -38,6 +38,20 @@ describe('validateToolDefinition', () => {
       /inputSchema.required/,
     );
   });
+
+  it('keeps a valid origin and rejects one with an empty or missing server or name', () => {
+    const origin = { server: 'memory', name: 'delete_entities' };
+    expect(validateToolDefinition({ name: 'x', inputSchema: {}, origin }).origin).toEqual(origin);
+    expect(() =>
+      validateToolDefinition({ name: 'x', inputSchema: {}, origin: { server: '', name: 'y' } }),
+    ).toThrow(/origin.server: must not be empty/);
+    expect(() =>
+      validateToolDefinition({ name: 'x', inputSchema: {}, origin: { server: 'memory' } }),
+    ).toThrow(/origin.name/);
+    expect(() => validateToolDefinition({ name: 'x', inputSchema: {}, origin: 'memory' })).toThrow(
+      /origin/,
+    );
+  });
 });
 
 describe('validateToolDefinitions', () => {

@@ -8,7 +8,8 @@ export const MAX_TOOL_NAME_LENGTH = 128;
 /**
  * The zod schema of an untrusted {@link ToolDefinition} (from an MCP server or a
  * plugin). Unknown keys are dropped. A tool name is 1–128 characters of letters,
- * digits, `_`, `-`, `.`, `:` or `/`; the input schema must be an object schema.
+ * digits, `_`, `-`, `.`, `:` or `/`; the input schema must be an object schema; an
+ * `origin`, when present, holds a non-empty `server` and `name`.
  */
 export const toolDefinitionSchema: z.ZodType<ToolDefinition, unknown> = z.object({
   name: z
@@ -31,6 +32,12 @@ export const toolDefinitionSchema: z.ZodType<ToolDefinition, unknown> = z.object
   toolset: z.string().min(1).optional(),
   alwaysLoad: z.boolean().optional(),
   annotations: z.looseObject({}).optional(),
+  origin: z
+    .object({
+      server: z.string().min(1, 'must not be empty'),
+      name: z.string().min(1, 'must not be empty'),
+    })
+    .optional(),
 });
 
 function nameOf(raw: unknown): string {

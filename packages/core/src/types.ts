@@ -57,6 +57,24 @@ export interface ToolDefinition {
   alwaysLoad?: boolean;
   /** MCP annotations (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
+  /**
+   * The tool's stable identity when it comes from an MCP server: the server's name in
+   * the config and the tool's name on that server. The exposed `name` may be prefixed
+   * or renamed on a collision; `origin` never is, so policies (guardrails, approvals,
+   * pins, audit) match their rules against it as well. Never sent to the model.
+   */
+  origin?: ToolOrigin;
+}
+
+/**
+ * Where a tool really comes from: its server and its upstream name. Policies match a
+ * rule against `name` and against `server/name` (e.g. `github/delete_*`).
+ */
+export interface ToolOrigin {
+  /** The server's name in the config, e.g. `github`. */
+  server: string;
+  /** The tool's name as the server publishes it, e.g. `delete_repository`. */
+  name: string;
 }
 
 /**

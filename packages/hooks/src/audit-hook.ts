@@ -1,5 +1,6 @@
-import type { Promisable } from '@tool-search/core';
+import type { Promisable, ToolOrigin } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
+import { originOfCall } from './tool-identity.js';
 import type { ApprovalOutcome, DeniedBy, DispatchResult, ToolCallHook } from './types.js';
 
 /**
@@ -8,6 +9,11 @@ import type { ApprovalOutcome, DeniedBy, DispatchResult, ToolCallHook } from './
 export interface AuditRecord {
   /** The real tool name that was decided on (after unwrapping `tool_call` and any rewrite). */
   tool: string;
+  /**
+   * Where the tool really comes from (its server and upstream name), when its definition
+   * carries an `origin`: the exposed `tool` name may be a prefixed or renamed one.
+   */
+  origin?: ToolOrigin;
   /** The name as requested, when a `beforeCall` hook renamed the call. */
   requestedTool?: string;
   /** The provider's call id, when it has one. */
@@ -71,7 +77,8 @@ export interface AuditHookOptions {
  *   guardrails: [policy],
  *   hooks: [createAuditHook((record) => logger.info(record, 'tool call'))],
  * });
- * // { tool: 'github_create_issue', viaBridge: true, decision: 'denied', status: 'denied',
+ * // { tool: 'github_create_issue', origin: { server: 'github', name: 'create_issue' },
+ * //   viaBridge: true, decision: 'denied', status: 'denied',
  * //   deniedBy: { kind: 'guardrail', name: 'tool-policy' }, reason: '...', durationMs: 0.4, ... }
  * ```
  */
@@ -94,6 +101,8 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
         startedAt: new Date(startedAt).toISOString(),
         durationMs,
       };
+      const origin = originOfCall(result.call.name, ctx.tool);
+      if (origin !== undefined) record.origin = { server: origin.server, name: origin.name };
       if (requestedCall.name !== result.call.name) record.requestedTool = requestedCall.name;
       if (result.call.id !== undefined) record.callId = result.call.id;
       if (ctx.sessionId !== undefined) record.sessionId = ctx.sessionId;

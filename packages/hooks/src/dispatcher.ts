@@ -2,6 +2,7 @@ import type { Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
 import { describeError, ToolSearchError } from '@tool-search/core';
 import { runStep, type StepOutcome } from './run-step.js';
 import { createSessionApprovalStore, type SessionApprovalStore } from './session-approvals.js';
+import { originOfCall, toolIdentityKey } from './tool-identity.js';
 import type {
   ApprovalAdapter,
   ApprovalAnswer,
@@ -147,7 +148,8 @@ function failureText(outcome: StepOutcome<unknown>, timeoutMs: number): string {
  * 2. **`beforeCall` hooks**, in order; each may rewrite the call or deny it. When one
  *    rewrote it, the guardrails check the final call again, so that a rewrite cannot
  *    carry a call past them;
- * 3. **approval**, unless this session already answered 'allow-session' for the tool;
+ * 3. **approval**, unless this session already answered 'allow-session' for the tool
+ *    (remembered under its identity, `server/name` when `ctx.tool.origin` says so);
  * 4. **`execute`**, with an `AbortSignal`;
  * 5. **`afterCall` hooks** in reverse order, each may replace the result; or, when
  *    `execute` failed, **`onError` hooks** in reverse order;
@@ -339,7 +341,10 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
 
     const askApproval = async (adapter: ApprovalAdapter): Promise<DispatchResult | undefined> => {
       const { sessionId } = ctx;
-      if (sessionId !== undefined && sessionApprovals.has(sessionId, call.name)) {
+      // Remembered under the tool's identity, not its exposed name: a rename keeps the
+      // approval, and another tool that later takes the name does not inherit it.
+      const approvalKey = toolIdentityKey(call.name, originOfCall(call.name, tool));
+      if (sessionId !== undefined && sessionApprovals.has(sessionId, approvalKey)) {
         approvalOutcome = 'remembered';
         return undefined;
       }
@@ -370,7 +375,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
         return denied(by, answer.reason ?? `The call to '${call.name}' was not approved.`);
       }
       if (answer.decision === 'allow-session' && sessionId !== undefined) {
-        sessionApprovals.remember(sessionId, call.name);
+        sessionApprovals.remember(sessionId, approvalKey);
       }
       return undefined;
     };

@@ -27,6 +27,7 @@ export type {
   TerminalOutput,
 } from './terminal-approval.js';
 export { createTerminalApproval } from './terminal-approval.js';
+export { createToolRuleMatcher, originOfCall, toolIdentityKey } from './tool-identity.js';
 export type { ToolPatterns, ToolPolicyGuardrailOptions } from './tool-policy-guardrail.js';
 export { createToolPolicyGuardrail } from './tool-policy-guardrail.js';
 export type {

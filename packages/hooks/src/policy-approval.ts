@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@tool-search/core';
 import { createGlobMatcher } from './glob.js';
+import { createToolRuleMatcher, originOfCall } from './tool-identity.js';
 import type {
   ApprovalAdapter,
   ApprovalAnswer,
@@ -13,7 +14,10 @@ export type ApprovalHint = 'readOnlyHint' | 'destructiveHint' | 'idempotentHint'
 /**
  * Which calls a rule covers. The criteria are alternatives: a call matches when its
  * tool name matches one of `tools`, or its toolset one of `toolsets`, or one of the
- * listed `annotations` has the listed value. Patterns are globs (`*`, `?`).
+ * listed `annotations` has the listed value. Patterns are globs (`*`, `?`); a tool
+ * pattern matches the exposed name, the upstream name (`tool.origin.name`) and, when it
+ * holds a `/`, `server/name` (see {@link createToolRuleMatcher}), so that a rename on a
+ * name collision cannot move a tool out from under a rule.
  *
  * Annotations are read with the MCP defaults, so that a tool that says nothing is
  * treated as the cautious reading demands: `readOnlyHint` false, `destructiveHint`
@@ -59,11 +63,11 @@ function effectiveHints(annotations: ToolAnnotations | undefined): Record<Approv
 function compileRule(rule: ApprovalRule | undefined): (request: ApprovalRequest) => boolean {
   if (rule === undefined) return () => false;
   if (typeof rule === 'function') return rule;
-  const tools = createGlobMatcher(rule.tools ?? []);
+  const tools = createToolRuleMatcher(rule.tools ?? []);
   const toolsets = createGlobMatcher(rule.toolsets ?? []);
   const hints = Object.entries(rule.annotations ?? {}) as [ApprovalHint, boolean][];
   return (request) => {
-    if (tools(request.call.name)) return true;
+    if (tools(request.call.name, originOfCall(request.call.name, request.tool))) return true;
     const tool = request.tool?.name === request.call.name ? request.tool : undefined;
     if (tool?.toolset !== undefined && toolsets(tool.toolset)) return true;
     if (hints.length === 0) return false;

@@ -2,13 +2,15 @@ import { ToolSearchError } from '@tool-search/core';
 
 /**
  * Where the dispatcher remembers 'allow-session' answers: per session id and tool
- * name, never across sessions. Pass your own to {@link createDispatcher} to forget a
+ * identity key, never across sessions. The key is the tool's `server/name` when it has
+ * an `origin` (see {@link toolIdentityKey}), else its name, so that an approval follows
+ * the tool through a rename and never passes to another tool that takes its name. Pass your own to {@link createDispatcher} to forget a
  * session when it ends, or to share approvals between dispatchers of one session.
  */
 export interface SessionApprovalStore {
-  /** Whether `toolName` was allowed for the rest of `sessionId`. */
+  /** Whether the tool of key `toolName` was allowed for the rest of `sessionId`. */
   has(sessionId: string, toolName: string): boolean;
-  /** Remembers that `toolName` is allowed for the rest of `sessionId`. */
+  /** Remembers that the tool of key `toolName` is allowed for the rest of `sessionId`. */
   remember(sessionId: string, toolName: string): void;
   /** Forgets every approval of `sessionId`, e.g. when the session ends. */
   forget(sessionId: string): void;

@@ -1,9 +1,12 @@
-import { ToolSearchError } from '@tool-search/core';
+import { type ToolOrigin, ToolSearchError } from '@tool-search/core';
 import { createGlobMatcher } from './glob.js';
+import { createToolRuleMatcher, originOfCall } from './tool-identity.js';
 import type { Guardrail } from './types.js';
 
 /**
  * Glob patterns over tool names and toolsets (see {@link globToRegExp}: `*`, `?`, `\`).
+ * A tool pattern matches a tool's exposed name, its upstream name (`origin.name`) and,
+ * when the pattern holds a `/`, its `server/name` (see {@link createToolRuleMatcher}).
  * A bare array is shorthand for `{ tools: [...] }`.
  */
 export type ToolPatterns =
@@ -24,7 +27,7 @@ export interface ToolPolicyGuardrailOptions {
 }
 
 interface CompiledPatterns {
-  tools: (name: string) => boolean;
+  tools: (name: string, origin?: ToolOrigin) => boolean;
   toolsets: (name: string) => boolean;
   hasToolsets: boolean;
   text: string;
@@ -47,7 +50,7 @@ function compile(patterns: ToolPatterns, field: string): CompiledPatterns {
     toolsets.length > 0 ? `toolsets ${toolsets.join(', ')}` : '',
   ].filter(Boolean);
   return {
-    tools: createGlobMatcher(tools),
+    tools: createToolRuleMatcher(tools),
     toolsets: createGlobMatcher(toolsets),
     hasToolsets: toolsets.length > 0,
     text: parts.length > 0 ? parts.join('; ') : 'nothing',
@@ -58,6 +61,12 @@ function compile(patterns: ToolPatterns, field: string): CompiledPatterns {
  * Creates a guardrail that allows or denies calls by tool name and toolset, with glob
  * patterns. Deny wins: a call is denied when its name or toolset matches `deny`. With
  * an `allow` list, a call is denied unless its name or toolset matches `allow`.
+ *
+ * Names are matched on the tool's identity (`ctx.tool.origin`), not only its exposed
+ * name: `delete_*` still denies a `memory_delete_entities` that a name collision
+ * renamed from `delete_entities`, and `github/delete_*` denies only the GitHub
+ * server's tools. An `allow` pattern without `/` allows a tool of that upstream name
+ * from any server; write `server/name` to allow one server's tool only.
  *
  * The toolset comes from `ctx.tool.toolset` (give the dispatcher `resolveTool`, or put
  * the tool in the context). When the tool is unknown and `deny` names toolsets, the
@@ -86,8 +95,9 @@ export function createToolPolicyGuardrail(options: ToolPolicyGuardrailOptions): 
     check(call, ctx) {
       const toolset = ctx.tool?.name === call.name ? ctx.tool.toolset : undefined;
       const known = ctx.tool?.name === call.name;
+      const origin = originOfCall(call.name, ctx.tool);
       if (deny) {
-        if (deny.tools(call.name)) {
+        if (deny.tools(call.name, origin)) {
           return { allow: false, reason: `The tool '${call.name}' is denied by policy.` };
         }
         if (toolset !== undefined && deny.toolsets(toolset)) {
@@ -103,7 +113,11 @@ export function createToolPolicyGuardrail(options: ToolPolicyGuardrailOptions): 
           };
         }
       }
-      if (allow && !allow.tools(call.name) && !(toolset !== undefined && allow.toolsets(toolset))) {
+      if (
+        allow &&
+        !allow.tools(call.name, origin) &&
+        !(toolset !== undefined && allow.toolsets(toolset))
+      ) {
         return {
           allow: false,
           reason: `The tool '${call.name}' is not allowed by policy (allowed: ${allow.text}).`,

@@ -3,7 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 /**
  * The `_meta` key of an error result that carries its code: the pool's (`unknown_tool`,
  * `upstream_unavailable`, `upstream_timeout`, `upstream_failed`, `aborted`) and the
- * gateway's (`denied`, `cancelled`, `not_in_session`, and the dispatcher's error codes).
+ * gateway's (`denied`, `cancelled`, `not_in_session`, `tool_changed`, and the dispatcher's
+ * error codes).
  */
 export const UPSTREAM_ERROR_META_KEY = 'tool-search/error';
 

@@ -53,6 +53,7 @@ import {
   listenGatewayHttp,
 } from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
+import { changedHands } from './identity-check.js';
 import { capToolDescription, DEFAULT_UPSTREAM_LIMITS } from './upstream-limits.js';
 import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
 import { waitForUpstreams } from './upstreams-wait.js';
@@ -436,6 +437,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         if (!scoped.has(call.name)) {
           return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
         }
+        // The policies decided on one tool; a rename while the call waited (for a
+        // person's approval, say) may have given its name to another.
+        const changed = changedHands(call.name, ctx.tool, scoped.get(call.name));
+        if (changed !== undefined) return errorResult('tool_changed', changed);
         // The dispatcher hands the caller's context through: the client's progress
         // listener, when it asked for progress.
         const { onProgress } = ctx as CallContext;

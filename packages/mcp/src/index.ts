@@ -34,6 +34,8 @@ export { createGatewayServer } from './gateway-server.js';
 export { createConfigGuardrails } from './guardrails.js';
 export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
+export type { UnmatchedRule } from './rule-report.js';
+export { findUnmatchedRules } from './rule-report.js';
 export type { SanitizeTerminalTextOptions } from './terminal-text.js';
 export { sanitizeTerminalText } from './terminal-text.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';

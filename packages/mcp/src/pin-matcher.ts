@@ -1,14 +1,15 @@
-import { createGlobMatcher } from '@tool-search/hooks';
+import type { ToolOrigin } from '@tool-search/core';
+import { createToolRuleMatcher } from '@tool-search/hooks';
 
 /**
- * A matcher over tool names for pins: a tool matches when its exposed name or its
- * upstream name matches one of the globs (`*`, `?`), so that a pin survives the
- * server prefix that a name collision adds.
+ * A matcher over tools for pins, on the same identity as every other policy: a tool
+ * matches when its exposed name or its upstream name matches one of the globs (`*`,
+ * `?`), or its `server/name` matches a glob that holds a `/` (`github/*`), so that a pin
+ * survives the server prefix that a name collision adds.
  */
 export function createPinMatcher(
   patterns: readonly string[],
-): (exposedName: string, upstreamName: string) => boolean {
+): (exposedName: string, origin: ToolOrigin) => boolean {
   if (patterns.length === 0) return () => false;
-  const matches = createGlobMatcher(patterns);
-  return (exposedName, upstreamName) => matches(exposedName) || matches(upstreamName);
+  return createToolRuleMatcher(patterns);
 }

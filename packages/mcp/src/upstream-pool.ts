@@ -203,7 +203,10 @@ export interface UpstreamPool {
    * @throws nothing
    */
   start(): Promise<UpstreamServerStatus[]>;
-  /** The tools of every live server, with collision-free names, servers in config order. */
+  /**
+   * The tools of every live server, with collision-free names and their `origin`
+   * (server and upstream name), servers in config order.
+   */
   tools(): ToolDefinition[];
   /** Where a pooled tool comes from, by its exposed name. */
   lookup(name: string): UpstreamToolInfo | undefined;
@@ -424,7 +427,7 @@ export function createUpstreamPool(
   };
 
   const isPinned = (server: string, tool: ToolDefinition, name: string) =>
-    pinnedServers.has(server) || pinnedTool(name, tool.name);
+    pinnedServers.has(server) || pinnedTool(name, { server, name: tool.name });
 
   // Re-derives the exposed list from the live servers; tells listeners when it changed.
   const recompute = () => {
@@ -438,7 +441,13 @@ export function createUpstreamPool(
         entry.tool.alwaysLoad === true || isPinned(entry.server, entry.tool, entry.name);
       let tool = exposedOf.get(entry.tool);
       if (tool === undefined || tool.name !== entry.name || (tool.alwaysLoad === true) !== pinned) {
-        tool = { ...entry.tool, name: entry.name };
+        // The origin is the pool's to say, from the config's server name: policies
+        // decide on it, whatever the exposed name becomes.
+        tool = {
+          ...entry.tool,
+          name: entry.name,
+          origin: { server: entry.server, name: entry.tool.name },
+        };
         if (pinned) tool.alwaysLoad = true;
         exposedOf.set(entry.tool, tool);
       }

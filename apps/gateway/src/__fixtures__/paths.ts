@@ -10,6 +10,11 @@ export const FIXTURES = fileURLToPath(new URL('.', import.meta.url));
 /** The gateway config of the tests: the real filesystem server and three recorded ones. */
 export const GATEWAY_CONFIG = fileURLToPath(new URL('./gateway.json', import.meta.url));
 
+/** A config whose guardrails and approval hold patterns that match no tool. */
+export const UNMATCHED_RULES_CONFIG = fileURLToPath(
+  new URL('./unmatched-rules.json', import.meta.url),
+);
+
 /** The folder the filesystem server of {@link GATEWAY_CONFIG} may read. */
 export const WORKSPACE = fileURLToPath(new URL('./workspace', import.meta.url));
 

@@ -33,6 +33,8 @@ export { createGatewayServer } from './gateway-server.js';
 export { createConfigGuardrails } from './guardrails.js';
 export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
+export type { TerminalStyle } from './terminal-style.js';
+export { createTerminalStyle, shouldColor } from './terminal-style.js';
 export type { SanitizeTerminalTextOptions } from './terminal-text.js';
 export { sanitizeTerminalText } from './terminal-text.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';

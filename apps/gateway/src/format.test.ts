@@ -4,21 +4,10 @@ import {
   formatPct,
   formatWindow,
   renderTable,
-  shouldColor,
   truncate,
   visibleLength,
   wrapText,
 } from './format.js';
-
-describe('shouldColor', () => {
-  it('colours a TTY only, never with NO_COLOR or FORCE_COLOR=0, always with FORCE_COLOR=1', () => {
-    expect(shouldColor({ isTTY: true }, {})).toBe(true);
-    expect(shouldColor({ isTTY: false }, {})).toBe(false);
-    expect(shouldColor({ isTTY: true }, { NO_COLOR: '1' })).toBe(false);
-    expect(shouldColor({ isTTY: true }, { FORCE_COLOR: '0' })).toBe(false);
-    expect(shouldColor({ isTTY: false }, { FORCE_COLOR: '1' })).toBe(true);
-  });
-});
 
 describe('renderTable', () => {
   it('aligns columns by their printed width, escape codes excluded', () => {
@@ -32,6 +21,19 @@ describe('renderTable', () => {
     );
     expect(lines.map(visibleLength)).toEqual([24, 24, 24, 24]);
     expect(lines[3]).toBe('  read_text_file   1,234');
+  });
+
+  it('aligns CJK and emoji cells by their terminal width', () => {
+    const lines = renderTable(
+      [{ header: 'server' }, { header: 'tools', align: 'right' }],
+      [
+        ['検索サーバー', '3'],
+        ['🔍 search', '12'],
+        ['memory', '9'],
+      ],
+    );
+    expect(lines.map(visibleLength)).toEqual([21, 21, 21, 21, 21]);
+    expect(lines[2]).toBe('  検索サーバー      3');
   });
 
   it('cuts plain cells to maxWidth', () => {

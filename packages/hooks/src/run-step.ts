@@ -8,11 +8,15 @@ export type StepOutcome<T> =
   | { kind: 'timeout' }
   | { kind: 'aborted' };
 
+// setTimeout fires at once beyond this (about 24.8 days).
+const MAX_DELAY_MS = 2 ** 31 - 1;
+
 /**
  * Runs `fn` with its own signal and races it against `timeoutMs` and `parent`. Never
- * rejects: a throw, a rejection, a timeout or an abort each become an outcome. On a
- * timeout or an abort the step's signal aborts, so that a well-behaved step stops; a
- * step that ignores it is left behind with its rejection handled.
+ * rejects: a throw, a rejection, a timeout or an abort each become an outcome. The
+ * step's signal is `AbortSignal.any([parent, timeout])`, so that a well-behaved step
+ * stops on either; a step that ignores it is left behind with its rejection handled.
+ * The timeout aborts with a `ToolSearchError` of code `timeout`.
  */
 export function runStep<T>(
   fn: (signal: AbortSignal) => Promisable<T>,
@@ -20,28 +24,33 @@ export function runStep<T>(
   parent: AbortSignal,
 ): Promise<StepOutcome<T>> {
   if (parent.aborted) return Promise.resolve({ kind: 'aborted' });
-  const controller = new AbortController();
+  // Not AbortSignal.timeout: its timer cannot be cleared when the step ends first (every
+  // dispatch would leave minutes-long timers behind), and fake timers do not drive it.
+  const timeout = new AbortController();
+  const timer = Number.isFinite(timeoutMs)
+    ? setTimeout(
+        () => timeout.abort(new ToolSearchError('timeout', `Timed out after ${timeoutMs} ms`)),
+        Math.min(MAX_DELAY_MS, Math.max(0, timeoutMs)),
+      )
+    : undefined;
+  const signal = AbortSignal.any([parent, timeout.signal]);
   return new Promise<StepOutcome<T>>((resolve) => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
     const finish = (outcome: StepOutcome<T>) => {
-      if (timer !== undefined) clearTimeout(timer);
-      parent.removeEventListener('abort', onAbort);
+      clearTimeout(timer);
+      signal.removeEventListener('abort', onAbort);
       resolve(outcome);
     };
-    const onAbort = () => {
-      controller.abort(parent.reason);
-      finish({ kind: 'aborted' });
-    };
-    parent.addEventListener('abort', onAbort, { once: true });
-    if (Number.isFinite(timeoutMs)) {
-      timer = setTimeout(() => {
-        controller.abort(new ToolSearchError('timeout', `Timed out after ${timeoutMs} ms`));
-        finish({ kind: 'timeout' });
-      }, timeoutMs);
-    }
+    // The combined signal keeps the reason of the source that aborted first.
+    const onAbort = () =>
+      finish(
+        timeout.signal.aborted && signal.reason === timeout.signal.reason
+          ? { kind: 'timeout' }
+          : { kind: 'aborted' },
+      );
+    signal.addEventListener('abort', onAbort, { once: true });
     let pending: Promisable<T>;
     try {
-      pending = fn(controller.signal);
+      pending = fn(signal);
     } catch (error) {
       finish({ kind: 'thrown', error });
       return;

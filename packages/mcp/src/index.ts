@@ -36,6 +36,8 @@ export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
 export type { UnmatchedRule } from './rule-report.js';
 export { findUnmatchedRules } from './rule-report.js';
+export type { TerminalStyle } from './terminal-style.js';
+export { createTerminalStyle, shouldColor } from './terminal-style.js';
 export type { SanitizeTerminalTextOptions } from './terminal-text.js';
 export { sanitizeTerminalText } from './terminal-text.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createProgressReporter } from './progress.js';
 import type { UpstreamProgressEvent, UpstreamServerStatus } from './upstream-pool.js';
 
@@ -78,5 +78,38 @@ describe('createProgressReporter', () => {
     const { lines, stream } = fakeStream(false);
     createProgressReporter({ stream })(event('ready'));
     expect(lines).toEqual([]);
+  });
+
+  describe('colour', () => {
+    afterEach(() => {
+      vi.unstubAllEnvs();
+    });
+
+    it('colours the marks on a TTY by default', () => {
+      vi.stubEnv('NO_COLOR', undefined);
+      vi.stubEnv('FORCE_COLOR', undefined);
+      const { lines, stream } = fakeStream(true);
+      createProgressReporter({ stream })(event('ready'));
+      expect(lines[0]).toMatch(/^\u001b\[32m✓\u001b\[39m filesystem/);
+    });
+
+    it('follows the one colour rule: no colour with NO_COLOR or FORCE_COLOR=0, colour with FORCE_COLOR into a log file', () => {
+      vi.stubEnv('FORCE_COLOR', '0');
+      const tty = fakeStream(true);
+      createProgressReporter({ stream: tty.stream })(event('ready'));
+      expect(tty.lines[0]).toMatch(/^✓ filesystem/);
+
+      vi.stubEnv('FORCE_COLOR', undefined);
+      vi.stubEnv('NO_COLOR', '1');
+      const plain = fakeStream(true);
+      createProgressReporter({ stream: plain.stream })(event('ready'));
+      expect(plain.lines[0]).toMatch(/^✓ filesystem/);
+
+      vi.stubEnv('NO_COLOR', undefined);
+      vi.stubEnv('FORCE_COLOR', '1');
+      const log = fakeStream(false);
+      createProgressReporter({ stream: log.stream, always: true })(event('ready'));
+      expect(log.lines[0]).toMatch(/^\u001b\[32m✓/);
+    });
   });
 });

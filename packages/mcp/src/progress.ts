@@ -1,3 +1,4 @@
+import { createTerminalStyle, shouldColor } from './terminal-style.js';
 import { sanitizeTerminalText } from './terminal-text.js';
 import type { UpstreamProgressEvent } from './upstream-pool.js';
 
@@ -13,7 +14,7 @@ export interface ProgressReporterOptions {
   stream?: ProgressStream;
   /** Write even when the stream is not a TTY (e.g. into a log file). @defaultValue false */
   always?: boolean;
-  /** Colour the marks. @defaultValue when the stream is a TTY and `NO_COLOR` is unset */
+  /** Colour the marks. @defaultValue {@link shouldColor}(stream): a TTY, `NO_COLOR` and `FORCE_COLOR` respected */
   color?: boolean;
 }
 
@@ -32,7 +33,7 @@ export interface ProgressReporterOptions {
  *
  * @param options.stream - where to write @defaultValue process.stderr
  * @param options.always - write when the stream is not a TTY too @defaultValue false
- * @param options.color - colour the marks
+ * @param options.color - colour the marks @defaultValue {@link shouldColor}(stream)
  * @returns a listener for `onProgress`
  * @throws nothing
  */
@@ -41,8 +42,7 @@ export function createProgressReporter(
 ): (event: UpstreamProgressEvent) => void {
   const stream = options.stream ?? process.stderr;
   const enabled = options.always === true || stream.isTTY === true;
-  const color = options.color ?? (stream.isTTY === true && process.env['NO_COLOR'] === undefined);
-  const paint = (code: number, text: string) => (color ? `\u001b[${code}m${text}\u001b[0m` : text);
+  const style = createTerminalStyle(options.color ?? shouldColor(stream));
   return (event) => {
     if (!enabled) return;
     const { status } = event;
@@ -62,25 +62,27 @@ export function createProgressReporter(
         ] as const;
         const note = counts
           .filter(([count]) => count > 0)
-          .map(([count, one, many]) => paint(33, `  ${count} ${count === 1 ? one : (many ?? one)}`))
+          .map(([count, one, many]) =>
+            style.yellow(`  ${count} ${count === 1 ? one : (many ?? one)}`),
+          )
           .join('');
-        line = `${paint(32, '✓')} ${name}${tools}${time}${note}`;
+        line = `${style.green('✓')} ${name}${tools}${time}${note}`;
         break;
       }
       case 'failed':
-        line = `${paint(31, '✗')} ${name}failed: ${safe(status.error ?? 'unknown error')}`;
+        line = `${style.red('✗')} ${name}failed: ${safe(status.error ?? 'unknown error')}`;
         break;
       case 'disconnected':
-        line = `${paint(33, '!')} ${name}disconnected: ${safe(status.error ?? '')}`;
+        line = `${style.yellow('!')} ${name}disconnected: ${safe(status.error ?? '')}`;
         break;
       case 'reconnecting':
-        line = `${paint(33, '↻')} ${name}reconnecting (attempt ${status.reconnectAttempts})`;
+        line = `${style.yellow('↻')} ${name}reconnecting (attempt ${status.reconnectAttempts})`;
         break;
       case 'retrying':
-        line = `${paint(33, '↻')} ${name}retrying (it was down)`;
+        line = `${style.yellow('↻')} ${name}retrying (it was down)`;
         break;
       case 'tools_changed':
-        line = `${paint(36, '~')} ${name}now ${status.toolCount} tools`;
+        line = `${style.cyan('~')} ${name}now ${status.toolCount} tools`;
         break;
       default:
         line = undefined;

@@ -1,4 +1,5 @@
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import type { AssemblyChoice } from './assembly.js';
 
 /** The rankers of ours the benchmark can measure: presets of `createBm25Ranker()`. */
@@ -80,18 +81,22 @@ export const USAGE = `Usage: pnpm bench [options]
 Environment: BENCH_NODE_OPTIONS adds node flags to every size's process, e.g.
   BENCH_NODE_OPTIONS='--cpu-prof --cpu-prof-dir=.scratch/prof' pnpm bench --sizes 10000 --peers none`;
 
-const VALUE_FLAGS = [
-  '--sizes',
-  '--iterations',
-  '--warmup',
-  '--budget-ms',
-  '--min-samples',
-  '--rankers',
-  '--peers',
-  '--data',
-  '--seed',
-  '--assembly',
-];
+// Every value is read as a string and checked below, so that the messages name the flag
+// and the value; `--help` and `--json` are the only switches.
+const FLAGS = {
+  sizes: { type: 'string' },
+  iterations: { type: 'string' },
+  warmup: { type: 'string' },
+  'budget-ms': { type: 'string' },
+  'min-samples': { type: 'string' },
+  rankers: { type: 'string' },
+  peers: { type: 'string' },
+  data: { type: 'string' },
+  seed: { type: 'string' },
+  assembly: { type: 'string' },
+  json: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
 
 /** Thrown for a bad command line; the CLI prints the message and the usage. */
 export class UsageError extends Error {
@@ -129,11 +134,13 @@ function list<T extends string>(flag: string, value: string, allowed: readonly T
 }
 
 /**
- * Parses the command line (`--flag value` or `--flag=value`).
+ * Parses the command line (`--flag value` or `--flag=value`) with `node:util`
+ * `parseArgs`, in order: the first bad argument is the one reported, and `--help`
+ * answers only when nothing before it was bad. A `--` separator is skipped.
  *
  * @param argv - the arguments after the script name
  * @returns the options, or `'help'` when `--help` was asked
- * @throws {@link UsageError} for an unknown flag or a bad value
+ * @throws {@link UsageError} for an unknown flag, a positional argument or a bad value
  */
 export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
   const options: BenchOptions = {
@@ -142,61 +149,75 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
     rankers: [...DEFAULT_OPTIONS.rankers],
     peers: [...DEFAULT_OPTIONS.peers],
   };
-  for (let i = 0; i < argv.length; i++) {
-    const argument = argv[i]!;
-    if (argument === '--') continue;
-    if (argument === '--help' || argument === '-h') return 'help';
-    if (argument === '--json') {
+  // Not strict: parseArgs's own errors would name no value, and a value starting with a
+  // dash (`--sizes --json`) must reach the number check as before.
+  const { tokens } = parseArgs({
+    args: argv.filter((argument) => argument !== '--'),
+    options: FLAGS,
+    strict: false,
+    allowPositionals: true,
+    tokens: true,
+  });
+  for (const token of tokens) {
+    if (token.kind === 'positional') {
+      throw new UsageError(`Unexpected argument '${token.value}'.`);
+    }
+    if (token.kind !== 'option') continue;
+    const flag = `--${token.name}`;
+    if (!Object.hasOwn(FLAGS, token.name)) {
+      throw new UsageError(
+        token.rawName.startsWith('--')
+          ? `Unknown option '${flag}'.`
+          : `Unexpected argument '${token.rawName}'.`,
+      );
+    }
+    const name = token.name as keyof typeof FLAGS;
+    if (FLAGS[name].type === 'boolean') {
+      if (token.value !== undefined) {
+        throw new UsageError(`${flag} takes no value, got '${token.value}'.`);
+      }
+      if (name === 'help') return 'help';
       options.json = true;
       continue;
     }
-    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argument);
-    if (match === null) throw new UsageError(`Unexpected argument '${argument}'.`);
-    const flag = `--${match[1]}`;
-    if (!VALUE_FLAGS.includes(flag)) throw new UsageError(`Unknown option '${flag}'.`);
-    let value = match[2];
-    if (value === undefined) {
-      value = argv[++i];
-      if (value === undefined) throw new UsageError(`${flag} expects a value.`);
-    }
-    switch (flag) {
-      case '--sizes':
+    const value = token.value;
+    if (value === undefined) throw new UsageError(`${flag} expects a value.`);
+    switch (name) {
+      case 'sizes':
         options.sizes = value.split(',').map((size) => positiveInteger(flag, size.trim()));
         break;
-      case '--iterations':
+      case 'iterations':
         options.iterations = positiveInteger(flag, value);
         break;
-      case '--warmup':
+      case 'warmup':
         options.warmup = nonNegativeInteger(flag, value);
         break;
-      case '--budget-ms':
+      case 'budget-ms':
         options.budgetMs = nonNegativeInteger(flag, value);
         break;
-      case '--min-samples':
+      case 'min-samples':
         options.minSamples = positiveInteger(flag, value);
         break;
-      case '--rankers':
+      case 'rankers':
         options.rankers = list(flag, value, ALL_RANKERS);
         if (options.rankers.length === 0)
           throw new UsageError(`${flag} needs at least one ranker.`);
         break;
-      case '--peers':
+      case 'peers':
         options.peers = list(flag, value, ALL_PEERS);
         break;
-      case '--data':
+      case 'data':
         options.data = value;
         break;
-      case '--assembly':
+      case 'assembly':
         if (value !== 'auto' && value !== 'bridge' && value !== 'core') {
           throw new UsageError(`${flag}: use auto, bridge or core, not '${value}'.`);
         }
         options.assembly = value;
         break;
-      case '--seed':
+      case 'seed':
         options.seed = nonNegativeInteger(flag, value);
         break;
-      default:
-        throw new UsageError(`Unknown option '${flag}'.`);
     }
   }
   options.minSamples = Math.min(options.minSamples, options.iterations);

@@ -1,3 +1,4 @@
+import { renderTable } from '@tool-search/terminal';
 import type { Stats } from './measure.js';
 import type { SizeResult, SystemResult } from './results.js';
 
@@ -51,14 +52,13 @@ function cell(stats: Stats | undefined): string {
   return `${formatDuration(stats.p50)} / ${formatDuration(stats.p99)}`;
 }
 
+// Markdown, so that a run pastes into an issue; the first column left, numbers right.
 function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const line = (cells: readonly string[]) =>
-    `| ${cells.map((text, column) => (column === 0 ? text.padEnd(widths[column]!) : text.padStart(widths[column]!))).join(' | ')} |`;
-  const rule = `|${widths.map((width, column) => (column === 0 ? `:${'-'.repeat(width + 1)}` : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
-  return [line(header), rule, ...rows.map(line)].join('\n');
+  const columns = header.map((title, column) => ({
+    header: title,
+    align: column === 0 ? ('left' as const) : ('right' as const),
+  }));
+  return renderTable(columns, rows, { format: 'markdown' }).join('\n');
 }
 
 /** Row labels, also asserted by the smoke test. */

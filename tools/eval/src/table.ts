@@ -1,12 +1,9 @@
+import { renderTable } from '@tool-search/terminal';
 import type { EvalSet } from './data.js';
 import type { SetResult } from './evaluate.js';
 import { METRIC_LABELS, METRICS, meanScores } from './metrics.js';
 
 const BASELINE = 'spec';
-
-function pad(text: string, width: number, left = false): string {
-  return left ? text.padEnd(width) : text.padStart(width);
-}
 
 function percent(value: number): string {
   return (value * 100).toFixed(1);
@@ -17,11 +14,14 @@ function ratio(value: number, baseline: number | undefined): string {
   return `${(value / baseline).toFixed(2)}×`;
 }
 
+// The first row is the header; no rule under it, the first column left, numbers right.
 function render(rows: string[][]): string {
-  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
-  return rows
-    .map((row) => row.map((cell, column) => pad(cell, widths[column]!, column === 0)).join('  '))
-    .join('\n');
+  const [header = [], ...body] = rows;
+  const columns = header.map((title, index) => ({
+    header: title,
+    align: index === 0 ? ('left' as const) : ('right' as const),
+  }));
+  return renderTable(columns, body, { rule: false }).join('\n');
 }
 
 /**

@@ -1,3 +1,5 @@
+import { renderTable } from '@tool-search/terminal';
+
 /**
  * A plain text table: a title, a header row, a rule, the rows; numbers right-aligned.
  *
@@ -8,26 +10,14 @@
  * @throws nothing
  */
 export function formatTable(title: string, header: string[], rows: string[][]): string {
-  const widths = header.map((cell, column) =>
-    Math.max(cell.length, ...rows.map((row) => (row[column] ?? '').length)),
-  );
-  const numeric = header.map(
-    (_, column) =>
-      rows.length > 0 && rows.every((row) => /^[-\d.,% ]*(ms|MB|\/s)?$/.test(row[column] ?? '')),
-  );
-  const line = (cells: string[]) =>
-    cells
-      .map((cell, column) =>
-        numeric[column] ? cell.padStart(widths[column]!) : cell.padEnd(widths[column]!),
-      )
-      .join('  ')
-      .trimEnd();
-  return [
-    title,
-    line(header),
-    widths.map((width) => '─'.repeat(width)).join('  '),
-    ...rows.map(line),
-  ].join('\n');
+  const columns = header.map((cell, column) => ({
+    header: cell,
+    align:
+      rows.length > 0 && rows.every((row) => /^[-\d.,% ]*(ms|MB|\/s)?$/.test(row[column] ?? ''))
+        ? ('right' as const)
+        : ('left' as const),
+  }));
+  return [title, ...renderTable(columns, rows)].join('\n');
 }
 
 /**

@@ -20,6 +20,7 @@ import { existsSync } from 'node:fs';
 import { cp, mkdtemp, readdir, readFile, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { createCheckReporter, runCheck } from './check-reporter.js';
 import { run } from './run.js';
 import { publicPackages, repoRoot } from './workspace.js';
 
@@ -27,14 +28,8 @@ const root = repoRoot();
 const changesetBin = join(root, 'node_modules', '.bin', 'changeset');
 const BUMPS = new Set(['patch', 'minor', 'major']);
 
-const failures: string[] = [];
-function fail(message: string): void {
-  failures.push(message);
-  console.error(`  FAIL ${message}`);
-}
-function pass(message: string): void {
-  console.log(`  ok   ${message}`);
-}
+const reporter = createCheckReporter('changesets');
+const { fail, pass, step } = reporter;
 
 interface Changeset {
   file: string;
@@ -83,7 +78,7 @@ async function main(): Promise<void> {
   if (!firstCommit) throw new Error('not a git checkout: git rev-list found no first commit');
   const work = await mkdtemp(join(tmpdir(), 'tool-search-changesets-'));
   try {
-    console.log(`\n--- changeset status --since=${firstCommit.slice(0, 12)}`);
+    step(`changeset status --since=${firstCommit.slice(0, 12)}`);
     const planFile = join(work, 'release-plan.json');
     const status = await run(
       changesetBin,
@@ -104,7 +99,7 @@ async function main(): Promise<void> {
       );
     }
 
-    console.log('\n--- changeset files');
+    step('changeset files');
     const changesets = await readChangesets();
     const covered = new Set<string>();
     for (const changeset of changesets) {
@@ -129,7 +124,7 @@ async function main(): Promise<void> {
         fail(`${name} changed since ${firstCommit.slice(0, 12)} but no changeset names it`);
       }
     }
-    if (failures.length === 0) {
+    if (reporter.failures.length === 0) {
       pass(`${changesets.length} changesets name public packages, with bumps and summaries`);
     }
 
@@ -211,21 +206,11 @@ async function main(): Promise<void> {
       );
       console.log(`\n${text.split('\n').slice(0, 12).join('\n')}\n...`);
     }
-    if (failures.length === 0) pass('changelogs: a title, the new version and every summary');
+    if (reporter.failures.length === 0)
+      pass('changelogs: a title, the new version and every summary');
   } finally {
     await rm(work, { recursive: true, force: true });
   }
 }
 
-main()
-  .then(() => {
-    if (failures.length > 0) {
-      console.error(`\nchangesets check: ${failures.length} failure(s)`);
-      process.exit(1);
-    }
-    console.log('\nchangesets check: all passed');
-  })
-  .catch((error: unknown) => {
-    console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-    process.exit(1);
-  });
+void runCheck(reporter, main);

@@ -24,6 +24,7 @@ import { basename, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
+import { createCheckReporter, runCheck } from './check-reporter.js';
 import { run } from './run.js';
 import { type Manifest, type PublicPackage, publicPackages, repoRoot } from './workspace.js';
 
@@ -31,17 +32,8 @@ const root = repoRoot();
 const scripts = join(root, 'tools', 'scripts');
 const bin = (name: string) => join(scripts, 'node_modules', '.bin', name);
 
-const failures: string[] = [];
-function fail(message: string): void {
-  failures.push(message);
-  console.error(`  FAIL ${message}`);
-}
-function pass(message: string): void {
-  console.log(`  ok   ${message}`);
-}
-function step(title: string): void {
-  console.log(`\n--- ${title}`);
-}
+const reporter = createCheckReporter('package', { listFailures: true });
+const { fail, pass, note, step } = reporter;
 
 interface Packed {
   pkg: PublicPackage;
@@ -96,7 +88,7 @@ function checkContents({ manifest, files, tarball }: Packed): void {
   ) {
     notes.push('ships source maps that point at src/, which is not in the tarball');
   }
-  for (const note of notes) console.log(`  note ${name}: ${note}`);
+  for (const text of notes) note(`${name}: ${text}`);
   if (problems.length > 0) fail(`${name}: ${problems.join('; ')}`);
   else pass(`${name}: ${basename(tarball)}, ${files.length} files, metadata and contents`);
 }
@@ -111,9 +103,7 @@ async function checkPublint({ manifest, tarball }: Packed): Promise<void> {
   });
   const errors = messages.filter((m) => m.type !== 'suggestion');
   for (const message of messages.filter((m) => m.type === 'suggestion')) {
-    console.log(
-      `  note ${manifest.name} (publint): ${formatMessage(message, pkg, { color: false })}`,
-    );
+    note(`${manifest.name} (publint): ${formatMessage(message, pkg, { color: false })}`);
   }
   if (errors.length > 0) {
     fail(
@@ -283,15 +273,6 @@ async function main(): Promise<void> {
     if (values.keep) console.log(`\nkept ${work}`);
     else await rm(work, { recursive: true, force: true });
   }
-  if (failures.length > 0) {
-    console.error(`\npackage check: ${failures.length} failure(s)`);
-    for (const failure of failures) console.error(`- ${failure.split('\n')[0]}`);
-    process.exit(1);
-  }
-  console.log('\npackage check: all passed');
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+void runCheck(reporter, main);

@@ -19,6 +19,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { createCheckReporter, runCheck } from './check-reporter.js';
 import { serveStatic } from './serve-static.js';
 import { repoRoot } from './workspace.js';
 
@@ -48,14 +49,8 @@ interface PageLinks {
   links: string[];
 }
 
-const failures: string[] = [];
-function fail(message: string): void {
-  failures.push(message);
-  console.error(`  FAIL ${message}`);
-}
-function pass(message: string): void {
-  console.log(`  ok   ${message}`);
-}
+const reporter = createCheckReporter('site');
+const { fail, pass } = reporter;
 
 /** The package names of the typedoc entry points (`packages/<name>` folders). */
 async function documentedPackages(root: string): Promise<string[]> {
@@ -318,14 +313,6 @@ async function main(): Promise<void> {
     await browser?.close();
     await server.close();
   }
-  if (failures.length > 0) {
-    console.error(`\nsite check: ${failures.length} failure(s)`);
-    process.exit(1);
-  }
-  console.log('\nsite check: all passed');
 }
 
-main().catch((error: unknown) => {
-  console.error(error instanceof Error ? (error.stack ?? error.message) : error);
-  process.exit(1);
-});
+void runCheck(reporter, main);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, setup, } from './__fixtures__/dispatcher-setup.js';
+import { call, setup } from './__fixtures__/dispatcher-setup.js';
 import { createDispatcher } from './dispatcher.js';
 import { createSessionApprovalStore } from './session-approvals.js';
 import type { DispatchSettled } from './types.js';

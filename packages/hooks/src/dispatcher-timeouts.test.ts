@@ -2,7 +2,7 @@ import { ToolSearchError } from '@tool-search/core';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { call, setup, WAIT } from './__fixtures__/dispatcher-setup.js';
 import { createDispatcher } from './dispatcher.js';
-import type { ApprovalRequest, DispatchSettled, } from './types.js';
+import type { ApprovalRequest, DispatchSettled } from './types.js';
 
 describe('createDispatcher', () => {
   describe('timeouts (fake timers)', () => {

@@ -106,6 +106,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
   };
 }
 
+/** Runs the steps of {@link PIPELINE} until one decides the call. Never rejects. */
 async function runPipeline(start: CallState, config: DispatchConfig): Promise<SettledCallState> {
   let state = start;
   try {

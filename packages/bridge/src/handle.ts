@@ -21,6 +21,7 @@ import type { Assembly } from './assemble.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,
+  echoName,
   nameError,
   nameStatus,
   ownValue,
@@ -267,14 +268,15 @@ async function answerDescribe(
   }
   bump(assembly, 'errors');
   bump(assembly, 'misses');
-  const result: BridgeErrorResult = { error: nameError(status, name).error, name };
+  const result: BridgeErrorResult = { error: nameError(status, name).error, name: echoName(name) };
   return status === 'unknown' ? withSuggestions(assembly, result, name) : result;
 }
 
 async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<BridgeErrorResult> {
   bump(assembly, 'errors');
   const result: BridgeErrorResult = { error: failure.error };
-  if (failure.name !== undefined) result.name = failure.name;
+  // The name goes back cut like in the error text: a client may send a 1 MB name.
+  if (failure.name !== undefined) result.name = echoName(failure.name);
   if (failure.parameters !== undefined) result.parameters = failure.parameters;
   if (failure.missing !== undefined) result.missing = failure.missing;
   if (

@@ -7,6 +7,7 @@ import {
   McpError,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { echoName } from '@tool-search/bridge';
 import {
   describeError,
   fromMcpTool,
@@ -558,7 +559,7 @@ export function createUpstreamPool(
     if (entry === undefined) {
       return errorResult(
         'unknown_tool',
-        `Tool '${name}' is not served by any connected upstream server. Check the name against tools/list.`,
+        `Tool '${echoName(name)}' is not served by any connected upstream server. Check the name against tools/list.`,
       );
     }
     const upstream = byName.get(entry.server)!;
@@ -575,6 +576,16 @@ export function createUpstreamPool(
     }
     if (callOptions.signal?.aborted) {
       return errorResult('aborted', `The call of '${name}' was cancelled before it started.`);
+    }
+    // Arguments the gateway cannot serialise (a hook put a BigInt or a cycle there) are
+    // the gateway's failure: the request never leaves, and the server is not blamed.
+    try {
+      JSON.stringify(args);
+    } catch (error) {
+      return errorResult(
+        'invalid_argument',
+        `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
+      );
     }
     const timeoutMs = callOptions.timeoutMs ?? callTimeoutMs;
     try {

@@ -56,7 +56,12 @@ const INITIALIZE = JSON.stringify({
   },
 });
 
-function postHead(listener: GatewayHttpListener, token: string, length: number, extra = ''): string {
+function postHead(
+  listener: GatewayHttpListener,
+  token: string,
+  length: number,
+  extra = '',
+): string {
   return (
     `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${listener.port}\r\n` +
     `Authorization: Bearer ${token}\r\nContent-Type: application/json\r\n` +

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   type CallToolRequest,
   CallToolRequestSchema,
@@ -597,7 +597,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     },
     async listenHttp(httpOptions = {}) {
       if (drain.draining) {
-        throw new ToolSearchError('invalid_argument', 'The gateway is shutting down: it opens no new listener.');
+        throw new ToolSearchError(
+          'invalid_argument',
+          'The gateway is shutting down: it opens no new listener.',
+        );
       }
       const listener = await listenGatewayHttp(
         {
@@ -624,7 +627,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       // The answers are on their way: stdio writes them within this turn, HTTP
       // listeners wait (briefly) for their responses to end before closing.
       await new Promise((resolve) => setImmediate(resolve));
-      await Promise.allSettled([...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })));
+      await Promise.allSettled(
+        [...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })),
+      );
       listeners.clear();
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));
       return report;

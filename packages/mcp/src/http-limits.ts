@@ -50,10 +50,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
  * @throws {@link ToolSearchError} `invalid_config` for a limit that is not a whole
  * number of 1 or more
  */
-export function resolveHttpLimits(
-  options: Partial<HttpLimits>,
-  principals: number,
-): HttpLimits {
+export function resolveHttpLimits(options: Partial<HttpLimits>, principals: number): HttpLimits {
   const maxSessions = positive('maxSessions', options.maxSessions, DEFAULT_MAX_SESSIONS);
   return {
     maxSessions,

@@ -3,6 +3,8 @@ export {
   createElicitationApproval,
   createGatewayApproval,
 } from './approval.js';
+export type { DrainReport } from './call-drain.js';
+export { SHUTTING_DOWN_ERROR_CODE } from './call-drain.js';
 export type {
   ApprovalConfig,
   ApprovalHintName,
@@ -19,10 +21,15 @@ export type {
 } from './config.js';
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';
 export { expandEnvVariables } from './env.js';
-export type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
+export type {
+  GatewayHttpCloseOptions,
+  GatewayHttpListener,
+  GatewayHttpOptions,
+} from './gateway-http.js';
 export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
 export type {
   GatewayActivity,
+  GatewayCloseOptions,
   GatewayConnectOptions,
   GatewayServer,
   GatewayServerOptions,
@@ -31,6 +38,13 @@ export type {
 } from './gateway-server.js';
 export { createGatewayServer } from './gateway-server.js';
 export { createConfigGuardrails } from './guardrails.js';
+export {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_SESSIONS,
+} from './http-limits.js';
 export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';

@@ -360,7 +360,7 @@ export function parseCommandLine(
           text('max-connections'))
       ) {
         throw new UsageError(
-          '--port, --host, --token, --allow-origin, --idle-timeout, --max-sessions, --max-sessions-per-token and --max-connections apply only to --transport http.',
+          '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.',
           command,
         );
       }

@@ -173,6 +173,27 @@ describe('listenHttp limits', () => {
       await Promise.all([...busy, fourth, idle, bob].map((client) => client.close()));
     }, 60_000);
 
+    it('at the global cap, makes room from the token holding the most sessions, never from a smaller one', async () => {
+      const { gateway, listener } = await listen({ maxSessions: 4, maxSessionsPerPrincipal: 4 });
+      const alice: TestClient[] = [];
+      for (let index = 0; index < 3; index += 1) {
+        alice.push(await connectHttpClient(listener.url, { token: ALICE, listen: false }));
+      }
+      const bob = await connectHttpClient(listener.url, { token: BOB, listen: false });
+      // Full: Bob (1 session) takes the place of Alice's oldest idle one (3 sessions).
+      const bobAgain = await connectHttpClient(listener.url, { token: BOB, listen: false });
+      const principals = gateway.sessions().map((session) => session.profile);
+      expect(principals.filter((profile) => profile === 'alice')).toHaveLength(2);
+      expect(principals.filter((profile) => profile === 'bob')).toHaveLength(2);
+      await expect(alice[0]!.names()).rejects.toMatchObject({ code: 404 });
+      // Alice (2) may not push out Bob (2): she makes room from her own idle sessions.
+      const aliceAgain = await connectHttpClient(listener.url, { token: ALICE, listen: false });
+      expect(await bob.names()).toContain('hang');
+      expect(await bobAgain.names()).toContain('hang');
+      await expect(alice[1]!.names()).rejects.toMatchObject({ code: 404 });
+      await Promise.all([...alice, bob, bobAgain, aliceAgain].map((client) => client.close()));
+    }, 60_000);
+
     it('refuses options that are not positive whole numbers', async () => {
       const gateway = createGatewayServer({ pool, config });
       gateways.push(gateway);

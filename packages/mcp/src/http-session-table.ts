@@ -26,7 +26,8 @@ export type Admission =
  * The open HTTP sessions with their caps: at most `maxSessions` in all and
  * `maxPerPrincipal` per token. A token at its cap makes room by closing its own
  * oldest idle session; at the global cap, the oldest idle session of the token
- * holding the most sessions (never one holding fewer than the newcomer's) goes.
+ * holding the most sessions goes (if it holds at least two more than the newcomer),
+ * else the newcomer's own oldest idle one.
  */
 export interface SessionTable<T extends TableEntry> {
   get(id: string): T | undefined;
@@ -129,18 +130,20 @@ export function createSessionTable<T extends TableEntry>(limits: {
         evicted.push(oldest);
       }
       if (sessions.size >= limits.maxSessions) {
-        // The newcomer's own idle sessions go first; then those of the biggest holder,
-        // as long as it holds more than the newcomer will.
-        let victim = oldestIdleOf(principal);
-        if (victim === undefined) {
-          const mine = (counts.get(principal) ?? 0) + 1;
-          const holders = [...counts].filter(([, count]) => count > mine);
-          holders.sort((a, b) => b[1] - a[1]);
-          for (const [holder] of holders) {
-            victim = oldestIdleOf(holder);
-            if (victim !== undefined) break;
-          }
+        // The biggest holder gives way first, as long as it holds at least two more than
+        // the newcomer (so that two tokens never take turns pushing each other out);
+        // else the newcomer's own oldest idle session goes.
+        const mine = counts.get(principal) ?? 0;
+        const holders = [...counts].filter(
+          ([holder, count]) => holder !== principal && count > mine + 1,
+        );
+        holders.sort((a, b) => b[1] - a[1]);
+        let victim: string | undefined;
+        for (const [holder] of holders) {
+          victim = oldestIdleOf(holder);
+          if (victim !== undefined) break;
         }
+        victim ??= oldestIdleOf(principal);
         if (victim === undefined) {
           return { ok: false, message: busyMessage() };
         }

@@ -7,7 +7,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
  */
 export const SHUTTING_DOWN_ERROR_CODE = -32000;
 
-/** What {@link CallDrain.drain} did. */
+/** What a drain did: `GatewayServer.close` returns it. */
 export interface DrainReport {
   /** Calls that finished on their own within the grace period. */
   finished: number;

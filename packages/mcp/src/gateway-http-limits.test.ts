@@ -1,4 +1,5 @@
 import { connect, type Socket } from 'node:net';
+import { CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, until } from './__fixtures__/clients.js';
 import { fixtureServer } from './__fixtures__/servers.js';
@@ -236,6 +237,21 @@ describe('listenHttp limits', () => {
       await inSession.closed;
       expect(inSession.received()).toMatch(/^HTTP\/1\.1 408/);
       // The session itself lives on.
+      expect(await client.names()).toContain('hang');
+      await client.close();
+    }, 30_000);
+
+    it('does not cut off a long call: the deadlines cover receiving the request, not the answer', async () => {
+      const { listener } = await listen({ headersTimeoutMs: 200, bodyTimeoutMs: 200 });
+      const client = await connectHttpClient(listener.url, { token: ALICE });
+      // The call outlives both deadlines many times; only the client's own timeout ends it.
+      await expect(
+        client.client.request(
+          { method: 'tools/call', params: { name: 'hang', arguments: {} } },
+          CallToolResultSchema,
+          { timeout: 2_500 },
+        ),
+      ).rejects.toMatchObject({ code: ErrorCode.RequestTimeout });
       expect(await client.names()).toContain('hang');
       await client.close();
     }, 30_000);

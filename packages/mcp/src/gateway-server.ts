@@ -164,7 +164,8 @@ export interface GatewayServer {
    * @param transport - the transport (not started)
    * @param options.profile - the session's profile
    * @returns the session, once the transport is started
-   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile
+   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile;
+   * `invalid_argument` once {@link GatewayServer.close} began
    */
   connect(transport: Transport, options?: GatewayConnectOptions): Promise<GatewaySession>;
   /**
@@ -172,14 +173,18 @@ export interface GatewayServer {
    * `Origin`s (403) and `Host`s, and requires a bearer token whenever it binds to any
    * other address. Each profile with a `token` in the config is chosen by that token.
    * Browser pages on the allowed origins get CORS answers (preflights included);
-   * sessions idle for `idleTimeoutMs` (30 minutes by default) are closed.
+   * sessions idle for `idleTimeoutMs` (30 minutes by default) are closed. Sessions are
+   * capped per token (a token at its cap closes its own oldest idle session), sockets
+   * are capped, and slow headers and bodies are cut off (408).
    *
    * @param options - see {@link GatewayHttpOptions}
    * @returns the listener with its `url` and `close()`
    * @throws {@link ToolSearchError} `invalid_config` when binding to a non-loopback
    * address without a token, for a token shorter than 16 characters, an allowed origin
-   * that is not a serialized origin, or a negative `idleTimeoutMs`; the listen error
-   * when the port is taken
+   * that is not a serialized origin, a negative `idleTimeoutMs`, or a session,
+   * connection or timeout limit that is not a whole number of 1 or more;
+   * `invalid_argument` once {@link GatewayServer.close} began; the listen error when
+   * the port is taken
    */
   listenHttp(options?: GatewayHttpOptions): Promise<GatewayHttpListener>;
   /** The open sessions. */
@@ -591,6 +596,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
 
   return {
     async connect(transport, connectOptions = {}) {
+      if (drain.draining) {
+        throw new ToolSearchError(
+          'invalid_argument',
+          'The gateway is shutting down: it takes no new sessions.',
+        );
+      }
       const session = createSession(connectOptions.profile ?? options.profile);
       await session.server.connect(transport);
       return session;

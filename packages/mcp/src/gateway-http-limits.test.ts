@@ -256,6 +256,14 @@ describe('listenHttp limits', () => {
       await client.close();
     }, 30_000);
 
+    it('closes a socket that connects and never sends a byte', async () => {
+      const { listener } = await listen({ headersTimeoutMs: 500 });
+      const silent = await openSocket(listener);
+      // Node's headers deadline covers a request that never starts, too.
+      await silent.closed;
+      expect(silent.received()).toMatch(/^HTTP\/1\.1 408/);
+    }, 30_000);
+
     it('closes a socket whose headers never finish', async () => {
       const { listener } = await listen({ headersTimeoutMs: 500 });
       const slow = await openSocket(listener);

@@ -121,10 +121,10 @@ describe('serve shutdown and banner (real processes)', () => {
     await Promise.allSettled([waiting.close(), working.close()]);
   }, 60_000);
 
-  it('on SIGTERM over stdio: the call in flight is answered with a shutdown error', async () => {
+  it('on SIGTERM over stdio: the call in flight is answered with a shutdown error, a new one refused', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [CLI, 'serve', '--config', config, '--shutdown-grace', '1'],
+      args: [CLI, 'serve', '--config', config, '--shutdown-grace', '2'],
       env: { ...(process.env as Record<string, string>), NO_COLOR: '1' },
       stderr: 'pipe',
     });
@@ -135,11 +135,19 @@ describe('serve shutdown and banner (real processes)', () => {
     const pid = transport.pid!;
     const upstreams = childPids(pid);
     process.kill(pid, 'SIGTERM');
+    // A call sent during the grace period is refused at once.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const late = await call(client, 'cancelled_count');
+    expect(late.error).toMatchObject({
+      code: -32000,
+      message: expect.stringContaining('it takes no new calls'),
+    });
     const hung = await hanging;
     expect(hung.error).toMatchObject({
       code: -32000,
       message: expect.stringContaining('The gateway is shutting down'),
     });
+    expect(hung.error?.message).toContain('grace period');
     await waitForExit([pid, ...upstreams]);
     await client.close();
   }, 60_000);

@@ -72,6 +72,37 @@ describe('parseCommandLine', () => {
     });
   });
 
+  it('reads the session and connection limits, and the shutdown grace (also on stdio)', () => {
+    expect(
+      parseCommandLine(
+        [
+          'serve',
+          '--config',
+          'g.json',
+          '--transport',
+          'http',
+          '--max-sessions',
+          '200',
+          '--max-sessions-per-token',
+          '20',
+          '--max-connections',
+          '500',
+          '--shutdown-grace',
+          '30',
+        ],
+        {},
+      ),
+    ).toMatchObject({
+      maxSessions: 200,
+      maxSessionsPerToken: 20,
+      maxConnections: 500,
+      shutdownGrace: 30,
+    });
+    expect(
+      parseCommandLine(['serve', '--config', 'g.json', '--shutdown-grace', '0'], {}),
+    ).toMatchObject({ transport: 'stdio', shutdownGrace: 0 });
+  });
+
   it('joins the words of a search query and reads --limit', () => {
     expect(
       parseCommandLine(['search', 'read', 'a file', '--config', 'g.json', '--limit', '3']),
@@ -152,6 +183,18 @@ describe('parseCommandLine', () => {
     [
       ['serve', '--config', 'g.json', '--transport', 'http', '--idle-timeout', '9999999999'],
       /--idle-timeout must be between 0 and 2592000/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--max-sessions', '10'],
+      /as do --max-sessions, --max-sessions-per-token and --max-connections/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--transport', 'http', '--max-sessions-per-token', '0'],
+      /--max-sessions-per-token must be between 1 and 100000/,
+    ],
+    [
+      ['serve', '--config', 'g.json', '--shutdown-grace', '2.5'],
+      /--shutdown-grace must be a whole number/,
     ],
     [['serve', '--config'], /argument missing/],
     [['recorded-server', '--names', 'short'], /--names must be 'prefixed' or 'raw'/],

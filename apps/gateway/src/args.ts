@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util';
+import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS } from '@tool-search/mcp';
 import type { ServeOptions } from './serve.js';
 
 /** The exit code of a bad command line or a bad config file. */
@@ -28,6 +29,12 @@ export const DEFAULT_HTTP_PORT = 8787;
 /** The idle timeout of HTTP sessions when `--idle-timeout` is not given: 30 minutes. */
 export const DEFAULT_IDLE_TIMEOUT_SECONDS = 1800;
 
+/**
+ * How long calls in flight may finish after SIGTERM or SIGINT when
+ * `--shutdown-grace` is not given: 10 seconds.
+ */
+export const DEFAULT_SHUTDOWN_GRACE_SECONDS = 10;
+
 /** The largest `--idle-timeout`: 30 days. */
 const MAX_IDLE_TIMEOUT_SECONDS = 30 * 24 * 60 * 60;
 
@@ -38,6 +45,8 @@ Usage:
   tool-search-gateway demo
   tool-search-gateway serve --config <file> [--transport stdio|http] [--port N] [--host H]
                             [--token T] [--allow-origin O]... [--idle-timeout S]
+                            [--max-sessions N] [--max-sessions-per-token N]
+                            [--max-connections N] [--shutdown-grace S]
                             [--profile P] [--context-window N]
   tool-search-gateway search "<query>" --config <file> [--limit N] [--profile P]
   tool-search-gateway inspect --config <file> [--profile P] [--accept]
@@ -73,6 +82,15 @@ Options:
                           pages get CORS answers; any other Origin is refused (403)
   --idle-timeout S        close an HTTP session after S seconds without requests (an
                           open SSE stream keeps it; default: ${DEFAULT_IDLE_TIMEOUT_SECONDS}; 0: never)
+  --max-sessions N        the most HTTP sessions open at once (default: ${DEFAULT_MAX_SESSIONS})
+  --max-sessions-per-token N
+                          the most HTTP sessions one token holds (default: an equal
+                          share of --max-sessions per token); at its cap a token's
+                          oldest idle session is closed to make room
+  --max-connections N     the most open HTTP connections (default: ${DEFAULT_MAX_CONNECTIONS})
+  --shutdown-grace S      on SIGTERM or SIGINT, seconds that calls in flight may still
+                          finish before they are answered with a shutdown error
+                          (default: ${DEFAULT_SHUTDOWN_GRACE_SECONDS}; 0: answer them at once)
   --profile P             the config profile (toolsets) for stdio sessions
   --context-window N      the client model's context window in tokens (decides when
                           tool search activates; default: unknown → 20,000 tokens)`,
@@ -140,6 +158,10 @@ const COMMAND_OPTIONS: Record<CommandName, OptionSpec> = {
     token: { type: 'string' },
     'allow-origin': { type: 'string', multiple: true },
     'idle-timeout': { type: 'string' },
+    'max-sessions': { type: 'string' },
+    'max-sessions-per-token': { type: 'string' },
+    'max-connections': { type: 'string' },
+    'shutdown-grace': { type: 'string' },
     profile: { type: 'string' },
     'context-window': { type: 'string' },
   },
@@ -302,6 +324,26 @@ export function parseCommandLine(
         MAX_IDLE_TIMEOUT_SECONDS,
       );
       if (idleTimeout !== undefined) parsed.idleTimeout = idleTimeout;
+      const maxSessions = integer(command, 'max-sessions', text('max-sessions'), 1, 100_000);
+      if (maxSessions !== undefined) parsed.maxSessions = maxSessions;
+      const perToken = integer(
+        command,
+        'max-sessions-per-token',
+        text('max-sessions-per-token'),
+        1,
+        100_000,
+      );
+      if (perToken !== undefined) parsed.maxSessionsPerToken = perToken;
+      const maxConnections = integer(
+        command,
+        'max-connections',
+        text('max-connections'),
+        1,
+        1_000_000,
+      );
+      if (maxConnections !== undefined) parsed.maxConnections = maxConnections;
+      const grace = integer(command, 'shutdown-grace', text('shutdown-grace'), 0, 3_600);
+      if (grace !== undefined) parsed.shutdownGrace = grace;
       const profile = nonEmpty(command, 'profile', text('profile'));
       if (profile !== undefined) parsed.profile = profile;
       const contextWindow = integer(
@@ -318,10 +360,13 @@ export function parseCommandLine(
           text('host') ||
           text('token') ||
           allowed !== undefined ||
-          text('idle-timeout'))
+          text('idle-timeout') ||
+          text('max-sessions') ||
+          text('max-sessions-per-token') ||
+          text('max-connections'))
       ) {
         throw new UsageError(
-          '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http.',
+          '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.',
           command,
         );
       }

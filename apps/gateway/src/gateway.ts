@@ -42,8 +42,15 @@ export interface Gateway {
    * @throws nothing
    */
   ready(): Promise<UpstreamServerStatus[]>;
-  /** Stops serving and disconnects from every upstream (their processes exit). */
-  close(): Promise<void>;
+  /**
+   * Stops serving and disconnects from every upstream (their processes exit). With a
+   * grace period, it first stops accepting and lets the calls in flight finish for up
+   * to `graceMs`; each one still running then gets a JSON-RPC error saying the gateway
+   * is shutting down. Only then do the upstreams close.
+   *
+   * @param options.graceMs - how long calls in flight may still finish @defaultValue 0
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
 }
 
 /** Options of {@link createGateway}. */
@@ -86,9 +93,9 @@ export function createGateway(config: GatewayConfig, options: GatewayOptions = {
   let closed = false;
   let starting: Promise<UpstreamServerStatus[]> | undefined;
 
-  const close = async () => {
+  const close = async (closeOptions: { graceMs?: number } = {}) => {
     closed = true;
-    await server?.close().catch(() => {});
+    await server?.close(closeOptions).catch(() => {});
     await pool.close();
     // Servers still connecting when the pool closed are closed as their connect ends;
     // wait for that (briefly), so that no child process outlives us.

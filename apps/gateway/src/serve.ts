@@ -5,7 +5,7 @@ import {
   DEFAULT_RETRY_FAILED_MS,
   findUnmatchedRules,
 } from '@tool-search/mcp';
-import { TOKEN_ENV } from './args.js';
+import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
@@ -58,14 +58,33 @@ export interface ServeOptions {
   allowOrigins?: string[];
   /** Seconds without requests before an HTTP session is closed; 0: never. */
   idleTimeout?: number;
+  /** The most HTTP sessions open at once. */
+  maxSessions?: number;
+  /** The most HTTP sessions one token holds. */
+  maxSessionsPerToken?: number;
+  /** The most open HTTP connections. */
+  maxConnections?: number;
+  /** Seconds that calls in flight may finish after SIGTERM / SIGINT. */
+  shutdownGrace?: number;
   profile?: string;
   contextWindow?: number;
+}
+
+/** Whether a bind address listens on every interface. */
+function isAllInterfaces(host: string): boolean {
+  return host === '0.0.0.0' || host === '::' || host === '[::]';
 }
 
 /**
  * `serve`: runs the gateway until its client goes away (stdio: stdin closes) or the
  * process is told to stop (SIGINT, SIGTERM). stdout is the MCP transport on stdio, so
  * every message goes to stderr; progress lines are written only when stderr is a TTY.
+ *
+ * On SIGTERM or SIGINT it stops accepting (the HTTP port closes, new sessions and
+ * calls are refused), gives the calls in flight `shutdownGrace` seconds to finish,
+ * answers each one still running with a JSON-RPC error saying the gateway is shutting
+ * down, closes the upstreams (their processes exit) and exits 0. It exits 1 if that
+ * has not happened 8 s after the grace period.
  *
  * @param options - the parsed flags
  * @returns the exit code, once serving (the process then lives on its transport)
@@ -91,16 +110,35 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const stderr = process.stderr;
   let gateway: Gateway | undefined;
   let closing = false;
-  const shutdown = (code: number) => {
+  const graceMs = (options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000;
+  const shutdown = (signal: NodeJS.Signals | undefined) => {
     if (closing) return;
     closing = true;
-    const done = () => process.exit(code);
-    // Never hang on the way out: upstreams get a moment to exit, then we go.
-    setTimeout(done, 3_000).unref();
-    void (gateway?.close() ?? Promise.resolve()).then(done, done);
+    // A stop that was asked for and completed is a success (0): service managers such
+    // as systemd count 143 as a failure. The client closing stdin leaves no one to
+    // answer, so no grace then.
+    const grace = signal === undefined ? 0 : graceMs;
+    if (signal !== undefined) {
+      stderr.write(
+        `tool-search-gateway: ${signal}: shutting down; calls in flight have ${grace / 1000} s to finish.\n`,
+      );
+    }
+    const exit = (code: number) => {
+      // stdout may hold the last answers (stdio): let it drain first.
+      process.stdout.write('', () => process.exit(code));
+    };
+    // Never hang on the way out: the upstreams get a few seconds after the grace.
+    setTimeout(() => {
+      stderr.write('tool-search-gateway: shutdown took too long; exiting.\n');
+      process.exit(1);
+    }, grace + 8_000).unref();
+    void (gateway?.close({ graceMs: grace }) ?? Promise.resolve()).then(
+      () => exit(0),
+      () => exit(1),
+    );
   };
-  process.once('SIGINT', () => shutdown(130));
-  process.once('SIGTERM', () => shutdown(143));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
 
   const common: GatewayOptions = {
     // Progress goes to stderr: on stdio only on a TTY (a client's log is no place for
@@ -136,8 +174,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
 
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.
-    process.stdin.once('end', () => shutdown(0));
-    process.stdin.once('close', () => shutdown(0));
+    process.stdin.once('end', () => shutdown(undefined));
+    process.stdin.once('close', () => shutdown(undefined));
     await start({ transport: new StdioServerTransport() });
     return 0;
   }
@@ -149,12 +187,44 @@ export async function runServe(options: ServeOptions): Promise<number> {
       ...(options.token !== undefined ? { token: options.token } : {}),
       ...(options.allowOrigins !== undefined ? { allowedOrigins: options.allowOrigins } : {}),
       ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout * 1000 } : {}),
+      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+      ...(options.maxSessionsPerToken !== undefined
+        ? { maxSessionsPerPrincipal: options.maxSessionsPerToken }
+        : {}),
+      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
     },
   });
-  stderr.write(
-    `tool-search-gateway listening on ${gateway?.url?.href ?? `${options.host}:${options.port}`}` +
-      `${options.token ? ' (bearer token required)' : ''}\n`,
-  );
+  const profileTokens = Object.values(config.profiles).some((profile) => profile.token);
+  if (options.token === undefined && !profileTokens) {
+    stderr.write(
+      `warning: no bearer token: any process on this machine (any local user, any local program) can connect to ${gateway?.url?.href ?? 'the gateway'} and call your tools. ` +
+        `Set one with --token <at least 16 characters> or ${TOKEN_ENV}, or give the profiles in ${options.config} tokens.\n`,
+    );
+  }
+  stderr.write(`${listeningBanner(options, gateway?.url)}\n`);
   if (gateway) reportUpstreams(gateway, stderr, () => closing);
   return 0;
+}
+
+/**
+ * The line `serve` prints once listening: the real bind as a URL first, and for a bind
+ * to every interface, that it is reachable from other machines and where to connect
+ * from this one.
+ */
+function listeningBanner(options: ServeOptions, url: URL | undefined): string {
+  const tokenNote = options.token ? ' (bearer token required)' : '';
+  if (url === undefined) return `tool-search-gateway listening on ${options.host}:${options.port}`;
+  if (!isAllInterfaces(options.host)) {
+    return `tool-search-gateway listening on ${url.href}${tokenNote}`;
+  }
+  const bound = new URL(url.href);
+  bound.hostname = options.host === '0.0.0.0' ? '0.0.0.0' : '[::]';
+  const family =
+    options.host === '0.0.0.0'
+      ? 'IPv4 interfaces'
+      : 'interfaces (IPv6, and IPv4 where the system maps it)';
+  return (
+    `tool-search-gateway listening on ${bound.href}${tokenNote}: all ${family}, reachable from other machines; ` +
+    `from this one connect to ${url.href}`
+  );
 }

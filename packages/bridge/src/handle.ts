@@ -276,6 +276,7 @@ async function answerDescribe(
 async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<BridgeErrorResult> {
   bump(assembly, 'errors');
   const result: BridgeErrorResult = { error: failure.error };
+  // The name goes back cut like in the error text: a client may send a 1 MB name.
   if (failure.name !== undefined) result.name = echoName(failure.name);
   if (failure.parameters !== undefined) result.parameters = failure.parameters;
   if (failure.missing !== undefined) result.missing = failure.missing;

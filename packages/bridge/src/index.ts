@@ -28,7 +28,7 @@ export type {
   ResolveResult,
   ResolveSuccess,
 } from './resolve.js';
-export { bridgeErrors, resolveUnderlyingCall } from './resolve.js';
+export { bridgeErrors, echoName, resolveUnderlyingCall } from './resolve.js';
 export type { BridgeTelemetry } from './telemetry.js';
 export { createBridgeTelemetry } from './telemetry.js';
 export type { UnwrappedToolCall } from './unwrap.js';

@@ -56,9 +56,19 @@ export type ResolveResult = ResolveSuccess | ResolveFailure;
 
 const MAX_ECHOED_NAME = 200;
 
-/** Quotes a model-supplied name for an error text, bounded in length. */
+/**
+ * A model- or client-supplied name as it may be echoed back in an error text or
+ * answer: names up to 200 characters whole, a longer one (a client may send a 1 MB
+ * name) cut to its first 200 characters and the marker `…(N more characters)`.
+ *
+ * @param name - the name as received
+ * @returns the name, cut when long
+ * @throws nothing
+ */
 export function echoName(name: string): string {
-  return name.length > MAX_ECHOED_NAME ? `${name.slice(0, MAX_ECHOED_NAME)}…` : name;
+  return name.length > MAX_ECHOED_NAME
+    ? `${name.slice(0, MAX_ECHOED_NAME)}…(${name.length - MAX_ECHOED_NAME} more characters)`
+    : name;
 }
 
 /** Whether a value is a plain object (not null, not an array). */

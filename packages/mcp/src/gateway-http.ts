@@ -5,69 +5,32 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, ToolSearchError } from '@tool-search/core';
 import type { GatewayProfile } from './config.js';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type GatewayHttpListener,
+  type GatewayHttpOptions,
+} from './gateway-http-options.js';
 import type { GatewaySession } from './gateway-server.js';
+import {
+  armBodyDeadline,
+  formatDuration,
+  readJson,
+  resolveHttpLimits,
+  serverOptionsOf,
+} from './http-limits.js';
+import {
+  createSessionTable,
+  type SessionActivity,
+  type TableEntry,
+  trackActivity,
+} from './http-session-table.js';
 
-/** Options of `GatewayServer.listenHttp`. */
-export interface GatewayHttpOptions {
-  /** The address to bind. @defaultValue '127.0.0.1' */
-  host?: string;
-  /** The port; 0 picks a free one. @defaultValue 0 */
-  port?: number;
-  /** The endpoint's path. @defaultValue '/mcp' */
-  path?: string;
-  /**
-   * A bearer token for sessions without a profile (or with the server's default
-   * profile). Required when `host` is not a loopback address, unless the config's
-   * profiles carry tokens. When any token is configured, every request must carry one.
-   */
-  token?: string;
-  /**
-   * Browser origins allowed besides the gateway's own (e.g. `http://localhost:6274`,
-   * the MCP Inspector). Each is a serialized origin: scheme, host and port only, as a
-   * browser sends it (no path, no trailing slash, never `*`). A request with any other
-   * `Origin` header is refused with 403. An allowed origin gets CORS answers: its
-   * preflights (`OPTIONS`) are answered with 204 before authentication, and every
-   * response to it, error replies included, carries `Access-Control-Allow-Origin` with
-   * that origin and exposes `Mcp-Session-Id` and `Mcp-Protocol-Version`.
-   * @defaultValue [] (only the gateway's own origins)
-   */
-  allowedOrigins?: readonly string[];
-  /**
-   * `Host` header values allowed (e.g. `gateway.internal:8080`). When bound to a
-   * loopback address the loopback names are always allowed and any other Host is
-   * refused (DNS-rebinding protection); elsewhere, absent means any Host.
-   */
-  allowedHosts?: readonly string[];
-  /** The largest request body in bytes. @defaultValue 4 MiB */
-  maxBodyBytes?: number;
-  /** The most sessions open at once; a new one beyond it is refused with 503. @defaultValue 100 */
-  maxSessions?: number;
-  /**
-   * How long a session may go without a request before it is closed, in milliseconds
-   * (a client that went away without `DELETE` would otherwise hold its place forever).
-   * A session with a request in flight or an open SSE stream (`GET`) is never idle.
-   * A request to a closed session gets 404, upon which clients initialize a new one.
-   * Checked every `min(idleTimeoutMs / 2, 60 s)`, so a session closes up to that much
-   * later. `0` never closes idle sessions.
-   * @defaultValue 1_800_000 (30 minutes)
-   */
-  idleTimeoutMs?: number;
-}
-
-/** The default of {@link GatewayHttpOptions.idleTimeoutMs}: 30 minutes. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 30 * 60 * 1000;
-
-/** A running Streamable HTTP endpoint. */
-export interface GatewayHttpListener {
-  /** The endpoint, e.g. `http://127.0.0.1:43123/mcp`. */
-  url: string;
-  /** The bound host. */
-  host: string;
-  /** The bound port. */
-  port: number;
-  /** Stops accepting connections and closes every session it opened. */
-  close(): Promise<void>;
-}
+export type {
+  GatewayHttpCloseOptions,
+  GatewayHttpListener,
+  GatewayHttpOptions,
+} from './gateway-http-options.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http-options.js';
 
 /** What the HTTP layer needs of the gateway. */
 export interface GatewayHttpHost {
@@ -104,13 +67,6 @@ function formatHost(host: string): string {
 const CORS_ALLOW_HEADERS =
   'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
 
-/** A duration for people: `250 ms`, `45 s`, `30 min`. */
-function formatDuration(ms: number): string {
-  if (ms < 1000) return `${Math.ceil(ms)} ms`;
-  if (ms < 120_000) return `${Math.ceil(ms / 1000)} s`;
-  return `${Math.ceil(ms / 60_000)} min`;
-}
-
 function reply(
   res: ServerResponse,
   status: number,
@@ -128,41 +84,9 @@ function reply(
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
 }
 
-async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new Error(`the request body is larger than ${maxBytes} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
-}
-
-/** What the idle sweep needs of a session. */
-interface SessionActivity {
-  /** Requests handled whose response has not closed (an open GET stream counts). */
-  inFlight: number;
-  /** When a request last arrived or finished (`Date.now()`). */
-  lastSeen: number;
-}
-
-interface HttpSession {
+interface HttpSession extends TableEntry {
   transport: StreamableHTTPServerTransport;
   session: GatewaySession;
-  /** Which token opened it ('' when none is required). */
-  principal: string;
-  activity: SessionActivity;
-}
-
-/** Counts a request against a session until its response closes. */
-function track(activity: SessionActivity, res: ServerResponse): void {
-  activity.inFlight += 1;
-  activity.lastSeen = Date.now();
-  res.once('close', () => {
-    activity.inFlight -= 1;
-    activity.lastSeen = Date.now();
-  });
 }
 
 /**
@@ -175,8 +99,9 @@ function track(activity: SessionActivity, res: ServerResponse): void {
  * @returns the running listener
  * @throws {@link ToolSearchError} `invalid_config` for a non-loopback host without
  * tokens, a token shorter than 16 characters, an allowed origin that is not a
- * serialized origin (e.g. `*` or one with a path), or an `idleTimeoutMs` that is not
- * a non-negative number; the listen error when the port is taken
+ * serialized origin (e.g. `*` or one with a path), an `idleTimeoutMs` that is not
+ * a non-negative number, or a session, connection or timeout limit that is not a
+ * whole number of 1 or more; the listen error when the port is taken
  */
 export async function listenGatewayHttp(
   host: GatewayHttpHost,
@@ -185,7 +110,6 @@ export async function listenGatewayHttp(
   const bindHost = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
-  const maxSessions = options.maxSessions ?? 100;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const loopback = isLoopback(bindHost);
   if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs < 0) {
@@ -228,8 +152,21 @@ export async function listenGatewayHttp(
     );
   }
 
-  const sessions = new Map<string, HttpSession>();
+  const limits = resolveHttpLimits(options, tokens.size);
+  const sessions = createSessionTable<HttpSession>({
+    maxSessions: limits.maxSessions,
+    maxPerPrincipal: limits.maxSessionsPerPrincipal,
+  });
+  const describePrincipal = (principal: string): string => {
+    if (principal === '') return 'clients without a token';
+    if (principal === 'default') return 'the gateway token';
+    return `the token of profile '${principal.slice('profile:'.length)}'`;
+  };
   let port = 0;
+  let accepting = true;
+  // Requests whose response has not closed, GET streams aside: what a graceful close waits for.
+  let pending = 0;
+  const pendingSettled = new Set<() => void>();
   const ownOrigins = () =>
     new Set(
       ['127.0.0.1', 'localhost', '[::1]', formatHost(bindHost)].map(
@@ -240,29 +177,8 @@ export async function listenGatewayHttp(
 
   // How often idle sessions are looked for; a session closes up to this much late.
   const sweepEveryMs = Math.max(1, Math.min(idleTimeoutMs / 2, 60_000));
-  const isIdle = (activity: SessionActivity, now: number) =>
-    activity.inFlight === 0 && now - activity.lastSeen > idleTimeoutMs;
-  const sweep = () => {
-    const now = Date.now();
-    for (const [id, entry] of sessions) {
-      if (!isIdle(entry.activity, now)) continue;
-      // Gone from the map at once: from now on its id gets 404.
-      sessions.delete(id);
-      entry.transport.close().catch(() => {});
-    }
-  };
-  /** Milliseconds until the sweep closes the first idle session, if any is idle. */
-  const idleExpiry = (): number | undefined => {
-    if (idleTimeoutMs === 0) return undefined;
-    const now = Date.now();
-    let soonest: number | undefined;
-    for (const { activity } of sessions.values()) {
-      if (activity.inFlight > 0) continue;
-      const left = Math.max(0, activity.lastSeen + idleTimeoutMs - now) + sweepEveryMs;
-      soonest = soonest === undefined ? left : Math.min(soonest, left);
-    }
-    return soonest;
-  };
+  const idleExpiry = (): number | undefined =>
+    idleTimeoutMs === 0 ? undefined : sessions.idleExpiry(idleTimeoutMs, sweepEveryMs);
   const describeIdleExpiry = (soonest: number | undefined): string => {
     if (idleTimeoutMs === 0) return 'Idle sessions are never closed (idleTimeoutMs is 0).';
     const rule = `Sessions close after ${formatDuration(idleTimeoutMs)} without requests`;
@@ -342,9 +258,14 @@ export async function listenGatewayHttp(
       if (entry.principal !== auth.principal) {
         return reply(res, 403, 'Forbidden: this session belongs to another client');
       }
-      track(entry.activity, res);
+      trackActivity(entry.activity, res);
       await entry.transport.handleRequest(req, res);
       return;
+    }
+    if (!accepting) {
+      return reply(res, 503, 'The gateway is shutting down: no new sessions.', {
+        connection: 'close',
+      });
     }
 
     if (req.method !== 'POST')
@@ -359,12 +280,18 @@ export async function listenGatewayHttp(
       ? body.some(isInitializeRequest)
       : isInitializeRequest(body);
     if (!initializing) return reply(res, 400, 'Bad request: no session; send initialize first');
-    if (sessions.size >= maxSessions) {
+    if (!accepting) {
+      return reply(res, 503, 'The gateway is shutting down: no new sessions.', {
+        connection: 'close',
+      });
+    }
+    const admission = sessions.admit(auth.principal, describePrincipal);
+    if (!admission.ok) {
       const retryAfter = idleExpiry();
       return reply(
         res,
         503,
-        `Too many sessions (${maxSessions}): close one and try again. ${describeIdleExpiry(retryAfter)}`,
+        `${admission.message} ${describeIdleExpiry(retryAfter)}`,
         retryAfter === undefined ? {} : { 'retry-after': String(Math.ceil(retryAfter / 1000)) },
       );
     }
@@ -372,14 +299,25 @@ export async function listenGatewayHttp(
     const id = randomUUID();
     const session = host.createSession(auth.profile, id);
     const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
-    track(activity, res);
+    trackActivity(activity, res);
+    let initialized = false;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessioninitialized: () => {
-        sessions.set(id, { transport, session, principal: auth.principal, activity });
+        initialized = true;
       },
       onsessionclosed: () => {
         sessions.delete(id);
+      },
+    });
+    // In the table before the first await: concurrent initializations count at once.
+    sessions.add(id, {
+      transport,
+      session,
+      principal: auth.principal,
+      activity,
+      close: () => {
+        transport.close().catch(() => {});
       },
     });
     transport.onclose = () => {
@@ -388,14 +326,26 @@ export async function listenGatewayHttp(
     };
     await session.server.connect(transport);
     await transport.handleRequest(req, res, body);
-    if (!sessions.has(id)) await session.close();
+    if (!initialized) {
+      sessions.delete(id);
+      await session.close();
+    }
   };
 
-  const server = createServer((req, res) => {
+  const server = createServer(serverOptionsOf(limits), (req, res) => {
+    armBodyDeadline(req, res, limits.bodyTimeoutMs);
+    if (req.method !== 'GET') {
+      pending += 1;
+      res.once('close', () => {
+        pending -= 1;
+        if (pending === 0) for (const settled of pendingSettled) settled();
+      });
+    }
     handle(req, res).catch((error: unknown) =>
       reply(res, 500, `Internal error: ${describeError(error)}`),
     );
   });
+  server.maxConnections = limits.maxConnections;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, bindHost, () => {
@@ -404,20 +354,47 @@ export async function listenGatewayHttp(
     });
   });
   port = (server.address() as AddressInfo).port;
-  const sweeper = idleTimeoutMs > 0 ? setInterval(sweep, sweepEveryMs) : undefined;
+  const sweeper =
+    idleTimeoutMs > 0 ? setInterval(() => sessions.sweep(idleTimeoutMs), sweepEveryMs) : undefined;
   sweeper?.unref();
-  const shownHost = formatHost(
-    bindHost === '0.0.0.0' || bindHost === '::' ? '127.0.0.1' : bindHost,
-  );
+  const allInterfaces = bindHost === '0.0.0.0' || bindHost === '::' || bindHost === '[::]';
+  const shownHost = allInterfaces
+    ? bindHost === '0.0.0.0'
+      ? '127.0.0.1'
+      : '[::1]'
+    : formatHost(bindHost);
+  const stopAccepting = () => {
+    if (!accepting) return;
+    accepting = false;
+    clearInterval(sweeper);
+    // The port closes (new connections are refused) and idle keep-alive sockets close.
+    server.close();
+    server.closeIdleConnections();
+  };
 
   return {
     url: `http://${shownHost}:${port}${path}`,
     host: bindHost,
     port,
-    async close() {
-      clearInterval(sweeper);
-      await Promise.allSettled([...sessions.values()].map((entry) => entry.transport.close()));
-      sessions.clear();
+    allInterfaces,
+    stopAccepting,
+    async close(closeOptions = {}) {
+      stopAccepting();
+      const graceMs = closeOptions.graceMs ?? 0;
+      if (pending > 0 && graceMs > 0) {
+        let settle = () => {};
+        const settled = new Promise<void>((resolve) => {
+          settle = resolve;
+        });
+        pendingSettled.add(settle);
+        const timer = setTimeout(settle, graceMs);
+        await settled;
+        clearTimeout(timer);
+        pendingSettled.delete(settle);
+      }
+      const open = [...sessions.entries()];
+      for (const [id] of open) sessions.delete(id);
+      await Promise.allSettled(open.map(([, entry]) => entry.transport.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

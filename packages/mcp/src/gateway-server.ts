@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
+  type CallToolRequest,
   CallToolRequestSchema,
   type CallToolResult,
   type Implementation,
   ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import {
   type Assembly,
@@ -46,6 +50,8 @@ import {
   createElicitationApproval,
   createGatewayApproval,
 } from './approval.js';
+import { createCallDrain, type DrainReport } from './call-drain.js';
+import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
 import type { ApprovalConfig, GatewayConfig, GatewayProfile, GuardrailsConfig } from './config.js';
 import {
   type GatewayHttpListener,
@@ -54,6 +60,7 @@ import {
 } from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
 import { changedHands } from './identity-check.js';
+import { serialisableResult, serialisationFailure, tryStringify } from './serialisable-result.js';
 import { capToolDescription, DEFAULT_UPSTREAM_LIMITS } from './upstream-limits.js';
 import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
 import { waitForUpstreams } from './upstreams-wait.js';
@@ -175,7 +182,8 @@ export interface GatewayServer {
    * @param transport - the transport (not started)
    * @param options.profile - the session's profile
    * @returns the session, once the transport is started
-   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile
+   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile;
+   * `invalid_argument` once {@link GatewayServer.close} began
    */
   connect(transport: Transport, options?: GatewayConnectOptions): Promise<GatewaySession>;
   /**
@@ -183,21 +191,45 @@ export interface GatewayServer {
    * `Origin`s (403) and `Host`s, and requires a bearer token whenever it binds to any
    * other address. Each profile with a `token` in the config is chosen by that token.
    * Browser pages on the allowed origins get CORS answers (preflights included);
-   * sessions idle for `idleTimeoutMs` (30 minutes by default) are closed.
+   * sessions idle for `idleTimeoutMs` (30 minutes by default) are closed. Sessions are
+   * capped per token (a token at its cap closes its own oldest idle session), sockets
+   * are capped, and slow headers and bodies are cut off (408).
    *
    * @param options - see {@link GatewayHttpOptions}
    * @returns the listener with its `url` and `close()`
    * @throws {@link ToolSearchError} `invalid_config` when binding to a non-loopback
    * address without a token, for a token shorter than 16 characters, an allowed origin
-   * that is not a serialized origin, or a negative `idleTimeoutMs`; the listen error
-   * when the port is taken
+   * that is not a serialized origin, a negative `idleTimeoutMs`, or a session,
+   * connection or timeout limit that is not a whole number of 1 or more;
+   * `invalid_argument` once {@link GatewayServer.close} began; the listen error when
+   * the port is taken
    */
   listenHttp(options?: GatewayHttpOptions): Promise<GatewayHttpListener>;
   /** The open sessions. */
   sessions(): GatewaySession[];
-  /** Closes every session and HTTP listener (not the pool). */
-  close(): Promise<void>;
+  /**
+   * Shuts down, not the pool: stops accepting (HTTP ports close, new sessions and
+   * new calls are refused), lets the calls in flight finish for up to `graceMs`,
+   * answers each one still running with a JSON-RPC error (code `-32000`,
+   * `SHUTTING_DOWN_ERROR_CODE`, "The gateway is shutting down: …") and cancels
+   * it upstream, then closes every session and HTTP listener.
+   *
+   * @param options.graceMs - how long calls in flight may still finish @defaultValue 0
+   * @returns how many calls finished within the grace and how many were answered
+   * with the shutdown error
+   * @throws nothing
+   */
+  close(options?: GatewayCloseOptions): Promise<DrainReport>;
 }
+
+/** Options of {@link GatewayServer.close}. */
+export interface GatewayCloseOptions {
+  /** How long calls in flight may still finish, in milliseconds. @defaultValue 0 */
+  graceMs?: number;
+}
+
+/** How long a listener is given to send the answers of a drain before it closes. */
+const FLUSH_MS = 2_000;
 
 const DISPATCHED = Symbol('dispatched');
 interface Dispatched {
@@ -218,10 +250,13 @@ function isCallToolResult(value: unknown): value is CallToolResult {
 
 function toCallToolResult(result: DispatchResult): CallToolResult {
   switch (result.status) {
-    case 'ok':
-      return isCallToolResult(result.result)
-        ? result.result
-        : { content: [{ type: 'text', text: JSON.stringify(result.result) ?? '' }] };
+    case 'ok': {
+      if (isCallToolResult(result.result)) return result.result;
+      const json = tryStringify(result.result);
+      return json.ok
+        ? { content: [{ type: 'text', text: json.text }] }
+        : serialisationFailure(result.call.name, json.error);
+    }
     case 'denied':
       return errorResult(
         'denied',
@@ -238,8 +273,10 @@ function isBridgeError(answer: unknown): answer is { error: string } {
   return typeof answer === 'object' && answer !== null && 'error' in answer;
 }
 
-function bridgeAnswerResult(answer: unknown): CallToolResult {
-  const text = JSON.stringify(answer);
+function bridgeAnswerResult(name: string, answer: unknown): CallToolResult {
+  const json = tryStringify(answer);
+  if (!json.ok) return serialisationFailure(name, json.error);
+  const text = json.text;
   return isBridgeError(answer)
     ? { isError: true, content: [{ type: 'text', text }] }
     : { content: [{ type: 'text', text }] };
@@ -352,6 +389,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   const sessions = new Map<string, GatewaySession>();
   const upstreamsSettled = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
   const listeners = new Set<GatewayHttpListener>();
+  // Every session's calls in flight, so that a shutdown answers each of them.
+  const drain = createCallDrain();
 
   const emitActivity = (activity: GatewayActivity) => {
     try {
@@ -463,8 +502,20 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       await upstreamsSettled();
       return { tools: listed };
     });
-    server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
-      await upstreamsSettled();
+    // The lenient schema lets the SDK check the request itself: bad params (say,
+    // `arguments` that are a string) get -32602 Invalid params instead of -32603.
+    server.setRequestHandler(LENIENT_CALL_TOOL_REQUEST_SCHEMA, (raw, extra) =>
+      drain.run(async (signal) => {
+        await upstreamsSettled();
+        const request = CallToolRequestSchema.parse(raw);
+        return serialisableResult(request.params.name, await callTool(request, extra, signal));
+      }, extra.signal),
+    );
+    const callTool = async (
+      request: CallToolRequest,
+      extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+      signal: AbortSignal,
+    ): Promise<CallToolResult> => {
       const current = assembly!;
       const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
       const began = performance.now();
@@ -494,7 +545,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         async (real, ctx) => {
           const context: CallContext = {
             sessionId: id,
-            signal: extra.signal,
+            signal,
             viaBridge: ctx.route === 'tool_call',
             tool: ctx.tool,
             onProgress,
@@ -524,7 +575,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           if (isError) activity.detail = String(settled.error);
           emitActivity(activity);
         }
-        return bridgeAnswerResult(settled);
+        return bridgeAnswerResult(call.name, settled);
       }
       const tool = scoped.get(call.name);
       const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
@@ -533,7 +584,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       }
       const context: CallContext = {
         sessionId: id,
-        signal: extra.signal,
+        signal,
         viaBridge: false,
         tool,
         onProgress,
@@ -541,7 +592,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       const result = await dispatcher(call, context);
       await settleProgress();
       return toCallToolResult(result);
-    });
+    };
 
     const unsubscribe = pool.onToolsChanged(() => {
       if (closed) return;
@@ -578,11 +629,23 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
 
   return {
     async connect(transport, connectOptions = {}) {
+      if (drain.draining) {
+        throw new ToolSearchError(
+          'invalid_argument',
+          'The gateway is shutting down: it takes no new sessions.',
+        );
+      }
       const session = createSession(connectOptions.profile ?? options.profile);
       await session.server.connect(transport);
       return session;
     },
     async listenHttp(httpOptions = {}) {
+      if (drain.draining) {
+        throw new ToolSearchError(
+          'invalid_argument',
+          'The gateway is shutting down: it opens no new listener.',
+        );
+      }
       const listener = await listenGatewayHttp(
         {
           createSession: (profile, id) => createSession(profile, id),
@@ -595,17 +658,25 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       const close = listener.close;
       return {
         ...listener,
-        async close() {
+        async close(closeOptions) {
           listeners.delete(listener);
-          await close();
+          await close(closeOptions);
         },
       };
     },
     sessions: () => [...sessions.values()],
-    async close() {
-      await Promise.allSettled([...listeners].map((listener) => listener.close()));
+    async close(closeOptions = {}) {
+      for (const listener of listeners) listener.stopAccepting();
+      const report = await drain.drain(closeOptions.graceMs ?? 0);
+      // The answers are on their way: stdio writes them within this turn, HTTP
+      // listeners wait (briefly) for their responses to end before closing.
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.allSettled(
+        [...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })),
+      );
       listeners.clear();
       await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+      return report;
     },
   };
 }

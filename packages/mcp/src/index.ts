@@ -3,6 +3,8 @@ export {
   createElicitationApproval,
   createGatewayApproval,
 } from './approval.js';
+export type { DrainReport } from './call-drain.js';
+export { SHUTTING_DOWN_ERROR_CODE } from './call-drain.js';
 export type {
   ApprovalConfig,
   ApprovalHintName,
@@ -20,10 +22,15 @@ export type {
 export { loadGatewayConfig, parseGatewayConfig } from './config.js';
 export { expandEnvVariables } from './env.js';
 export { DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
-export type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
+export type {
+  GatewayHttpCloseOptions,
+  GatewayHttpListener,
+  GatewayHttpOptions,
+} from './gateway-http.js';
 export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
 export type {
   GatewayActivity,
+  GatewayCloseOptions,
   GatewayConnectOptions,
   GatewayServer,
   GatewayServerOptions,
@@ -32,6 +39,13 @@ export type {
 } from './gateway-server.js';
 export { createGatewayServer } from './gateway-server.js';
 export { createConfigGuardrails } from './guardrails.js';
+export {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_SESSIONS,
+} from './http-limits.js';
 export type { ProgressReporterOptions, ProgressStream } from './progress.js';
 export { createProgressReporter } from './progress.js';
 export type { UnmatchedRule } from './rule-report.js';

@@ -4,6 +4,7 @@ import {
   type Implementation,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import { echoName } from '@tool-search/bridge';
 import {
   describeError,
   fromMcpTool,
@@ -705,7 +706,7 @@ export function createUpstreamPool(
     if (entry === undefined) {
       return errorResult(
         'unknown_tool',
-        `Tool '${name}' is not served by any connected upstream server. Check the name against tools/list.`,
+        `Tool '${echoName(name)}' is not served by any connected upstream server. Check the name against tools/list.`,
       );
     }
     const upstream = byName.get(entry.server)!;
@@ -722,6 +723,16 @@ export function createUpstreamPool(
     if (upstream.state !== 'ready' || upstream.connection === undefined) return unavailable();
     if (callOptions.signal?.aborted) {
       return errorResult('aborted', `The call of '${name}' was cancelled before it started.`);
+    }
+    // Arguments the gateway cannot serialise (a hook put a BigInt or a cycle there) are
+    // the gateway's failure: the request never leaves, and the server is not blamed.
+    try {
+      JSON.stringify(args);
+    } catch (error) {
+      return errorResult(
+        'invalid_argument',
+        `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
+      );
     }
     return runUpstreamCall({
       server: upstream.name,

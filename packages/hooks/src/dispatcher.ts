@@ -1,5 +1,6 @@
 import type { Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
-import { describeError, ToolSearchError } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { runStep, type StepOutcome } from './run-step.js';
 import { createSessionApprovalStore, type SessionApprovalStore } from './session-approvals.js';
 import { originOfCall, toolIdentityKey } from './tool-identity.js';

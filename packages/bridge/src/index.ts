@@ -1,3 +1,30 @@
+/**
+ * The three bridge tools of tool search (`tool_search`, `tool_describe`, `tool_call`):
+ * when the deferrable tools' schemas are big enough to matter, they leave the
+ * model-visible tool list and the model loads what it needs through the bridge.
+ *
+ * The entry points:
+ * - {@link assembleTools}: the model-visible tools of one turn, with the activation
+ *   decision and the catalog of the deferred tools.
+ * - {@link handleBridgeCall}: answer a bridge call, dispatching `tool_call` to the real
+ *   tool.
+ * - {@link resolveUnderlyingCall}: the real call behind a `tool_call`, for a runtime that
+ *   dispatches itself.
+ * - {@link unwrapToolCall}: the real name and arguments of any call, for display.
+ * - {@link TOOL_SEARCH}, {@link TOOL_DESCRIBE}, {@link TOOL_CALL} and
+ *   {@link BRIDGE_TOOL_NAMES}: the reserved names.
+ *
+ * @example
+ * ```ts
+ * import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
+ *
+ * const assembly = assembleTools({ tools, contextWindow: 200_000 });
+ * // send assembly.tools to the model; for each call it makes:
+ * const result = (await handleBridgeCall(assembly, call, dispatch)) ?? (await dispatch(call));
+ * ```
+ *
+ * @packageDocumentation
+ */
 export type { ToolCall } from '@tool-search/core';
 export {
   BRIDGE_TOOL_NAMES,
@@ -5,7 +32,7 @@ export {
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
-} from '@tool-search/core';
+} from '@tool-search/core/internal';
 export type { AssembleOptions, Assembly, AssemblyStats } from './assemble.js';
 export { assembleTools } from './assemble.js';
 export type { BridgeToolsOptions } from './definitions.js';

@@ -1,5 +1,5 @@
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
-import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core';
+import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
 
 /**

@@ -1,4 +1,4 @@
-import { TOOL_CALL } from '@tool-search/core';
+import { TOOL_CALL } from '@tool-search/core/internal';
 import { isPlainObject, ownValue } from './resolve.js';
 
 /** What a call shows in an activity feed, a log line or a saved trajectory. */

@@ -1,5 +1,16 @@
 import type { ToolDefinition } from './types.js';
 
+/**
+ * A searchable field of a tool: its name, its description, the names and the
+ * descriptions of its parameters, and its label (its toolset).
+ */
+export type ToolField =
+  | 'name'
+  | 'description'
+  | 'parameterNames'
+  | 'parameterDescriptions'
+  | 'label';
+
 /** The searchable fields of a tool, in the order rankers store them. */
 export const TOOL_FIELDS = [
   'name',
@@ -7,10 +18,7 @@ export const TOOL_FIELDS = [
   'parameterNames',
   'parameterDescriptions',
   'label',
-] as const;
-
-/** One of {@link TOOL_FIELDS}. */
-export type ToolField = (typeof TOOL_FIELDS)[number];
+] as const satisfies readonly ToolField[];
 
 // Bounds on the walk of a schema: third-party schemas can be deep and huge.
 const MAX_SCHEMA_DEPTH = 3;

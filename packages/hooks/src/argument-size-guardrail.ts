@@ -1,4 +1,5 @@
-import { describeError, ToolSearchError } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import type { Guardrail } from './types.js';
 
 /** Options of {@link createArgumentSizeGuardrail}. */

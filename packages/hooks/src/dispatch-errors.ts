@@ -1,4 +1,4 @@
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import type { StepOutcome } from './run-step.js';
 import type { DispatchError } from './types.js';
 

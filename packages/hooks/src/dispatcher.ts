@@ -1,5 +1,5 @@
 import type { ToolCall } from '@tool-search/core';
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import {
   type CallState,
   type DispatchStep,

@@ -69,7 +69,11 @@ export function globToRegExp(pattern: string): RegExp {
 }
 
 /**
- * Compiles a list of globs into one predicate: true when any pattern matches.
+ * Compiles a list of globs into one predicate: true when any pattern matches. In a
+ * glob, `*` matches any run of characters (also none), `?` exactly one, `\` makes the
+ * next character literal, and everything else matches itself; matching is
+ * case-sensitive, like tool names, and takes time linear in the name whatever the
+ * pattern.
  *
  * @example
  * ```ts
@@ -77,7 +81,7 @@ export function globToRegExp(pattern: string): RegExp {
  * isGitHub('github_create_issue'); // true
  * ```
  *
- * @param patterns - glob patterns, see {@link globToRegExp}
+ * @param patterns - glob patterns, e.g. `github_*`, `mcp-*`, `*_delete_*`, `file?`
  * @returns a predicate over names; always false for an empty list
  * @throws `ToolSearchError` `invalid_argument` when a pattern is not a string
  */

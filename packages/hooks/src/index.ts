@@ -1,3 +1,35 @@
+/**
+ * The dispatch pipeline of a tool-calling runtime: every call, direct or unwrapped from
+ * `tool_call`, passes guardrails, `beforeCall` hooks, an approval, the execution and
+ * `afterCall` hooks, in that order, and fails closed.
+ *
+ * The entry points:
+ * - {@link createDispatcher}: the pipeline, answering a {@link DispatchResult}.
+ * - {@link createToolPolicyGuardrail}, {@link createSchemaGuardrail} and
+ *   {@link createArgumentSizeGuardrail}: guardrails.
+ * - {@link createPolicyApproval}, {@link createCallbackApproval} and
+ *   {@link createTerminalApproval}: approvals, with {@link createSessionApprovalStore}
+ *   for answers that hold for a session.
+ * - {@link createAuditHook} and {@link createResultTruncationHook}: hooks.
+ * - {@link createToolRuleMatcher}: match a rule against a tool's exposed name, upstream
+ *   name and `server/name`, as the policies do.
+ *
+ * A conformance suite for your own guardrails and approvals is at
+ * `@tool-search/hooks/testing`.
+ *
+ * @example
+ * ```ts
+ * import { createDispatcher, createToolPolicyGuardrail } from '@tool-search/hooks';
+ *
+ * const dispatch = createDispatcher({
+ *   execute: (call) => runTool(call.name, call.arguments),
+ *   guardrails: [createToolPolicyGuardrail({ deny: ['delete_*'] })],
+ * });
+ * const result = await dispatch({ name: 'create_issue', arguments: { title: 'Bug' } });
+ * ```
+ *
+ * @packageDocumentation
+ */
 export type { Promisable, ToolCall } from '@tool-search/core';
 export type { ArgumentSizeGuardrailOptions } from './argument-size-guardrail.js';
 export { createArgumentSizeGuardrail } from './argument-size-guardrail.js';
@@ -7,7 +39,7 @@ export type { ApprovalCallbackAnswer, CallbackApprovalOptions } from './callback
 export { createCallbackApproval } from './callback-approval.js';
 export type { DispatcherOptions } from './dispatcher.js';
 export { createDispatcher } from './dispatcher.js';
-export { createGlobMatcher, globToRegExp } from './glob.js';
+export { createGlobMatcher } from './glob.js';
 export type {
   ApprovalHint,
   ApprovalRule,
@@ -27,7 +59,7 @@ export type {
   TerminalOutput,
 } from './terminal-approval.js';
 export { createTerminalApproval } from './terminal-approval.js';
-export { createToolRuleMatcher, originOfCall, toolIdentityKey } from './tool-identity.js';
+export { createToolRuleMatcher } from './tool-identity.js';
 export type { ToolPatterns, ToolPolicyGuardrailOptions } from './tool-policy-guardrail.js';
 export { createToolPolicyGuardrail } from './tool-policy-guardrail.js';
 export type {

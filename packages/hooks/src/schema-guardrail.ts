@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { describeError, ToolSearchError } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';

@@ -3,7 +3,7 @@ import { ToolSearchError } from '@tool-search/core';
 /**
  * Where the dispatcher remembers 'allow-session' answers: per session id and tool
  * identity key, never across sessions. The key is the tool's `server/name` when it has
- * an `origin` (see {@link toolIdentityKey}), else its name, so that an approval follows
+ * an `origin`, else its name, so that an approval follows
  * the tool through a rename and never passes to another tool that takes its name. Pass your own to {@link createDispatcher} to forget a
  * session when it ends, or to share approvals between dispatchers of one session.
  */

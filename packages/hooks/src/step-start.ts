@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { type CallState, cancel, fail, type SettledCallState } from './call-state.js';
 import type { DispatchConfig } from './dispatch-input.js';
 

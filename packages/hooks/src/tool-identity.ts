@@ -45,7 +45,7 @@ export function toolIdentityKey(name: string, origin?: ToolOrigin): string {
  * denied('merge_pull_request', { server: 'gitlab', name: 'merge_pull_request' }); // false
  * ```
  *
- * @param patterns - globs, see {@link globToRegExp}
+ * @param patterns - globs, see {@link createGlobMatcher}
  * @returns a predicate over an exposed name and an optional origin; always false for
  * an empty list
  * @throws `ToolSearchError` `invalid_argument` when a pattern is not a string

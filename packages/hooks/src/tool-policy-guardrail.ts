@@ -4,7 +4,7 @@ import { createToolRuleMatcher, originOfCall } from './tool-identity.js';
 import type { Guardrail } from './types.js';
 
 /**
- * Glob patterns over tool names and toolsets (see {@link globToRegExp}: `*`, `?`, `\`).
+ * Glob patterns over tool names and toolsets (see {@link createGlobMatcher}: `*`, `?`, `\`).
  * A tool pattern matches a tool's exposed name, its upstream name (`origin.name`) and,
  * when the pattern holds a `/`, its `server/name` (see {@link createToolRuleMatcher}).
  * A bare array is shorthand for `{ tools: [...] }`.

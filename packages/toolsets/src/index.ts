@@ -2,7 +2,17 @@
  * Session-scoped toolsets for tool search: a registry of toolset definitions
  * ({@link createToolsetRegistry}), the tools a session may see ({@link scopeTools}),
  * a subagent's scope that is never wider than its parent's ({@link narrowScope}),
- * and a cache key per scope and registry ({@link scopeKey}).
+ * and a cache key per scope and registry ({@link scopeKey}). MCP servers' tools belong
+ * to the toolset `mcp-<server>` ({@link mcpToolsetName}).
+ *
+ * @example
+ * ```ts
+ * import { createToolsetRegistry, narrowScope, scopeTools } from '@tool-search/toolsets';
+ *
+ * const registry = createToolsetRegistry([{ name: 'dev', includes: ['mcp-github'] }]);
+ * const sessionTools = scopeTools(tools, { enabledToolsets: ['dev'] }, registry);
+ * const subagent = narrowScope({ enabledToolsets: ['dev'] }, { enabledToolsets: ['dev', 'ops'] });
+ * ```
  *
  * @packageDocumentation
  */

@@ -1,4 +1,4 @@
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { expandInto, isRegistryLike, readScope } from './read-scope.js';
 import type { SessionScope } from './session-scope.js';
 import type { ToolsetRegistry } from './toolset-registry.js';

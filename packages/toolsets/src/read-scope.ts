@@ -1,4 +1,4 @@
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import type { ToolsetRegistry } from './toolset-registry.js';
 
 /** A scope as read from untrusted input. Internal. */

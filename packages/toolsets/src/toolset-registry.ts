@@ -1,4 +1,5 @@
-import { describeError, type ToolDefinition, ToolSearchError } from '@tool-search/core';
+import { type ToolDefinition, ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { hashText } from './fingerprint.js';
 
 /** The prefix of the implicit toolset of an MCP server: `mcp-<server>`. */

@@ -8,11 +8,11 @@ import {
   createBm25Ranker,
   createCatalog,
   estimateToolTokens,
-  modelFacingJson,
   type Ranker,
   type ToolCatalog,
   type ToolDefinition,
 } from '@tool-search/core';
+import { modelFacingJson } from '@tool-search/core/internal';
 import { type AssemblyPath, resolveAssemblyPath } from './assembly.js';
 import { buildCatalog, freshCopies, loadRealTools, withChangedFraction } from './catalog-data.js';
 import {

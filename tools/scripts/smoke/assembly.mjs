@@ -3,7 +3,8 @@
 // the hooks dispatcher, and show the unwrapped name.
 import assert from 'node:assert/strict';
 import { assembleTools, handleBridgeCall, unwrapToolCall } from '@tool-search/bridge';
-import { createBm25Ranker, createCatalog, loadRelatedWords } from '@tool-search/core';
+import { createBm25Ranker, createCatalog } from '@tool-search/core';
+import { loadRelatedWords } from '@tool-search/core/internal';
 import { createDispatcher } from '@tool-search/hooks';
 import { scopeTools } from '@tool-search/toolsets';
 

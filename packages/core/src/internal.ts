@@ -1,0 +1,25 @@
+/**
+ * What the sibling `@tool-search/*` packages share with core but users do not need:
+ * the bridge tool names (users import them from `@tool-search/bridge`), the length a
+ * search hit's description is cut to, the one-line rendering of a thrown value, the
+ * model-facing JSON that token estimates count, and the loader of the shipped
+ * related-words table (the package check proves the table is in the tarball with it).
+ *
+ * Not a public API: any release may change or remove what is here, so import it only
+ * from a `@tool-search/*` package of the same version.
+ *
+ * @packageDocumentation
+ */
+
+export { SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
+export {
+  BRIDGE_TOOL_NAMES,
+  isBridgeToolName,
+  TOOL_CALL,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from './classify.js';
+export { describeError } from './errors.js';
+export type { RelatedWords } from './related-words.js';
+export { loadRelatedWords } from './related-words.js';
+export { modelFacingJson } from './tokens.js';

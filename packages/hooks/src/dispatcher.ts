@@ -1,4 +1,4 @@
-import type { Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
+import type { Promisable, ToolCall, ToolDefinition, ToolSearchErrorCode } from '@tool-search/core';
 import { describeError, ToolSearchError } from '@tool-search/core';
 import { runStep, type StepOutcome } from './run-step.js';
 import { createSessionApprovalStore, type SessionApprovalStore } from './session-approvals.js';
@@ -110,7 +110,11 @@ function normalizeCall(input: unknown): { call: ToolCall } | { problem: string }
   return { call };
 }
 
-function dispatchError(code: string, message: string, cause?: unknown): DispatchError {
+function dispatchError(
+  code: ToolSearchErrorCode,
+  message: string,
+  cause?: unknown,
+): DispatchError {
   const error: DispatchError = { code, message };
   if (cause !== undefined) {
     Object.defineProperty(error, 'cause', { value: cause, enumerable: false });
@@ -432,6 +436,7 @@ export function createDispatcher(options: DispatcherOptions): Dispatcher {
           : new ToolSearchError(
               'tool_timeout',
               `Tool '${call.name}' did not finish within ${timeouts.execute} ms and was aborted.`,
+              { data: { tool: call.name, timeoutMs: timeouts.execute } },
             );
       const error =
         outcome.kind === 'thrown'

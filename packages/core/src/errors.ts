@@ -153,7 +153,10 @@ export class ToolSearchError extends Error {
     message: string,
     options?: { cause?: unknown; data?: ToolSearchErrorData },
   ) {
-    super(message, options !== undefined && 'cause' in options ? { cause: options.cause } : undefined);
+    super(
+      message,
+      options !== undefined && 'cause' in options ? { cause: options.cause } : undefined,
+    );
     this.name = 'ToolSearchError';
     this.code = code;
     if (options?.data !== undefined) this.data = Object.freeze({ ...options.data });

@@ -110,11 +110,7 @@ function normalizeCall(input: unknown): { call: ToolCall } | { problem: string }
   return { call };
 }
 
-function dispatchError(
-  code: ToolSearchErrorCode,
-  message: string,
-  cause?: unknown,
-): DispatchError {
+function dispatchError(code: ToolSearchErrorCode, message: string, cause?: unknown): DispatchError {
   const error: DispatchError = { code, message };
   if (cause !== undefined) {
     Object.defineProperty(error, 'cause', { value: cause, enumerable: false });

@@ -239,6 +239,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
         throw new ToolSearchError(
           'duplicate_tool_name',
           `Tool '${name}' appears more than once (a visible tool and a deferrable one). Give each tool a unique name (e.g. prefix it with its server).`,
+          { data: { tool: name } },
         );
       }
     }

@@ -104,6 +104,7 @@ function listOf(tools: readonly ToolDefinition[]): CatalogList {
       throw new ToolSearchError(
         'duplicate_tool_name',
         `Tool '${tool.name}' appears more than once in the catalog. Give each tool a unique name (e.g. prefix it with its server).`,
+        { data: { tool: tool.name } },
       );
     }
   }
@@ -171,12 +172,15 @@ export function createCatalog(
         const index = await getIndex();
         ranked = await index.search(text, limit);
       } catch (error) {
-        throw ToolSearchError.from(error, 'ranker_failed', `Ranker '${ranker.id}' failed`);
+        throw ToolSearchError.from(error, 'ranker_failed', `Ranker '${ranker.id}' failed`, {
+          ranker: ranker.id,
+        });
       }
       if (!Array.isArray(ranked)) {
         throw new ToolSearchError(
           'ranker_failed',
           `Ranker '${ranker.id}' returned ${typeof ranked} instead of an array of { name, score }.`,
+          { data: { ranker: ranker.id } },
         );
       }
       const hits: SearchHit[] = [];
@@ -187,6 +191,7 @@ export function createCatalog(
           throw new ToolSearchError(
             'ranker_failed',
             `Ranker '${ranker.id}' returned '${String(entry?.name)}', which is not in the catalog.`,
+            { data: { ranker: ranker.id } },
           );
         }
         if (!(entry.score > 0) || seen.has(tool.name)) continue;

@@ -55,8 +55,8 @@ export {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from './deprecated.js';
-export type { ToolSearchErrorCode } from './errors.js';
-export { ToolSearchError } from './errors.js';
+export type { ToolSearchErrorCode, ToolSearchErrorData } from './errors.js';
+export { isToolSearchErrorCode, TOOL_SEARCH_ERROR_CODES, ToolSearchError } from './errors.js';
 export type {
   AnthropicTool,
   FromMcpToolOptions,

@@ -71,6 +71,16 @@ describe('validateToolDefinitions', () => {
     ]);
     expect(errors[0]!.message).toContain("Tool 'b' is invalid: inputSchema");
   });
+
+  it('names each rejected tool in data.tool, whatever characters its name holds', () => {
+    const { errors } = validateToolDefinitions([
+      { name: "it's broken", inputSchema: {} },
+      { inputSchema: {} },
+      { name: 'a', inputSchema: {} },
+      { name: 'a', inputSchema: {} },
+    ]);
+    expect(errors.map((error) => error.data?.tool)).toEqual(["it's broken", undefined, 'a']);
+  });
 });
 
 describe('ToolSearchError', () => {

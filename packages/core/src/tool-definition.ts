@@ -40,12 +40,12 @@ export const toolDefinitionSchema: z.ZodType<ToolDefinition, unknown> = z.object
     .optional(),
 });
 
-function nameOf(raw: unknown): string {
+function nameOf(raw: unknown): string | undefined {
   if (typeof raw === 'object' && raw !== null && 'name' in raw) {
     const name = (raw as { name: unknown }).name;
     if (typeof name === 'string' && name.length > 0) return name.slice(0, MAX_TOOL_NAME_LENGTH);
   }
-  return '<unnamed>';
+  return undefined;
 }
 
 /**
@@ -54,7 +54,8 @@ function nameOf(raw: unknown): string {
  * @param raw - any value, e.g. one entry of an MCP `tools/list` result after {@link fromMcpTool}
  * @returns the definition, with unknown keys dropped
  * @throws {@link ToolSearchError} `invalid_tool_definition`, naming the tool and the
- * offending field, e.g. `Tool 'x' is invalid: inputSchema.type: must be ...`
+ * offending field, e.g. `Tool 'x' is invalid: inputSchema.type: must be ...`; its
+ * `data.tool` is the name as given (bounded to 128 characters), absent when there is none
  */
 export function validateToolDefinition(raw: unknown): ToolDefinition {
   const result = toolDefinitionSchema.safeParse(raw);
@@ -63,10 +64,11 @@ export function validateToolDefinition(raw: unknown): ToolDefinition {
     .slice(0, 5)
     .map((issue) => `${issue.path.length ? issue.path.join('.') : '(root)'}: ${issue.message}`)
     .join('; ');
+  const tool = nameOf(raw);
   throw new ToolSearchError(
     'invalid_tool_definition',
-    `Tool '${nameOf(raw)}' is invalid: ${issues}. Fix the definition or leave the tool out.`,
-    { cause: result.error },
+    `Tool '${tool ?? '<unnamed>'}' is invalid: ${issues}. Fix the definition or leave the tool out.`,
+    { cause: result.error, ...(tool === undefined ? {} : { data: { tool } }) },
   );
 }
 
@@ -76,7 +78,8 @@ export function validateToolDefinition(raw: unknown): ToolDefinition {
  *
  * @param raws - the untrusted definitions
  * @returns the valid tools and one `ToolSearchError` per rejected entry (a bad
- * definition, or a name already taken earlier in the list)
+ * definition, or a name already taken earlier in the list), with the tool's name in
+ * `data.tool` when it has one
  * @throws nothing
  */
 export function validateToolDefinitions(raws: readonly unknown[]): {
@@ -94,6 +97,7 @@ export function validateToolDefinitions(raws: readonly unknown[]): {
           new ToolSearchError(
             'duplicate_tool_name',
             `Tool '${tool.name}' appears more than once; the first definition is kept.`,
+            { data: { tool: tool.name } },
           ),
         );
         continue;
@@ -101,7 +105,15 @@ export function validateToolDefinitions(raws: readonly unknown[]): {
       seen.add(tool.name);
       tools.push(tool);
     } catch (error) {
-      errors.push(ToolSearchError.from(error, 'invalid_tool_definition', 'Invalid tool'));
+      const tool = nameOf(raw);
+      errors.push(
+        ToolSearchError.from(
+          error,
+          'invalid_tool_definition',
+          'Invalid tool',
+          tool === undefined ? undefined : { tool },
+        ),
+      );
     }
   }
   return { tools, errors };

@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from '@tool-search/core';
+import type { ToolCall, ToolDefinition, ToolSearchErrorCode } from '@tool-search/core';
 import { dispatchError } from './dispatch-errors.js';
 import { type DispatchConfig, normalizeCall, placeholderCall, signalOf } from './dispatch-input.js';
 import type {
@@ -143,7 +143,7 @@ export function cancel(state: CallState, stage: string): SettledCallState {
  */
 export function fail(
   state: CallState,
-  code: string,
+  code: ToolSearchErrorCode,
   message: string,
   cause?: unknown,
 ): SettledCallState {

@@ -1,3 +1,4 @@
+import type { ToolSearchErrorCode } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { StepOutcome } from './run-step.js';
 import type { DispatchError } from './types.js';
@@ -12,7 +13,11 @@ import type { DispatchError } from './types.js';
  * @returns a {@link DispatchError}
  * @throws nothing
  */
-export function dispatchError(code: string, message: string, cause?: unknown): DispatchError {
+export function dispatchError(
+  code: ToolSearchErrorCode,
+  message: string,
+  cause?: unknown,
+): DispatchError {
   const error: DispatchError = { code, message };
   if (cause !== undefined) {
     Object.defineProperty(error, 'cause', { value: cause, enumerable: false });

@@ -125,6 +125,10 @@ describe('createDispatcher', () => {
       });
       expect(signal?.aborted).toBe(true);
       expect(ToolSearchError.isInstance(errors[0]) && errors[0].code).toBe('tool_timeout');
+      expect((errors[0] as ToolSearchError).data).toEqual({
+        tool: 'github_create_issue',
+        timeoutMs: 2000,
+      });
     });
 
     it('lets an execution run as long as it needs by default', async () => {

@@ -33,7 +33,11 @@ describe('runStep', () => {
     const seen: AbortSignal[] = [];
     expect(await runStep((signal) => hang(signal, seen), 20, never)).toEqual({ kind: 'timeout' });
     expect(seen[0]?.aborted).toBe(true);
-    expect(seen[0]?.reason).toMatchObject({ code: 'timeout', message: 'Timed out after 20 ms' });
+    expect(seen[0]?.reason).toMatchObject({
+      code: 'timeout',
+      message: 'Timed out after 20 ms',
+      data: { timeoutMs: 20 },
+    });
   });
 
   it('accepts a fractional timeout and one beyond what a timer holds', async () => {

@@ -29,7 +29,12 @@ export function runStep<T>(
   const timeout = new AbortController();
   const timer = Number.isFinite(timeoutMs)
     ? setTimeout(
-        () => timeout.abort(new ToolSearchError('timeout', `Timed out after ${timeoutMs} ms`)),
+        () =>
+          timeout.abort(
+            new ToolSearchError('timeout', `Timed out after ${timeoutMs} ms`, {
+              data: { timeoutMs },
+            }),
+          ),
         Math.min(MAX_DELAY_MS, Math.max(0, timeoutMs)),
       )
     : undefined;

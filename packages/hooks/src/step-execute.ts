@@ -44,6 +44,7 @@ export async function runExecute(
   const thrown = new ToolSearchError(
     'tool_timeout',
     `Tool '${call.name}' did not finish within ${timeoutMs} ms and was aborted.`,
+    { data: { tool: call.name, timeoutMs } },
   );
   const error = dispatchError('tool_timeout', describeError(thrown), thrown);
   return { ...started, execution: { kind: 'failed', thrown, error } };

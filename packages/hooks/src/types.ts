@@ -1,4 +1,4 @@
-import type { Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
+import type { Promisable, ToolCall, ToolDefinition, ToolSearchErrorCode } from '@tool-search/core';
 
 /**
  * What the runtime knows about one call besides its name and arguments.
@@ -158,8 +158,12 @@ export interface DeniedBy {
  * there was one, is kept in `cause`, which is not enumerable and so stays out of JSON.
  */
 export interface DispatchError {
-  /** `tool_failed`, `tool_timeout`, `invalid_argument`, or the code of a thrown `ToolSearchError`. */
-  code: string;
+  /**
+   * `tool_failed`, `tool_timeout`, `tool_lookup_failed`, `invalid_argument`,
+   * `dispatch_failed`, or the code of a thrown `ToolSearchError`; see
+   * `TOOL_SEARCH_ERROR_CODES` in `@tool-search/core`.
+   */
+  code: ToolSearchErrorCode;
   message: string;
   readonly cause?: unknown;
 }

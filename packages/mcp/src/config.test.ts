@@ -109,6 +109,7 @@ describe('parseGatewayConfig', () => {
     expect(error.message).toContain(
       'mcpServers.github.env.TOKEN: environment variable GITHUB_TOKEN is not set',
     );
+    expect(error.data).toEqual({ field: 'mcpServers.github.env.TOKEN' });
   });
 
   it('names the path of a bad field', () => {
@@ -297,16 +298,19 @@ describe('loadGatewayConfig', () => {
     await expect(loadGatewayConfig(path)).rejects.toMatchObject({
       code: 'invalid_config',
       message: expect.stringContaining(`in ${path}: mcpServers.github.command: expected string`),
+      data: { path, field: 'mcpServers.github.command' },
     });
     const broken = join(directory, 'broken.json');
     writeFileSync(broken, '{ "mcpServers": ');
     await expect(loadGatewayConfig(broken)).rejects.toMatchObject({
       code: 'invalid_config',
       message: expect.stringContaining('is not valid JSON'),
+      data: { path: broken },
     });
     await expect(loadGatewayConfig(join(directory, 'missing.json'))).rejects.toMatchObject({
       code: 'invalid_config',
       message: expect.stringContaining('Cannot read the gateway config'),
+      data: { path: join(directory, 'missing.json') },
     });
   });
 });

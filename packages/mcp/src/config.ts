@@ -182,7 +182,7 @@ export interface GatewayConfig {
 export interface ParseGatewayConfigOptions {
   /** Variables for `${VAR}` expansion. @defaultValue `process.env` */
   env?: Readonly<Record<string, string | undefined>>;
-  /** Where the config came from, for messages (e.g. its file path). */
+  /** Where the config came from (its file path): in messages and `data.path` of errors. */
   source?: string;
 }
 
@@ -551,17 +551,19 @@ function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
  *
  * @param raw - the parsed JSON
  * @param options.env - variables for `${VAR}` @defaultValue `process.env`
- * @param options.source - where it came from, for messages
+ * @param options.source - where it came from (its file path), for messages
  * @returns the complete configuration with defaults filled in
  * @throws {@link ToolSearchError} `invalid_config` whose message names the path of each
  * bad field, e.g. `mcpServers.github.command: expected string, received number`, or of a
- * value nested more than 64 levels deep
+ * value nested more than 64 levels deep; `data.field` is the first bad field's path
+ * and `data.path` the `source`
  */
 export function parseGatewayConfig(
   raw: unknown,
   options: ParseGatewayConfigOptions = {},
 ): GatewayConfig {
   const where = options.source === undefined ? '' : ` in ${options.source}`;
+  const origin = options.source === undefined ? {} : { path: options.source };
   const fail = (issues: Issue[]): never => {
     const shown = issues
       .slice(0, 8)
@@ -571,6 +573,7 @@ export function parseGatewayConfig(
     throw new ToolSearchError(
       'invalid_config',
       `Invalid gateway config${where}: ${shown}${more}. Fix the file and try again.`,
+      { data: { ...origin, ...(issues[0] ? { field: formatPath(issues[0].path) } : {}) } },
     );
   };
 
@@ -588,6 +591,7 @@ export function parseGatewayConfig(
       throw new ToolSearchError(
         'invalid_config',
         `Invalid gateway config${where}: ${error.message}`,
+        { cause: error, data: { ...error.data, ...origin } },
       );
     }
     throw error;
@@ -706,7 +710,8 @@ function dropUndefined<T extends object>(value: T): T {
  * @param options.env - variables for `${VAR}` @defaultValue `process.env`
  * @returns the parsed configuration
  * @throws {@link ToolSearchError} `invalid_config` when the file cannot be read, is not
- * JSON, or has a bad field (the message names the file and the field's path)
+ * JSON, or has a bad field (the message names the file and the field's path; `data.path`
+ * is the file, `data.field` the field)
  */
 export async function loadGatewayConfig(
   path: string,
@@ -719,7 +724,7 @@ export async function loadGatewayConfig(
     throw new ToolSearchError(
       'invalid_config',
       `Cannot read the gateway config ${path}: ${describeError(error)}. Check the path.`,
-      { cause: error },
+      { cause: error, data: { path } },
     );
   }
   let raw: unknown;
@@ -729,7 +734,7 @@ export async function loadGatewayConfig(
     throw new ToolSearchError(
       'invalid_config',
       `The gateway config ${path} is not valid JSON: ${describeError(error)}.`,
-      { cause: error },
+      { cause: error, data: { path } },
     );
   }
   const config = parseGatewayConfig(raw, { ...options, source: path });

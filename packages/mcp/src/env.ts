@@ -28,6 +28,7 @@ export function expandEnvVariables(
       throw new ToolSearchError(
         'invalid_config',
         `${formatPath(path)}: environment variable ${name} is not set. Set it, or write \${${name}:-default}.`,
+        { data: { field: formatPath(path) } },
       );
     });
   }

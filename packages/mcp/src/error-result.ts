@@ -1,7 +1,9 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolSearchErrorCode } from '@tool-search/core';
 
 /**
- * The `_meta` key of an error result that carries its code: the pool's (`unknown_tool`,
+ * The `_meta` key of an error result that carries its code, one of
+ * `TOOL_SEARCH_ERROR_CODES` (`@tool-search/core`): the pool's (`unknown_tool`,
  * `upstream_unavailable`, `upstream_timeout`, `upstream_failed`, `aborted`) and the
  * gateway's (`denied`, `cancelled`, `not_in_session`, `tool_changed`, and the dispatcher's
  * error codes).
@@ -14,7 +16,7 @@ export const UPSTREAM_ERROR_META_KEY = 'tool-search/error';
  *
  * @internal
  */
-export function errorResult(code: string, text: string): CallToolResult {
+export function errorResult(code: ToolSearchErrorCode, text: string): CallToolResult {
   return {
     isError: true,
     content: [{ type: 'text', text }],

@@ -106,7 +106,7 @@ export async function readToolReview(file: string): Promise<Map<string, string>>
     throw new ToolSearchError(
       'invalid_config',
       `Cannot read the tool review file ${file}: ${describeError(error)}.`,
-      { cause: error },
+      { cause: error, data: { path: file } },
     );
   }
   let raw: unknown;
@@ -116,7 +116,7 @@ export async function readToolReview(file: string): Promise<Map<string, string>>
     throw new ToolSearchError(
       'invalid_config',
       `The tool review file ${file} is not valid JSON: ${describeError(error)}. Run inspect --accept to write it anew.`,
-      { cause: error },
+      { cause: error, data: { path: file } },
     );
   }
   const tools = (raw as { tools?: unknown } | null)?.tools;
@@ -124,6 +124,7 @@ export async function readToolReview(file: string): Promise<Map<string, string>>
     throw new ToolSearchError(
       'invalid_config',
       `The tool review file ${file} has no "tools" object. Run inspect --accept to write it anew.`,
+      { data: { path: file, field: 'tools' } },
     );
   }
   const accepted = new Map<string, string>();
@@ -132,6 +133,7 @@ export async function readToolReview(file: string): Promise<Map<string, string>>
       throw new ToolSearchError(
         'invalid_config',
         `The tool review file ${file} has a bad fingerprint for '${key}'. Run inspect --accept to write it anew.`,
+        { data: { path: file, field: `tools.${key}` } },
       );
     }
     accepted.set(key, value);

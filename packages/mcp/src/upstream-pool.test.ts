@@ -103,9 +103,15 @@ describe('createUpstreamPool', () => {
   it('skips malformed definitions, says why, and serves the good ones', () => {
     expect(tool('good_tool')).toMatchObject({ toolset: 'mcp-malformed' });
     const rejected = status('malformed').rejectedTools;
-    expect(rejected).toHaveLength(5);
+    expect(rejected).toHaveLength(6);
     expect(rejected.map((entry) => entry.name)).toEqual(
-      expect.arrayContaining(['bad name with spaces', 'array_schema', 'good_tool']),
+      expect.arrayContaining([
+        'bad name with spaces',
+        'array_schema',
+        "it's 'quoted'",
+        'good_tool',
+        '<unnamed>',
+      ]),
     );
     expect(rejected.find((entry) => entry.name === 'array_schema')?.error).toContain('inputSchema');
   });

@@ -302,11 +302,6 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
   return a.length === b.length && a.every((tool, position) => tool === b[position]);
 }
 
-function rejectedName(error: unknown): string {
-  const match = /Tool '([^']*)'/.exec(describeError(error));
-  return match?.[1] ?? '<unnamed>';
-}
-
 /**
  * Creates a pool of connections to the upstream MCP servers of a config: stdio
  * servers are spawned, HTTP servers are reached over Streamable HTTP with SSE as
@@ -507,7 +502,7 @@ export function createUpstreamPool(
     upstream.cut = screened.cut;
     upstream.ignoredPins = screened.ignoredPins;
     upstream.rejected = [
-      ...errors.map((error) => ({ name: rejectedName(error), error: error.message })),
+      ...errors.map((error) => ({ name: error.data?.tool ?? '<unnamed>', error: error.message })),
       ...screened.rejected,
     ];
     applyReview(upstream);

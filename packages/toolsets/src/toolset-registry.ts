@@ -203,6 +203,7 @@ export function createToolsetRegistry(definitions: readonly ToolsetDefinition[])
       throw new ToolSearchError(
         'duplicate_toolset',
         `Toolset '${definition.name}' is defined more than once. Merge the definitions or rename one of them.`,
+        { data: { toolset: definition.name } },
       );
     }
     byName.set(definition.name, definition);
@@ -214,6 +215,7 @@ export function createToolsetRegistry(definitions: readonly ToolsetDefinition[])
         throw new ToolSearchError(
           'unknown_toolset',
           `Toolset '${definition.name}' includes '${included}', which is not defined. Define '${included}' or remove it from the includes of '${definition.name}' (only mcp-<server> toolsets exist without a definition).`,
+          { data: { toolset: included } },
         );
       }
     }
@@ -239,6 +241,7 @@ export function createToolsetRegistry(definitions: readonly ToolsetDefinition[])
         throw new ToolSearchError(
           'toolset_cycle',
           `Toolset includes form a cycle: ${cycle.join(' -> ')}. Remove one of these includes.`,
+          { data: { toolset: included } },
         );
       }
       for (const member of visit(included)) {

@@ -16,6 +16,8 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     },
     { name: 'bad name with spaces', inputSchema: { type: 'object' } },
     { name: 'array_schema', inputSchema: { type: 'array', items: {} } },
+    // A quote in the name: the rejection must still name the tool in full.
+    { name: "it's 'quoted'", inputSchema: { type: 'object' } },
     { name: 'good_tool', description: 'A duplicate name.', inputSchema: { type: 'object' } },
     { description: 'No name at all.', inputSchema: { type: 'object' } },
     'not even an object',

@@ -1,0 +1,109 @@
+import { TOOL_SEARCH_ERROR_CODES } from '@tool-search/core';
+import { describe, expect, it } from 'vitest';
+import {
+  errorCodeSourceFiles,
+  findErrorCodeLiterals,
+  scanErrorCodes,
+  unlistedCodeProblems,
+} from './error-codes.js';
+import { repoRoot } from './workspace.js';
+
+const codesIn = (text: string) => findErrorCodeLiterals(text, 'x.ts').map((found) => found.code);
+
+describe('the error codes of packages/ and apps/', () => {
+  const literals = scanErrorCodes(repoRoot());
+
+  it('are all on the closed list of @tool-search/core', () => {
+    // Each line says which file raises which code, and what to add where.
+    expect(unlistedCodeProblems(literals, TOOL_SEARCH_ERROR_CODES)).toEqual([]);
+  });
+
+  it('include every listed code: the list holds no code that nothing raises', () => {
+    const raised = new Set(literals.map((literal) => literal.code));
+    const neverRaised = TOOL_SEARCH_ERROR_CODES.filter((code) => !raised.has(code));
+    expect(
+      neverRaised.map(
+        (code) =>
+          `'${code}' is listed in packages/core/src/errors.ts but no source raises it: remove it from the list or raise it where it belongs.`,
+      ),
+    ).toEqual([]);
+  });
+
+  it('are read from the sources, not from tests or build output', () => {
+    const files = errorCodeSourceFiles(repoRoot());
+    expect(files).toContain('packages/mcp/src/upstream-call.ts');
+    expect(files).toContain('apps/gateway/src/serve.ts');
+    expect(files.some((file) => /\.test\.|node_modules|\/dist\//.test(file))).toBe(false);
+    // The scanner sees the sites it is meant to see (a scanner that finds nothing passes nothing).
+    expect(literals.length).toBeGreaterThan(60);
+    expect(literals).toContainEqual({
+      file: 'packages/hooks/src/step-execute.ts',
+      line: expect.any(Number),
+      code: 'tool_failed',
+      site: 'dispatchError',
+    });
+  });
+});
+
+describe('findErrorCodeLiterals', () => {
+  it('finds the code of each construct that raises one', () => {
+    expect(
+      codesIn(`
+        throw new ToolSearchError(
+          'invalid_config', \`Bad \${file}\`, { data: { path: 'x' } });
+        ToolSearchError.from(error, 'ranker_failed', 'Ranker failed');
+        return errorResult('shutting_down', 'The gateway is shutting down.');
+        dispatchError(isTool ? thrown.code : 'tool_failed', 'msg');
+        const result = { _meta: { [UPSTREAM_ERROR_META_KEY]: 'overloaded' } };
+        const raw = { _meta: { 'tool-search/error': "raw_meta" } };
+        const error: DispatchError = { code: 'made_up', message: 'm' };
+      `),
+    ).toEqual([
+      'invalid_config',
+      'ranker_failed',
+      'shutting_down',
+      'tool_failed',
+      'overloaded',
+      'raw_meta',
+      'made_up',
+    ]);
+  });
+
+  it('ignores messages, comparisons, dynamic codes and unrelated code properties', () => {
+    expect(
+      codesIn(`
+        new ToolSearchError(code, 'not a code: a message');
+        errorResult(kind === 'late' ? 'upstream_timeout' : 'upstream_failed', 'text');
+        errorResult(\`\${prefix}_failed\`, 'text');
+        if (error.code === 'ENOENT') return;
+        const options = { code: { regExp: linear } };
+        const issue = { code: 'custom' };
+      `),
+    ).toEqual(['upstream_timeout', 'upstream_failed']);
+  });
+
+  it('reports the line of each literal', () => {
+    const [found] = findErrorCodeLiterals("\n\nerrorResult(\n  'denied',\n  'no')", 'a.ts');
+    expect(found).toEqual({ file: 'a.ts', line: 4, code: 'denied', site: 'errorResult' });
+  });
+});
+
+describe('unlistedCodeProblems', () => {
+  it('says which file raises which unlisted code and where to add it', () => {
+    const problems = unlistedCodeProblems(
+      [
+        {
+          file: 'packages/mcp/src/gateway-http.ts',
+          line: 7,
+          code: 'shutting_down',
+          site: 'errorResult',
+        },
+        { file: 'packages/mcp/src/gateway-http.ts', line: 9, code: 'denied', site: 'errorResult' },
+      ],
+      TOOL_SEARCH_ERROR_CODES,
+    );
+    expect(problems).toEqual([
+      "packages/mcp/src/gateway-http.ts:7 raises 'shutting_down' (errorResult), which is not in TOOL_SEARCH_ERROR_CODES: add 'shutting_down' to the list in packages/core/src/errors.ts and document it there (what it means, who raises it, what to do), or use a listed code.",
+    ]);
+  });
+});

@@ -6,6 +6,7 @@ import {
   findUnmatchedRules,
 } from '@tool-search/mcp';
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
+import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
@@ -45,29 +46,6 @@ function reportUpstreams(
         `${failed.length ? `, ${failed.length} failed (${failed.join(', ')}; retried every ${Math.round(DEFAULT_RETRY_FAILED_MS / 60_000)} minutes and when a call of one of their tools comes)` : ''}\n`,
     );
   });
-}
-
-/** Options of {@link runServe}: the flags of `serve`. */
-export interface ServeOptions {
-  config: string;
-  transport: 'stdio' | 'http';
-  port: number;
-  host: string;
-  token?: string;
-  /** Browser origins allowed besides the gateway's own (HTTP). */
-  allowOrigins?: string[];
-  /** Seconds without requests before an HTTP session is closed; 0: never. */
-  idleTimeout?: number;
-  /** The most HTTP sessions open at once. */
-  maxSessions?: number;
-  /** The most HTTP sessions one token holds. */
-  maxSessionsPerToken?: number;
-  /** The most open HTTP connections. */
-  maxConnections?: number;
-  /** Seconds that calls in flight may finish after SIGTERM / SIGINT. */
-  shutdownGrace?: number;
-  profile?: string;
-  contextWindow?: number;
 }
 
 /** Whether a bind address listens on every interface. */

@@ -1,0 +1,107 @@
+import { wrapText } from '@tool-search/terminal';
+import { COMMAND_FLAGS, type CommandName } from './command-flags.js';
+import { type FlagTable, renderFlagHelp, synopsisOf } from './flag-table.js';
+
+/** The widest line of the help, in terminal columns. */
+const HELP_WIDTH = 86;
+
+const PROGRAM = 'tool-search-gateway';
+
+/** The words before a command's flags in its synopsis. */
+const SYNOPSIS_HEAD: Record<CommandName, string> = {
+  demo: 'demo',
+  serve: 'serve',
+  search: 'search "<query>"',
+  inspect: 'inspect',
+  'recorded-server': 'recorded-server',
+};
+
+/** Stands for a space inside one flag of a synopsis while it is wrapped (private use). */
+const JOINER = '\ue000';
+
+/**
+ * A command's synopsis: its head, then its flags wrapped under the first one.
+ *
+ * @param prefix - what the first line starts with, e.g. `Usage: `
+ * @param command - the command
+ * @param table - its flags
+ */
+function synopsis(prefix: string, command: CommandName, table: FlagTable): string {
+  const head = `${prefix}${PROGRAM} ${SYNOPSIS_HEAD[command]}`;
+  const indent = ' '.repeat(head.length + 1);
+  // wrapText breaks at every space; a joiner keeps `[--port N]` on one line.
+  const words = synopsisOf(table).map((word) => word.replaceAll(' ', JOINER));
+  const lines = wrapText(words.join(' '), HELP_WIDTH - indent.length).map((line) =>
+    line.replaceAll(JOINER, ' '),
+  );
+  if (lines.length === 0) return head;
+  return lines.map((line, index) => `${index === 0 ? `${head} ` : indent}${line}`).join('\n');
+}
+
+/**
+ * The usage line atop a command's help: its whole synopsis when that fits on one
+ * line, else its required flags and `[options]` (the options follow it anyway).
+ */
+function usageLine(command: CommandName): string {
+  const table: FlagTable = COMMAND_FLAGS[command];
+  const full = synopsis('Usage: ', command, table);
+  if (!full.includes('\n')) return full;
+  const required = table.filter((flag) => flag.kind === 'text' && flag.required === true);
+  return `${synopsis('Usage: ', command, required)} [options]`;
+}
+
+function options(table: FlagTable): string {
+  return `Options:\n${renderFlagHelp(table, HELP_WIDTH).join('\n')}`;
+}
+
+const main = `${PROGRAM}: an MCP gateway that puts tool search in front of any MCP client
+
+Usage:
+${(Object.keys(COMMAND_FLAGS) as CommandName[])
+  .map((command) => synopsis('  ', command, COMMAND_FLAGS[command]))
+  .join('\n')}
+  ${PROGRAM} --help | <command> --help
+
+Commands:
+  demo             a scripted session against real MCP servers, no configuration needed
+  serve            run the gateway for an MCP client (stdio or Streamable HTTP)
+  search           ranked tool search over the tools of a config's servers
+  inspect          per server: tools and estimated tokens; activation at 32k/128k/200k/1M;
+                   refused, cut, held and flagged definitions; new and changed tools
+  recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
+
+Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`;
+
+/** The help of the program (`main`) and of each command, as `--help` prints it. */
+export const USAGE: Record<CommandName | 'main', string> = {
+  main,
+  demo: `${usageLine('demo')}
+
+Spawns real MCP servers (everything, filesystem on a temporary folder, memory) and the
+recorded-catalog server, starts the gateway on Streamable HTTP (127.0.0.1, a free port,
+a bearer token), connects to it with the MCP SDK client and walks a scripted session.
+Needs no configuration and no network; removes its temporary folder when done.`,
+  serve: `${usageLine('serve')}
+
+${options(COMMAND_FLAGS.serve)}`,
+  search: `${usageLine('search')}
+
+Connects to the config's servers and prints the ranked matches of the query.
+
+${options(COMMAND_FLAGS.search)}`,
+  inspect: `${usageLine('inspect')}
+
+Connects to the config's servers and prints, per server, its tools and their estimated
+tokens, and whether tool search activates at context windows of 32k, 128k, 200k and 1M.
+Then the definitions refused or cut by the limits, self-pins ignored, tools held for
+review and descriptions flagged as tool poisoning, and the new, changed and removed
+tools against the review file (review.file, default tool-review.json beside the config).
+
+${options(COMMAND_FLAGS.inspect)}`,
+  'recorded-server': `${usageLine('recorded-server')}
+
+A stdio MCP server that lists recorded tool definitions of 23 published MCP servers
+(data/mcp-real) and answers every call with an error: the tool has no backend.
+
+${options(COMMAND_FLAGS['recorded-server'])}`,
+};

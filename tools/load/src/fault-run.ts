@@ -35,6 +35,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const HANG_TIMEOUT_MS = 3_000;
 /** The client timeout of calls in flight when the gateway is told to stop. */
 const SIGTERM_TIMEOUT_MS = 10_000;
+/**
+ * The gateway's `--shutdown-grace`: longer than the long calls in flight at SIGTERM (4 s),
+ * shorter than the clients' timeout, so each client sees what the gateway answers.
+ */
+const SHUTDOWN_GRACE_SECONDS = 6;
 
 /**
  * The fault run: starts the real gateway in front of real upstreams and the hang
@@ -66,6 +71,7 @@ export async function runFault(
       token: config.adminToken,
       contextWindow: LOAD_CONTEXT_WINDOW,
       timeoutMs: 60_000,
+      shutdownGraceSeconds: SHUTDOWN_GRACE_SECONDS,
     });
     const pid = gateway.pid;
     const upstreams = childProcesses(pid);

@@ -26,6 +26,8 @@ export interface StartGatewayOptions {
   contextWindow: number;
   /** How long to wait for the listening line. */
   timeoutMs: number;
+  /** `--shutdown-grace`: seconds that calls in flight may still finish after SIGTERM. */
+  shutdownGraceSeconds?: number;
 }
 
 /**
@@ -54,6 +56,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       options.token,
       '--context-window',
       String(options.contextWindow),
+      ...(options.shutdownGraceSeconds === undefined
+        ? []
+        : ['--shutdown-grace', String(options.shutdownGraceSeconds)]),
     ],
     { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );

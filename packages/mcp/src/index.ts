@@ -1,10 +1,3 @@
-export {
-  clientSupportsElicitation,
-  createElicitationApproval,
-  createGatewayApproval,
-} from './approval.js';
-export type { DrainReport } from './call-drain.js';
-export { SHUTTING_DOWN_ERROR_CODE } from './call-drain.js';
 export type {
   ApprovalConfig,
   ApprovalHintName,
@@ -18,16 +11,32 @@ export type {
   StdioServerConfig,
   ToolPatternsConfig,
   UpstreamServerConfig,
-} from './config.js';
-export { loadGatewayConfig, parseGatewayConfig } from './config.js';
-export { expandEnvVariables } from './env.js';
-export { DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
+} from './config/config.js';
+export { loadGatewayConfig, parseGatewayConfig } from './config/config.js';
+export { expandEnvVariables } from './config/env.js';
+export type { UnmatchedRule } from './config/rule-report.js';
+export { findUnmatchedRules } from './config/rule-report.js';
+export {
+  clientSupportsElicitation,
+  createElicitationApproval,
+  createGatewayApproval,
+} from './gateway/approval.js';
+export type { DrainReport } from './gateway/call-drain.js';
+export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
+export { createConfigGuardrails } from './gateway/guardrails.js';
 export type {
   GatewayHttpCloseOptions,
   GatewayHttpListener,
   GatewayHttpOptions,
-} from './gateway-http.js';
-export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
+} from './gateway/http.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway/http.js';
+export {
+  DEFAULT_BODY_TIMEOUT_MS,
+  DEFAULT_HEADERS_TIMEOUT_MS,
+  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_SESSIONS,
+} from './gateway/http-limits.js';
 export type {
   GatewayActivity,
   GatewayCloseOptions,
@@ -36,49 +45,18 @@ export type {
   GatewayServerOptions,
   GatewaySession,
   GatewayToolSource,
-} from './gateway-server.js';
-export { createGatewayServer } from './gateway-server.js';
-export { createConfigGuardrails } from './guardrails.js';
-export {
-  DEFAULT_BODY_TIMEOUT_MS,
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_SESSIONS,
-} from './http-limits.js';
-export type { ProgressReporterOptions, ProgressStream } from './progress.js';
-export { createProgressReporter } from './progress.js';
-export type { UnmatchedRule } from './rule-report.js';
-export { findUnmatchedRules } from './rule-report.js';
-export type { TerminalStyle } from './terminal-style.js';
-export { createTerminalStyle, shouldColor } from './terminal-style.js';
-export type { SanitizeTerminalTextOptions } from './terminal-text.js';
-export { sanitizeTerminalText } from './terminal-text.js';
-export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
-export { resolveToolNames, serverPrefix } from './tool-names.js';
-export type { PoisoningFinding, PoisoningPattern } from './tool-poisoning.js';
-export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './tool-poisoning.js';
-export type {
-  HeldTool,
-  ReviewHold,
-  ToolFingerprint,
-  ToolReviewChange,
-  ToolReviewConfig,
-  ToolReviewGate,
-} from './tool-review.js';
-export {
-  acceptToolReview,
-  createToolReviewGate,
-  DEFAULT_REVIEW_FILE,
-  diffToolReview,
-  fingerprintTool,
-  readToolReview,
-  reviewKey,
-  writeToolReview,
-} from './tool-review.js';
-export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream-call.js';
-export type { UpstreamCallLimitsInput } from './upstream-connect.js';
-export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream-limits.js';
+} from './gateway/server.js';
+export { createGatewayServer } from './gateway/server.js';
+export type { ProgressReporterOptions, ProgressStream } from './terminal/progress.js';
+export { createProgressReporter } from './terminal/progress.js';
+export type { TerminalStyle } from './terminal/style.js';
+export { createTerminalStyle, shouldColor } from './terminal/style.js';
+export type { SanitizeTerminalTextOptions } from './terminal/text.js';
+export { sanitizeTerminalText } from './terminal/text.js';
+export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream/call.js';
+export type { UpstreamCallLimitsInput } from './upstream/connect.js';
+export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
+export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {
   capDescription,
   capToolDescription,
@@ -86,7 +64,9 @@ export {
   DEFAULT_UPSTREAM_LIMITS,
   MIN_DESCRIPTION_CHARS,
   measureJson,
-} from './upstream-limits.js';
+} from './upstream/limits.js';
+export type { PoisoningFinding, PoisoningPattern } from './upstream/poisoning.js';
+export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './upstream/poisoning.js';
 export type {
   ReconnectOptions,
   RejectedTool,
@@ -100,5 +80,25 @@ export type {
   UpstreamState,
   UpstreamToolInfo,
   UpstreamTransportKind,
-} from './upstream-pool.js';
-export { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './upstream-pool.js';
+} from './upstream/pool.js';
+export { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './upstream/pool.js';
+export type {
+  HeldTool,
+  ReviewHold,
+  ToolFingerprint,
+  ToolReviewChange,
+  ToolReviewConfig,
+  ToolReviewGate,
+} from './upstream/review.js';
+export {
+  acceptToolReview,
+  createToolReviewGate,
+  DEFAULT_REVIEW_FILE,
+  diffToolReview,
+  fingerprintTool,
+  readToolReview,
+  reviewKey,
+  writeToolReview,
+} from './upstream/review.js';
+export type { NamedUpstreamTool, UpstreamToolEntry } from './upstream/tool-names.js';
+export { resolveToolNames, serverPrefix } from './upstream/tool-names.js';

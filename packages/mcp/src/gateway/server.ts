@@ -45,6 +45,21 @@ import {
   scopeTools,
   type ToolsetRegistry,
 } from '@tool-search/toolsets';
+import type {
+  ApprovalConfig,
+  GatewayConfig,
+  GatewayProfile,
+  GuardrailsConfig,
+} from '../config/config.js';
+import { errorResult } from '../tool-result/error-result.js';
+import {
+  serialisableResult,
+  serialisationFailure,
+  tryStringify,
+} from '../tool-result/serialisable-result.js';
+import { capToolDescription, DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
+import type { UpstreamCallOptions, UpstreamPool } from '../upstream/pool.js';
+import { waitForUpstreams } from '../upstream/wait.js';
 import {
   clientSupportsElicitation,
   createElicitationApproval,
@@ -52,18 +67,9 @@ import {
 } from './approval.js';
 import { createCallDrain, type DrainReport } from './call-drain.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
-import type { ApprovalConfig, GatewayConfig, GatewayProfile, GuardrailsConfig } from './config.js';
-import {
-  type GatewayHttpListener,
-  type GatewayHttpOptions,
-  listenGatewayHttp,
-} from './gateway-http.js';
 import { createConfigGuardrails } from './guardrails.js';
+import { type GatewayHttpListener, type GatewayHttpOptions, listenGatewayHttp } from './http.js';
 import { changedHands } from './identity-check.js';
-import { serialisableResult, serialisationFailure, tryStringify } from './serialisable-result.js';
-import { capToolDescription, DEFAULT_UPSTREAM_LIMITS } from './upstream-limits.js';
-import { errorResult, type UpstreamCallOptions, type UpstreamPool } from './upstream-pool.js';
-import { waitForUpstreams } from './upstreams-wait.js';
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 interface CallContext extends ToolCallContext {

@@ -3,14 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { textOf } from './__fixtures__/clients.js';
-import { memoryServer, slowServer } from './__fixtures__/servers.js';
+import { textOf } from '../__fixtures__/clients.js';
+import { memoryServer, slowServer } from '../__fixtures__/servers.js';
 import { createCallQueue } from './call-queue.js';
-import {
-  createUpstreamPool,
-  UPSTREAM_ERROR_META_KEY,
-  type UpstreamServerInput,
-} from './upstream-pool.js';
+import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamServerInput } from './pool.js';
 
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];
 const folder = mkdtempSync(join(tmpdir(), 'tool-search-queue-'));

@@ -2,12 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient } from './__fixtures__/clients.js';
-import { everythingServer, filesystemServer, tempWorkspace } from './__fixtures__/servers.js';
-import { parseGatewayConfig } from './config.js';
-import type { GatewayHttpListener } from './gateway-http.js';
-import { createGatewayServer, type GatewayServer } from './gateway-server.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+import { connectHttpClient } from '../__fixtures__/clients.js';
+import { everythingServer, filesystemServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { parseGatewayConfig } from '../config/config.js';
+import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import type { GatewayHttpListener } from './http.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
 
 const TOKEN = 'fuzz-admin-token-0123456789';
 const PROFILE_TOKEN = 'fuzz-files-token-0123456789';

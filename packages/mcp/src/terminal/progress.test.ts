@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { UpstreamProgressEvent, UpstreamServerStatus } from '../upstream/pool.js';
 import { createProgressReporter } from './progress.js';
-import type { UpstreamProgressEvent, UpstreamServerStatus } from './upstream-pool.js';
 
 const status = (overrides: Partial<UpstreamServerStatus>): UpstreamServerStatus => ({
   name: 'filesystem',

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import {
-  capDescription,
-  checkToolLimits,
-  DEFAULT_UPSTREAM_LIMITS,
-  measureJson,
-} from './upstream-limits.js';
+import { capDescription, checkToolLimits, DEFAULT_UPSTREAM_LIMITS, measureJson } from './limits.js';
 
 const CATALOG = new URL(
-  '../../../apps/gateway/data/mcp-real/combined-catalog.json',
+  '../../../../apps/gateway/data/mcp-real/combined-catalog.json',
   import.meta.url,
 );
 const realTools = JSON.parse(readFileSync(CATALOG, 'utf8')) as ToolDefinition[];

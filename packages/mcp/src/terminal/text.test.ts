@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module fixture without types
-import { ESCAPES } from './__fixtures__/hostile-server.mjs';
-import { sanitizeTerminalText } from './terminal-text.js';
+import { ESCAPES } from '../__fixtures__/hostile-server.mjs';
+import { sanitizeTerminalText } from './text.js';
 
 /** Every character a terminal acts on, or that hides or reorders text. */
 const DANGEROUS =

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { fingerprintTool } from './tool-review.js';
-import { type CutTool, checkToolLimits, type UpstreamLimits } from './upstream-limits.js';
+import { type CutTool, checkToolLimits, type UpstreamLimits } from './limits.js';
+import { fingerprintTool } from './review.js';
 
 /** What {@link screenUpstreamTools} made of one server's validated definitions. */
 export interface ScreenedTools {

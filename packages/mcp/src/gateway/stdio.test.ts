@@ -4,14 +4,14 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type TestClient, textOf, until, wrapClient } from './__fixtures__/clients.js';
+import { type TestClient, textOf, until, wrapClient } from '../__fixtures__/clients.js';
 import {
   everythingServer,
   filesystemServer,
   fixtureServer,
   memoryServer,
   tempWorkspace,
-} from './__fixtures__/servers.js';
+} from '../__fixtures__/servers.js';
 
 describe('createGatewayServer over stdio (spawned like an MCP client does)', () => {
   const workspace = tempWorkspace();
@@ -35,7 +35,7 @@ describe('createGatewayServer over stdio (spawned like an MCP client does)', () 
     );
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: [fileURLToPath(new URL('./__fixtures__/gateway-stdio.mjs', import.meta.url))],
+      args: [fileURLToPath(new URL('../__fixtures__/gateway-stdio.mjs', import.meta.url))],
       env: { GATEWAY_CONFIG: configPath, GATEWAY_PROFILE: 'no-memory' },
       stderr: 'pipe',
     });

@@ -7,8 +7,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core';
 import { z } from 'zod';
+import { errorResult } from '../tool-result/error-result.js';
 import type { CallQueue } from './call-queue.js';
-import { errorResult } from './error-result.js';
 import type { RetryDemand } from './failed-retry.js';
 
 /** The pool's default call timeout: no answer and no progress for this long ends a call. */

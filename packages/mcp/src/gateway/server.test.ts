@@ -3,18 +3,18 @@ import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import type { CallToolResult, ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf, until } from './__fixtures__/clients.js';
+import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
 import {
   everythingServer,
   filesystemServer,
   fixtureServer,
   memoryServer,
   tempWorkspace,
-} from './__fixtures__/servers.js';
-import { type GatewayConfig, parseGatewayConfig } from './config.js';
-import type { GatewayHttpListener } from './gateway-http.js';
-import { createGatewayServer, type GatewayActivity, type GatewayServer } from './gateway-server.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+} from '../__fixtures__/servers.js';
+import { type GatewayConfig, parseGatewayConfig } from '../config/config.js';
+import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import type { GatewayHttpListener } from './http.js';
+import { createGatewayServer, type GatewayActivity, type GatewayServer } from './server.js';
 
 const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 const FILES_TOKEN = 'files-token-0123456789abcdef';

@@ -1,12 +1,12 @@
 import { connect, type Socket } from 'node:net';
 import { CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, until } from './__fixtures__/clients.js';
-import { fixtureServer } from './__fixtures__/servers.js';
-import { type GatewayConfig, parseGatewayConfig } from './config.js';
-import type { GatewayHttpListener, GatewayHttpOptions } from './gateway-http.js';
-import { createGatewayServer, type GatewayServer } from './gateway-server.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+import { connectHttpClient, type TestClient, until } from '../__fixtures__/clients.js';
+import { fixtureServer } from '../__fixtures__/servers.js';
+import { type GatewayConfig, parseGatewayConfig } from '../config/config.js';
+import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import type { GatewayHttpListener, GatewayHttpOptions } from './http.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
 
 const ALICE = 'alice-token-0123456789abcdef';
 const BOB = 'bob-token-0123456789abcdef';

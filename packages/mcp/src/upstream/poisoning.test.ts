@@ -1,12 +1,12 @@
 import { readFileSync } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileServer } from './__fixtures__/servers.js';
-import { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './tool-poisoning.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+import { hostileServer } from '../__fixtures__/servers.js';
+import { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './poisoning.js';
+import { createUpstreamPool, type UpstreamPool } from './pool.js';
 
 const CATALOG = new URL(
-  '../../../apps/gateway/data/mcp-real/combined-catalog.json',
+  '../../../../apps/gateway/data/mcp-real/combined-catalog.json',
   import.meta.url,
 );
 

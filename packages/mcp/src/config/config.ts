@@ -9,14 +9,14 @@ import {
 } from '@tool-search/core';
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
 import { z } from 'zod';
-import { findTooDeep, MAX_CONFIG_DEPTH } from './config-depth.js';
-import { expandEnvVariables, formatPath } from './env.js';
-import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from './tool-review.js';
 import {
   DEFAULT_UPSTREAM_LIMITS,
   MIN_DESCRIPTION_CHARS,
   type UpstreamLimits,
-} from './upstream-limits.js';
+} from '../upstream/limits.js';
+import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from '../upstream/review.js';
+import { findTooDeep, MAX_CONFIG_DEPTH } from './depth.js';
+import { expandEnvVariables, formatPath } from './env.js';
 
 /** An upstream MCP server run as a child process that speaks MCP over stdio. */
 export interface StdioServerConfig {

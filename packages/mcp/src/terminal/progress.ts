@@ -1,6 +1,6 @@
-import { createTerminalStyle, shouldColor } from './terminal-style.js';
-import { sanitizeTerminalText } from './terminal-text.js';
-import type { UpstreamProgressEvent } from './upstream-pool.js';
+import type { UpstreamProgressEvent } from '../upstream/pool.js';
+import { createTerminalStyle, shouldColor } from './style.js';
+import { sanitizeTerminalText } from './text.js';
 
 /** Where progress goes: a writable stream such as `process.stderr`. */
 export interface ProgressStream {

@@ -13,36 +13,36 @@ import {
   validateToolDefinitions,
 } from '@tool-search/core';
 import { z } from 'zod';
-import { type CallQueue, createCallQueue } from './call-queue.js';
-import type { GatewayPins } from './config.js';
-import { errorResult } from './error-result.js';
-import { createFailedServerRetry, DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
-import { createPinMatcher } from './pin-matcher.js';
-import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
-import {
-  createToolReviewGate,
-  type HeldTool,
-  type ToolFingerprint,
-  type ToolReviewConfig,
-} from './tool-review.js';
+import type { GatewayPins } from '../config/config.js';
+import { errorResult } from '../tool-result/error-result.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_MAX_CALL_TIME_MS,
   resolveCallLimits,
   runUpstreamCall,
   unavailableResult,
-} from './upstream-call.js';
+} from './call.js';
+import { type CallQueue, createCallQueue } from './call-queue.js';
 import {
   connectUpstream,
   type UpstreamConnection,
   type UpstreamServerInput,
   type UpstreamTransportKind,
-} from './upstream-connect.js';
-import { type CutTool, DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './upstream-limits.js';
-import { screenUpstreamTools } from './upstream-screen.js';
+} from './connect.js';
+import { createFailedServerRetry, DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
+import { type CutTool, DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
+import { createPinMatcher } from './pin-matcher.js';
+import {
+  createToolReviewGate,
+  type HeldTool,
+  type ToolFingerprint,
+  type ToolReviewConfig,
+} from './review.js';
+import { screenUpstreamTools } from './screen.js';
+import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
 
-export { errorResult, UPSTREAM_ERROR_META_KEY } from './error-result.js';
-export type { UpstreamServerInput, UpstreamTransportKind } from './upstream-connect.js';
+export { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
+export type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 
 /** What the pool needs of a config: the servers, and optionally the pins. */
 export interface UpstreamPoolConfig {

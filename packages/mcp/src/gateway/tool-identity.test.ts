@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import type { ApprovalAdapter, ApprovalRequest } from '@tool-search/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf, until } from './__fixtures__/clients.js';
-import { hostileServer, memoryServer, tempWorkspace } from './__fixtures__/servers.js';
-import { parseGatewayConfig } from './config.js';
-import { createGatewayServer, type GatewayServer } from './gateway-server.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { hostileServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { parseGatewayConfig } from '../config/config.js';
+import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
 
 const TOKEN = 'identity-token-0123456789abcdef';
 

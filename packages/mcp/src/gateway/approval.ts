@@ -7,7 +7,7 @@ import {
   type ApprovalRequest,
   createPolicyApproval,
 } from '@tool-search/hooks';
-import type { ApprovalConfig, ApprovalRuleConfig } from './config.js';
+import type { ApprovalConfig, ApprovalRuleConfig } from '../config/config.js';
 
 const DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-session', 'deny'];
 const ARGUMENTS_PREVIEW_CHARS = 500;

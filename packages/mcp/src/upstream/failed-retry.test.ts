@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { textOf, until } from './__fixtures__/clients.js';
-import { slowServer } from './__fixtures__/servers.js';
-import { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './upstream-pool.js';
+import { textOf, until } from '../__fixtures__/clients.js';
+import { slowServer } from '../__fixtures__/servers.js';
+import { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './pool.js';
 
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];
 const folder = mkdtempSync(join(tmpdir(), 'tool-search-retry-'));

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseToolSearchConfig } from '@tool-search/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, textOf, until } from './__fixtures__/clients.js';
-import { slowServer } from './__fixtures__/servers.js';
-import { createGatewayServer } from './gateway-server.js';
-import { createUpstreamPool } from './upstream-pool.js';
+import { connectHttpClient, textOf, until } from '../__fixtures__/clients.js';
+import { slowServer } from '../__fixtures__/servers.js';
+import { createUpstreamPool } from '../upstream/pool.js';
+import { createGatewayServer } from './server.js';
 
 const folder = mkdtempSync(join(tmpdir(), 'tool-search-startup-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));

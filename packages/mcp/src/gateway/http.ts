@@ -4,13 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, ToolSearchError } from '@tool-search/core';
-import type { GatewayProfile } from './config.js';
-import {
-  DEFAULT_IDLE_TIMEOUT_MS,
-  type GatewayHttpListener,
-  type GatewayHttpOptions,
-} from './gateway-http-options.js';
-import type { GatewaySession } from './gateway-server.js';
+import type { GatewayProfile } from '../config/config.js';
 import {
   armBodyDeadline,
   formatDuration,
@@ -19,18 +13,24 @@ import {
   serverOptionsOf,
 } from './http-limits.js';
 import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  type GatewayHttpListener,
+  type GatewayHttpOptions,
+} from './http-options.js';
+import {
   createSessionTable,
   type SessionActivity,
   type TableEntry,
   trackActivity,
 } from './http-session-table.js';
+import type { GatewaySession } from './server.js';
 
 export type {
   GatewayHttpCloseOptions,
   GatewayHttpListener,
   GatewayHttpOptions,
-} from './gateway-http-options.js';
-export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http-options.js';
+} from './http-options.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './http-options.js';
 
 /** What the HTTP layer needs of the gateway. */
 export interface GatewayHttpHost {

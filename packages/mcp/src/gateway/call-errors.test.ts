@@ -1,11 +1,11 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallHook } from '@tool-search/hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf } from './__fixtures__/clients.js';
-import { fixtureServer } from './__fixtures__/servers.js';
-import { parseGatewayConfig } from './config.js';
-import { createGatewayServer, type GatewayServer } from './gateway-server.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
+import { fixtureServer } from '../__fixtures__/servers.js';
+import { parseGatewayConfig } from '../config/config.js';
+import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
 
 /** A hook that breaks what the gateway must serialise, as a buggy hook might. */
 const unserialisable: ToolCallHook = {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
 import { describeError } from '@tool-search/core';
-import { errorResult } from './upstream-pool.js';
+import { errorResult } from './error-result.js';
 
 /**
  * The error result of a tool result the gateway could not serialise: it says the

@@ -3,16 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { textOf, until } from './__fixtures__/clients.js';
-import { hostileServer } from './__fixtures__/servers.js';
+import { textOf, until } from '../__fixtures__/clients.js';
+import { hostileServer } from '../__fixtures__/servers.js';
+import { createUpstreamPool, type UpstreamPool } from './pool.js';
 import {
   acceptToolReview,
   diffToolReview,
   fingerprintTool,
   readToolReview,
   writeToolReview,
-} from './tool-review.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+} from './review.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'tool-search-review-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));

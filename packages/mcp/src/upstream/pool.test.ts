@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textOf, until } from './__fixtures__/clients.js';
+import { textOf, until } from '../__fixtures__/clients.js';
 import {
   everythingBin,
   everythingServer,
@@ -12,8 +12,8 @@ import {
   fixtureServer,
   memoryServer,
   tempWorkspace,
-} from './__fixtures__/servers.js';
-import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './upstream-pool.js';
+} from '../__fixtures__/servers.js';
+import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './pool.js';
 
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient } from './__fixtures__/clients.js';
-import { hostileServer } from './__fixtures__/servers.js';
-import { parseGatewayConfig } from './config.js';
-import { createGatewayServer, type GatewayServer } from './gateway-server.js';
-import { DEFAULT_UPSTREAM_LIMITS } from './upstream-limits.js';
-import { createUpstreamPool, type UpstreamPool } from './upstream-pool.js';
+import { connectHttpClient, type TestClient } from '../__fixtures__/clients.js';
+import { hostileServer } from '../__fixtures__/servers.js';
+import { parseGatewayConfig } from '../config/config.js';
+import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
+import { DEFAULT_UPSTREAM_LIMITS } from './limits.js';
+import { createUpstreamPool, type UpstreamPool } from './pool.js';
 
 const TOKEN = 'untrusted-token-0123456789abcdef';
 const MAX = DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars;

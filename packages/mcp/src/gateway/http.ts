@@ -23,7 +23,7 @@ import {
   type TableEntry,
   trackActivity,
 } from './http-session-table.js';
-import type { GatewaySession } from './server.js';
+import type { GatewaySession } from './types.js';
 
 export type {
   GatewayHttpCloseOptions,

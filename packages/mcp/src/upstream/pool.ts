@@ -1,19 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  type Implementation,
-  ToolListChangedNotificationSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
-import {
-  describeError,
-  fromMcpTool,
-  type McpTool,
-  type ToolDefinition,
-  validateToolDefinitions,
-} from '@tool-search/core';
-import { z } from 'zod';
-import type { GatewayPins } from '../config/config.js';
+import { describeError, type ToolDefinition } from '@tool-search/core';
 import { errorResult } from '../tool-result/error-result.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
@@ -29,238 +17,37 @@ import {
   type UpstreamServerInput,
   type UpstreamTransportKind,
 } from './connect.js';
+import { createExposedTools } from './exposed-tools.js';
 import { createFailedServerRetry, DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
 import { type CutTool, DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
-import { createPinMatcher } from './pin-matcher.js';
-import {
-  createToolReviewGate,
-  type HeldTool,
-  type ToolFingerprint,
-  type ToolReviewConfig,
-} from './review.js';
-import { screenUpstreamTools } from './screen.js';
-import { type NamedUpstreamTool, resolveToolNames } from './tool-names.js';
+import { listUpstreamTools } from './list-tools.js';
+import type {
+  ReconnectOptions,
+  RejectedTool,
+  UpstreamPool,
+  UpstreamPoolConfig,
+  UpstreamPoolOptions,
+  UpstreamProgressEvent,
+  UpstreamServerStatus,
+  UpstreamState,
+} from './pool-types.js';
+import { createToolReviewGate, type HeldTool } from './review.js';
 
 export { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
 export type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
+export type {
+  ReconnectOptions,
+  RejectedTool,
+  UpstreamCallOptions,
+  UpstreamPool,
+  UpstreamPoolConfig,
+  UpstreamPoolOptions,
+  UpstreamProgressEvent,
+  UpstreamServerStatus,
+  UpstreamState,
+  UpstreamToolInfo,
+} from './pool-types.js';
 
-/** What the pool needs of a config: the servers, and optionally the pins. */
-export interface UpstreamPoolConfig {
-  /** The upstream servers by name, in priority order (collisions are named in this order). */
-  mcpServers: Readonly<Record<string, UpstreamServerInput>>;
-  /** Tools that are never deferred (`alwaysLoad`). */
-  pins?: Partial<GatewayPins>;
-  /** How much of a definition is accepted and shown. @defaultValue {@link DEFAULT_UPSTREAM_LIMITS} */
-  limits?: Partial<UpstreamLimits>;
-  /** The review file and what it holds back. @defaultValue nothing held */
-  review?: ToolReviewConfig;
-}
-
-/**
- * The lifecycle of one upstream server:
- * `connecting` → `ready` ⇄ `reconnecting` → `failed` → (a retry) `reconnecting`; `disabled`
- * in the config; `closed` after `close()`.
- */
-export type UpstreamState =
-  | 'pending'
-  | 'connecting'
-  | 'ready'
-  | 'reconnecting'
-  | 'failed'
-  | 'disabled'
-  | 'closed';
-
-/** A tool definition that the pool rejected, with why. */
-export interface RejectedTool {
-  /** The name as the server sent it (or `<unnamed>`). */
-  name: string;
-  /** What was wrong with it. */
-  error: string;
-}
-
-/** The state of one upstream server, as `status()` reports it. */
-export interface UpstreamServerStatus {
-  /** The server's name in the config. */
-  name: string;
-  /** Where it is in its lifecycle. */
-  state: UpstreamState;
-  /** How it is reached, once connected. */
-  transport?: UpstreamTransportKind;
-  /** The tools it serves through the pool (a `failed` server's are its last known ones). */
-  toolCount: number;
-  /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
-  rejectedTools: RejectedTool[];
-  /** Definitions it sent whose description was cut to `limits.maxDescriptionChars`. */
-  cutTools: CutTool[];
-  /** Its tools that pinned themselves although the config does not trust it (not pinned). */
-  ignoredPins: string[];
-  /** Its tools held back until accepted into the review file (not listed, not callable). */
-  heldTools: HeldTool[];
-  /** Why it is `failed` or `reconnecting`. */
-  error?: string;
-  /** Milliseconds its last successful connect and tool listing took. */
-  connectMs?: number;
-  /** Reconnect attempts since it last went down (reset once a connection has lived 30 s). */
-  reconnectAttempts: number;
-}
-
-/** A lifecycle event of one upstream server, for progress displays and logs. */
-export interface UpstreamProgressEvent {
-  /** What happened. */
-  kind:
-    | 'connecting'
-    | 'ready'
-    | 'failed'
-    | 'disconnected'
-    | 'reconnecting'
-    | 'retrying'
-    | 'tools_changed';
-  /** The server's name. */
-  server: string;
-  /** Its status right after the event. */
-  status: UpstreamServerStatus;
-}
-
-/** Backoff for servers that die. */
-export interface ReconnectOptions {
-  /** The first delay. @defaultValue 500 */
-  initialDelayMs?: number;
-  /** The longest delay. @defaultValue 30000 */
-  maxDelayMs?: number;
-  /** Attempts before the server is given up (`failed`). @defaultValue 8 */
-  maxAttempts?: number;
-  /**
-   * Time between retries of a server that was given up on (or failed to start); a call
-   * of one of its tools also starts a retry. `0` never retries on a schedule (calls
-   * still do). @defaultValue 300000
-   */
-  retryFailedMs?: number;
-}
-
-/** Options of {@link createUpstreamPool}. */
-export interface UpstreamPoolOptions {
-  /** Time for one server to start, connect and list its tools. @defaultValue 30000 */
-  connectTimeoutMs?: number;
-  /**
-   * Default timeout of one tool call: no answer and no progress for this long ends it
-   * (progress notifications reset it). A server's own `callTimeoutMs` wins. @defaultValue 60000
-   */
-  callTimeoutMs?: number;
-  /**
-   * Default longest call, however much progress it reports (queue time included). A
-   * server's own `maxCallTimeMs` wins; never below the call's timeout. @defaultValue 600000
-   */
-  maxCallTimeMs?: number;
-  /** Called on every lifecycle event of every server. */
-  onProgress?: (event: UpstreamProgressEvent) => void;
-  /** Reconnect servers that die (`false` to never). @defaultValue true */
-  reconnect?: boolean | ReconnectOptions;
-  /** How the pool introduces itself to upstream servers. */
-  clientInfo?: Implementation;
-  /**
-   * What stdio servers write to stderr (their logs). Absent: kept only as a short
-   * tail for error messages, never printed. The text is the server's, raw: print it
-   * through `sanitizeTerminalText`.
-   */
-  onStderr?: (server: string, text: string) => void;
-}
-
-/** Options of one {@link UpstreamPool.callTool} call. */
-export interface UpstreamCallOptions {
-  /** Cancels the call (the upstream is sent `notifications/cancelled`). */
-  signal?: AbortSignal;
-  /** This call's timeout; wins over every other. @defaultValue the server's, else `defaultTimeoutMs`, else the pool's */
-  timeoutMs?: number;
-  /** The timeout when the server's config sets none (the gateway server's `callTimeoutMs`). */
-  defaultTimeoutMs?: number;
-  /** Progress notifications of the upstream for this call. */
-  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-}
-
-/** Where a pooled tool comes from. */
-export interface UpstreamToolInfo {
-  /** The name the pool exposes. */
-  name: string;
-  /** The server's name. */
-  server: string;
-  /** The tool's name on that server. */
-  upstreamName: string;
-  /** The definition as exposed. */
-  tool: ToolDefinition;
-}
-
-/**
- * A pool of connections to upstream MCP servers that serves their tools as one list
- * of {@link ToolDefinition}s (`source: 'mcp'`, `toolset: 'mcp-<server>'`).
- */
-export interface UpstreamPool {
-  /**
-   * Connects to every enabled server in parallel and lists its tools. A server that
-   * fails to start, times out or answers badly is reported (`failed`) and skipped (and
-   * retried later, unless `reconnect` is `false`); the others serve. Calling it again
-   * returns the same promise.
-   *
-   * @returns the status of every server once each is `ready` or `failed`
-   * @throws nothing
-   */
-  start(): Promise<UpstreamServerStatus[]>;
-  /**
-   * The tools of every live server, with collision-free names and their `origin`
-   * (server and upstream name), servers in config order.
-   */
-  tools(): ToolDefinition[];
-  /** Where a pooled tool comes from, by its exposed name. */
-  lookup(name: string): UpstreamToolInfo | undefined;
-  /** The status of every server, in config order. */
-  servers(): UpstreamServerStatus[];
-  /**
-   * The fingerprint of every tool of the live servers, held ones included (refused
-   * ones not), as the servers sent them: what `inspect --accept` writes.
-   */
-  fingerprints(): ToolFingerprint[];
-  /** The same as {@link UpstreamPool.servers}. */
-  status(): UpstreamServerStatus[];
-  /**
-   * Calls a pooled tool on its server. Never throws: an unknown tool, a server that
-   * is down, a timeout, a crash during the call and a cancellation each give an
-   * `isError` result whose text says what happened and what to do, with the code
-   * under `_meta["tool-search/error"]` (`unknown_tool`, `upstream_unavailable`,
-   * `upstream_timeout`, `upstream_failed`, `aborted`). A call of a `failed` server's
-   * tool starts a reconnect attempt and answers `upstream_unavailable` at once, saying
-   * so. A server with `maxConcurrency` runs its calls in arrival order; a call waits
-   * in that queue at most its timeout, and its `maxCallTimeMs` counts from arrival.
-   *
-   * @param name - the exposed name
-   * @param args - the arguments object
-   * @param options.signal - cancels the call
-   * @param options.timeoutMs - this call's timeout (wins over the server's)
-   * @param options.defaultTimeoutMs - the timeout when the server's config sets none
-   * @returns the upstream's `CallToolResult`, or an error result
-   */
-  callTool(
-    name: string,
-    args: Record<string, unknown>,
-    options?: UpstreamCallOptions,
-  ): Promise<CallToolResult>;
-  /**
-   * Listens for changes of `tools()`: a server's `tools/list_changed`, a server that
-   * comes up. A server that is given up keeps its last known tools. Not called when a re-list gives the same tools.
-   *
-   * @returns a function that removes the listener
-   */
-  onToolsChanged(listener: (tools: ToolDefinition[]) => void): () => void;
-  /** Listens for lifecycle events (the same as `options.onProgress`). @returns an unsubscribe function */
-  onProgress(listener: (event: UpstreamProgressEvent) => void): () => void;
-  /** Disconnects from every server and stops reconnecting. */
-  close(): Promise<void>;
-}
-
-const ListToolsPageSchema = z.looseObject({
-  tools: z.array(z.unknown()),
-  nextCursor: z.string().optional(),
-});
-
-const MAX_LIST_PAGES = 100;
 // A failed server keeps its last known tools listed: names stay stable (no other tool is
 // renamed by its going), and a call of one of them is what starts a retry.
 const LISTED_STATES = new Set<UpstreamState>(['ready', 'reconnecting', 'failed']);
@@ -300,11 +87,6 @@ interface Upstream {
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
   return a.length === b.length && a.every((tool, position) => tool === b[position]);
-}
-
-function rejectedName(error: unknown): string {
-  const match = /Tool '([^']*)'/.exec(describeError(error));
-  return match?.[1] ?? '<unnamed>';
 }
 
 /**
@@ -364,8 +146,6 @@ export function createUpstreamPool(
           ...(typeof options.reconnect === 'object' ? options.reconnect : {}),
         };
   const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
-  const pinnedServers = new Set(config.pins?.servers ?? []);
-  const pinnedTool = createPinMatcher(config.pins?.tools ?? []);
   const limits: UpstreamLimits = { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits };
   const review = createToolReviewGate(config.review);
 
@@ -388,11 +168,7 @@ export function createUpstreamPool(
   }));
   const byName = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
 
-  let named: NamedUpstreamTool[] = [];
-  let exposed: ToolDefinition[] = [];
-  // The exposed object of each upstream definition, reused while nothing about it changes.
-  const exposedOf = new WeakMap<ToolDefinition, ToolDefinition>();
-  let index = new Map<string, { entry: NamedUpstreamTool; tool: ToolDefinition }>();
+  const exposed = createExposedTools(config.pins);
   const toolsListeners = new Set<(tools: ToolDefinition[]) => void>();
   const progressListeners = new Set<(event: UpstreamProgressEvent) => void>();
   if (options.onProgress) progressListeners.add(options.onProgress);
@@ -403,7 +179,7 @@ export function createUpstreamPool(
     const status: UpstreamServerStatus = {
       name: upstream.name,
       state: upstream.state,
-      toolCount: named.filter((entry) => entry.server === upstream.name).length,
+      toolCount: exposed.countOf(upstream.name),
       rejectedTools: [...upstream.rejected],
       cutTools: [...upstream.cut],
       ignoredPins: [...upstream.ignoredPins],
@@ -427,89 +203,38 @@ export function createUpstreamPool(
     }
   };
 
-  const isPinned = (server: string, tool: ToolDefinition, name: string) =>
-    pinnedServers.has(server) || pinnedTool(name, { server, name: tool.name });
-
   // Re-derives the exposed list from the live servers; tells listeners when it changed.
-  const recompute = () => {
+  const recompute = (): boolean => {
     const entries = upstreams
       .filter((upstream) => LISTED_STATES.has(upstream.state))
       .flatMap((upstream) => upstream.tools.map((tool) => ({ server: upstream.name, tool })));
-    named = resolveToolNames(entries);
-    index = new Map();
-    const next = named.map((entry) => {
-      const pinned =
-        entry.tool.alwaysLoad === true || isPinned(entry.server, entry.tool, entry.name);
-      let tool = exposedOf.get(entry.tool);
-      if (tool === undefined || tool.name !== entry.name || (tool.alwaysLoad === true) !== pinned) {
-        // The origin is the pool's to say, from the config's server name: policies
-        // decide on it, whatever the exposed name becomes.
-        tool = {
-          ...entry.tool,
-          name: entry.name,
-          origin: { server: entry.server, name: entry.tool.name },
-        };
-        if (pinned) tool.alwaysLoad = true;
-        exposedOf.set(entry.tool, tool);
-      }
-      index.set(entry.name, { entry, tool });
-      return tool;
-    });
-    if (sameTools(exposed, next)) return;
-    exposed = next;
-    if (closed) return;
+    if (!exposed.update(entries)) return false;
+    if (closed) return true;
+    const tools = exposed.list();
     for (const listener of toolsListeners) {
       try {
-        listener(exposed.slice());
+        listener(tools.slice());
       } catch {
         // A listener must not take the pool down.
       }
     }
+    return true;
   };
 
   const listAll = async (upstream: Upstream, client: Client, signal?: AbortSignal) => {
-    const raws: unknown[] = [];
-    const cursors = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
-      const result = await client.request(
-        { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
-        ListToolsPageSchema,
-        { timeout: connectTimeoutMs, ...(signal ? { signal } : {}) },
-      );
-      raws.push(...result.tools);
-      cursor = result.nextCursor;
-      if (cursor === undefined || cursors.has(cursor)) break;
-      cursors.add(cursor);
-    }
-    const converted = raws.map((raw) =>
-      typeof raw === 'object' && raw !== null
-        ? fromMcpTool(raw as McpTool, { server: upstream.name })
-        : raw,
-    );
-    const { tools: valid, errors } = validateToolDefinitions(converted);
-    // Upstream metadata is untrusted: limits first (nothing below meets an unbounded
-    // nesting), then only trusted servers keep their own pins.
-    const screened = screenUpstreamTools(valid, {
+    const listed = await listUpstreamTools(client, {
+      server: upstream.name,
       trusted: upstream.config.trusted === true,
       limits,
+      timeoutMs: connectTimeoutMs,
+      signal,
+      previous: upstream.listed,
     });
-    // Keep the objects of unchanged tools: downstream work (token estimates, ranker
-    // analysis) is memoized per tool object.
-    const previous = new Map(upstream.listed.map((tool) => [tool.name, tool]));
-    upstream.listed = screened.tools.map((tool) => {
-      const before = previous.get(tool.name);
-      return before !== undefined && JSON.stringify(before) === JSON.stringify(tool)
-        ? before
-        : tool;
-    });
-    upstream.fingerprints = screened.fingerprints;
-    upstream.cut = screened.cut;
-    upstream.ignoredPins = screened.ignoredPins;
-    upstream.rejected = [
-      ...errors.map((error) => ({ name: rejectedName(error), error: error.message })),
-      ...screened.rejected,
-    ];
+    upstream.listed = listed.listed;
+    upstream.fingerprints = listed.fingerprints;
+    upstream.cut = listed.cut;
+    upstream.ignoredPins = listed.ignoredPins;
+    upstream.rejected = listed.rejected;
     applyReview(upstream);
   };
 
@@ -556,9 +281,7 @@ export function createUpstreamPool(
           return;
         }
         if (upstream.generation !== generation) return;
-        const before = exposed;
-        recompute();
-        if (before !== exposed) emit('tools_changed', upstream);
+        if (recompute()) emit('tools_changed', upstream);
       });
     }, LIST_CHANGED_DEBOUNCE_MS);
   };
@@ -702,7 +425,7 @@ export function createUpstreamPool(
         });
 
   const callTool: UpstreamPool['callTool'] = async (name, args, callOptions = {}) => {
-    const entry = index.get(name)?.entry;
+    const entry = exposed.get(name)?.entry;
     if (entry === undefined) {
       return errorResult(
         'unknown_tool',
@@ -762,9 +485,9 @@ export function createUpstreamPool(
       });
       return started;
     },
-    tools: () => exposed.slice(),
+    tools: () => exposed.list().slice(),
     lookup(name) {
-      const found = index.get(name);
+      const found = exposed.get(name);
       if (found === undefined) return undefined;
       return {
         name,

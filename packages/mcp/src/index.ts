@@ -1,21 +1,21 @@
+export { expandEnvVariables } from './config/env.js';
+export { loadGatewayConfig } from './config/load.js';
+export type { GatewayConfig, ParseGatewayConfigOptions } from './config/parse.js';
+export { parseGatewayConfig } from './config/parse.js';
+export type { UnmatchedRule } from './config/rule-report.js';
+export { findUnmatchedRules } from './config/rule-report.js';
 export type {
   ApprovalConfig,
   ApprovalHintName,
   ApprovalRuleConfig,
-  GatewayConfig,
   GatewayPins,
   GatewayProfile,
   GuardrailsConfig,
   HttpServerConfig,
-  ParseGatewayConfigOptions,
   StdioServerConfig,
   ToolPatternsConfig,
   UpstreamServerConfig,
-} from './config/config.js';
-export { loadGatewayConfig, parseGatewayConfig } from './config/config.js';
-export { expandEnvVariables } from './config/env.js';
-export type { UnmatchedRule } from './config/rule-report.js';
-export { findUnmatchedRules } from './config/rule-report.js';
+} from './config/schemas.js';
 export {
   clientSupportsElicitation,
   createElicitationApproval,

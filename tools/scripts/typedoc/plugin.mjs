@@ -50,7 +50,7 @@ const CATEGORY_RULES = [
   [/:(bm25|ranker|.*-ranker|wink-embeddings)/, 'Ranking'],
   [/:catalog$/, 'Catalog'],
   [/:classify$/, 'Classification'],
-  [/:(config|env)$/, 'Configuration'],
+  [/:(config|env|config\/(schemas|parse|load|defaults))$/, 'Configuration'],
   [/:errors$/, 'Errors'],
   [/:formats$/, 'Provider formats'],
   [/:tokens$/, 'Token estimates'],

@@ -2,7 +2,7 @@
 import { ToolSearchError } from '@tool-search/core';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type GatewayConfig, parseGatewayConfig } from './config.js';
+import { type GatewayConfig, parseGatewayConfig } from './parse.js';
 
 const ENV = { HOME: '/home/user', TOKEN: 'token-from-env-0123456789' };
 

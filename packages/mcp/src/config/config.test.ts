@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolSearchError } from '@tool-search/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { loadGatewayConfig, parseGatewayConfig } from './config.js';
+import { loadGatewayConfig } from './load.js';
+import { parseGatewayConfig } from './parse.js';
 
 function errorOf(run: () => unknown): ToolSearchError {
   try {

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import { parseGatewayConfig } from './config.js';
+import { parseGatewayConfig } from './parse.js';
 import { findUnmatchedRules } from './rule-report.js';
 
 const tool = (server: string, name: string, exposed = name): ToolDefinition => ({

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { createGlobMatcher, createToolRuleMatcher } from '@tool-search/hooks';
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig } from './parse.js';
 
 /** One pattern of the config's policies that matches no tool. */
 export interface UnmatchedRule {

@@ -7,7 +7,8 @@ import {
   type ApprovalRequest,
   createPolicyApproval,
 } from '@tool-search/hooks';
-import type { ApprovalConfig, ApprovalRuleConfig } from '../config/config.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../config/defaults.js';
+import type { ApprovalConfig, ApprovalRuleConfig } from '../config/schemas.js';
 
 const DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-session', 'deny'];
 const ARGUMENTS_PREVIEW_CHARS = 500;
@@ -53,7 +54,7 @@ export function createElicitationApproval(
   server: Pick<Server, 'elicitInput'>,
   options: { timeoutMs?: number } = {},
 ): ApprovalAdapter {
-  const timeoutMs = options.timeoutMs ?? 120_000;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   return {
     name: 'elicitation',
     async request({ call, tool, signal }: ApprovalRequest): Promise<ApprovalAnswer> {

@@ -3,7 +3,7 @@ import type { ToolCallHook } from '@tool-search/hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import { fixtureServer } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/config.js';
+import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 

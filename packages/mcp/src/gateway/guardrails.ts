@@ -4,7 +4,7 @@ import {
   createToolPolicyGuardrail,
   type Guardrail,
 } from '@tool-search/hooks';
-import type { GuardrailsConfig } from '../config/config.js';
+import type { GuardrailsConfig } from '../config/schemas.js';
 
 /**
  * Turns the `guardrails` section of a gateway config into the guardrails of

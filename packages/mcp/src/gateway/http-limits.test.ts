@@ -3,7 +3,7 @@ import { CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, until } from '../__fixtures__/clients.js';
 import { fixtureServer } from '../__fixtures__/servers.js';
-import { type GatewayConfig, parseGatewayConfig } from '../config/config.js';
+import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import type { GatewayHttpListener, GatewayHttpOptions } from './http.js';
 import { createGatewayServer, type GatewayServer } from './server.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient } from '../__fixtures__/clients.js';
 import { everythingServer, filesystemServer, tempWorkspace } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/config.js';
+import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import type { GatewayHttpListener } from './http.js';
 import { createGatewayServer, type GatewayServer } from './server.js';

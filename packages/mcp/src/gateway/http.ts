@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { describeError, ToolSearchError } from '@tool-search/core';
-import type { GatewayProfile } from '../config/config.js';
+import type { GatewayProfile } from '../config/schemas.js';
 import {
   armBodyDeadline,
   formatDuration,

@@ -11,7 +11,7 @@ import {
   memoryServer,
   tempWorkspace,
 } from '../__fixtures__/servers.js';
-import { type GatewayConfig, parseGatewayConfig } from '../config/config.js';
+import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import type { GatewayHttpListener } from './http.js';
 import { createGatewayServer, type GatewayActivity, type GatewayServer } from './server.js';

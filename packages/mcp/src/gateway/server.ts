@@ -2,7 +2,11 @@ import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { describeError, type ToolSearchConfig, ToolSearchError } from '@tool-search/core';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
-import type { ApprovalConfig, GatewayProfile, GuardrailsConfig } from '../config/config.js';
+import {
+  DEFAULT_APPROVAL_CONFIG,
+  DEFAULT_GUARDRAILS_CONFIG,
+  type GatewayProfile,
+} from '../config/schemas.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
 import { waitForUpstreams } from '../upstream/wait.js';
 import { createCallDrain, type DrainReport } from './call-drain.js';
@@ -76,18 +80,6 @@ export interface GatewayServer {
 
 /** How long a listener is given to send the answers of a drain before it closes. */
 const FLUSH_MS = 2_000;
-
-const DEFAULT_GUARDRAILS_CONFIG: GuardrailsConfig = {
-  deny: { tools: [], toolsets: [] },
-  validateArguments: false,
-};
-const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = {
-  require: { tools: [], toolsets: [], annotations: {} },
-  autoApprove: { tools: [], toolsets: [], annotations: {} },
-  otherwise: 'allow',
-  fallback: 'deny',
-  timeoutMs: 120_000,
-};
 
 /**
  * Creates an MCP gateway server: every client session gets its own scope (the

@@ -32,7 +32,7 @@ import {
   type ToolCallHook,
 } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
-import type { ApprovalConfig, GatewayProfile } from '../config/config.js';
+import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';

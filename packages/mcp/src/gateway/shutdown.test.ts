@@ -2,7 +2,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, textOf } from '../__fixtures__/clients.js';
 import { everythingServer, fixtureServer } from '../__fixtures__/servers.js';
-import { type GatewayConfig, parseGatewayConfig } from '../config/config.js';
+import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { SHUTTING_DOWN_ERROR_CODE } from './call-drain.js';
 import { createGatewayServer } from './server.js';

@@ -3,7 +3,7 @@ import type { ApprovalAdapter, ApprovalRequest } from '@tool-search/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
 import { hostileServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/config.js';
+import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 

@@ -3,7 +3,7 @@ import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
 import type { Ranker, TokenCounter, ToolDefinition } from '@tool-search/core';
 import type { ApprovalAdapter, Guardrail, ToolCallHook } from '@tool-search/hooks';
-import type { GatewayConfig } from '../config/config.js';
+import type { GatewayConfig } from '../config/parse.js';
 import type { UpstreamPool } from '../upstream/pool.js';
 
 /** What a gateway session needs of an upstream pool (an {@link UpstreamPool} fits). */

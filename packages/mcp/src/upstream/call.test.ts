@@ -2,7 +2,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../__fixtures__/clients.js';
 import { slowServer } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/config.js';
+import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './pool.js';
 
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import type { GatewayPins } from '../config/config.js';
+import type { GatewayPins } from '../config/schemas.js';
 import { createPinMatcher } from './pin-matcher.js';
 import { type NamedUpstreamTool, resolveToolNames, type UpstreamToolEntry } from './tool-names.js';
 

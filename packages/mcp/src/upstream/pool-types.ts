@@ -1,6 +1,6 @@
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '@tool-search/core';
-import type { GatewayPins } from '../config/config.js';
+import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, ToolFingerprint, ToolReviewConfig } from './review.js';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient } from '../__fixtures__/clients.js';
 import { hostileServer } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/config.js';
+import { parseGatewayConfig } from '../config/parse.js';
 import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { DEFAULT_UPSTREAM_LIMITS } from './limits.js';
 import { createUpstreamPool, type UpstreamPool } from './pool.js';

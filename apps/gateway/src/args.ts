@@ -1,5 +1,9 @@
 import { parseArgs } from 'node:util';
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS } from '@tool-search/mcp';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_SESSIONS,
+} from '@tool-search/mcp';
 import type { ServeOptions } from './serve.js';
 
 /** The exit code of a bad command line or a bad config file. */
@@ -27,7 +31,7 @@ export const TOKEN_ENV = 'TOOL_SEARCH_GATEWAY_TOKEN';
 export const DEFAULT_HTTP_PORT = 8787;
 
 /** The idle timeout of HTTP sessions when `--idle-timeout` is not given: 30 minutes. */
-export const DEFAULT_IDLE_TIMEOUT_SECONDS = 1800;
+export const DEFAULT_IDLE_TIMEOUT_SECONDS = DEFAULT_IDLE_TIMEOUT_MS / 1000;
 
 /**
  * How long calls in flight may finish after SIGTERM or SIGINT when

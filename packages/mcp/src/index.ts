@@ -1,3 +1,30 @@
+/**
+ * Tool search for MCP: an upstream pool of MCP servers and a gateway server that puts
+ * tool search (the `tool_search` / `tool_describe` / `tool_call` bridge) in front of
+ * them, with per-session scopes, guardrails, approvals and a review of upstream tools.
+ *
+ * The entry points:
+ * - {@link startGateway}: pool + server + close in one call, on stdio and/or
+ *   Streamable HTTP; what the `tool-search-gateway` app runs.
+ * - {@link loadGatewayConfig} and {@link parseGatewayConfig}: the config file.
+ * - {@link createUpstreamPool}: the connections to the upstream servers.
+ * - {@link createGatewayServer}: the MCP server in front of a pool, for your own wiring.
+ * - {@link validateGatewayHttpOptions}, {@link isLoopbackHost} and
+ *   {@link checkAllowedOrigin}: the checks of the HTTP options, for a CLI of your own.
+ *
+ * @example
+ * ```ts
+ * import { loadGatewayConfig, startGateway } from '@tool-search/mcp';
+ *
+ * const gateway = await startGateway({
+ *   config: await loadGatewayConfig('gateway.json'),
+ *   http: true, // 127.0.0.1, a free port, a random token
+ * });
+ * console.log(gateway.url, gateway.token);
+ * ```
+ *
+ * @packageDocumentation
+ */
 export { expandEnvVariables } from './config/env.js';
 export { loadGatewayConfig } from './config/load.js';
 export type { GatewayConfig, ParseGatewayConfigOptions } from './config/parse.js';
@@ -24,12 +51,6 @@ export {
 export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
-export type {
-  GatewayHttpCloseOptions,
-  GatewayHttpListener,
-  GatewayHttpOptions,
-} from './gateway/http.js';
-export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway/http.js';
 export {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -38,23 +59,41 @@ export {
   DEFAULT_MAX_SESSIONS,
 } from './gateway/http-limits.js';
 export type {
+  GatewayHttpCloseOptions,
+  GatewayHttpListener,
+  GatewayHttpOptions,
+} from './gateway/http-options.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway/http-options.js';
+export {
+  checkAllowedOrigin,
+  isLoopbackHost,
+  validateGatewayHttpOptions,
+} from './gateway/http-validation.js';
+export type { GatewayServer } from './gateway/server.js';
+export { createGatewayServer } from './gateway/server.js';
+export type { StartedGateway, StartGatewayOptions } from './gateway/start.js';
+export { startGateway } from './gateway/start.js';
+export type {
   GatewayActivity,
   GatewayCloseOptions,
   GatewayConnectOptions,
-  GatewayServer,
   GatewayServerOptions,
   GatewaySession,
   GatewayToolSource,
-} from './gateway/server.js';
-export { createGatewayServer } from './gateway/server.js';
+} from './gateway/types.js';
 export type { ProgressReporterOptions, ProgressStream } from './terminal/progress.js';
 export { createProgressReporter } from './terminal/progress.js';
 export type { TerminalStyle } from './terminal/style.js';
 export { createTerminalStyle, shouldColor } from './terminal/style.js';
 export type { SanitizeTerminalTextOptions } from './terminal/text.js';
 export { sanitizeTerminalText } from './terminal/text.js';
+export { UPSTREAM_ERROR_META_KEY } from './tool-result/error-result.js';
 export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream/call.js';
-export type { UpstreamCallLimitsInput } from './upstream/connect.js';
+export type {
+  UpstreamCallLimitsInput,
+  UpstreamServerInput,
+  UpstreamTransportKind,
+} from './upstream/connect.js';
 export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {
@@ -67,6 +106,7 @@ export {
 } from './upstream/limits.js';
 export type { PoisoningFinding, PoisoningPattern } from './upstream/poisoning.js';
 export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './upstream/poisoning.js';
+export { createUpstreamPool } from './upstream/pool.js';
 export type {
   ReconnectOptions,
   RejectedTool,
@@ -75,13 +115,10 @@ export type {
   UpstreamPoolConfig,
   UpstreamPoolOptions,
   UpstreamProgressEvent,
-  UpstreamServerInput,
   UpstreamServerStatus,
   UpstreamState,
   UpstreamToolInfo,
-  UpstreamTransportKind,
-} from './upstream/pool.js';
-export { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './upstream/pool.js';
+} from './upstream/pool-types.js';
 export type {
   HeldTool,
   ReviewHold,

@@ -23,6 +23,7 @@ import {
   type TableEntry,
   trackActivity,
 } from './http-session-table.js';
+import { isLoopbackHost, validateGatewayHttpOptions } from './http-validation.js';
 import type { GatewaySession } from './types.js';
 
 export type {
@@ -37,22 +38,6 @@ export interface GatewayHttpHost {
   createSession(profile: string | undefined, id: string): GatewaySession;
   profiles: Readonly<Record<string, GatewayProfile>>;
   defaultProfile?: string;
-}
-
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
-
-function isLoopback(host: string): boolean {
-  return LOOPBACK_HOSTS.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
-
-/** The origin a browser would send for `text`, if `text` is a URL with one. */
-function serializedOrigin(text: string): string | undefined {
-  try {
-    const origin = new URL(text).origin;
-    return origin === 'null' ? undefined : origin;
-  } catch {
-    return undefined;
-  }
 }
 
 function digest(text: string): Buffer {
@@ -111,47 +96,19 @@ export async function listenGatewayHttp(
   const path = options.path ?? '/mcp';
   const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const loopback = isLoopback(bindHost);
-  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs < 0) {
-    throw new ToolSearchError(
-      'invalid_config',
-      `idleTimeoutMs must be a number of milliseconds, 0 or more (0 never closes idle sessions), got ${idleTimeoutMs}.`,
-    );
-  }
-  for (const origin of options.allowedOrigins ?? []) {
-    if (serializedOrigin(origin) !== origin) {
-      const suggestion = serializedOrigin(origin);
-      throw new ToolSearchError(
-        'invalid_config',
-        `The allowed origin '${origin}' is not an origin as browsers send it: scheme, host and port only${
-          suggestion ? ` (did you mean '${suggestion}'?)` : ', e.g. http://localhost:6274'
-        }.`,
-      );
-    }
-  }
+  const loopback = isLoopbackHost(bindHost);
+  // Every option is checked before anything listens.
+  validateGatewayHttpOptions(options, { profiles: host.profiles });
 
   // token digest (hex) → the profile it selects
   const tokens = new Map<string, { digest: Buffer; profile: string | undefined }>();
   if (options.token !== undefined) {
-    if (options.token.length < 16) {
-      throw new ToolSearchError(
-        'invalid_config',
-        'The HTTP token must be at least 16 characters long.',
-      );
-    }
     tokens.set('default', { digest: digest(options.token), profile: host.defaultProfile });
   }
   for (const [name, profile] of Object.entries(host.profiles)) {
     if (profile.token !== undefined)
       tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
   }
-  if (!loopback && tokens.size === 0) {
-    throw new ToolSearchError(
-      'invalid_config',
-      `Refusing to serve HTTP on ${bindHost} without a bearer token: anyone who can reach it could call your tools. Pass a token (at least 16 characters), give the profiles tokens, or bind to 127.0.0.1.`,
-    );
-  }
-
   const limits = resolveHttpLimits(options, tokens.size);
   const sessions = createSessionTable<HttpSession>({
     maxSessions: limits.maxSessions,
@@ -221,7 +178,7 @@ export async function listenGatewayHttp(
       const hostName = hostHeader.replace(/:\d+$/, '');
       const allowed =
         options.allowedHosts?.includes(hostHeader) === true ||
-        (loopback && isLoopback(hostName) && hostHeader.endsWith(`:${port}`));
+        (loopback && isLoopbackHost(hostName) && hostHeader.endsWith(`:${port}`));
       if (!allowed)
         return reply(res, 403, `Forbidden: host ${hostHeader || '(none)'} is not allowed`);
     }

@@ -10,28 +10,27 @@ import {
   runUpstreamCall,
   unavailableResult,
 } from './call.js';
-import { type CallQueue, createCallQueue } from './call-queue.js';
-import {
-  connectUpstream,
-  type UpstreamConnection,
-  type UpstreamServerInput,
-  type UpstreamTransportKind,
-} from './connect.js';
+import { connectUpstream, type UpstreamConnection } from './connect.js';
 import { createExposedTools } from './exposed-tools.js';
 import { createFailedServerRetry, DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
-import { type CutTool, DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
+import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
 import { listUpstreamTools } from './list-tools.js';
 import type {
   ReconnectOptions,
-  RejectedTool,
   UpstreamPool,
   UpstreamPoolConfig,
   UpstreamPoolOptions,
   UpstreamProgressEvent,
   UpstreamServerStatus,
-  UpstreamState,
 } from './pool-types.js';
-import { createToolReviewGate, type HeldTool } from './review.js';
+import { createToolReviewGate } from './review.js';
+import {
+  createUpstream,
+  LISTED_STATES,
+  sameTools,
+  type Upstream,
+  upstreamStatus,
+} from './upstream-state.js';
 
 export { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
 export type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
@@ -48,46 +47,10 @@ export type {
   UpstreamToolInfo,
 } from './pool-types.js';
 
-// A failed server keeps its last known tools listed: names stay stable (no other tool is
-// renamed by its going), and a call of one of them is what starts a retry.
-const LISTED_STATES = new Set<UpstreamState>(['ready', 'reconnecting', 'failed']);
 const LIST_CHANGED_DEBOUNCE_MS = 25;
 // A connection that lived this long resets the backoff; a server that keeps crashing
 // soon after it starts climbs the backoff and is given up after `maxAttempts`.
 const STABLE_CONNECTION_MS = 30_000;
-
-interface Upstream {
-  name: string;
-  config: UpstreamServerInput;
-  state: UpstreamState;
-  connection?: UpstreamConnection;
-  transport?: UpstreamTransportKind;
-  tools: ToolDefinition[];
-  /** Every accepted definition; `tools` without the held ones. */
-  listed: ToolDefinition[];
-  fingerprints: Map<string, string>;
-  held: HeldTool[];
-  cut: CutTool[];
-  ignoredPins: string[];
-  rejected: RejectedTool[];
-  error?: string;
-  connectMs?: number;
-  attempts: number;
-  generation: number;
-  listing: Promise<void>;
-  refreshTimer?: NodeJS.Timeout;
-  reconnectTimer?: NodeJS.Timeout;
-  /** Aborts the connect attempt in progress. */
-  connecting?: AbortController;
-  /** When the current connection became ready (ms since the epoch). */
-  readyAt?: number;
-  /** The FIFO limit of `maxConcurrency`, when the server has one. */
-  queue?: CallQueue | undefined;
-}
-
-function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  return a.length === b.length && a.every((tool, position) => tool === b[position]);
-}
 
 /**
  * Creates a pool of connections to the upstream MCP servers of a config: stdio
@@ -150,22 +113,9 @@ export function createUpstreamPool(
   const review = createToolReviewGate(config.review);
 
   const maxCallTimeMs = options.maxCallTimeMs ?? DEFAULT_MAX_CALL_TIME_MS;
-  const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) => ({
-    name,
-    config: server,
-    state: server.disabled ? 'disabled' : 'pending',
-    tools: [],
-    listed: [],
-    fingerprints: new Map(),
-    held: [],
-    cut: [],
-    ignoredPins: [],
-    rejected: [],
-    attempts: 0,
-    generation: 0,
-    listing: Promise.resolve(),
-    queue: server.maxConcurrency === undefined ? undefined : createCallQueue(server.maxConcurrency),
-  }));
+  const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) =>
+    createUpstream(name, server),
+  );
   const byName = new Map(upstreams.map((upstream) => [upstream.name, upstream]));
 
   const exposed = createExposedTools(config.pins);
@@ -175,22 +125,8 @@ export function createUpstreamPool(
   let started: Promise<UpstreamServerStatus[]> | undefined;
   let closed = false;
 
-  const statusOf = (upstream: Upstream): UpstreamServerStatus => {
-    const status: UpstreamServerStatus = {
-      name: upstream.name,
-      state: upstream.state,
-      toolCount: exposed.countOf(upstream.name),
-      rejectedTools: [...upstream.rejected],
-      cutTools: [...upstream.cut],
-      ignoredPins: [...upstream.ignoredPins],
-      heldTools: [...upstream.held],
-      reconnectAttempts: upstream.attempts,
-    };
-    if (upstream.transport !== undefined) status.transport = upstream.transport;
-    if (upstream.error !== undefined) status.error = upstream.error;
-    if (upstream.connectMs !== undefined) status.connectMs = upstream.connectMs;
-    return status;
-  };
+  const statusOf = (upstream: Upstream): UpstreamServerStatus =>
+    upstreamStatus(upstream, exposed.countOf(upstream.name));
 
   const emit = (kind: UpstreamProgressEvent['kind'], upstream: Upstream) => {
     const event = { kind, server: upstream.name, status: statusOf(upstream) };

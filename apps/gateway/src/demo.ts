@@ -16,6 +16,8 @@ import {
   createProgressReporter,
   type GatewayActivity,
   parseGatewayConfig,
+  type StartedGateway,
+  startGateway,
   type UpstreamPool,
 } from '@tool-search/mcp';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
@@ -29,7 +31,6 @@ import {
   truncate,
   wrapText,
 } from './format.js';
-import { createGateway, type Gateway } from './gateway.js';
 import { RECORDED_NAME_SEPARATOR } from './recorded-server.js';
 
 /** Where the demo writes. */
@@ -133,12 +134,14 @@ export async function runDemo(
   };
 
   const folder = await mkdtemp(join(tmpdir(), 'tool-search-demo-'));
-  let gateway: Gateway | undefined;
+  let starting: Promise<StartedGateway> | undefined;
   let client: Client | undefined;
   let cleaning: Promise<void> | undefined;
   const cleanup = () => {
     cleaning ??= (async () => {
       await client?.close().catch(() => {});
+      // A signal while starting: close the gateway once it is up.
+      const gateway = await starting?.catch(() => undefined);
       await gateway?.close().catch(() => {});
       await rm(folder, { recursive: true, force: true }).catch(() => {});
     })();
@@ -164,7 +167,8 @@ export async function runDemo(
     heading('1. Start the upstream MCP servers and the gateway');
     const activity: GatewayActivity[] = [];
     const progress = createProgressReporter({ stream: out, always: true, color: style.enabled });
-    gateway = createGateway(config, {
+    starting = startGateway({
+      config,
       contextWindow: DEMO_CONTEXT_WINDOW,
       onProgress: (event) => {
         if (event.kind === 'ready' || event.kind === 'failed') out.write('    ');
@@ -173,12 +177,14 @@ export async function runDemo(
       onActivity: (entry) => activity.push(entry),
       http: true,
     });
-    await gateway.start();
+    const gateway = await starting;
     // The demo shows the whole catalog: wait for every server, as a client would for list_changed.
     await gateway.ready();
     const { pool } = gateway;
-    const url = gateway.url;
-    if (url === undefined) throw new Error('The gateway did not start its HTTP listener.');
+    if (gateway.url === undefined) {
+      throw new Error('The gateway did not start its HTTP listener.');
+    }
+    const url = new URL(gateway.url);
     print(`  gateway listening on ${style.bold(url.href)} (loopback only, bearer token)`);
     client = new Client({ name: 'tool-search-demo', version: '0.0.0' });
     await client.connect(

@@ -4,25 +4,22 @@ import {
   createProgressReporter,
   DEFAULT_RETRY_FAILED_MS,
   findUnmatchedRules,
+  type StartedGateway,
+  type StartGatewayOptions,
+  startGateway,
 } from '@tool-search/mcp';
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
 import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
-import { createGateway, type Gateway, type GatewayOptions } from './gateway.js';
-
-/** Whether a bind address only accepts connections from this machine. */
-export function isLoopbackHost(host: string): boolean {
-  return ['localhost', '::1', '[::1]'].includes(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
-}
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves
  * before they are ready), then one line once every server is ready or failed.
  */
 function reportUpstreams(
-  gateway: Gateway,
+  gateway: StartedGateway,
   stream: { write(text: string): unknown },
   closing: () => boolean,
 ): void {
@@ -73,20 +70,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
   for (const warning of config.warnings) {
     process.stderr.write(`warning: ${options.config}: ${warning.key}: ${warning.message}\n`);
   }
-  if (
-    options.transport === 'http' &&
-    !isLoopbackHost(options.host) &&
-    options.token === undefined &&
-    !Object.values(config.profiles).some((profile) => profile.token !== undefined)
-  ) {
-    // Refuse before any upstream is spawned.
-    throw new ConfigFileError(
-      `Refusing to serve HTTP on ${options.host} without a bearer token: pass --token ` +
-        `(or set ${TOKEN_ENV}), give the profiles in ${options.config} tokens, or bind to 127.0.0.1.`,
-    );
-  }
   const stderr = process.stderr;
-  let gateway: Gateway | undefined;
+  let gateway: StartedGateway | undefined;
+  let starting: Promise<StartedGateway> | undefined;
   let closing = false;
   const graceMs = (options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000;
   const shutdown = (signal: NodeJS.Signals | undefined) => {
@@ -110,7 +96,12 @@ export async function runServe(options: ServeOptions): Promise<number> {
       stderr.write('tool-search-gateway: shutdown took too long; exiting.\n');
       process.exit(1);
     }, grace + 8_000).unref();
-    void (gateway?.close({ graceMs: grace }) ?? Promise.resolve()).then(
+    // A signal while starting: close the gateway once it is up.
+    const closed = (starting ?? Promise.resolve(undefined)).then(
+      (started) => started?.close({ graceMs: grace }),
+      () => undefined,
+    );
+    void closed.then(
       () => exit(0),
       () => exit(1),
     );
@@ -118,7 +109,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   process.once('SIGINT', () => shutdown('SIGINT'));
   process.once('SIGTERM', () => shutdown('SIGTERM'));
 
-  const common: GatewayOptions = {
+  const common: Omit<StartGatewayOptions, 'config'> = {
     // Progress goes to stderr: on stdio only on a TTY (a client's log is no place for
     // it), on HTTP always (it is the server's log).
     onProgress: createProgressReporter({
@@ -129,17 +120,20 @@ export async function runServe(options: ServeOptions): Promise<number> {
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
   };
-  const start = async (extra: GatewayOptions) => {
-    gateway = createGateway(config, { ...common, ...extra });
+  const start = async (extra: Omit<StartGatewayOptions, 'config'>) => {
+    starting = startGateway({ config, ...common, ...extra });
+    let current: StartedGateway;
     try {
-      await gateway.start();
+      // The library checks the options (the bind, the token, the profile) before any
+      // upstream is spawned; a bad one is a bad config or command line: exit 2.
+      current = await starting;
     } catch (error) {
       if (ToolSearchError.isInstance(error) && error.code === 'invalid_config') {
         throw new ConfigFileError(error.message, { cause: error });
       }
       throw error;
     }
-    const current = gateway;
+    gateway = current;
     // Once every server is ready or failed, not before: a rule for a server that is
     // still connecting is not yet a mistake.
     void current.pool.start().then(() => {
@@ -175,11 +169,13 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const profileTokens = Object.values(config.profiles).some((profile) => profile.token);
   if (options.token === undefined && !profileTokens) {
     stderr.write(
-      `warning: no bearer token: any process on this machine (any local user, any local program) can connect to ${gateway?.url?.href ?? 'the gateway'} and call your tools. ` +
+      `warning: no bearer token: any process on this machine (any local user, any local program) can connect to ${gateway?.url ?? 'the gateway'} and call your tools. ` +
         `Set one with --token <at least 16 characters> or ${TOKEN_ENV}, or give the profiles in ${options.config} tokens.\n`,
     );
   }
-  stderr.write(`${listeningBanner(options, gateway?.url)}\n`);
+  stderr.write(
+    `${listeningBanner(options, gateway?.url === undefined ? undefined : new URL(gateway.url))}\n`,
+  );
   if (gateway) reportUpstreams(gateway, stderr, () => closing);
   return 0;
 }

@@ -1,63 +1,124 @@
-export {
-  clientSupportsElicitation,
-  createElicitationApproval,
-  createGatewayApproval,
-} from './approval.js';
-export type { DrainReport } from './call-drain.js';
-export { SHUTTING_DOWN_ERROR_CODE } from './call-drain.js';
+/**
+ * Tool search for MCP: an upstream pool of MCP servers and a gateway server that puts
+ * tool search (the `tool_search` / `tool_describe` / `tool_call` bridge) in front of
+ * them, with per-session scopes, guardrails, approvals and a review of upstream tools.
+ *
+ * The entry points:
+ * - {@link startGateway}: pool + server + close in one call, on stdio and/or
+ *   Streamable HTTP; what the `tool-search-gateway` app runs.
+ * - {@link loadGatewayConfig} and {@link parseGatewayConfig}: the config file.
+ * - {@link createUpstreamPool}: the connections to the upstream servers.
+ * - {@link createGatewayServer}: the MCP server in front of a pool, for your own wiring.
+ * - {@link validateGatewayHttpOptions}, {@link isLoopbackHost} and
+ *   {@link checkAllowedOrigin}: the checks of the HTTP options, for a CLI of your own.
+ *
+ * @example
+ * ```ts
+ * import { loadGatewayConfig, startGateway } from '@tool-search/mcp';
+ *
+ * const gateway = await startGateway({
+ *   config: await loadGatewayConfig('gateway.json'),
+ *   http: true, // 127.0.0.1, a free port, a random token
+ * });
+ * console.log(gateway.url, gateway.token);
+ * ```
+ *
+ * @packageDocumentation
+ */
+export { expandEnvVariables } from './config/env.js';
+export { loadGatewayConfig } from './config/load.js';
+export type { GatewayConfig, ParseGatewayConfigOptions } from './config/parse.js';
+export { parseGatewayConfig } from './config/parse.js';
+export type { UnmatchedRule } from './config/rule-report.js';
+export { findUnmatchedRules } from './config/rule-report.js';
 export type {
   ApprovalConfig,
   ApprovalHintName,
   ApprovalRuleConfig,
-  GatewayConfig,
   GatewayPins,
   GatewayProfile,
   GuardrailsConfig,
   HttpServerConfig,
-  ParseGatewayConfigOptions,
   StdioServerConfig,
   ToolPatternsConfig,
   UpstreamServerConfig,
-} from './config.js';
-export { loadGatewayConfig, parseGatewayConfig } from './config.js';
-export { expandEnvVariables } from './env.js';
-export { DEFAULT_RETRY_FAILED_MS } from './failed-retry.js';
-export type {
-  GatewayHttpCloseOptions,
-  GatewayHttpListener,
-  GatewayHttpOptions,
-} from './gateway-http.js';
-export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway-http.js';
-export type {
-  GatewayActivity,
-  GatewayCloseOptions,
-  GatewayConnectOptions,
-  GatewayServer,
-  GatewayServerOptions,
-  GatewaySession,
-  GatewayToolSource,
-} from './gateway-server.js';
-export { createGatewayServer } from './gateway-server.js';
-export { createConfigGuardrails } from './guardrails.js';
+} from './config/schemas.js';
+export {
+  clientSupportsElicitation,
+  createElicitationApproval,
+  createGatewayApproval,
+} from './gateway/approval.js';
+export type { DrainReport } from './gateway/call-drain.js';
+export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
+export { createConfigGuardrails } from './gateway/guardrails.js';
 export {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
   DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_SESSIONS,
-} from './http-limits.js';
-export type { ProgressReporterOptions, ProgressStream } from './progress.js';
-export { createProgressReporter } from './progress.js';
-export type { UnmatchedRule } from './rule-report.js';
-export { findUnmatchedRules } from './rule-report.js';
-export type { TerminalStyle } from './terminal-style.js';
-export { createTerminalStyle, shouldColor } from './terminal-style.js';
-export type { SanitizeTerminalTextOptions } from './terminal-text.js';
-export { sanitizeTerminalText } from './terminal-text.js';
-export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
-export { resolveToolNames, serverPrefix } from './tool-names.js';
-export type { PoisoningFinding, PoisoningPattern } from './tool-poisoning.js';
-export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './tool-poisoning.js';
+} from './gateway/http-limits.js';
+export type {
+  GatewayHttpCloseOptions,
+  GatewayHttpListener,
+  GatewayHttpOptions,
+} from './gateway/http-options.js';
+export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway/http-options.js';
+export {
+  checkAllowedOrigin,
+  isLoopbackHost,
+  validateGatewayHttpOptions,
+} from './gateway/http-validation.js';
+export type { GatewayServer } from './gateway/server.js';
+export { createGatewayServer } from './gateway/server.js';
+export type { StartedGateway, StartGatewayOptions } from './gateway/start.js';
+export { startGateway } from './gateway/start.js';
+export type {
+  GatewayActivity,
+  GatewayCloseOptions,
+  GatewayConnectOptions,
+  GatewayServerOptions,
+  GatewaySession,
+  GatewayToolSource,
+} from './gateway/types.js';
+export type { ProgressReporterOptions, ProgressStream } from './terminal/progress.js';
+export { createProgressReporter } from './terminal/progress.js';
+export type { TerminalStyle } from './terminal/style.js';
+export { createTerminalStyle, shouldColor } from './terminal/style.js';
+export type { SanitizeTerminalTextOptions } from './terminal/text.js';
+export { sanitizeTerminalText } from './terminal/text.js';
+export { UPSTREAM_ERROR_META_KEY } from './tool-result/error-result.js';
+export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream/call.js';
+export type {
+  UpstreamCallLimitsInput,
+  UpstreamServerInput,
+  UpstreamTransportKind,
+} from './upstream/connect.js';
+export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
+export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
+export {
+  capDescription,
+  capToolDescription,
+  checkToolLimits,
+  DEFAULT_UPSTREAM_LIMITS,
+  MIN_DESCRIPTION_CHARS,
+  measureJson,
+} from './upstream/limits.js';
+export type { PoisoningFinding, PoisoningPattern } from './upstream/poisoning.js';
+export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './upstream/poisoning.js';
+export { createUpstreamPool } from './upstream/pool.js';
+export type {
+  ReconnectOptions,
+  RejectedTool,
+  UpstreamCallOptions,
+  UpstreamPool,
+  UpstreamPoolConfig,
+  UpstreamPoolOptions,
+  UpstreamProgressEvent,
+  UpstreamServerStatus,
+  UpstreamState,
+  UpstreamToolInfo,
+} from './upstream/pool-types.js';
 export type {
   HeldTool,
   ReviewHold,
@@ -65,7 +126,7 @@ export type {
   ToolReviewChange,
   ToolReviewConfig,
   ToolReviewGate,
-} from './tool-review.js';
+} from './upstream/review.js';
 export {
   acceptToolReview,
   createToolReviewGate,
@@ -75,30 +136,6 @@ export {
   readToolReview,
   reviewKey,
   writeToolReview,
-} from './tool-review.js';
-export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream-call.js';
-export type { UpstreamCallLimitsInput } from './upstream-connect.js';
-export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream-limits.js';
-export {
-  capDescription,
-  capToolDescription,
-  checkToolLimits,
-  DEFAULT_UPSTREAM_LIMITS,
-  MIN_DESCRIPTION_CHARS,
-  measureJson,
-} from './upstream-limits.js';
-export type {
-  ReconnectOptions,
-  RejectedTool,
-  UpstreamCallOptions,
-  UpstreamPool,
-  UpstreamPoolConfig,
-  UpstreamPoolOptions,
-  UpstreamProgressEvent,
-  UpstreamServerInput,
-  UpstreamServerStatus,
-  UpstreamState,
-  UpstreamToolInfo,
-  UpstreamTransportKind,
-} from './upstream-pool.js';
-export { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './upstream-pool.js';
+} from './upstream/review.js';
+export type { NamedUpstreamTool, UpstreamToolEntry } from './upstream/tool-names.js';
+export { resolveToolNames, serverPrefix } from './upstream/tool-names.js';

@@ -31,7 +31,7 @@ describe('the error codes of packages/ and apps/', () => {
 
   it('are read from the sources, not from tests or build output', () => {
     const files = errorCodeSourceFiles(repoRoot());
-    expect(files).toContain('packages/mcp/src/upstream-call.ts');
+    expect(files).toContain('packages/mcp/src/upstream/call.ts');
     expect(files).toContain('apps/gateway/src/serve.ts');
     expect(files.some((file) => /\.test\.|node_modules|\/dist\//.test(file))).toBe(false);
     // The scanner sees the sites it is meant to see (a scanner that finds nothing passes nothing).

@@ -24,7 +24,7 @@
  *    already has its own `@category` tag, which always wins.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { basename, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   Application,
@@ -50,7 +50,7 @@ const CATEGORY_RULES = [
   [/:(bm25|ranker|.*-ranker|wink-embeddings)/, 'Ranking'],
   [/:catalog$/, 'Catalog'],
   [/:classify$/, 'Classification'],
-  [/:(config|env)$/, 'Configuration'],
+  [/:(config|env|config\/(schemas|parse|load|defaults))$/, 'Configuration'],
   [/:errors$/, 'Errors'],
   [/:formats$/, 'Provider formats'],
   [/:tokens$/, 'Token estimates'],
@@ -58,8 +58,12 @@ const CATEGORY_RULES = [
   [/approval/, 'Approvals'],
   [/-hook$/, 'Hooks'],
   [/:(glob|patterns|pin-matcher|tool-names)$/, 'Tool names and patterns'],
-  [/:(gateway-.*|progress)$/, 'Gateway server'],
-  [/:upstream-/, 'Upstream servers'],
+  [/:(gateway\/(server|http|http-options|start)|progress)$/, 'Gateway server'],
+  [/:upstream\/(pool|pool-.*|call|connect|limits|screen|wait)$/, 'Upstream servers'],
+  [/:upstream\/review$/, 'Tool review'],
+  [/:upstream\/poisoning$/, 'Tool poisoning'],
+  [/:terminal\/style$/, 'Terminal style'],
+  [/:terminal\/text$/, 'Terminal text'],
 ];
 
 /**
@@ -69,7 +73,11 @@ const CATEGORY_RULES = [
 function categoryOf(packageName, file) {
   const base = basename(file).replace(/\.(d\.)?[cm]?[tj]sx?$/, '');
   const key = `${packageName}:${base}`;
-  for (const [pattern, category] of CATEGORY_RULES) if (pattern.test(key)) return category;
+  // A package's rooms (`src/gateway/server.ts`) are matched as `<folder>/<base>` too.
+  const roomKey = `${packageName}:${basename(dirname(file))}/${base}`;
+  for (const [pattern, category] of CATEGORY_RULES) {
+    if (pattern.test(key) || pattern.test(roomKey)) return category;
+  }
   const words = base.split(/[-_.]/).filter(Boolean).join(' ');
   return words.charAt(0).toUpperCase() + words.slice(1);
 }

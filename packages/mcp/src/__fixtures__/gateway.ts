@@ -1,0 +1,85 @@
+import { join } from 'node:path';
+import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
+import type { GatewayHttpListener } from '../gateway/http.js';
+import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
+import type { GatewayActivity } from '../gateway/types.js';
+import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import { connectHttpClient, type TestClient } from './clients.js';
+import {
+  everythingServer,
+  filesystemServer,
+  fixtureServer,
+  memoryServer,
+  tempWorkspace,
+} from './servers.js';
+
+export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
+export const FILES_TOKEN = 'files-token-0123456789abcdef';
+export const MEMORY_TOKEN = 'memory-token-0123456789abcdef';
+
+/** A gateway over real and misbehaving upstreams, on HTTP, with an admin client. */
+export interface TestGateway {
+  workspace: ReturnType<typeof tempWorkspace>;
+  activity: GatewayActivity[];
+  config: GatewayConfig;
+  pool: UpstreamPool;
+  gateway: GatewayServer;
+  listener: GatewayHttpListener;
+  admin: TestClient;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the gateway of the server and HTTP tests: everything, filesystem and memory,
+ * a changing, a crashing, a hanging and a malformed server, and a missing command;
+ * profiles `files` and `memory` with tokens; a pin, a guardrail and an approval rule.
+ */
+export async function startTestGateway(): Promise<TestGateway> {
+  const workspace = tempWorkspace();
+  const activity: GatewayActivity[] = [];
+  const config = parseGatewayConfig({
+    mcpServers: {
+      everything: everythingServer(),
+      filesystem: filesystemServer(workspace.directory),
+      memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
+      changing: fixtureServer('changing-server.mjs'),
+      crashy: fixtureServer('crash-server.mjs'),
+      hang: fixtureServer('hang-server.mjs'),
+      malformed: fixtureServer('malformed-server.mjs'),
+      missing: { command: join(workspace.directory, 'no-such-command') },
+    },
+    toolSearch: { enabled: 'auto', threshold_pct: 10 },
+    profiles: {
+      files: { enabledToolsets: ['mcp-filesystem'], token: FILES_TOKEN },
+      memory: { enabledToolsets: ['mcp-memory'], token: MEMORY_TOKEN },
+    },
+    pins: { tools: ['read_text_file'] },
+    guardrails: { deny: ['delete_entities'], validateArguments: true },
+    approval: { require: ['write_file'], fallback: 'deny' },
+  });
+  const pool = createUpstreamPool(config, { reconnect: { initialDelayMs: 100 } });
+  await pool.start();
+  const gateway = createGatewayServer({
+    pool,
+    config,
+    contextWindow: 32_000,
+    onActivity: (entry) => activity.push(entry),
+  });
+  const listener = await gateway.listenHttp({ token: ADMIN_TOKEN });
+  const admin = await connectHttpClient(listener.url, { token: ADMIN_TOKEN });
+  return {
+    workspace,
+    activity,
+    config,
+    pool,
+    gateway,
+    listener,
+    admin,
+    async close() {
+      await admin.close();
+      await gateway.close();
+      await pool.close();
+      workspace.cleanup();
+    },
+  };
+}

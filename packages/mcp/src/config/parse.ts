@@ -1,0 +1,355 @@
+import {
+  type ConfigWarning,
+  describeError,
+  parseToolSearchConfigWithWarnings,
+  type ToolSearchConfig,
+  ToolSearchError,
+} from '@tool-search/core';
+import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
+import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from '../upstream/limits.js';
+import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from '../upstream/review.js';
+import { findTooDeep, MAX_CONFIG_DEPTH } from './depth.js';
+import { expandEnvVariables, formatPath } from './env.js';
+import { camelKeys, type Issue, isPlainObject, parseSection, typeName } from './issues.js';
+import {
+  type ApprovalConfig,
+  approvalSchema,
+  DEFAULT_APPROVAL_CONFIG,
+  DEFAULT_GUARDRAILS_CONFIG,
+  dropUndefined,
+  type GatewayPins,
+  type GatewayProfile,
+  type GuardrailsConfig,
+  guardrailsSchema,
+  type HttpServerConfig,
+  httpServerSchema,
+  limitsSchema,
+  pinsSchema,
+  profileSchema,
+  reviewSchema,
+  stdioServerSchema,
+  toolsetSchema,
+  type UpstreamServerConfig,
+} from './schemas.js';
+
+/** A parsed gateway configuration: see {@link parseGatewayConfig}. */
+export interface GatewayConfig {
+  /** The upstream servers, by name, in file order (disabled ones included). */
+  mcpServers: Record<string, UpstreamServerConfig>;
+  /** The tool search configuration of core. */
+  toolSearch: ToolSearchConfig;
+  /** Toolset definitions, beside the implicit `mcp-<server>` toolset of every server. */
+  toolsets: ToolsetDefinition[];
+  /** Named session scopes. */
+  profiles: Record<string, GatewayProfile>;
+  /** Tools that are never deferred. */
+  pins: GatewayPins;
+  /** Call guardrails. */
+  guardrails: GuardrailsConfig;
+  /** The approval policy. */
+  approval: ApprovalConfig;
+  /** How much of an upstream tool definition is accepted and shown. */
+  limits: UpstreamLimits;
+  /**
+   * Where the reviewed tool fingerprints live and which tools are held back until
+   * accepted. A relative `file` is resolved against the config file's folder by
+   * {@link loadGatewayConfig} (against the working directory by {@link parseGatewayConfig}).
+   */
+  review: ToolReviewConfig;
+  /** What was ignored or defaulted, with the path (never fatal). */
+  warnings: ConfigWarning[];
+}
+
+/** Options of {@link parseGatewayConfig}. */
+export interface ParseGatewayConfigOptions {
+  /** Variables for `${VAR}` expansion. @defaultValue `process.env` */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Where the config came from (its file path): in messages and `data.path` of errors. */
+  source?: string;
+}
+
+const KNOWN_TOP_LEVEL = new Set([
+  'mcpServers',
+  'servers',
+  'toolSearch',
+  'tool_search',
+  'toolsets',
+  'profiles',
+  'pins',
+  'guardrails',
+  'approval',
+  'limits',
+  'review',
+  '$schema',
+]);
+
+function parseServer(
+  name: string,
+  raw: unknown,
+  issues: Issue[],
+): UpstreamServerConfig | undefined {
+  const path = ['mcpServers', name];
+  if (!isPlainObject(raw)) {
+    issues.push({ path, message: `expected object, received ${typeName(raw)}` });
+    return undefined;
+  }
+  const type = raw['type'];
+  const isHttp =
+    raw['url'] !== undefined ||
+    type === 'http' ||
+    type === 'sse' ||
+    type === 'streamable-http' ||
+    type === 'streamableHttp';
+  if (isHttp)
+    return parseSection(httpServerSchema, raw, path, issues) as HttpServerConfig | undefined;
+  return parseSection(stdioServerSchema, raw, path, issues);
+}
+
+function parseToolsets(raw: unknown, issues: Issue[]): ToolsetDefinition[] {
+  if (raw === undefined) return [];
+  // Either a list of definitions or a map from name to definition.
+  const entries: [PropertyKey[], unknown][] = Array.isArray(raw)
+    ? raw.map((item, index) => [['toolsets', index], item])
+    : isPlainObject(raw)
+      ? Object.entries(raw).map(([name, item]) => [
+          ['toolsets', name],
+          isPlainObject(item) ? { name, ...item } : item,
+        ])
+      : [];
+  if (!Array.isArray(raw) && !isPlainObject(raw)) {
+    issues.push({
+      path: ['toolsets'],
+      message: `expected array or object, received ${typeName(raw)}`,
+    });
+  }
+  const out: ToolsetDefinition[] = [];
+  const seen = new Set<string>();
+  for (const [path, item] of entries) {
+    const definition = parseSection(toolsetSchema, item, path, issues);
+    if (definition === undefined) continue;
+    if (seen.has(definition.name)) {
+      issues.push({
+        path: [...path, 'name'],
+        message: `toolset '${definition.name}' is defined twice`,
+      });
+      continue;
+    }
+    seen.add(definition.name);
+    out.push(definition);
+  }
+  return out;
+}
+
+function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
+  const known = new Set([
+    ...Object.keys(config.mcpServers).map((server) => `mcp-${server}`),
+    ...config.toolsets.map((toolset) => toolset.name),
+  ]);
+  const check = (names: readonly string[] | undefined, path: PropertyKey[]) => {
+    names?.forEach((name, index) => {
+      if (!known.has(name)) {
+        issues.push({
+          path: [...path, index],
+          message: `unknown toolset '${name}' (known: ${[...known].join(', ') || 'none'})`,
+        });
+      }
+    });
+  };
+  config.toolsets.forEach((toolset, index) => {
+    check(toolset.includes, ['toolsets', index, 'includes']);
+  });
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    check(profile.enabledToolsets, ['profiles', name, 'enabledToolsets']);
+    check(profile.disabledToolsets, ['profiles', name, 'disabledToolsets']);
+  }
+  config.pins.servers.forEach((server, index) => {
+    if (!(server in config.mcpServers)) {
+      issues.push({ path: ['pins', 'servers', index], message: `unknown server '${server}'` });
+    }
+  });
+  const tokens = new Map<string, string>();
+  for (const [name, profile] of Object.entries(config.profiles)) {
+    if (profile.token === undefined) continue;
+    const other = tokens.get(profile.token);
+    if (other !== undefined) {
+      issues.push({
+        path: ['profiles', name, 'token'],
+        message: `the same token as profile '${other}'; every profile needs its own`,
+      });
+    }
+    tokens.set(profile.token, name);
+  }
+}
+
+/**
+ * Parses a gateway configuration: the standard `{ "mcpServers": { ... } }` format
+ * of MCP clients (Claude Desktop, Cursor, Claude Code), plus the optional sections
+ * `toolSearch` (core's config, snake_case accepted), `toolsets`, `profiles`, `pins`,
+ * `guardrails`, `approval`, `limits` (see {@link UpstreamLimits}) and `review` (see
+ * {@link ToolReviewConfig}); a server entry may say `trusted: true`. `${VAR}` and `${VAR:-default}` in string values expand
+ * from `options.env`. Unknown top-level keys (e.g. the other settings of a Claude
+ * Desktop config file) are ignored with a warning; unknown keys inside the gateway's
+ * own sections are errors, so that typos do not pass silently.
+ *
+ * @example
+ * ```ts
+ * const config = parseGatewayConfig({
+ *   mcpServers: {
+ *     github: { command: 'npx', args: ['-y', '@modelcontextprotocol/server-github'],
+ *               env: { GITHUB_TOKEN: '${GITHUB_TOKEN}' } },
+ *     docs: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${DOCS_TOKEN}' } },
+ *   },
+ *   toolSearch: { enabled: 'auto', threshold_pct: 10 },
+ *   approval: { require: { annotations: { destructiveHint: true } }, fallback: 'deny' },
+ * });
+ * ```
+ *
+ * @param raw - the parsed JSON
+ * @param options.env - variables for `${VAR}` @defaultValue `process.env`
+ * @param options.source - where it came from (its file path), for messages
+ * @returns the complete configuration with defaults filled in
+ * @throws {@link ToolSearchError} `invalid_config` whose message names the path of each
+ * bad field, e.g. `mcpServers.github.command: expected string, received number`, or of a
+ * value nested more than 64 levels deep; `data.field` is the first bad field's path
+ * and `data.path` the `source`
+ */
+export function parseGatewayConfig(
+  raw: unknown,
+  options: ParseGatewayConfigOptions = {},
+): GatewayConfig {
+  const where = options.source === undefined ? '' : ` in ${options.source}`;
+  const origin = options.source === undefined ? {} : { path: options.source };
+  const fail = (issues: Issue[]): never => {
+    const shown = issues
+      .slice(0, 8)
+      .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
+      .join('; ');
+    const more = issues.length > 8 ? `; and ${issues.length - 8} more` : '';
+    throw new ToolSearchError(
+      'invalid_config',
+      `Invalid gateway config${where}: ${shown}${more}. Fix the file and try again.`,
+      { data: { ...origin, ...(issues[0] ? { field: formatPath(issues[0].path) } : {}) } },
+    );
+  };
+
+  if (!isPlainObject(raw))
+    return fail([{ path: [], message: `expected object, received ${typeName(raw)}` }]);
+  const tooDeep = findTooDeep(raw);
+  if (tooDeep !== undefined) {
+    return fail([{ path: tooDeep, message: `nested more than ${MAX_CONFIG_DEPTH} levels deep` }]);
+  }
+  let expanded: Record<string, unknown>;
+  try {
+    expanded = expandEnvVariables(raw, options.env ?? process.env) as Record<string, unknown>;
+  } catch (error) {
+    if (ToolSearchError.isInstance(error)) {
+      throw new ToolSearchError(
+        'invalid_config',
+        `Invalid gateway config${where}: ${error.message}`,
+        { cause: error, data: { ...error.data, ...origin } },
+      );
+    }
+    throw error;
+  }
+
+  const issues: Issue[] = [];
+  const warnings: ConfigWarning[] = [];
+  for (const key of Object.keys(expanded)) {
+    if (!KNOWN_TOP_LEVEL.has(key)) warnings.push({ key, message: 'unknown key, ignored' });
+  }
+
+  const serversKey = expanded['mcpServers'] !== undefined ? 'mcpServers' : 'servers';
+  const rawServers = expanded[serversKey];
+  const mcpServers: Record<string, UpstreamServerConfig> = {};
+  if (!isPlainObject(rawServers)) {
+    issues.push({
+      path: ['mcpServers'],
+      message: `expected object, received ${typeName(rawServers)}`,
+    });
+  } else {
+    for (const [name, entry] of Object.entries(rawServers)) {
+      if (name.trim() === '') {
+        issues.push({ path: ['mcpServers', name], message: 'a server name must not be empty' });
+        continue;
+      }
+      const server = parseServer(name, entry, issues);
+      if (server !== undefined) mcpServers[name] = server;
+    }
+  }
+
+  const toolSearchRaw = expanded['toolSearch'] ?? expanded['tool_search'];
+  const toolSearch = parseToolSearchConfigWithWarnings(toolSearchRaw);
+  for (const warning of toolSearch.warnings) {
+    warnings.push({ key: `toolSearch.${warning.key}`, message: warning.message });
+  }
+
+  const toolsets = parseToolsets(expanded['toolsets'], issues);
+
+  const profiles: Record<string, GatewayProfile> = {};
+  const rawProfiles = expanded['profiles'];
+  if (rawProfiles !== undefined) {
+    if (!isPlainObject(rawProfiles)) {
+      issues.push({
+        path: ['profiles'],
+        message: `expected object, received ${typeName(rawProfiles)}`,
+      });
+    } else {
+      for (const [name, entry] of Object.entries(rawProfiles)) {
+        const profile = parseSection(profileSchema, camelKeys(entry), ['profiles', name], issues);
+        if (profile !== undefined) profiles[name] = dropUndefined(profile);
+      }
+    }
+  }
+
+  const pins =
+    parseSection(pinsSchema, camelKeys(expanded['pins'] ?? {}), ['pins'], issues) ??
+    ({ servers: [], tools: [] } satisfies GatewayPins);
+
+  const guardrails =
+    expanded['guardrails'] === undefined
+      ? { ...DEFAULT_GUARDRAILS_CONFIG }
+      : (dropUndefined(
+          parseSection(
+            guardrailsSchema,
+            camelKeys(expanded['guardrails']),
+            ['guardrails'],
+            issues,
+          ) ?? DEFAULT_GUARDRAILS_CONFIG,
+        ) as GuardrailsConfig);
+
+  const approval: ApprovalConfig =
+    expanded['approval'] === undefined
+      ? { ...DEFAULT_APPROVAL_CONFIG }
+      : (parseSection(approvalSchema, camelKeys(expanded['approval']), ['approval'], issues) ??
+        DEFAULT_APPROVAL_CONFIG);
+
+  const limits =
+    parseSection(limitsSchema, camelKeys(expanded['limits'] ?? {}), ['limits'], issues) ??
+    ({ ...DEFAULT_UPSTREAM_LIMITS } satisfies UpstreamLimits);
+  const review =
+    parseSection(reviewSchema, camelKeys(expanded['review'] ?? {}), ['review'], issues) ??
+    ({ file: DEFAULT_REVIEW_FILE, hold: 'none' } satisfies ToolReviewConfig);
+
+  const config: GatewayConfig = {
+    mcpServers,
+    toolSearch: toolSearch.config,
+    toolsets,
+    profiles,
+    pins,
+    guardrails,
+    approval,
+    limits,
+    review,
+    warnings,
+  };
+  if (issues.length === 0) checkToolsetReferences(config, issues);
+  if (issues.length === 0) {
+    try {
+      createToolsetRegistry(config.toolsets);
+    } catch (error) {
+      issues.push({ path: ['toolsets'], message: describeError(error) });
+    }
+  }
+  if (issues.length > 0) fail(issues);
+  return config;
+}

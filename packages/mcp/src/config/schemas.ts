@@ -1,0 +1,284 @@
+import { z } from 'zod';
+import {
+  DEFAULT_UPSTREAM_LIMITS,
+  MIN_DESCRIPTION_CHARS,
+  type UpstreamLimits,
+} from '../upstream/limits.js';
+import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from '../upstream/review.js';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from './defaults.js';
+
+// The schemas of the config's sections: the exported types are their outputs, so a
+// field is written once, with its documentation. The walk over the file is parse.ts.
+
+// Env and header values are strings; numbers and booleans are accepted and written out.
+const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(String);
+const stringRecord = z.record(z.string(), scalarString);
+const pattern = z.string().min(1, 'must not be empty');
+
+/** The schema of one stdio entry of `mcpServers`. */
+export const stdioServerSchema = z.object({
+  /** `'stdio'`; optional in the file. */
+  type: z.literal('stdio').optional().default('stdio'),
+  /** The executable, e.g. `npx` or `node`. */
+  command: z.string().min(1, 'must not be empty'),
+  /** Its arguments. @defaultValue [] */
+  args: z.array(z.string()).optional().default([]),
+  /** Extra environment variables (the process also gets a safe default environment). */
+  env: stringRecord.optional().default({}),
+  /** The working directory. */
+  cwd: z.string().min(1).optional(),
+  /** When true the server is left out. */
+  disabled: z.boolean().optional().default(false),
+  /**
+   * Trust the server's own metadata: its `_meta["anthropic/alwaysLoad"]` pins are
+   * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
+   */
+  trusted: z.boolean().optional().default(false),
+  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
+  callTimeoutMs: z.number().int().positive().optional(),
+  /** The longest call, however much progress it reports. */
+  maxCallTimeMs: z.number().int().positive().optional(),
+  /** The most calls that run at once on this server; more wait in line (FIFO). */
+  maxConcurrency: z.number().int().positive().optional(),
+});
+
+/** The schema of one HTTP entry of `mcpServers`. */
+export const httpServerSchema = z.object({
+  /**
+   * `'http'` tries Streamable HTTP and falls back to SSE for old servers (the default);
+   * `'streamable-http'` never falls back; `'sse'` uses only the old SSE transport.
+   */
+  type: z
+    .enum(['http', 'streamable-http', 'streamableHttp', 'sse'])
+    .optional()
+    .default('http')
+    .transform((type) => (type === 'streamableHttp' ? 'streamable-http' : type)),
+  /** The endpoint, e.g. `https://example.com/mcp`. */
+  url: z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ }),
+  /** Headers sent with every request, e.g. `Authorization`. */
+  headers: stringRecord.optional().default({}),
+  /** When true the server is left out. */
+  disabled: z.boolean().optional().default(false),
+  /**
+   * Trust the server's own metadata: its `_meta["anthropic/alwaysLoad"]` pins are
+   * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
+   */
+  trusted: z.boolean().optional().default(false),
+  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
+  callTimeoutMs: z.number().int().positive().optional(),
+  /** The longest call, however much progress it reports. */
+  maxCallTimeMs: z.number().int().positive().optional(),
+  /** The most calls that run at once on this server; more wait in line (FIFO). */
+  maxConcurrency: z.number().int().positive().optional(),
+});
+
+/** An upstream MCP server run as a child process that speaks MCP over stdio. */
+export interface StdioServerConfig extends z.output<typeof stdioServerSchema> {}
+
+/** An upstream MCP server reached over HTTP (Streamable HTTP, or the old SSE transport). */
+export interface HttpServerConfig extends z.output<typeof httpServerSchema> {}
+
+/** One entry of `mcpServers`. */
+export type UpstreamServerConfig = StdioServerConfig | HttpServerConfig;
+
+/** The schema of one toolset definition. */
+export const toolsetSchema = z.strictObject({
+  name: z.string().min(1, 'must not be empty'),
+  description: z.string().optional(),
+  tools: z.array(z.string().min(1)).optional(),
+  includes: z.array(z.string().min(1)).optional(),
+});
+
+/** The schema of one entry of `profiles`. */
+export const profileSchema = z.strictObject({
+  /** Toolsets this profile may see; absent means all. */
+  enabledToolsets: z.array(z.string().min(1)).optional(),
+  /** Toolsets this profile never sees. */
+  disabledToolsets: z.array(z.string().min(1)).optional(),
+  /** The bearer token that selects this profile over HTTP. */
+  token: z.string().min(16, 'must be at least 16 characters').optional(),
+});
+
+/** A named session scope that HTTP clients select with their token, stdio clients by name. */
+export interface GatewayProfile extends z.output<typeof profileSchema> {}
+
+/** The schema of `pins`. */
+export const pinsSchema = z.strictObject({
+  /** Every tool of these servers stays visible. */
+  servers: z.array(z.string().min(1)).optional().default([]),
+  /** Tools whose exposed or upstream names match these globs (`*`, `?`) stay visible. */
+  tools: z.array(pattern).optional().default([]),
+});
+
+/** Tools that are never deferred behind the bridge. */
+export interface GatewayPins extends z.output<typeof pinsSchema> {}
+
+/** The parsed form of a tool pattern rule (what {@link toolPatternsSchema} gives). */
+const toolPatternsShape = z.object({
+  /** Tool-name globs. */
+  tools: z.array(pattern),
+  /** Toolset-name globs. */
+  toolsets: z.array(pattern),
+});
+
+/** Globs (`*`, `?`) over tool names and toolsets (`mcp-<server>` is every tool of a server). */
+export interface ToolPatternsConfig extends z.output<typeof toolPatternsShape> {}
+
+/** The schema of `allow` and `deny`: a bare list of globs is shorthand for `{ tools: [...] }`. */
+export const toolPatternsSchema = z
+  .union([
+    z.array(pattern),
+    z.strictObject({
+      tools: z.array(pattern).optional(),
+      toolsets: z.array(pattern).optional(),
+    }),
+  ])
+  .transform(
+    (value): ToolPatternsConfig =>
+      Array.isArray(value)
+        ? { tools: value, toolsets: [] }
+        : { tools: value.tools ?? [], toolsets: value.toolsets ?? [] },
+  );
+
+/** The schema of `guardrails`. */
+export const guardrailsSchema = z.strictObject({
+  /** When set, only tools it matches may be called. */
+  allow: toolPatternsSchema.optional(),
+  /** Tools it matches are never called (wins over `allow`). */
+  deny: toolPatternsSchema.optional().default({ tools: [], toolsets: [] }),
+  /** The largest arguments object, in bytes of compact JSON. */
+  maxArgumentBytes: z.number().int().positive().optional(),
+  /** Check arguments against the tool's input schema before calling. @defaultValue false */
+  validateArguments: z.boolean().optional().default(false),
+});
+
+/** Call policy that is checked before any upstream call. */
+export interface GuardrailsConfig extends z.output<typeof guardrailsSchema> {}
+
+const approvalHintNameSchema = z.enum([
+  'readOnlyHint',
+  'destructiveHint',
+  'idempotentHint',
+  'openWorldHint',
+]);
+
+const annotationsSchema = z.strictObject({
+  readOnlyHint: z.boolean().optional(),
+  destructiveHint: z.boolean().optional(),
+  idempotentHint: z.boolean().optional(),
+  openWorldHint: z.boolean().optional(),
+});
+
+/** The parsed form of an approval rule (what {@link approvalRuleSchema} gives). */
+const approvalRuleShape = z.object({
+  /** Tool-name globs. */
+  tools: z.array(pattern),
+  /** Toolset-name globs. */
+  toolsets: z.array(pattern),
+  /** Annotation values, e.g. `{ destructiveHint: true }`; any one matching is enough. */
+  annotations: z.partialRecord(approvalHintNameSchema, z.boolean()),
+});
+
+/**
+ * Which calls an approval rule matches: a tool-name glob, a toolset glob, or any
+ * of the annotation values (with the MCP defaults for absent hints: a tool that is
+ * not read-only is destructive and open-world unless it says otherwise).
+ */
+export interface ApprovalRuleConfig extends z.output<typeof approvalRuleShape> {}
+
+/** An MCP tool annotation that approval rules can match. */
+export type ApprovalHintName = keyof ApprovalRuleConfig['annotations'];
+
+/** The schema of `approval.require` and `approval.autoApprove`: a bare list is tool globs. */
+export const approvalRuleSchema = z
+  .union([
+    z.array(pattern),
+    z.strictObject({
+      tools: z.array(pattern).optional(),
+      toolsets: z.array(pattern).optional(),
+      annotations: annotationsSchema.optional(),
+    }),
+  ])
+  .transform(
+    (value): ApprovalRuleConfig =>
+      Array.isArray(value)
+        ? { tools: value, toolsets: [], annotations: {} }
+        : {
+            tools: value.tools ?? [],
+            toolsets: value.toolsets ?? [],
+            annotations: dropUndefined(value.annotations ?? {}),
+          },
+  );
+
+const EMPTY_APPROVAL_RULE: ApprovalRuleConfig = { tools: [], toolsets: [], annotations: {} };
+
+/** The schema of `approval`. */
+export const approvalSchema = z.strictObject({
+  /** Calls that must be approved (wins over `autoApprove`). */
+  require: approvalRuleSchema.optional().default(EMPTY_APPROVAL_RULE),
+  /** Calls allowed without asking. */
+  autoApprove: approvalRuleSchema.optional().default(EMPTY_APPROVAL_RULE),
+  /** What happens to calls that neither rule matches. @defaultValue 'allow' */
+  otherwise: z.enum(['allow', 'ask', 'deny']).optional().default('allow'),
+  /**
+   * The answer when a call must be approved and the client cannot be asked (it does
+   * not support MCP elicitation). @defaultValue 'deny'
+   */
+  fallback: z.enum(['allow', 'deny']).optional().default('deny'),
+  /** How long to wait for a person's answer; no answer means deny. @defaultValue 120000 */
+  timeoutMs: z.number().int().positive().optional().default(DEFAULT_APPROVAL_TIMEOUT_MS),
+});
+
+/** Which calls need a person's approval, and what happens when nobody can be asked. */
+export interface ApprovalConfig extends z.output<typeof approvalSchema> {}
+
+/** Default approval: nothing needs approval; a call that must be approved and cannot be asked is denied. */
+export const DEFAULT_APPROVAL_CONFIG: ApprovalConfig = approvalSchema.parse({});
+
+/** Default guardrails: nothing denied, arguments not checked. */
+export const DEFAULT_GUARDRAILS_CONFIG: GuardrailsConfig = guardrailsSchema.parse({});
+
+/** The schema of `limits`. */
+export const limitsSchema = z.strictObject({
+  maxDescriptionChars: z
+    .number()
+    .int()
+    .min(MIN_DESCRIPTION_CHARS)
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars),
+  maxSchemaBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxSchemaBytes),
+  maxSchemaDepth: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxSchemaDepth),
+  maxToolBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .default(DEFAULT_UPSTREAM_LIMITS.maxToolBytes),
+}) satisfies z.ZodType<UpstreamLimits, unknown>;
+
+/** The schema of `review`. */
+export const reviewSchema = z.strictObject({
+  file: z.string().min(1, 'must not be empty').optional().default(DEFAULT_REVIEW_FILE),
+  hold: z.enum(['none', 'changed', 'new-and-changed']).optional().default('none'),
+}) satisfies z.ZodType<ToolReviewConfig, unknown>;
+
+/**
+ * The object without its `undefined` properties.
+ *
+ * @param value - any object
+ * @returns a copy without them
+ * @throws nothing
+ */
+export function dropUndefined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as T;
+}

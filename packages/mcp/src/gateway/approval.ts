@@ -1,0 +1,149 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { describeError } from '@tool-search/core';
+import {
+  type ApprovalAdapter,
+  type ApprovalAnswer,
+  type ApprovalDecision,
+  type ApprovalRequest,
+  createPolicyApproval,
+} from '@tool-search/hooks';
+import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../config/defaults.js';
+import type { ApprovalConfig, ApprovalRuleConfig } from '../config/schemas.js';
+
+const DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-session', 'deny'];
+const ARGUMENTS_PREVIEW_CHARS = 500;
+
+function preview(args: unknown): string {
+  let text: string;
+  try {
+    text = JSON.stringify(args) ?? '{}';
+  } catch {
+    text = String(args);
+  }
+  return text.length > ARGUMENTS_PREVIEW_CHARS
+    ? `${text.slice(0, ARGUMENTS_PREVIEW_CHARS)}…`
+    : text;
+}
+
+/**
+ * Whether a connected MCP client can be asked through form elicitation.
+ *
+ * @param server - the session's server, after initialization
+ * @returns true when the client declared the `elicitation` capability with form mode
+ * (an empty `elicitation: {}` means form)
+ */
+export function clientSupportsElicitation(server: Pick<Server, 'getClientCapabilities'>): boolean {
+  const elicitation = server.getClientCapabilities()?.elicitation;
+  if (elicitation === undefined) return false;
+  const modes = elicitation as { form?: unknown; url?: unknown };
+  return modes.form !== undefined || modes.url === undefined;
+}
+
+/**
+ * An approval adapter that asks the person at the MCP client, through MCP form
+ * elicitation (`elicitation/create`): allow once, allow for this session, or deny.
+ * Declining, cancelling, an unknown answer, a failed request and no answer in time
+ * all deny.
+ *
+ * @param server - the session's server (its client must support elicitation)
+ * @param options.timeoutMs - how long to wait for the person @defaultValue 120000
+ * @returns the adapter
+ * @throws nothing; its `request` never rejects
+ */
+export function createElicitationApproval(
+  server: Pick<Server, 'elicitInput'>,
+  options: { timeoutMs?: number } = {},
+): ApprovalAdapter {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  return {
+    name: 'elicitation',
+    async request({ call, tool, signal }: ApprovalRequest): Promise<ApprovalAnswer> {
+      const where = tool?.toolset ? ` (${tool.toolset})` : '';
+      const hints = tool?.annotations?.destructiveHint === true ? ' It may be destructive.' : '';
+      try {
+        const result = await server.elicitInput(
+          {
+            mode: 'form',
+            message: `Allow the call of '${call.name}'${where} with ${preview(call.arguments)}?${hints}`,
+            requestedSchema: {
+              type: 'object',
+              properties: {
+                decision: {
+                  type: 'string',
+                  title: 'Decision',
+                  enum: [...DECISIONS],
+                  enumNames: ['Allow once', 'Allow for this session', 'Deny'],
+                },
+              },
+              required: ['decision'],
+            },
+          },
+          { signal, timeout: timeoutMs },
+        );
+        if (result.action !== 'accept') {
+          return {
+            decision: 'deny',
+            reason: `The user ${result.action === 'decline' ? 'declined' : 'cancelled'} the call of '${call.name}'.`,
+          };
+        }
+        const decision = result.content?.['decision'];
+        if (typeof decision === 'string' && (DECISIONS as readonly string[]).includes(decision)) {
+          return decision === 'deny'
+            ? { decision, reason: `The user denied the call of '${call.name}'.` }
+            : { decision: decision as ApprovalDecision };
+        }
+        return { decision: 'deny', reason: `No valid answer about the call of '${call.name}'.` };
+      } catch (error) {
+        return {
+          decision: 'deny',
+          reason: `Nobody approved the call of '${call.name}' (${describeError(error)}).`,
+        };
+      }
+    },
+  };
+}
+
+function isEmptyRule(rule: ApprovalRuleConfig): boolean {
+  return (
+    rule.tools.length === 0 &&
+    rule.toolsets.length === 0 &&
+    Object.keys(rule.annotations).length === 0
+  );
+}
+
+/**
+ * Builds the approval step of one gateway session from the config: the rules
+ * decide which calls must be asked about, and `ask` is who is asked (the client
+ * through elicitation, an adapter of the embedder, or nobody). When nobody can be
+ * asked, `fallback` answers. Returns `undefined` when no call ever needs approval.
+ *
+ * @param config - the approval section of the gateway config
+ * @param ask - who is asked, per call; `undefined` means the client cannot be asked
+ * @returns the adapter for `createDispatcher`, or `undefined`
+ * @throws nothing
+ */
+export function createGatewayApproval(
+  config: ApprovalConfig,
+  ask: () => ApprovalAdapter | undefined,
+): ApprovalAdapter | undefined {
+  if (isEmptyRule(config.require) && config.otherwise === 'allow') return undefined;
+  const asker: ApprovalAdapter = {
+    name: 'approval',
+    request(request) {
+      const adapter = ask();
+      if (adapter !== undefined) return adapter.request(request);
+      if (config.fallback === 'allow') return 'allow-once';
+      return {
+        decision: 'deny',
+        reason: `The call of '${request.call.name}' needs approval, and this client cannot be asked (it does not support MCP elicitation), so the gateway's policy denies it.`,
+      };
+    },
+  };
+  return createPolicyApproval({
+    require: config.require,
+    autoApprove: config.autoApprove,
+    otherwise: config.otherwise,
+    ask: asker,
+    name: 'approval',
+  });
+}

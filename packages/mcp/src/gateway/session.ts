@@ -1,0 +1,343 @@
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import {
+  type CallToolRequest,
+  CallToolRequestSchema,
+  type CallToolResult,
+  type Implementation,
+  ListToolsRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Assembly,
+  assembleTools,
+  bridgeErrors,
+  createBridgeTelemetry,
+  handleBridgeCall,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from '@tool-search/bridge';
+import {
+  type McpTool,
+  type ToolDefinition,
+  type ToolSearchConfig,
+  toMcpTool,
+} from '@tool-search/core';
+import {
+  createDispatcher,
+  type DispatchResult,
+  type Guardrail,
+  type ToolCallContext,
+  type ToolCallHook,
+} from '@tool-search/hooks';
+import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
+import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
+import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
+import { errorResult } from '../tool-result/error-result.js';
+import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { capToolDescription } from '../upstream/limits.js';
+import type { UpstreamCallOptions } from '../upstream/pool.js';
+import { activityDetail, activityStatus } from './activity.js';
+import {
+  clientSupportsElicitation,
+  createElicitationApproval,
+  createGatewayApproval,
+} from './approval.js';
+import type { CallDrain } from './call-drain.js';
+import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
+import { changedHands } from './identity-check.js';
+import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
+
+/** The dispatch context of a gateway call: the client's progress listener rides along. */
+interface CallContext extends ToolCallContext {
+  onProgress?: UpstreamCallOptions['onProgress'];
+}
+
+const DISPATCHED = Symbol('dispatched');
+interface Dispatched {
+  [DISPATCHED]: DispatchResult;
+}
+
+function isDispatched(value: unknown): value is Dispatched {
+  return typeof value === 'object' && value !== null && DISPATCHED in value;
+}
+
+/** What a new session shares with its gateway: the checked config and the gateway's state. */
+export interface GatewaySessionContext {
+  /** The gateway's options (tool source, hooks, ranker, approval adapter...). */
+  options: GatewayServerOptions;
+  /** The toolset registry of the config. */
+  registry: ToolsetRegistry;
+  /** Core's tool search config, when the config has one. */
+  toolSearch: ToolSearchConfig | undefined;
+  /** The approval policy. */
+  approvalConfig: ApprovalConfig;
+  /** The guardrails of every session (configured ones, then the options'). */
+  guardrails: readonly Guardrail[];
+  /** How each session's MCP server introduces itself. */
+  serverInfo: Implementation;
+  /** Descriptions longer than this are cut. */
+  maxDescriptionChars: number;
+  /** Settles when the upstreams are ready (or the wait is over). */
+  upstreamsSettled: () => Promise<void>;
+  /** Every session's calls in flight. */
+  drain: CallDrain;
+  /** Sends a line to the activity feed (never throws). */
+  emitActivity: (activity: GatewayActivity) => void;
+  /** Told when a session ends, by id. */
+  onClosed: (id: string) => void;
+}
+
+/**
+ * Creates one client's session: its own scope, assembly, dispatcher (guardrails,
+ * hooks, approval, then the tool source) and MCP server, not yet connected.
+ *
+ * @param context - what the session shares with its gateway
+ * @param profileName - the session's profile name, when it has one
+ * @param profile - that profile, already checked against the config
+ * @param id - the session's id
+ * @returns the session
+ * @throws nothing
+ */
+export function createGatewaySession(
+  context: GatewaySessionContext,
+  profileName: string | undefined,
+  profile: GatewayProfile | undefined,
+  id: string,
+): GatewaySession {
+  const {
+    options,
+    registry,
+    toolSearch,
+    approvalConfig,
+    guardrails,
+    serverInfo,
+    maxDescriptionChars,
+    upstreamsSettled,
+    drain,
+    emitActivity,
+    onClosed,
+  } = context;
+  const { pool } = options;
+  const scope: SessionScope = {};
+  if (profile?.enabledToolsets !== undefined) scope.enabledToolsets = profile.enabledToolsets;
+  if (profile?.disabledToolsets !== undefined) scope.disabledToolsets = profile.disabledToolsets;
+
+  const server = new Server(serverInfo, {
+    capabilities: { tools: { listChanged: true } },
+    ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
+  });
+  const telemetry = createBridgeTelemetry();
+  let scoped = new Map<string, ToolDefinition>();
+  let assembly: Assembly | undefined;
+  let listed: McpTool[] = [];
+  let listedKey = '';
+  let initialized = false;
+  let closed = false;
+
+  const reassemble = (): boolean => {
+    // The pool cuts descriptions already; a tool source of another kind may not.
+    const shown = pool.tools().map((tool) => capToolDescription(tool, maxDescriptionChars));
+    const tools = scopeTools(shown, scope, registry);
+    scoped = new Map(tools.map((tool) => [tool.name, tool]));
+    assembly = assembleTools({
+      tools,
+      ...(toolSearch === undefined ? {} : { config: toolSearch }),
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+      ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
+      ...(options.counter === undefined ? {} : { counter: options.counter }),
+      ...(options.stableDescriptions === undefined
+        ? {}
+        : { stableDescriptions: options.stableDescriptions }),
+      ...(assembly === undefined ? {} : { previous: assembly }),
+      telemetry,
+    });
+    const next = assembly.tools.map(toMcpTool);
+    const key = JSON.stringify(next);
+    const changed = key !== listedKey;
+    listed = next;
+    listedKey = key;
+    return changed;
+  };
+  reassemble();
+
+  const ask = () =>
+    options.approval ??
+    (clientSupportsElicitation(server)
+      ? createElicitationApproval(server, { timeoutMs: approvalConfig.timeoutMs })
+      : undefined);
+  const approval = createGatewayApproval(approvalConfig, ask);
+
+  const activityHook: ToolCallHook = {
+    name: 'gateway-activity',
+    onSettled(settled, ctx) {
+      const activity: GatewayActivity = {
+        sessionId: id,
+        kind: 'call',
+        name: settled.result.call.name,
+        arguments: settled.result.call.arguments,
+        viaBridge: ctx.viaBridge,
+        status: activityStatus(settled.result),
+        durationMs: Math.round(settled.durationMs),
+      };
+      if (profileName !== undefined) activity.profile = profileName;
+      const detail = activityDetail(settled.result);
+      if (detail !== undefined) activity.detail = detail;
+      emitActivity(activity);
+    },
+  };
+
+  const dispatcher = createDispatcher({
+    async execute(call, ctx) {
+      // A hook may rename a call: the scope is checked on the final name too.
+      if (!scoped.has(call.name)) {
+        return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
+      }
+      // The policies decided on one tool; a rename while the call waited (for a
+      // person's approval, say) may have given its name to another.
+      const changed = changedHands(call.name, ctx.tool, scoped.get(call.name));
+      if (changed !== undefined) return errorResult('tool_changed', changed);
+      // The dispatcher hands the caller's context through: the client's progress
+      // listener, when it asked for progress.
+      const { onProgress } = ctx as CallContext;
+      return pool.callTool(call.name, call.arguments, {
+        signal: ctx.signal,
+        ...(options.callTimeoutMs === undefined ? {} : { defaultTimeoutMs: options.callTimeoutMs }),
+        ...(onProgress === undefined ? {} : { onProgress }),
+      });
+    },
+    guardrails,
+    hooks: [...(options.hooks ?? []), activityHook],
+    ...(approval === undefined ? {} : { approval }),
+    resolveTool: (name) => scoped.get(name),
+    timeouts: { approval: approvalConfig.timeoutMs },
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, async () => {
+    await upstreamsSettled();
+    return { tools: listed };
+  });
+  // The lenient schema lets the SDK check the request itself: bad params (say,
+  // `arguments` that are a string) get -32602 Invalid params instead of -32603.
+  server.setRequestHandler(LENIENT_CALL_TOOL_REQUEST_SCHEMA, (raw, extra) =>
+    drain.run(async (signal) => {
+      await upstreamsSettled();
+      const request = CallToolRequestSchema.parse(raw);
+      return serialisableResult(request.params.name, await callTool(request, extra, signal));
+    }, extra.signal),
+  );
+  const callTool = async (
+    request: CallToolRequest,
+    extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
+    signal: AbortSignal,
+  ): Promise<CallToolResult> => {
+    const current = assembly!;
+    const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
+    const began = performance.now();
+    // A client that sent a progress token gets the upstream's progress under that token,
+    // whether it called the tool by name or through tool_call.
+    // The result waits for the forwarded updates: a client stops listening for a
+    // request's progress once its response has arrived.
+    const progressToken = request.params._meta?.progressToken;
+    const forwarded: Promise<void>[] = [];
+    const onProgress: UpstreamCallOptions['onProgress'] =
+      progressToken === undefined
+        ? undefined
+        : (progress) => {
+            forwarded.push(
+              extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { ...progress, progressToken },
+                })
+                .catch(() => {}),
+            );
+          };
+    const settleProgress = () => Promise.all(forwarded);
+    const answer = handleBridgeCall(
+      current,
+      call,
+      async (real, ctx) => {
+        const context: CallContext = {
+          sessionId: id,
+          signal,
+          viaBridge: ctx.route === 'tool_call',
+          tool: ctx.tool,
+          onProgress,
+        };
+        const result = await dispatcher(real, context);
+        await settleProgress();
+        return { [DISPATCHED]: result } satisfies Dispatched;
+      },
+      // The pool holds more tools than this session may see: refuse every other name here.
+      { refuseUnknownNames: true },
+    );
+    if (answer !== undefined) {
+      const settled = await answer;
+      if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
+      if (call.name === TOOL_SEARCH || call.name === TOOL_DESCRIBE) {
+        const isError = isBridgeError(settled);
+        const activity: GatewayActivity = {
+          sessionId: id,
+          kind: call.name === TOOL_SEARCH ? 'search' : 'describe',
+          name: call.name,
+          arguments: call.arguments,
+          viaBridge: false,
+          status: isError ? 'error' : 'ok',
+          durationMs: Math.round(performance.now() - began),
+        };
+        if (profileName !== undefined) activity.profile = profileName;
+        if (isError) activity.detail = String(settled.error);
+        emitActivity(activity);
+      }
+      return bridgeAnswerResult(call.name, settled);
+    }
+    const tool = scoped.get(call.name);
+    const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
+    if (!visible) {
+      return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
+    }
+    const context: CallContext = {
+      sessionId: id,
+      signal,
+      viaBridge: false,
+      tool,
+      onProgress,
+    };
+    const result = await dispatcher(call, context);
+    await settleProgress();
+    return toCallToolResult(result);
+  };
+
+  const unsubscribe = pool.onToolsChanged(() => {
+    if (closed) return;
+    if (reassemble() && initialized) void server.sendToolListChanged().catch(() => {});
+  });
+  server.oninitialized = () => {
+    initialized = true;
+  };
+
+  const session: GatewaySession = {
+    id,
+    profile: profileName,
+    server,
+    assembly: () => assembly!,
+    tools: () => [...scoped.values()],
+    telemetry: () => telemetry,
+    async close() {
+      if (closed) return;
+      closed = true;
+      unsubscribe();
+      onClosed(id);
+      await server.close().catch(() => {});
+    },
+  };
+  server.onclose = () => {
+    if (closed) return;
+    closed = true;
+    unsubscribe();
+    onClosed(id);
+  };
+  return session;
+}

@@ -1,0 +1,168 @@
+import { randomBytes } from 'node:crypto';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { GatewayConfig } from '../config/parse.js';
+import { createUpstreamPool } from '../upstream/pool.js';
+import type {
+  UpstreamPool,
+  UpstreamPoolOptions,
+  UpstreamProgressEvent,
+  UpstreamServerStatus,
+} from '../upstream/pool-types.js';
+import type { GatewayHttpOptions } from './http-options.js';
+import { validateGatewayHttpOptions } from './http-validation.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
+import type { GatewayCloseOptions, GatewayServerOptions } from './types.js';
+
+/** How long `close()` waits for servers that were still connecting. */
+const CLOSE_GRACE_MS = 5_000;
+
+/** Options of {@link startGateway}. */
+export interface StartGatewayOptions
+  extends Omit<GatewayServerOptions, 'pool' | 'config' | 'upstreamsReady'> {
+  /** The parsed gateway config (see {@link loadGatewayConfig}). */
+  config: GatewayConfig;
+  /** Serve one client on this transport (not started), e.g. a `StdioServerTransport`. */
+  transport?: Transport;
+  /**
+   * Listen on Streamable HTTP. `true`: on 127.0.0.1, a free port, with a random
+   * bearer token (see {@link StartedGateway.token}). Otherwise the options of
+   * {@link GatewayServer.listenHttp}, checked before any upstream starts.
+   */
+  http?: true | GatewayHttpOptions;
+  /** Upstream lifecycle events, e.g. a `createProgressReporter()`. */
+  onProgress?: (event: UpstreamProgressEvent) => void;
+  /** The upstream pool's other options (timeouts, reconnect, stderr, client info). */
+  pool?: Omit<UpstreamPoolOptions, 'onProgress'>;
+}
+
+/** A running gateway: its upstream pool, its MCP server and where it listens. */
+export interface StartedGateway {
+  /** The HTTP endpoint to connect to from this machine, when listening on HTTP. */
+  readonly url?: string;
+  /** The bearer token HTTP clients send without a profile, when one is set. */
+  readonly token?: string;
+  /** The upstream pool (connecting in the background). */
+  readonly pool: UpstreamPool;
+  /** The MCP gateway server: more sessions with `connect()` or `listenHttp()`. */
+  readonly server: GatewayServer;
+  /**
+   * Settles once every upstream is `ready` or `failed` (for tools that need the full
+   * list).
+   *
+   * @returns the status of every server
+   * @throws nothing
+   */
+  ready(): Promise<UpstreamServerStatus[]>;
+  /**
+   * Stops serving and disconnects from every upstream (their processes exit). With a
+   * grace period it first stops accepting and lets the calls in flight finish for up
+   * to `graceMs`; each one still running then gets a JSON-RPC error saying the gateway
+   * is shutting down. Only then do the upstreams close.
+   *
+   * @param options.graceMs - how long calls in flight may still finish @defaultValue 0
+   * @returns once closed
+   * @throws nothing
+   */
+  close(options?: GatewayCloseOptions): Promise<void>;
+}
+
+/**
+ * Starts a gateway for a config: the upstream pool and the MCP server in front of
+ * it, serving on a transport and/or Streamable HTTP. It serves at once and connects
+ * to the upstreams in the background: a client's `tools/list` or `tools/call` that
+ * comes before they are all ready or failed waits up to `upstreamsWaitMs` (10 s),
+ * then gets the tools of the servers that are ready, and
+ * `notifications/tools/list_changed` as the others arrive.
+ *
+ * Everything that can be checked is checked before any upstream is spawned: the HTTP
+ * options ({@link validateGatewayHttpOptions}) and the profile.
+ *
+ * @example
+ * ```ts
+ * const gateway = await startGateway({
+ *   config: await loadGatewayConfig('gateway.json'),
+ *   http: { port: 8080, token: process.env.GATEWAY_TOKEN },
+ *   contextWindow: 200_000,
+ *   onProgress: createProgressReporter(),
+ * });
+ * console.log(`MCP on ${gateway.url}`);
+ * process.once('SIGTERM', () => void gateway.close({ graceMs: 10_000 }));
+ * ```
+ *
+ * @param options - see {@link StartGatewayOptions}
+ * @returns the running gateway, once it serves (the upstreams may still be connecting)
+ * @throws {@link ToolSearchError} `invalid_config` for bad HTTP options, an unknown
+ * `profile` or bad toolset definitions, before any upstream starts; the listen error
+ * when the port is taken (everything started is closed again)
+ */
+export async function startGateway(options: StartGatewayOptions): Promise<StartedGateway> {
+  const {
+    config,
+    transport,
+    http: httpOption,
+    onProgress,
+    pool: poolOptions,
+    ...serverOptions
+  } = options;
+  const http: GatewayHttpOptions | undefined =
+    httpOption === true
+      ? { host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url') }
+      : httpOption;
+  if (http !== undefined) validateGatewayHttpOptions(http, config);
+
+  const pool = createUpstreamPool(config, {
+    ...poolOptions,
+    ...(onProgress === undefined ? {} : { onProgress }),
+  });
+  // Serve at once: a slow upstream must not keep every client waiting for it. Its tools
+  // reach the sessions through the pool's onToolsChanged (list_changed); a request that
+  // comes before the first connect round is over waits for it briefly.
+  let firstRound: (statuses: UpstreamServerStatus[]) => void = () => {};
+  // The server first: a bad profile is refused before any upstream is spawned.
+  const server = createGatewayServer({
+    ...serverOptions,
+    pool,
+    config,
+    upstreamsReady: new Promise<UpstreamServerStatus[]>((resolve) => {
+      firstRound = resolve;
+    }),
+  });
+  const starting = pool.start();
+  void starting.then(firstRound);
+
+  let closing: Promise<void> | undefined;
+  const close = (closeOptions: GatewayCloseOptions = {}): Promise<void> => {
+    closing ??= (async () => {
+      await server.close(closeOptions).catch(() => {});
+      await pool.close();
+      // Servers still connecting when the pool closed are closed as their connect
+      // ends; wait for that (briefly), so that no child process outlives the gateway.
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        starting.catch(() => {}),
+        new Promise((resolve) => {
+          timer = setTimeout(resolve, CLOSE_GRACE_MS);
+        }),
+      ]);
+      clearTimeout(timer);
+    })();
+    return closing;
+  };
+
+  let url: string | undefined;
+  try {
+    if (transport !== undefined) await server.connect(transport);
+    if (http !== undefined) url = (await server.listenHttp(http)).url;
+  } catch (error) {
+    await close().catch(() => {});
+    throw error;
+  }
+  return {
+    ...(url === undefined ? {} : { url }),
+    ...(http?.token === undefined ? {} : { token: http.token }),
+    pool,
+    server,
+    ready: () => starting,
+    close,
+  };
+}

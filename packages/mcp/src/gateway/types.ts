@@ -1,0 +1,117 @@
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
+import type { Ranker, TokenCounter, ToolDefinition } from '@tool-search/core';
+import type { ApprovalAdapter, Guardrail, ToolCallHook } from '@tool-search/hooks';
+import type { GatewayConfig } from '../config/parse.js';
+import type { UpstreamPool } from '../upstream/pool.js';
+
+/** What a gateway session needs of an upstream pool (an {@link UpstreamPool} fits). */
+export type GatewayToolSource = Pick<UpstreamPool, 'tools' | 'callTool' | 'onToolsChanged'>;
+
+/** One line of a gateway's activity feed: a call with its real tool name, or a bridge answer. */
+export interface GatewayActivity {
+  /** The session that made it. */
+  sessionId: string;
+  /** The session's profile, when it has one. */
+  profile?: string;
+  /** `call` for a tool call (through `tool_call`, direct, or visible); `search` / `describe` for the bridge. */
+  kind: 'call' | 'search' | 'describe';
+  /** The real tool name (never `tool_call`), or `tool_search` / `tool_describe`. */
+  name: string;
+  /** The real arguments. */
+  arguments: Record<string, unknown>;
+  /** Whether the model went through `tool_call`. */
+  viaBridge: boolean;
+  /**
+   * `ok`: the tool ran and succeeded; `tool_error`: it ran and answered an error (or the
+   * upstream failed); `denied` by a guardrail, hook or approval; `error`; `cancelled`.
+   */
+  status: 'ok' | 'tool_error' | 'denied' | 'error' | 'cancelled';
+  /** Why, when it did not succeed (e.g. the denial's reason). */
+  detail?: string;
+  /** How long it took, in milliseconds. */
+  durationMs: number;
+}
+
+/** Options of {@link createGatewayServer}. */
+export interface GatewayServerOptions {
+  /** Where the tools come from, usually a started {@link UpstreamPool}. */
+  pool: GatewayToolSource;
+  /** The gateway config (tool search, toolsets, profiles, guardrails, approval). */
+  config?: Partial<
+    Pick<
+      GatewayConfig,
+      'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval' | 'limits'
+    >
+  >;
+  /** The client model's context window in tokens, for the activation decision. */
+  contextWindow?: number;
+  /** The profile of sessions that name none (stdio sessions). Absent: every tool. */
+  profile?: string;
+  /**
+   * Who is asked when a call needs approval, instead of the client. Absent: the client
+   * through MCP elicitation when it supports it, else `config.approval.fallback`.
+   */
+  approval?: ApprovalAdapter;
+  /** More guardrails, after the configured ones. */
+  guardrails?: readonly Guardrail[];
+  /** Hooks around every call. */
+  hooks?: readonly ToolCallHook[];
+  /** The ranker of `tool_search`. @defaultValue core's default BM25 */
+  ranker?: Ranker;
+  /** The token counter of the activation decision. @defaultValue chars / 4 */
+  counter?: TokenCounter;
+  /** Keep the bridge descriptions byte-identical whatever the catalog (prompt caching). */
+  stableDescriptions?: boolean;
+  /**
+   * The call timeout of servers whose config sets no `callTimeoutMs` of their own (a
+   * server's own value wins; progress resets either). @defaultValue the pool's
+   */
+  callTimeoutMs?: number;
+  /**
+   * Settles when the pool's first connect round is over (`pool.start()`), when the
+   * gateway serves before its upstreams are ready. A `tools/list` or `tools/call` that
+   * arrives earlier waits for it up to `upstreamsWaitMs`, so that a client that never
+   * follows `list_changed` still sees the servers that start quickly.
+   */
+  upstreamsReady?: PromiseLike<unknown>;
+  /** The longest such a request waits for `upstreamsReady`. @defaultValue 10000 */
+  upstreamsWaitMs?: number;
+  /** How the gateway introduces itself. */
+  serverInfo?: Implementation;
+  /** Instructions sent to clients at initialization. */
+  instructions?: string;
+  /** Receives every line of the activity feed. */
+  onActivity?: (activity: GatewayActivity) => void;
+}
+
+/** One client's session: its own scope, assembly, approvals and telemetry. */
+export interface GatewaySession {
+  /** A random id. */
+  readonly id: string;
+  /** The profile, when the session has one. */
+  readonly profile: string | undefined;
+  /** The session's MCP server (one per session). */
+  readonly server: Server;
+  /** The current assembly: what the client sees and the catalog behind `tool_search`. */
+  assembly(): Assembly;
+  /** The tools in this session's scope, before assembly. */
+  tools(): ToolDefinition[];
+  /** The bridge counters of this session. */
+  telemetry(): BridgeTelemetry;
+  /** Ends the session and its transport. */
+  close(): Promise<void>;
+}
+
+/** Options of {@link GatewayServer.connect}. */
+export interface GatewayConnectOptions {
+  /** The session's profile. @defaultValue the server's `profile` */
+  profile?: string;
+}
+
+/** Options of {@link GatewayServer.close}. */
+export interface GatewayCloseOptions {
+  /** How long calls in flight may still finish, in milliseconds. @defaultValue 0 */
+  graceMs?: number;
+}

@@ -1,0 +1,193 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import {
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { describeError } from '@tool-search/core';
+import { z } from 'zod';
+import { errorResult } from '../tool-result/error-result.js';
+import type { CallQueue } from './call-queue.js';
+import type { RetryDemand } from './failed-retry.js';
+
+/** The pool's default call timeout: no answer and no progress for this long ends a call. */
+export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
+/** The pool's default longest call, progress or not. */
+export const DEFAULT_MAX_CALL_TIME_MS = 600_000;
+
+/** The time limits of one call, once every source of them has been weighed. */
+export interface CallLimits {
+  /** No answer and no progress for this long ends the call (and, queued, the wait). */
+  timeoutMs: number;
+  /** The longest the call may take in all, queue time included. */
+  maxTimeMs: number;
+}
+
+/**
+ * Weighs the sources of a call's limits. The timeout: the call's own `timeoutMs`,
+ * then the server's `callTimeoutMs`, then the caller's `defaultTimeoutMs` (the gateway
+ * server's option), then the pool's. The maximum: the server's `maxCallTimeMs`, then
+ * the pool's; never below the timeout.
+ *
+ * @internal
+ */
+export function resolveCallLimits(sources: {
+  call: { timeoutMs?: number | undefined; defaultTimeoutMs?: number | undefined };
+  server: { callTimeoutMs?: number | undefined; maxCallTimeMs?: number | undefined };
+  pool: { callTimeoutMs: number; maxCallTimeMs: number };
+}): CallLimits {
+  const timeoutMs =
+    sources.call.timeoutMs ??
+    sources.server.callTimeoutMs ??
+    sources.call.defaultTimeoutMs ??
+    sources.pool.callTimeoutMs;
+  const maxTimeMs = Math.max(timeoutMs, sources.server.maxCallTimeMs ?? sources.pool.maxCallTimeMs);
+  return { timeoutMs, maxTimeMs };
+}
+
+/**
+ * The answer to a call of a server that is not ready: why, and what happens next. For a
+ * `failed` server, `retry` says what the call's demand for a reconnect did.
+ *
+ * @internal
+ */
+export function unavailableResult(upstream: {
+  server: string;
+  name: string;
+  state: string;
+  attempts: number;
+  error?: string | undefined;
+  retry?: RetryDemand | undefined;
+}): CallToolResult {
+  const { server, name, error } = upstream;
+  if (upstream.retry !== undefined) {
+    const what =
+      upstream.retry === 'started'
+        ? 'a reconnect attempt was started now'
+        : upstream.retry === 'in_progress'
+          ? 'a reconnect attempt is under way'
+          : 'a reconnect attempt failed moments ago; more follow on a schedule';
+    return errorResult(
+      'upstream_unavailable',
+      `Server '${server}' is down (${error ?? 'it failed'}); ${what}. '${name}' was not called: try again in a few seconds.`,
+    );
+  }
+  const why =
+    upstream.state === 'reconnecting'
+      ? `it is reconnecting (attempt ${upstream.attempts}) after: ${error ?? 'a failure'}`
+      : `it is ${upstream.state}${error ? `: ${error}` : ''}`;
+  return errorResult(
+    'upstream_unavailable',
+    `Server '${server}' is unavailable (${why}); '${name}' was not called. Try again shortly.`,
+  );
+}
+
+/** One call to run on an upstream's connection. @internal */
+export interface UpstreamCall {
+  server: string;
+  /** The exposed name (for messages). */
+  name: string;
+  /** The tool's name on the server. */
+  upstreamName: string;
+  args: Record<string, unknown>;
+  limits: CallLimits;
+  /** The live client, read after the queue (the server may have gone meanwhile). */
+  client: () => Client | undefined;
+  /** The answer when no client is there after the wait. */
+  unavailable: () => CallToolResult;
+  queue?: CallQueue | undefined;
+  signal?: AbortSignal | undefined;
+  onProgress?:
+    | ((progress: { progress: number; total?: number; message?: string }) => void)
+    | undefined;
+  /** Whether a crashed server is being restarted (for the message). */
+  restarting: boolean;
+}
+
+const TOTAL_TIME_UP = Symbol('max call time');
+
+/**
+ * Runs one `tools/call` on an upstream with the pool's rules: it waits its turn in the
+ * server's queue (bounded by the timeout and the maximum), progress resets the timeout,
+ * the maximum bounds the whole call, and every failure becomes an error result.
+ *
+ * @internal
+ */
+export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResult> {
+  const { server, name, limits } = call;
+  // The maximum counts from the moment the call arrived, so time queued is included.
+  const total = new AbortController();
+  const totalTimer = setTimeout(() => total.abort(TOTAL_TIME_UP), limits.maxTimeMs);
+  const signal = call.signal ? AbortSignal.any([call.signal, total.signal]) : total.signal;
+  const cancelled = () =>
+    errorResult(
+      'aborted',
+      `The call of '${name}' was cancelled${call.queue ? ' (it was queued or running)' : ''}.`,
+    );
+  const overTime = () =>
+    errorResult(
+      'upstream_timeout',
+      `Server '${server}' did not finish the call of '${name}' within its maximum of ${limits.maxTimeMs} ms (progress extends the timeout up to that maximum); the call was cancelled. Try again, or with less work per call.`,
+    );
+  let release: (() => void) | undefined;
+  try {
+    if (call.queue) {
+      const ticket = await call.queue.acquire({ signal, timeoutMs: limits.timeoutMs });
+      if (!ticket.ok) {
+        if (ticket.reason === 'timeout') {
+          return errorResult(
+            'upstream_timeout',
+            `The call of '${name}' waited ${ticket.waitedMs} ms in the queue of server '${server}' (maxConcurrency ${call.queue.limit}, ${ticket.ahead} call${ticket.ahead === 1 ? '' : 's'} ahead) without being sent; the call timeout is ${limits.timeoutMs} ms. The server is busy: try again shortly.`,
+          );
+        }
+        return total.signal.aborted && !call.signal?.aborted ? overTime() : cancelled();
+      }
+      release = ticket.release;
+    }
+    const client = call.client();
+    if (client === undefined) return call.unavailable();
+    try {
+      const result = await client.request(
+        { method: 'tools/call', params: { name: call.upstreamName, arguments: call.args } },
+        CallToolResultSchema,
+        {
+          timeout: limits.timeoutMs,
+          resetTimeoutOnProgress: true,
+          signal,
+          // Always ask for progress: it is what lets a long call outlive the timeout.
+          onprogress: (progress) => call.onProgress?.(progress),
+        },
+      );
+      return result as CallToolResult;
+    } catch (error) {
+      if (call.signal?.aborted) return cancelled();
+      if (total.signal.aborted) return overTime();
+      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+        return errorResult(
+          'upstream_timeout',
+          `Server '${server}' did not answer the call of '${name}' within ${limits.timeoutMs} ms (no result and no progress for that long); the call was cancelled. Try again, or with simpler arguments.`,
+        );
+      }
+      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+        return errorResult(
+          'upstream_failed',
+          `Server '${server}' closed the connection during the call of '${name}' (it may have crashed)${call.restarting ? '; it is being restarted, try again shortly' : ''}.`,
+        );
+      }
+      if (error instanceof z.ZodError || (error instanceof Error && error.name === 'ZodError')) {
+        return errorResult(
+          'upstream_failed',
+          `Server '${server}' answered the call of '${name}' with a malformed result.`,
+        );
+      }
+      return errorResult(
+        'upstream_failed',
+        `Server '${server}' failed the call of '${name}': ${describeError(error)}`,
+      );
+    }
+  } finally {
+    clearTimeout(totalTimer);
+    release?.();
+  }
+}

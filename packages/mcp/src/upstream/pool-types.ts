@@ -1,0 +1,217 @@
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolDefinition } from '@tool-search/core';
+import type { GatewayPins } from '../config/schemas.js';
+import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
+import type { CutTool, UpstreamLimits } from './limits.js';
+import type { HeldTool, ToolFingerprint, ToolReviewConfig } from './review.js';
+
+/** What the pool needs of a config: the servers, and optionally the pins. */
+export interface UpstreamPoolConfig {
+  /** The upstream servers by name, in priority order (collisions are named in this order). */
+  mcpServers: Readonly<Record<string, UpstreamServerInput>>;
+  /** Tools that are never deferred (`alwaysLoad`). */
+  pins?: Partial<GatewayPins>;
+  /** How much of a definition is accepted and shown. @defaultValue {@link DEFAULT_UPSTREAM_LIMITS} */
+  limits?: Partial<UpstreamLimits>;
+  /** The review file and what it holds back. @defaultValue nothing held */
+  review?: ToolReviewConfig;
+}
+
+/**
+ * The lifecycle of one upstream server:
+ * `connecting` → `ready` ⇄ `reconnecting` → `failed` → (a retry) `reconnecting`; `disabled`
+ * in the config; `closed` after `close()`.
+ */
+export type UpstreamState =
+  | 'pending'
+  | 'connecting'
+  | 'ready'
+  | 'reconnecting'
+  | 'failed'
+  | 'disabled'
+  | 'closed';
+
+/** A tool definition that the pool rejected, with why. */
+export interface RejectedTool {
+  /** The name as the server sent it (or `<unnamed>`). */
+  name: string;
+  /** What was wrong with it. */
+  error: string;
+}
+
+/** The state of one upstream server, as `status()` reports it. */
+export interface UpstreamServerStatus {
+  /** The server's name in the config. */
+  name: string;
+  /** Where it is in its lifecycle. */
+  state: UpstreamState;
+  /** How it is reached, once connected. */
+  transport?: UpstreamTransportKind;
+  /** The tools it serves through the pool (a `failed` server's are its last known ones). */
+  toolCount: number;
+  /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
+  rejectedTools: RejectedTool[];
+  /** Definitions it sent whose description was cut to `limits.maxDescriptionChars`. */
+  cutTools: CutTool[];
+  /** Its tools that pinned themselves although the config does not trust it (not pinned). */
+  ignoredPins: string[];
+  /** Its tools held back until accepted into the review file (not listed, not callable). */
+  heldTools: HeldTool[];
+  /** Why it is `failed` or `reconnecting`. */
+  error?: string;
+  /** Milliseconds its last successful connect and tool listing took. */
+  connectMs?: number;
+  /** Reconnect attempts since it last went down (reset once a connection has lived 30 s). */
+  reconnectAttempts: number;
+}
+
+/** A lifecycle event of one upstream server, for progress displays and logs. */
+export interface UpstreamProgressEvent {
+  /** What happened. */
+  kind:
+    | 'connecting'
+    | 'ready'
+    | 'failed'
+    | 'disconnected'
+    | 'reconnecting'
+    | 'retrying'
+    | 'tools_changed';
+  /** The server's name. */
+  server: string;
+  /** Its status right after the event. */
+  status: UpstreamServerStatus;
+}
+
+/** Backoff for servers that die. */
+export interface ReconnectOptions {
+  /** The first delay. @defaultValue 500 */
+  initialDelayMs?: number;
+  /** The longest delay. @defaultValue 30000 */
+  maxDelayMs?: number;
+  /** Attempts before the server is given up (`failed`). @defaultValue 8 */
+  maxAttempts?: number;
+  /**
+   * Time between retries of a server that was given up on (or failed to start); a call
+   * of one of its tools also starts a retry. `0` never retries on a schedule (calls
+   * still do). @defaultValue 300000
+   */
+  retryFailedMs?: number;
+}
+
+/** Options of {@link createUpstreamPool}. */
+export interface UpstreamPoolOptions {
+  /** Time for one server to start, connect and list its tools. @defaultValue 30000 */
+  connectTimeoutMs?: number;
+  /**
+   * Default timeout of one tool call: no answer and no progress for this long ends it
+   * (progress notifications reset it). A server's own `callTimeoutMs` wins. @defaultValue 60000
+   */
+  callTimeoutMs?: number;
+  /**
+   * Default longest call, however much progress it reports (queue time included). A
+   * server's own `maxCallTimeMs` wins; never below the call's timeout. @defaultValue 600000
+   */
+  maxCallTimeMs?: number;
+  /** Called on every lifecycle event of every server. */
+  onProgress?: (event: UpstreamProgressEvent) => void;
+  /** Reconnect servers that die (`false` to never). @defaultValue true */
+  reconnect?: boolean | ReconnectOptions;
+  /** How the pool introduces itself to upstream servers. */
+  clientInfo?: Implementation;
+  /**
+   * What stdio servers write to stderr (their logs). Absent: kept only as a short
+   * tail for error messages, never printed. The text is the server's, raw: print it
+   * through `sanitizeTerminalText`.
+   */
+  onStderr?: (server: string, text: string) => void;
+}
+
+/** Options of one {@link UpstreamPool.callTool} call. */
+export interface UpstreamCallOptions {
+  /** Cancels the call (the upstream is sent `notifications/cancelled`). */
+  signal?: AbortSignal;
+  /** This call's timeout; wins over every other. @defaultValue the server's, else `defaultTimeoutMs`, else the pool's */
+  timeoutMs?: number;
+  /** The timeout when the server's config sets none (the gateway server's `callTimeoutMs`). */
+  defaultTimeoutMs?: number;
+  /** Progress notifications of the upstream for this call. */
+  onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+}
+
+/** Where a pooled tool comes from. */
+export interface UpstreamToolInfo {
+  /** The name the pool exposes. */
+  name: string;
+  /** The server's name. */
+  server: string;
+  /** The tool's name on that server. */
+  upstreamName: string;
+  /** The definition as exposed. */
+  tool: ToolDefinition;
+}
+
+/**
+ * A pool of connections to upstream MCP servers that serves their tools as one list
+ * of {@link ToolDefinition}s (`source: 'mcp'`, `toolset: 'mcp-<server>'`).
+ */
+export interface UpstreamPool {
+  /**
+   * Connects to every enabled server in parallel and lists its tools. A server that
+   * fails to start, times out or answers badly is reported (`failed`) and skipped (and
+   * retried later, unless `reconnect` is `false`); the others serve. Calling it again
+   * returns the same promise.
+   *
+   * @returns the status of every server once each is `ready` or `failed`
+   * @throws nothing
+   */
+  start(): Promise<UpstreamServerStatus[]>;
+  /**
+   * The tools of every live server, with collision-free names and their `origin`
+   * (server and upstream name), servers in config order.
+   */
+  tools(): ToolDefinition[];
+  /** Where a pooled tool comes from, by its exposed name. */
+  lookup(name: string): UpstreamToolInfo | undefined;
+  /** The status of every server, in config order. */
+  servers(): UpstreamServerStatus[];
+  /**
+   * The fingerprint of every tool of the live servers, held ones included (refused
+   * ones not), as the servers sent them: what `inspect --accept` writes.
+   */
+  fingerprints(): ToolFingerprint[];
+  /** The same as {@link UpstreamPool.servers}. */
+  status(): UpstreamServerStatus[];
+  /**
+   * Calls a pooled tool on its server. Never throws: an unknown tool, a server that
+   * is down, a timeout, a crash during the call and a cancellation each give an
+   * `isError` result whose text says what happened and what to do, with the code
+   * under `_meta["tool-search/error"]` (`unknown_tool`, `upstream_unavailable`,
+   * `upstream_timeout`, `upstream_failed`, `aborted`). A call of a `failed` server's
+   * tool starts a reconnect attempt and answers `upstream_unavailable` at once, saying
+   * so. A server with `maxConcurrency` runs its calls in arrival order; a call waits
+   * in that queue at most its timeout, and its `maxCallTimeMs` counts from arrival.
+   *
+   * @param name - the exposed name
+   * @param args - the arguments object
+   * @param options.signal - cancels the call
+   * @param options.timeoutMs - this call's timeout (wins over the server's)
+   * @param options.defaultTimeoutMs - the timeout when the server's config sets none
+   * @returns the upstream's `CallToolResult`, or an error result
+   */
+  callTool(
+    name: string,
+    args: Record<string, unknown>,
+    options?: UpstreamCallOptions,
+  ): Promise<CallToolResult>;
+  /**
+   * Listens for changes of `tools()`: a server's `tools/list_changed`, a server that
+   * comes up. A server that is given up keeps its last known tools. Not called when a re-list gives the same tools.
+   *
+   * @returns a function that removes the listener
+   */
+  onToolsChanged(listener: (tools: ToolDefinition[]) => void): () => void;
+  /** Listens for lifecycle events (the same as `options.onProgress`). @returns an unsubscribe function */
+  onProgress(listener: (event: UpstreamProgressEvent) => void): () => void;
+  /** Disconnects from every server and stops reconnecting. */
+  close(): Promise<void>;
+}

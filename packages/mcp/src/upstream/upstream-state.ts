@@ -1,0 +1,110 @@
+import type { ToolDefinition } from '@tool-search/core';
+import { type CallQueue, createCallQueue } from './call-queue.js';
+import type { UpstreamConnection, UpstreamServerInput, UpstreamTransportKind } from './connect.js';
+import type { CutTool } from './limits.js';
+import type { RejectedTool, UpstreamServerStatus, UpstreamState } from './pool-types.js';
+import type { HeldTool } from './review.js';
+
+// The pool's record of one upstream server, and its status as `status()` reports it.
+
+/**
+ * A failed server keeps its last known tools listed: names stay stable (no other tool is
+ * renamed by its going), and a call of one of them is what starts a retry.
+ */
+export const LISTED_STATES: ReadonlySet<UpstreamState> = new Set<UpstreamState>([
+  'ready',
+  'reconnecting',
+  'failed',
+]);
+
+/** One upstream server as the pool tracks it. */
+export interface Upstream {
+  name: string;
+  config: UpstreamServerInput;
+  state: UpstreamState;
+  connection?: UpstreamConnection | undefined;
+  transport?: UpstreamTransportKind;
+  tools: ToolDefinition[];
+  /** Every accepted definition; `tools` without the held ones. */
+  listed: ToolDefinition[];
+  fingerprints: Map<string, string>;
+  held: HeldTool[];
+  cut: CutTool[];
+  ignoredPins: string[];
+  rejected: RejectedTool[];
+  error?: string;
+  connectMs?: number;
+  attempts: number;
+  generation: number;
+  listing: Promise<void>;
+  refreshTimer?: NodeJS.Timeout | undefined;
+  reconnectTimer?: NodeJS.Timeout | undefined;
+  /** Aborts the connect attempt in progress. */
+  connecting?: AbortController;
+  /** When the current connection became ready (ms since the epoch). */
+  readyAt?: number;
+  /** The FIFO limit of `maxConcurrency`, when the server has one. */
+  queue?: CallQueue | undefined;
+}
+
+/**
+ * The record of a server of the config, before it connects.
+ *
+ * @param name - the server's name in the config
+ * @param server - its entry
+ * @returns `pending`, or `disabled` when the config says so
+ * @throws nothing
+ */
+export function createUpstream(name: string, server: UpstreamServerInput): Upstream {
+  return {
+    name,
+    config: server,
+    state: server.disabled ? 'disabled' : 'pending',
+    tools: [],
+    listed: [],
+    fingerprints: new Map(),
+    held: [],
+    cut: [],
+    ignoredPins: [],
+    rejected: [],
+    attempts: 0,
+    generation: 0,
+    listing: Promise.resolve(),
+    queue: server.maxConcurrency === undefined ? undefined : createCallQueue(server.maxConcurrency),
+  };
+}
+
+/**
+ * The status of a server, a copy that later changes do not touch.
+ *
+ * @param upstream - the pool's record
+ * @param toolCount - how many tools it serves through the pool
+ * @returns its status
+ * @throws nothing
+ */
+export function upstreamStatus(upstream: Upstream, toolCount: number): UpstreamServerStatus {
+  const status: UpstreamServerStatus = {
+    name: upstream.name,
+    state: upstream.state,
+    toolCount,
+    rejectedTools: [...upstream.rejected],
+    cutTools: [...upstream.cut],
+    ignoredPins: [...upstream.ignoredPins],
+    heldTools: [...upstream.held],
+    reconnectAttempts: upstream.attempts,
+  };
+  if (upstream.transport !== undefined) status.transport = upstream.transport;
+  if (upstream.error !== undefined) status.error = upstream.error;
+  if (upstream.connectMs !== undefined) status.connectMs = upstream.connectMs;
+  return status;
+}
+
+/**
+ * Whether two tool lists hold the same objects in the same order.
+ *
+ * @returns true when nothing changed
+ * @throws nothing
+ */
+export function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  return a.length === b.length && a.every((tool, position) => tool === b[position]);
+}

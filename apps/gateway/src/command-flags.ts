@@ -1,4 +1,8 @@
-import { DEFAULT_MAX_CONNECTIONS, DEFAULT_MAX_SESSIONS } from '@tool-search/mcp';
+import {
+  checkAllowedOrigin,
+  DEFAULT_MAX_CONNECTIONS,
+  DEFAULT_MAX_SESSIONS,
+} from '@tool-search/mcp';
 import {
   DEFAULT_HTTP_PORT,
   DEFAULT_IDLE_TIMEOUT_SECONDS,
@@ -10,26 +14,21 @@ import { FlagError, type FlagTable, type FlagValues } from './flag-table.js';
 
 /**
  * One origin of `--allow-origin`, as a browser sends it: scheme, host and port only.
+ * The check is mcp's ({@link checkAllowedOrigin}); this only says which flag it was.
  *
  * @param value - the origin as written
  * @returns the origin
  * @throws {@link FlagError} for anything else, with the origin it probably meant
  */
 function origin(value: string): string {
-  let parsed: string | undefined;
   try {
-    parsed = new URL(value).origin;
-  } catch {
-    parsed = undefined;
+    checkAllowedOrigin(value);
+  } catch (error) {
+    throw new FlagError(
+      `--allow-origin must be an origin as browsers send it, got '${value}': ${(error as Error).message}`,
+    );
   }
-  if (parsed === value) return value;
-  const hint =
-    parsed !== undefined && parsed !== 'null'
-      ? `did you mean '${parsed}'?`
-      : 'e.g. http://localhost:6274';
-  throw new FlagError(
-    `--allow-origin must be an origin as browsers send it (scheme, host and port only; ${hint}), got '${value}'.`,
-  );
+  return value;
 }
 
 /** The flags of `serve`, in the order of its help. */

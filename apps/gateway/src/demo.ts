@@ -4,14 +4,8 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
-import {
-  estimateToolTokens,
-  isBridgeToolName,
-  TOOL_CALL,
-  TOOL_DESCRIBE,
-  TOOL_SEARCH,
-  type ToolDefinition,
-} from '@tool-search/core';
+import { isBridgeToolName, TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/bridge';
+import { estimateToolTokens, type ToolDefinition } from '@tool-search/core';
 import {
   createProgressReporter,
   type GatewayActivity,

@@ -1,4 +1,5 @@
-import { describeError, ToolSearchError } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { type CallState, cancel, contextFor } from './call-state.js';
 import { dispatchError } from './dispatch-errors.js';
 import type { DispatchConfig } from './dispatch-input.js';

@@ -2,10 +2,10 @@ import {
   createBm25Ranker,
   createEmbeddingRanker,
   createHybridRanker,
-  createWinkEmbedding,
   type EmbedFunction,
   type Ranker,
 } from '@tool-search/core';
+import { createWinkEmbedding } from '@tool-search/core/wink-embeddings';
 import { createMiniSearchRanker, createOramaRanker } from './peers.js';
 import { createSentenceEncoder } from './sentence-encoder.js';
 

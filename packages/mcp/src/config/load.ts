@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import { describeError, ToolSearchError } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { type GatewayConfig, type ParseGatewayConfigOptions, parseGatewayConfig } from './parse.js';
 
 /**

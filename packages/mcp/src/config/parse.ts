@@ -1,10 +1,10 @@
 import {
   type ConfigWarning,
-  describeError,
   parseToolSearchConfigWithWarnings,
   type ToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
 import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from '../upstream/limits.js';
 import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from '../upstream/review.js';

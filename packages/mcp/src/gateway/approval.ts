@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import {
   type ApprovalAdapter,
   type ApprovalAnswer,

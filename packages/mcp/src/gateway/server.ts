@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { describeError, type ToolSearchConfig, ToolSearchError } from '@tool-search/core';
+import { type ToolSearchConfig, ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import {
   DEFAULT_APPROVAL_CONFIG,

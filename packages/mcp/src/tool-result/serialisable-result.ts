@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { errorResult } from './error-result.js';
 
 /**

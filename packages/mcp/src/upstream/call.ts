@@ -5,7 +5,7 @@ import {
   ErrorCode,
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { z } from 'zod';
 import { errorResult } from '../tool-result/error-result.js';
 import type { CallQueue } from './call-queue.js';

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 
 /** How a connected upstream is reached. */
 export type UpstreamTransportKind = 'stdio' | 'streamable-http' | 'sse';

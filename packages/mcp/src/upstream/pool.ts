@@ -1,7 +1,8 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
-import { describeError, type ToolDefinition } from '@tool-search/core';
+import type { ToolDefinition } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import { errorResult } from '../tool-result/error-result.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,

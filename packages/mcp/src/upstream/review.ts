@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { unwatchFile, watchFile } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { describeError, type ToolDefinition, ToolSearchError } from '@tool-search/core';
+import { type ToolDefinition, ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 
 /**
  * Which upstream tools are held back (not listed, not callable) until their current

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { BRIDGE_TOOL_NAMES, MAX_TOOL_NAME_LENGTH, type ToolDefinition } from '@tool-search/core';
+import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
+import { MAX_TOOL_NAME_LENGTH, type ToolDefinition } from '@tool-search/core';
 
 /** One upstream tool before naming: its server and its definition under its upstream name. */
 export interface UpstreamToolEntry {

@@ -93,8 +93,4 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats/openai.js';
-export type {
-  FromProviderToolOptions,
-  ProviderObjectSchema,
-  ToProviderToolOptions,
-} from './formats/schema.js';
+export type { ProviderObjectSchema } from './formats/schema.js';

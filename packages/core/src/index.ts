@@ -62,7 +62,6 @@ export type {
   AnthropicTool,
   AnthropicToolOutput,
   FromMcpToolOptions,
-  FromProviderToolOptions,
   McpTool,
   OpenAIChatTool,
   OpenAIChatToolOutput,
@@ -70,7 +69,6 @@ export type {
   OpenAIResponsesTool,
   OpenAIResponsesToolOutput,
   ProviderObjectSchema,
-  ToProviderToolOptions,
 } from './formats.js';
 export {
   fromAnthropicTool,

@@ -54,7 +54,7 @@ function shortHash(text: string): string {
  * @example
  * ```ts
  * const names = createToolNameMap(tools, OPENAI_TOOL_NAME_RULES);
- * const request = tools.map((tool) => toOpenAITool(tool, { names }));
+ * const request = tools.map((tool) => toOpenAITool({ ...tool, name: names.toProvider(tool.name) }));
  * const ownName = names.fromProvider(call.function.name);
  * ```
  *

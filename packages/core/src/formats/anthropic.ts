@@ -1,13 +1,5 @@
 import type { ToolDefinition, ToolSource } from '../types.js';
-import {
-  type FromProviderToolOptions,
-  fromProviderSchema,
-  ownName,
-  type ProviderObjectSchema,
-  providerName,
-  type ToProviderToolOptions,
-  toProviderSchema,
-} from './schema.js';
+import { fromProviderSchema, type ProviderObjectSchema, toProviderSchema } from './schema.js';
 
 /** The input schema of an Anthropic tool (`Anthropic.Tool.InputSchema` of `@anthropic-ai/sdk`). */
 export interface AnthropicInputSchema {
@@ -41,16 +33,12 @@ export interface AnthropicToolOutput extends AnthropicTool {
  * to `Anthropic.Tool`.
  *
  * @param tool - the definition
- * @param options.names - maps the name to one Anthropic accepts (`createToolNameMap` with `ANTHROPIC_TOOL_NAME_RULES`)
  * @returns `{ name, description, input_schema }`
- * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`; `unknown_tool` when `names` does not hold the tool
+ * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`
  */
-export function toAnthropicTool(
-  tool: ToolDefinition,
-  options: ToProviderToolOptions = {},
-): AnthropicToolOutput {
+export function toAnthropicTool(tool: ToolDefinition): AnthropicToolOutput {
   const out: AnthropicToolOutput = {
-    name: providerName(tool.name, options),
+    name: tool.name,
     input_schema: toProviderSchema(tool.inputSchema, tool.name),
   };
   if (tool.description !== undefined) out.description = tool.description;
@@ -64,17 +52,12 @@ export function toAnthropicTool(
  *
  * @param tool - the Anthropic tool
  * @param source - the source to record; absent means the tool is never deferred
- * @param options.names - maps the name back to the tool's own name
  * @returns the definition
  * @throws nothing
  */
-export function fromAnthropicTool(
-  tool: AnthropicTool,
-  source?: ToolSource,
-  options: FromProviderToolOptions = {},
-): ToolDefinition {
+export function fromAnthropicTool(tool: AnthropicTool, source?: ToolSource): ToolDefinition {
   const definition: ToolDefinition = {
-    name: ownName(tool.name, options),
+    name: tool.name,
     inputSchema: fromProviderSchema(tool.input_schema),
   };
   if (tool.description !== undefined) definition.description = tool.description;

@@ -1,13 +1,5 @@
 import type { ToolDefinition, ToolSource } from '../types.js';
-import {
-  type FromProviderToolOptions,
-  fromProviderSchema,
-  ownName,
-  type ProviderObjectSchema,
-  providerName,
-  type ToProviderToolOptions,
-  toProviderSchema,
-} from './schema.js';
+import { fromProviderSchema, type ProviderObjectSchema, toProviderSchema } from './schema.js';
 
 /** OpenAI's function parameters (`FunctionParameters` of `openai`): any JSON Schema object. */
 export interface OpenAIFunctionParameters {
@@ -60,16 +52,12 @@ export interface OpenAIResponsesToolOutput extends OpenAIResponsesTool {
  * a tool's schema is not a strict-mode schema unless made one.
  *
  * @param tool - the definition
- * @param options.names - maps the name to one OpenAI accepts (`createToolNameMap` with `OPENAI_TOOL_NAME_RULES`)
  * @returns `{ type: 'function', function: { name, description, parameters } }`
- * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`; `unknown_tool` when `names` does not hold the tool
+ * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`
  */
-export function toOpenAITool(
-  tool: ToolDefinition,
-  options: ToProviderToolOptions = {},
-): OpenAIChatToolOutput {
+export function toOpenAITool(tool: ToolDefinition): OpenAIChatToolOutput {
   const fn: OpenAIChatToolOutput['function'] = {
-    name: providerName(tool.name, options),
+    name: tool.name,
     parameters: toProviderSchema(tool.inputSchema, tool.name),
   };
   if (tool.description !== undefined) fn.description = tool.description;
@@ -82,17 +70,12 @@ export function toOpenAITool(
  *
  * @param tool - the OpenAI tool
  * @param source - the source to record; absent means the tool is never deferred
- * @param options.names - maps the name back to the tool's own name
  * @returns the definition
  * @throws nothing
  */
-export function fromOpenAITool(
-  tool: OpenAIChatTool,
-  source?: ToolSource,
-  options: FromProviderToolOptions = {},
-): ToolDefinition {
+export function fromOpenAITool(tool: OpenAIChatTool, source?: ToolSource): ToolDefinition {
   const definition: ToolDefinition = {
-    name: ownName(tool.function.name, options),
+    name: tool.function.name,
     inputSchema: fromProviderSchema(tool.function.parameters),
   };
   if (tool.function.description !== undefined) definition.description = tool.function.description;
@@ -107,17 +90,13 @@ export function fromOpenAITool(
  * strict-mode schema unless made one.
  *
  * @param tool - the definition
- * @param options.names - maps the name to one OpenAI accepts (`createToolNameMap` with `OPENAI_TOOL_NAME_RULES`)
  * @returns `{ type: 'function', name, description, parameters, strict: false }`
- * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`; `unknown_tool` when `names` does not hold the tool
+ * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`
  */
-export function toOpenAIResponsesTool(
-  tool: ToolDefinition,
-  options: ToProviderToolOptions = {},
-): OpenAIResponsesToolOutput {
+export function toOpenAIResponsesTool(tool: ToolDefinition): OpenAIResponsesToolOutput {
   const out: OpenAIResponsesToolOutput = {
     type: 'function',
-    name: providerName(tool.name, options),
+    name: tool.name,
     parameters: toProviderSchema(tool.inputSchema, tool.name),
     strict: false,
   };
@@ -132,17 +111,15 @@ export function toOpenAIResponsesTool(
  *
  * @param tool - the Responses function tool
  * @param source - the source to record; absent means the tool is never deferred
- * @param options.names - maps the name back to the tool's own name
  * @returns the definition
  * @throws nothing
  */
 export function fromOpenAIResponsesTool(
   tool: OpenAIResponsesTool,
   source?: ToolSource,
-  options: FromProviderToolOptions = {},
 ): ToolDefinition {
   const definition: ToolDefinition = {
-    name: ownName(tool.name, options),
+    name: tool.name,
     inputSchema: fromProviderSchema(tool.parameters),
   };
   if (typeof tool.description === 'string') definition.description = tool.description;

@@ -1,5 +1,4 @@
 import { ToolSearchError } from '../errors.js';
-import type { ToolNameMap } from '../tool-name-map.js';
 import type { JsonSchemaObject } from '../types.js';
 
 /** A JSON Schema object as the providers type it: `type: 'object'` and open keywords. */
@@ -8,18 +7,6 @@ export interface ProviderObjectSchema {
   properties?: unknown;
   required?: string[];
   [keyword: string]: unknown;
-}
-
-/** Options of the `to*Tool` converters. */
-export interface ToProviderToolOptions {
-  /** Maps each tool's name to one the provider accepts (see `createToolNameMap`). */
-  names?: ToolNameMap;
-}
-
-/** Options of the `from*Tool` converters. */
-export interface FromProviderToolOptions {
-  /** Maps the provider's name back to the tool's own name; a name it does not hold is kept. */
-  names?: ToolNameMap;
 }
 
 /**
@@ -53,12 +40,4 @@ export function fromProviderSchema(
     out[keyword] = value;
   }
   return out;
-}
-
-export function providerName(name: string, options: ToProviderToolOptions): string {
-  return options.names === undefined ? name : options.names.toProvider(name);
-}
-
-export function ownName(name: string, options: FromProviderToolOptions): string {
-  return options.names?.fromProvider(name) ?? name;
 }

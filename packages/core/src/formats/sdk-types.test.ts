@@ -100,11 +100,20 @@ describe('the converters against the SDK types', () => {
 
   it('map names that break OpenAI rules and map the model calls back', () => {
     const names = createToolNameMap([definition], OPENAI_TOOL_NAME_RULES);
-    const tool: OpenAI.Chat.Completions.ChatCompletionFunctionTool = toOpenAITool(definition, {
-      names,
-    });
-    expect(tool.function.name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
-    expect(names.fromProvider(tool.function.name)).toBe('github.create_issue');
-    expect(fromOpenAITool(tool, 'mcp', { names }).name).toBe('github.create_issue');
+    const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [definition].map((tool) =>
+      toOpenAITool({ ...tool, name: names.toProvider(tool.name) }),
+    );
+    const sent = tools[0]?.type === 'function' ? tools[0].function.name : '';
+    expect(sent).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
+    expect(names.fromProvider(sent)).toBe('github.create_issue');
+  });
+
+  it('convert whole lists with Array.map', () => {
+    const anthropic: Anthropic.Tool[] = [definition].map(toAnthropicTool);
+    const responses: OpenAI.Responses.Tool[] = [definition].map(toOpenAIResponsesTool);
+    const back = [anthropicTool].map((tool) => fromAnthropicTool(tool));
+    expect(anthropic).toHaveLength(1);
+    expect(responses).toHaveLength(1);
+    expect(back[0]?.name).toBe('get_weather');
   });
 });

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { estimateToolTokens, ToolSearchError } from '@tool-search/core';
+import { estimateToolTokens, resolveToolNames, ToolSearchError } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { coreTools, forcedOn, mcpTools, paddedTool, sessionTools } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
@@ -184,6 +184,35 @@ describe('assembleTools', () => {
       }
     })();
     expect(ToolSearchError.isInstance(error) && error.code).toBe('duplicate_tool_name');
+  });
+
+  it('rejects duplicate names the same way whether tool search activates or not', () => {
+    const duplicated = [...coreTools, mcpTools[0]!, { ...mcpTools[0]! }];
+    const shadowed = [{ ...mcpTools[0]!, source: 'core' as const }, ...mcpTools];
+    const twoVisible = [coreTools[0]!, { ...coreTools[0]! }];
+    for (const config of [forcedOn, false, undefined]) {
+      for (const tools of [duplicated, shadowed, twoVisible]) {
+        expect(() => assembleTools({ tools, config, contextWindow: 200_000 })).toThrow(
+          expect.objectContaining({
+            code: 'duplicate_tool_name',
+            message: expect.stringContaining('resolveToolNames'),
+          }),
+        );
+      }
+    }
+  });
+
+  it('takes the tools that resolveToolNames names apart, on both sides of the threshold', () => {
+    const named = resolveToolNames([
+      { server: 'github', tool: mcpTools[0]! },
+      { server: 'gitlab', tool: { ...mcpTools[0]! } },
+    ]).map((entry) => ({ ...entry.tool, name: entry.name }));
+    const off = assembleTools({ tools: named, config: false });
+    const on = assembleTools({ tools: named, config: forcedOn });
+    expect(off.activated).toBe(false);
+    expect(names(off.tools)).toEqual(names(named));
+    expect(on.activated).toBe(true);
+    expect(names(on.deferred)).toEqual(names(named));
   });
 
   it('throws a ToolSearchError when tools is not an array', () => {

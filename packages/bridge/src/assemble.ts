@@ -166,11 +166,31 @@ function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolC
   return catalog;
 }
 
+// Checked before the decision, so a list is accepted or rejected the same way on both
+// sides of the threshold: the providers reject duplicate names too, and the bridge could
+// not tell which of two same-named tools a call means.
+function rejectDuplicateNames(tools: readonly ToolDefinition[]): void {
+  const seen = new Set<string>();
+  for (const tool of tools) {
+    const name = tool?.name;
+    if (typeof name !== 'string' || isBridgeToolName(name)) continue;
+    if (seen.has(name)) {
+      throw new ToolSearchError(
+        'duplicate_tool_name',
+        `Tool '${name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server, deterministically.`,
+        { data: { tool: name } },
+      );
+    }
+    seen.add(name);
+  }
+}
+
 /**
  * Turns a session's tools into what the model sees.
  *
  * Bridge tools in the input are dropped first, so assembling a list that already
- * holds them gives the same result. Tools are classified (`core`, unknown source
+ * holds them gives the same result. Two tools of one name are rejected whatever the
+ * decision (see `resolveToolNames` in `@tool-search/core`). Tools are classified (`core`, unknown source
  * and pinned stay visible; `mcp` and `plugin` are deferrable), the deferrable
  * tools' tokens are estimated, and the gate decides. When it says no (or nothing
  * is deferrable) the input passes through unchanged; when it says yes, the
@@ -187,7 +207,7 @@ function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolC
  * @param options - see {@link AssembleOptions}
  * @returns the {@link Assembly}
  * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array;
- * `duplicate_tool_name` when tool search activates and two tools share a name; the `TypeError` of `JSON.stringify` for a schema that is not JSON
+ * `duplicate_tool_name` when two tools share a name, whether or not tool search activates (name them apart with `resolveToolNames` from `@tool-search/core` first); the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
   const config = parseToolSearchConfig(options.config);
@@ -200,6 +220,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     );
   }
   const input = options.tools;
+  rejectDuplicateNames(input);
   const classifyOptions = options.pinned === undefined ? {} : { pinned: options.pinned };
   const { visible, deferrable } = classifyTools(input, classifyOptions);
 
@@ -233,17 +254,6 @@ export function assembleTools(options: AssembleOptions): Assembly {
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).
   const direct = new Set<string>();
   for (const tool of decision.active ? visible : tools) direct.add(tool.name);
-  if (decision.active) {
-    for (const name of direct) {
-      if (catalog.has(name)) {
-        throw new ToolSearchError(
-          'duplicate_tool_name',
-          `Tool '${name}' appears more than once (a visible tool and a deferrable one). Give each tool a unique name (e.g. prefix it with its server).`,
-          { data: { tool: name } },
-        );
-      }
-    }
-  }
   const knownNames = collectKnownNames(options, (name) => catalog.has(name) || direct.has(name));
 
   const tokensSaved = decision.active ? deferredTokens - bridgeTokens : 0;

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   fromAnthropicTool,
   fromMcpTool,
+  fromOpenAIResponsesTool,
   fromOpenAITool,
   toAnthropicTool,
   toMcpTool,
@@ -83,7 +84,18 @@ describe('provider formats', () => {
       name: 'web_search',
       description: 'Search the web',
       parameters: schema,
+      strict: false,
     });
+    expect(fromOpenAIResponsesTool(toOpenAIResponsesTool(tool), 'mcp')).toEqual(tool);
+  });
+
+  it('rejects a schema whose type is not object, which no provider accepts', () => {
+    const scalar: ToolDefinition = { name: 'x', inputSchema: { type: 'string' } };
+    for (const convert of [toOpenAITool, toOpenAIResponsesTool, toAnthropicTool]) {
+      expect(() => convert(scalar)).toThrow(
+        expect.objectContaining({ code: 'invalid_tool_definition' }),
+      );
+    }
   });
 
   it("adds type 'object' to a schema without a type, as providers require", () => {

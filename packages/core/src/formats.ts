@@ -11,28 +11,6 @@ export interface McpTool {
   [key: string]: unknown;
 }
 
-/** A Chat Completions function tool (`tools[]` of the OpenAI Chat Completions API). */
-export interface OpenAIChatTool {
-  type: 'function';
-  function: { name: string; description?: string; parameters?: JsonSchemaObject; strict?: boolean };
-}
-
-/** A function tool of the OpenAI Responses API. */
-export interface OpenAIResponsesTool {
-  type: 'function';
-  name: string;
-  description?: string;
-  parameters?: JsonSchemaObject;
-  strict?: boolean;
-}
-
-/** A client tool of the Anthropic Messages API. */
-export interface AnthropicTool {
-  name: string;
-  description?: string;
-  input_schema: JsonSchemaObject;
-}
-
 /** The `_meta` key by which an MCP server pins a tool (never deferred). */
 export const MCP_ALWAYS_LOAD_META_KEY = 'anthropic/alwaysLoad';
 
@@ -90,90 +68,29 @@ export function toMcpTool(tool: ToolDefinition): McpTool {
   return mcp;
 }
 
-/**
- * Converts a {@link ToolDefinition} into an OpenAI Chat Completions function tool.
- *
- * @param tool - the definition
- * @returns `{ type: 'function', function: { name, description, parameters } }`
- * @throws nothing
- */
-export function toOpenAITool(tool: ToolDefinition): OpenAIChatTool {
-  const fn: OpenAIChatTool['function'] = {
-    name: tool.name,
-    parameters: objectSchema(tool.inputSchema),
-  };
-  if (tool.description !== undefined) fn.description = tool.description;
-  return { type: 'function', function: fn };
-}
-
-/**
- * Converts an OpenAI Chat Completions function tool into a {@link ToolDefinition}.
- *
- * @param tool - the OpenAI tool
- * @param source - the source to record; absent means the tool is never deferred
- * @returns the definition
- * @throws nothing
- */
-export function fromOpenAITool(tool: OpenAIChatTool, source?: ToolSource): ToolDefinition {
-  const definition: ToolDefinition = {
-    name: tool.function.name,
-    inputSchema: tool.function.parameters ?? EMPTY_OBJECT_SCHEMA,
-  };
-  if (tool.function.description !== undefined) definition.description = tool.function.description;
-  if (source !== undefined) definition.source = source;
-  return definition;
-}
-
-/**
- * Converts a {@link ToolDefinition} into a function tool of the OpenAI Responses API.
- *
- * @param tool - the definition
- * @returns `{ type: 'function', name, description, parameters }`
- * @throws nothing
- */
-export function toOpenAIResponsesTool(tool: ToolDefinition): OpenAIResponsesTool {
-  const out: OpenAIResponsesTool = {
-    type: 'function',
-    name: tool.name,
-    parameters: objectSchema(tool.inputSchema),
-  };
-  if (tool.description !== undefined) out.description = tool.description;
-  return out;
-}
-
-/**
- * Converts a {@link ToolDefinition} into an Anthropic Messages API tool.
- *
- * @param tool - the definition
- * @returns `{ name, description, input_schema }`
- * @throws nothing
- */
-export function toAnthropicTool(tool: ToolDefinition): AnthropicTool {
-  const out: AnthropicTool = { name: tool.name, input_schema: objectSchema(tool.inputSchema) };
-  if (tool.description !== undefined) out.description = tool.description;
-  return out;
-}
-
-/**
- * Converts an Anthropic Messages API tool into a {@link ToolDefinition}.
- *
- * @param tool - the Anthropic tool
- * @param source - the source to record; absent means the tool is never deferred
- * @returns the definition
- * @throws nothing
- */
-export function fromAnthropicTool(tool: AnthropicTool, source?: ToolSource): ToolDefinition {
-  const definition: ToolDefinition = {
-    name: tool.name,
-    inputSchema: tool.input_schema ?? EMPTY_OBJECT_SCHEMA,
-  };
-  if (tool.description !== undefined) definition.description = tool.description;
-  if (source !== undefined) definition.source = source;
-  return definition;
-}
-
-// Providers reject a parameters schema without `type: 'object'`.
+// MCP requires `type: 'object'` on a tool's input schema.
 function objectSchema(schema: JsonSchemaObject | undefined): JsonSchemaObject {
   if (schema === undefined) return { ...EMPTY_OBJECT_SCHEMA };
   return schema.type === undefined ? { type: 'object', ...schema } : schema;
 }
+
+export type {
+  AnthropicInputSchema,
+  AnthropicTool,
+  AnthropicToolOutput,
+} from './formats/anthropic.js';
+export { fromAnthropicTool, toAnthropicTool } from './formats/anthropic.js';
+export type {
+  OpenAIChatTool,
+  OpenAIChatToolOutput,
+  OpenAIFunctionParameters,
+  OpenAIResponsesTool,
+  OpenAIResponsesToolOutput,
+} from './formats/openai.js';
+export {
+  fromOpenAIResponsesTool,
+  fromOpenAITool,
+  toOpenAIResponsesTool,
+  toOpenAITool,
+} from './formats/openai.js';
+export type { ProviderObjectSchema } from './formats/schema.js';

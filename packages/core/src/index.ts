@@ -58,15 +58,22 @@ export {
 export type { ToolSearchErrorCode, ToolSearchErrorData } from './errors.js';
 export { isToolSearchErrorCode, TOOL_SEARCH_ERROR_CODES, ToolSearchError } from './errors.js';
 export type {
+  AnthropicInputSchema,
   AnthropicTool,
+  AnthropicToolOutput,
   FromMcpToolOptions,
   McpTool,
   OpenAIChatTool,
+  OpenAIChatToolOutput,
+  OpenAIFunctionParameters,
   OpenAIResponsesTool,
+  OpenAIResponsesToolOutput,
+  ProviderObjectSchema,
 } from './formats.js';
 export {
   fromAnthropicTool,
   fromMcpTool,
+  fromOpenAIResponsesTool,
   fromOpenAITool,
   MCP_ALWAYS_LOAD_META_KEY,
   toAnthropicTool,
@@ -100,6 +107,14 @@ export {
   validateToolDefinition,
   validateToolDefinitions,
 } from './tool-definition.js';
+export type { ToolNameMap, ToolNameRules } from './tool-name-map.js';
+export {
+  ANTHROPIC_TOOL_NAME_RULES,
+  createToolNameMap,
+  OPENAI_TOOL_NAME_RULES,
+} from './tool-name-map.js';
+export type { NamedUpstreamTool, UpstreamToolEntry } from './tool-names.js';
+export { resolveToolNames, serverPrefix } from './tool-names.js';
 export type {
   JsonSchemaObject,
   Promisable,

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 // purpose changes this list in the same commit, with a changeset.
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
+    'ANTHROPIC_TOOL_NAME_RULES',
     'BRIDGE_TOOL_NAMES',
     'DEFAULT_BM25_TUNING',
     'DEFAULT_PART_OF_SPEECH_WEIGHTS',
@@ -16,6 +17,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'MAX_QUERY_LENGTH',
     'MAX_TOOL_NAME_LENGTH',
     'MCP_ALWAYS_LOAD_META_KEY',
+    'OPENAI_TOOL_NAME_RULES',
     'TOOL_CALL',
     'TOOL_DESCRIBE',
     'TOOL_SEARCH',
@@ -29,6 +31,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'createCatalog',
     'createEmbeddingRanker',
     'createHybridRanker',
+    'createToolNameMap',
     'createWinkEmbedding',
     'decideActivation',
     'defaultEmbeddingText',
@@ -39,11 +42,14 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'estimateToolTokensOf',
     'fromAnthropicTool',
     'fromMcpTool',
+    'fromOpenAIResponsesTool',
     'fromOpenAITool',
     'isBridgeToolName',
     'isToolSearchErrorCode',
     'parseToolSearchConfig',
     'parseToolSearchConfigWithWarnings',
+    'resolveToolNames',
+    'serverPrefix',
     'toAnthropicTool',
     'toMcpTool',
     'toOpenAIResponsesTool',

@@ -141,6 +141,13 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const rootManifest = JSON.parse(await readFile(join(scripts, 'package.json'), 'utf8')) as {
     devDependencies: Record<string, string>;
   };
+  // docs/examples type their requests with the provider SDKs, core's dev dependencies.
+  const coreManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'core', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
+  const sdks = Object.fromEntries(
+    ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
+  );
   const dependencies: Record<string, string> = {};
   const overrides: Record<string, string> = {};
   for (const { manifest, tarball } of packed) {
@@ -156,7 +163,7 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
         private: true,
         type: 'module',
         dependencies,
-        devDependencies: { vitest: rootManifest.devDependencies['vitest'] },
+        devDependencies: { vitest: rootManifest.devDependencies['vitest'], ...sdks },
         overrides,
       },
       null,

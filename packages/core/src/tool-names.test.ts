@@ -1,6 +1,6 @@
-import type { ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { resolveToolNames, serverPrefix } from './tool-names.js';
+import type { ToolDefinition } from './types.js';
 
 const tool = (name: string): ToolDefinition => ({ name, inputSchema: { type: 'object' } });
 

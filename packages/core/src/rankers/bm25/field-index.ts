@@ -33,9 +33,16 @@ export interface FieldIndex extends ToolNames {
   readonly tools: readonly ToolDefinition[];
   readonly order: Uint32Array;
   readonly position: Uint32Array;
-  /** Per term id: the slots that hold it (ascending) and their packed field frequencies. */
-  readonly termDocs: readonly (Uint32Array | undefined)[];
-  readonly termCodes: readonly (Uint32Array | undefined)[];
+  /**
+   * Per term id: the slots that hold it (ascending; slots of tools that left included,
+   * see `alive`) and their packed field frequencies, the first `termLength[id]` of its
+   * buffer; `termCount[id]` of them are alive (the document frequency).
+   */
+  readonly termBuffers: readonly (PostingBuffer | undefined)[];
+  readonly termLength: Uint32Array;
+  readonly termCount: Uint32Array;
+  /** Per slot: 1 when its tool is in the list. */
+  readonly alive: Uint8Array;
   /** Per slot and field: the field weight over its length normalisation. */
   readonly norms: Float64Array;
   /** Per slot and field: the field length (as a 16-bit number, as norms read it). */
@@ -50,6 +57,18 @@ export interface FieldIndex extends ToolNames {
   /** Each slot's group, or -1; and each group's slots in catalog order. */
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
+}
+
+/**
+ * The postings of a term, shared by the indexes patched from one another: each reads
+ * its own prefix, and a patch appends in place only after the last prefix handed out.
+ *
+ * @internal
+ */
+export interface PostingBuffer {
+  docs: Uint32Array;
+  codes: Uint32Array;
+  used: number;
 }
 
 /** A tool's group: its toolset, else the `server` of a `server__tool` name. */
@@ -200,7 +219,7 @@ export function indexTools(
 
   // The tools that left: their lengths out of the sums, their terms to patch.
   const left = new Uint8Array(capacity);
-  const touched = new Set<number>();
+  const removed = new Map<number, number>();
   if (base !== undefined) {
     const kept = new Uint8Array(oldCapacity);
     for (let i = 0; i < n; i++) if (slots[i]! >= 0) kept[slots[i]!] = 1;
@@ -211,7 +230,11 @@ export function indexTools(
       const from = base.slotSlab[slot]!;
       scan.read(new SlabReader(from.bytes), from, base.slotDoc[slot]!);
       for (let f = 0; f < FIELD_COUNT; f++) sums[f]! -= scan.lengths[f]!;
-      for (let t = 0; t < scan.count; t++) touched.add(scan.ids[t]!);
+      for (let t = 0; t < scan.count; t++) {
+        if (!hasWeight(scan.codes[t]!, base.norms, slot * FIELD_COUNT)) continue;
+        const id = scan.ids[t]!;
+        removed.set(id, (removed.get(id) ?? 0) + 1);
+      }
       slotSlab[slot] = undefined;
     }
   }
@@ -240,11 +263,13 @@ export function indexTools(
   const norms = new Float64Array(capacity * FIELD_COUNT);
   const order = new Uint32Array(n);
   const position = new Uint32Array(capacity);
+  const alive = new Uint8Array(capacity);
   const nameHashes = new Uint32Array(n * 2);
   for (let i = 0; i < n; i++) {
     const slot = slots[i]!;
     order[i] = slot;
     position[slot] = i;
+    alive[slot] = 1;
     nameHashes[i * 2] = slotHashes[slot * 2]!;
     nameHashes[i * 2 + 1] = slotHashes[slot * 2 + 1]!;
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -270,38 +295,43 @@ export function indexTools(
       list.push(slot, code);
     }
   }
-  const termDocs: (Uint32Array | undefined)[] = base === undefined ? [] : base.termDocs.slice();
-  const termCodes: (Uint32Array | undefined)[] = base === undefined ? [] : base.termCodes.slice();
-  for (const id of added.keys()) touched.add(id);
-  for (const id of touched) {
-    const oldDocs = termDocs[id];
-    const oldCodes = termCodes[id];
-    const extra = added.get(id);
-    let size = extra === undefined ? 0 : extra.length / 2;
-    if (oldDocs !== undefined) for (const slot of oldDocs) if (left[slot] === 0) size++;
-    if (size === 0) {
-      termDocs[id] = undefined;
-      termCodes[id] = undefined;
-      continue;
-    }
-    const docs = new Uint32Array(size);
-    const codes = new Uint32Array(size);
-    let at = 0;
-    if (oldDocs !== undefined) {
-      for (let p = 0; p < oldDocs.length; p++) {
-        if (left[oldDocs[p]!] === 1) continue;
-        docs[at] = oldDocs[p]!;
-        codes[at++] = oldCodes![p]!;
+  let vocabulary = base?.termLength.length ?? 0;
+  for (const id of added.keys()) if (id >= vocabulary) vocabulary = id + 1;
+  const termBuffers: (PostingBuffer | undefined)[] =
+    base === undefined ? [] : base.termBuffers.slice();
+  const termLength = new Uint32Array(vocabulary);
+  const termCount = new Uint32Array(vocabulary);
+  if (base !== undefined) {
+    termLength.set(base.termLength);
+    termCount.set(base.termCount);
+  }
+  for (const [id, count] of removed) termCount[id]! -= count;
+  for (const [id, extra] of added) {
+    const length = termLength[id]!;
+    const more = extra.length / 2;
+    let buffer = termBuffers[id];
+    // Appends in place when no other index has appended past this one's prefix.
+    if (buffer === undefined || buffer.used !== length || buffer.docs.length < length + more) {
+      const size = Math.max(4, (length + more) * 2);
+      const grown: PostingBuffer = {
+        docs: new Uint32Array(size),
+        codes: new Uint32Array(size),
+        used: length,
+      };
+      if (buffer !== undefined) {
+        grown.docs.set(buffer.docs.subarray(0, length));
+        grown.codes.set(buffer.codes.subarray(0, length));
       }
+      buffer = grown;
+      termBuffers[id] = buffer;
     }
-    if (extra !== undefined) {
-      for (let p = 0; p < extra.length; p += 2) {
-        docs[at] = extra[p]!;
-        codes[at++] = extra[p + 1]!;
-      }
+    for (let p = 0, at = length; p < extra.length; p += 2, at++) {
+      buffer.docs[at] = extra[p]!;
+      buffer.codes[at] = extra[p + 1]!;
     }
-    termDocs[id] = docs;
-    termCodes[id] = codes;
+    buffer.used = length + more;
+    termLength[id] = length + more;
+    termCount[id]! += more;
   }
 
   const groupOf = new Int32Array(capacity).fill(-1);
@@ -326,8 +356,10 @@ export function indexTools(
     tools,
     order,
     position,
-    termDocs,
-    termCodes,
+    termBuffers,
+    termLength,
+    termCount,
+    alive,
     norms,
     lengths,
     sums,

@@ -67,7 +67,8 @@ export function createSearcher(
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
 ): RankerIndex {
-  const { n, capacity, termDocs, termCodes, norms, position, groupOf, groupMembers } = index;
+  const { n, capacity, termBuffers, termLength, termCount, alive, norms, position } = index;
+  const { groupOf, groupMembers } = index;
   const k1 = tuning.k1;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
   const terms = currentTerms();
@@ -75,8 +76,8 @@ export function createSearcher(
   const relatedWords =
     tuning.relatedWords && tuning.relatedWordsWeight > 0 && tuning.analyzer.normalize === 'stem';
   const relatedWeight = tuning.relatedWordsWeight;
-  const vocabulary = termDocs.length;
-  const empty = (id: number): boolean => id >= vocabulary || termDocs[id] === undefined;
+  const vocabulary = termCount.length;
+  const empty = (id: number): boolean => id >= vocabulary || termCount[id] === 0;
   // Scratch space reused by every query of this index (searches are synchronous).
   const scores = new Float64Array(capacity);
   const seen = new Uint8Array(capacity);
@@ -143,11 +144,12 @@ export function createSearcher(
     // Each distinct query term counts once: repeats in long queries are not evidence.
     for (let q = 0; q < ids.length; q++) {
       const id = ids[q]!;
-      const docs = termDocs[id]!;
-      const codes = termCodes[id]!;
-      const idf = idfOf(docs.length, n) * factors[q]!;
-      for (let p = 0; p < docs.length; p++) {
+      const { docs, codes } = termBuffers[id]!;
+      const length = termLength[id]!;
+      const idf = idfOf(termCount[id]!, n) * factors[q]!;
+      for (let p = 0; p < length; p++) {
         const doc = docs[p]!;
+        if (alive[doc] === 0) continue;
         // The saturated BM25F weight, as a fresh build would have stored it (float32).
         let tf = 0;
         const at = doc * FIELD_COUNT;
@@ -192,19 +194,23 @@ export function createSearcher(
       done.push(a, b);
       // Walk the shorter postings list; binary-search the longer one from where the
       // last search stopped (both are in catalog order).
-      let shortDocs = termDocs[a];
-      let longDocs = termDocs[b];
-      if (shortDocs === undefined || longDocs === undefined) continue;
-      if (shortDocs.length > longDocs.length) [shortDocs, longDocs] = [longDocs, shortDocs];
+      if (termCount[a] === 0 || termCount[b] === 0) continue;
+      let shortDocs = termBuffers[a]!.docs;
+      let longDocs = termBuffers[b]!.docs;
+      let shortEnd = termLength[a]!;
+      let longEnd = termLength[b]!;
+      if (shortEnd > longEnd) {
+        [shortDocs, longDocs] = [longDocs, shortDocs];
+        [shortEnd, longEnd] = [longEnd, shortEnd];
+      }
       let short = 0;
-      const shortEnd = shortDocs.length;
       let long = 0;
-      const longEnd = longDocs.length;
       pairDocs ??= new Uint32Array(n);
       pairCounts ??= new Uint8Array(n);
       let found = 0;
       for (; short < shortEnd && long < longEnd; short++) {
         const doc = shortDocs[short]!;
+        if (alive[doc] === 0) continue;
         let low = long;
         let high = longEnd;
         while (low < high) {

@@ -312,7 +312,8 @@ export function indexTools(
     let buffer = termBuffers[id];
     // Appends in place when no other index has appended past this one's prefix.
     if (buffer === undefined || buffer.used !== length || buffer.docs.length < length + more) {
-      const size = Math.max(4, (length + more) * 2);
+      // A new list is exact (a cold build's heap); a list that grows doubles its room.
+      const size = buffer === undefined ? length + more : Math.max(4, (length + more) * 2);
       const grown: PostingBuffer = {
         docs: new Uint32Array(size),
         codes: new Uint32Array(size),

@@ -78,6 +78,8 @@ export function createSearcher(
   const relatedWeight = tuning.relatedWordsWeight;
   const vocabulary = termCount.length;
   const empty = (id: number): boolean => id >= vocabulary || termCount[id] === 0;
+  // The posting weights of the terms queried so far.
+  const weightsOf: (Float32Array | undefined)[] = [];
   // Scratch space reused by every query of this index (searches are synchronous).
   const scores = new Float64Array(capacity);
   const seen = new Uint8Array(capacity);
@@ -147,17 +149,28 @@ export function createSearcher(
       const { docs, codes } = termBuffers[id]!;
       const length = termLength[id]!;
       const idf = idfOf(termCount[id]!, n) * factors[q]!;
+      let termWeights = weightsOf[id];
+      if (termWeights === undefined) {
+        // The saturated BM25F weights, as a fresh build would have stored them (float32),
+        // computed once per term and index.
+        termWeights = new Float32Array(length);
+        for (let p = 0; p < length; p++) {
+          const doc = docs[p]!;
+          if (alive[doc] === 0) continue;
+          let tf = 0;
+          const at = doc * FIELD_COUNT;
+          for (let f = 0, bits = codes[p]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+            tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
+          }
+          termWeights[p] = (tf * (k1 + 1)) / (k1 + tf);
+        }
+        weightsOf[id] = termWeights;
+      }
       for (let p = 0; p < length; p++) {
         const doc = docs[p]!;
         if (alive[doc] === 0) continue;
-        // The saturated BM25F weight, as a fresh build would have stored it (float32).
-        let tf = 0;
-        const at = doc * FIELD_COUNT;
-        for (let f = 0, bits = codes[p]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-          tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
-        }
         touch(doc);
-        scores[doc]! += idf * Math.fround((tf * (k1 + 1)) / (k1 + tf));
+        scores[doc]! += idf * termWeights[p]!;
       }
     }
     if (tuning.proximityWeight > 0) addProximity(termIds);

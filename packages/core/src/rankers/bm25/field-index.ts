@@ -1,11 +1,13 @@
-// The field index: the postings of one tool list, built from the tools' vectors in a
-// slab. Each posting carries its saturated BM25F weight, summed over the fields with
-// their weights and length normalisation, so that a query only adds idf × weight.
+// The field index: the postings of one tool list over stable slots, built from the
+// tools' vectors, or patched from a previous index for the tools that left and arrived
+// (the other tools keep their slot and the postings of untouched terms are shared).
+// Postings carry a tool's packed field frequencies, not a weight: the BM25F weight
+// depends on the average field lengths, which change with every edit, so it is computed
+// at query time from per-slot length norms (the same float operations as a fresh build).
 
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
 import type { ToolNames } from './exact-names.js';
-import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';
 import {
   FIELD_COUNT,
@@ -18,22 +20,55 @@ import {
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
- * Postings in compressed-row form over the global term ids, plus what queries need.
+ * An index over slots: `names`/`nameHashes` are in catalog order, everything else by slot.
  *
  * @internal
  */
 export interface FieldIndex extends ToolNames {
   readonly n: number;
-  /** `offsets[id]..offsets[id + 1]` are the postings of term `id`. */
-  readonly offsets: Uint32Array;
-  readonly docs: Uint32Array;
-  /** The saturated BM25F weight of each posting (the idf is applied at query time). */
-  readonly weights: Float32Array;
-  /** Each tool's group, or -1; and each group's tools. */
+  /** Slots in use or freed; scratch arrays of searches are this long. */
+  readonly capacity: number;
+  readonly generation: number;
+  /** The tools in catalog order, and the slot of each position / position of each slot. */
+  readonly tools: readonly ToolDefinition[];
+  readonly order: Uint32Array;
+  readonly position: Uint32Array;
+  /**
+   * Per term id: the slots that hold it (ascending; slots of tools that left included,
+   * see `alive`) and their packed field frequencies, the first `termLength[id]` of its
+   * buffer; `termCount[id]` of them are alive (the document frequency).
+   */
+  readonly termBuffers: readonly (PostingBuffer | undefined)[];
+  readonly termLength: Uint32Array;
+  readonly termCount: Uint32Array;
+  /** Per slot: 1 when its tool is in the list. */
+  readonly alive: Uint8Array;
+  /** Per slot and field: the field weight over its length normalisation. */
+  readonly norms: Float64Array;
+  /** Per slot and field: the field length (as a 16-bit number, as norms read it). */
+  readonly lengths: Uint16Array;
+  /** Per field: the sum of the untruncated field lengths of the tools. */
+  readonly sums: Float64Array;
+  /** Per slot: its vector (the slab and the vector's number in it). */
+  readonly slotSlab: readonly (VectorSlab | undefined)[];
+  readonly slotDoc: Uint32Array;
+  /** Per slot: its two name hashes. */
+  readonly slotHashes: Uint32Array;
+  /** Each slot's group, or -1; and each group's slots in catalog order. */
   readonly groupOf: Int32Array;
   readonly groupMembers: readonly (readonly number[])[];
-  /** Each tool's vector (proximity reads the order of its first sentence). */
-  readonly slab: VectorSlab;
+}
+
+/**
+ * The postings of a term, shared by the indexes patched from one another: each reads
+ * its own prefix, and a patch appends in place only after the last prefix handed out.
+ *
+ * @internal
+ */
+export interface PostingBuffer {
+  docs: Uint32Array;
+  codes: Uint32Array;
+  used: number;
 }
 
 /** A tool's group: its toolset, else the `server` of a `server__tool` name. */
@@ -43,114 +78,268 @@ function groupKey(tool: ToolDefinition): string | undefined {
   return split > 0 ? tool.name.slice(0, split) : undefined;
 }
 
-/**
- * Builds the index of a tool list from its slab (vector `doc` is tool `doc`'s).
- *
- * @internal
- */
-export function buildIndex(
-  tools: readonly ToolDefinition[],
-  slab: VectorSlab,
-  tuning: Bm25Tuning,
-): FieldIndex {
-  const n = tools.length;
-  const { bytes, starts } = slab;
-  const codes = FREQUENCY_CODES;
-  const weights = TOOL_FIELDS.map((field) => tuning.fields[field].weight);
-  const bs = TOOL_FIELDS.map((field) => tuning.fields[field].b);
-  const averages = new Float64Array(FIELD_COUNT);
-  let postingCount = 0;
-  // The name hashes of the tools side by side, so that an exact-name lookup reads one array.
-  const nameHashes = new Uint32Array(n * 2);
-  // The headers first: field lengths (for the averages), name hashes, where terms start.
-  const lengths = new Uint16Array(n * FIELD_COUNT);
-  const termsAt = new Uint32Array(n);
-  const termCounts = new Uint32Array(n);
-  const reader = new SlabReader(bytes);
-  for (let doc = 0; doc < n; doc++) {
-    reader.position = starts[doc]!;
+/** One vector's header and terms, read into reused scratch arrays. */
+class VectorScan {
+  readonly lengths = new Float64Array(FIELD_COUNT);
+  hash0 = 0;
+  hash1 = 0;
+  count = 0;
+  ids = new Uint32Array(64);
+  codes = new Uint32Array(64);
+
+  read(reader: SlabReader, slab: VectorSlab, doc: number): void {
+    reader.position = slab.starts[doc]!;
     skipSentence(reader);
     const count = reader.varint();
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const length = reader.varint();
-      lengths[doc * FIELD_COUNT + f] = length;
-      averages[f]! += length;
+    for (let f = 0; f < FIELD_COUNT; f++) this.lengths[f] = reader.varint();
+    this.hash0 = reader.uint32();
+    this.hash1 = reader.uint32();
+    if (count > this.ids.length) {
+      this.ids = new Uint32Array(count * 2);
+      this.codes = new Uint32Array(count * 2);
     }
-    nameHashes[doc * 2] = reader.uint32();
-    nameHashes[doc * 2 + 1] = reader.uint32();
-    termsAt[doc] = reader.position;
-    termCounts[doc] = count;
-    postingCount += count;
-  }
-  for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, averages[f]! / Math.max(1, n));
-
-  // Then every term once, in catalog order: its posting's weight goes to temporary
-  // arrays, counted per term; a term seen only in zero-weight fields has no posting.
-  // Every id is below the dictionary's size (the slab is of its generation).
-  const counts = new Uint32Array(currentTerms().size + 1);
-  const termOf = new Uint32Array(postingCount);
-  const docOf = new Uint32Array(postingCount);
-  const weightOf = new Float32Array(postingCount);
-  const k1 = tuning.k1;
-  const norms = new Float64Array(FIELD_COUNT);
-  let vocabulary = 0;
-  let emitted = 0;
-  for (let doc = 0; doc < n; doc++) {
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const length = lengths[doc * FIELD_COUNT + f]!;
-      norms[f] = weights[f]! / (1 - bs[f]! + (bs[f]! * length) / averages[f]!);
-    }
-    // Varints read inline: one byte in the usual case.
-    let read = termsAt[doc]!;
-    const count = termCounts[doc]!;
     let id = 0;
     for (let t = 0; t < count; t++) {
-      let delta = bytes[read++]!;
-      if (delta >= 0x80) {
-        reader.position = read - 1;
-        delta = reader.varint();
-        read = reader.position;
-      }
-      id += delta;
-      const code = bytes[read++]!;
-      let frequencies = codes[code]!;
-      if (code === FREQUENCY_ESCAPE) {
-        reader.position = read;
-        frequencies = reader.varint();
-        read = reader.position;
-      }
-      let tf = 0;
-      // Fields in order until no frequency is left (most terms sit in the first few).
-      for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-        tf += (bits & MAX_FREQUENCY) * norms[f]!;
-      }
-      if (!(tf > 0)) continue;
-      termOf[emitted] = id;
-      docOf[emitted] = doc;
-      weightOf[emitted] = (tf * (k1 + 1)) / (k1 + tf);
-      counts[id + 1]!++;
-      emitted++;
+      id += reader.varint();
+      const code = reader.bytes[reader.position++]!;
+      this.ids[t] = id;
+      this.codes[t] = code === FREQUENCY_ESCAPE ? reader.varint() : FREQUENCY_CODES[code]!;
     }
-    if (count > 0 && id >= vocabulary) vocabulary = id + 1;
+    this.count = count;
+  }
+}
+
+/** The averages a fresh build uses, from the sums of the field lengths. */
+function averagesOf(sums: Float64Array, n: number): Float64Array {
+  const averages = new Float64Array(FIELD_COUNT);
+  for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, sums[f]! / Math.max(1, n));
+  return averages;
+}
+
+/**
+ * Whether a term's frequencies make a posting: its saturated weight would be above 0.
+ * With every `b` in [0, 1], the answer does not depend on the averages.
+ */
+function hasWeight(frequencies: number, norms: Float64Array, at: number): boolean {
+  let tf = 0;
+  for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+    tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
+  }
+  return tf > 0;
+}
+
+/** Whether indexes of this tuning can be patched (posting presence ignores the averages). */
+function patchable(tuning: Bm25Tuning): boolean {
+  return TOOL_FIELDS.every((field) => tuning.fields[field].b >= 0 && tuning.fields[field].b <= 1);
+}
+
+/**
+ * The position of each tool of `tools` in the previous index's slots (-1: it arrives),
+ * matching by object: same position first, then any unclaimed slot of the same object.
+ */
+function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Int32Array {
+  const n = tools.length;
+  const slots = new Int32Array(n).fill(-1);
+  const claimed = new Uint8Array(previous.capacity);
+  const old = previous.tools;
+  const same = Math.min(n, old.length);
+  for (let i = 0; i < same; i++) {
+    if (tools[i] === old[i]) {
+      slots[i] = previous.order[i]!;
+      claimed[slots[i]!] = 1;
+    }
+  }
+  let rest: Map<ToolDefinition, number[]> | undefined;
+  for (let i = 0; i < n; i++) {
+    if (slots[i]! >= 0) continue;
+    if (rest === undefined) {
+      rest = new Map();
+      for (let j = 0; j < old.length; j++) {
+        const slot = previous.order[j]!;
+        if (claimed[slot] === 1) continue;
+        const list = rest.get(old[j]!);
+        if (list === undefined) rest.set(old[j]!, [slot]);
+        else list.push(slot);
+      }
+    }
+    const free = rest.get(tools[i]!);
+    const slot = free?.shift();
+    if (slot !== undefined) {
+      slots[i] = slot;
+      claimed[slot] = 1;
+    }
+  }
+  return slots;
+}
+
+/**
+ * Builds the index of a tool list, or patches `previous` (an index of this tuning and
+ * dictionary generation) into it: the tools that left are taken out of the postings and
+ * statistics, the arrivals put in, the rest shared.
+ *
+ * @param arrivalsSlab - the vectors of the tools that arrive, in catalog order, given the
+ *   tools (called once)
+ * @internal
+ */
+export function indexTools(
+  previous: FieldIndex | undefined,
+  tools: readonly ToolDefinition[],
+  tuning: Bm25Tuning,
+  generation: number,
+  arrivalsSlab: (arrivals: readonly ToolDefinition[]) => VectorSlab,
+): FieldIndex {
+  const n = tools.length;
+  const base =
+    previous !== undefined && previous.generation === generation && patchable(tuning)
+      ? previous
+      : undefined;
+  const slots = base === undefined ? new Int32Array(n).fill(-1) : matchSlots(base, tools);
+  const arrivals: ToolDefinition[] = [];
+  for (let i = 0; i < n; i++) if (slots[i]! < 0) arrivals.push(tools[i]!);
+  const oldCapacity = base?.capacity ?? 0;
+  // Freed slots are not reused: past twice the list, a fresh build compacts them.
+  if (base !== undefined && oldCapacity + arrivals.length > 2 * n + 1024) {
+    return indexTools(undefined, tools, tuning, generation, arrivalsSlab);
+  }
+  const capacity = oldCapacity + arrivals.length;
+  const slab = arrivalsSlab(arrivals);
+
+  const lengths = new Uint16Array(capacity * FIELD_COUNT);
+  const slotDoc = new Uint32Array(capacity);
+  const slotHashes = new Uint32Array(capacity * 2);
+  const slotSlab: (VectorSlab | undefined)[] = base === undefined ? [] : base.slotSlab.slice();
+  const sums = new Float64Array(FIELD_COUNT);
+  if (base !== undefined) {
+    lengths.set(base.lengths);
+    slotDoc.set(base.slotDoc);
+    slotHashes.set(base.slotHashes);
+    sums.set(base.sums);
+  }
+  const scan = new VectorScan();
+
+  // The tools that left: their lengths out of the sums, their terms to patch.
+  const left = new Uint8Array(capacity);
+  const removed = new Map<number, number>();
+  if (base !== undefined) {
+    const kept = new Uint8Array(oldCapacity);
+    for (let i = 0; i < n; i++) if (slots[i]! >= 0) kept[slots[i]!] = 1;
+    for (let p = 0; p < base.n; p++) {
+      const slot = base.order[p]!;
+      if (kept[slot] === 1 || left[slot] === 1) continue;
+      left[slot] = 1;
+      const from = base.slotSlab[slot]!;
+      scan.read(new SlabReader(from.bytes), from, base.slotDoc[slot]!);
+      for (let f = 0; f < FIELD_COUNT; f++) sums[f]! -= scan.lengths[f]!;
+      for (let t = 0; t < scan.count; t++) {
+        if (!hasWeight(scan.codes[t]!, base.norms, slot * FIELD_COUNT)) continue;
+        const id = scan.ids[t]!;
+        removed.set(id, (removed.get(id) ?? 0) + 1);
+      }
+      slotSlab[slot] = undefined;
+    }
+  }
+  // The arrivals: new slots after the old ones, in catalog order.
+  const reader = new SlabReader(slab.bytes);
+  for (let a = 0, i = 0; i < n; i++) {
+    if (slots[i]! >= 0) continue;
+    const slot = oldCapacity + a;
+    slots[i] = slot;
+    slotSlab[slot] = slab;
+    slotDoc[slot] = a;
+    scan.read(reader, slab, a);
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      lengths[slot * FIELD_COUNT + f] = scan.lengths[f]!;
+      sums[f]! += scan.lengths[f]!;
+    }
+    slotHashes[slot * 2] = scan.hash0;
+    slotHashes[slot * 2 + 1] = scan.hash1;
+    a++;
   }
 
-  // Postings in compressed-row form: each term's postings in catalog order.
-  const offsets = counts.slice(0, vocabulary + 1);
-  for (let id = 0; id < vocabulary; id++) offsets[id + 1]! += offsets[id]!;
-  const cursor = offsets.slice(0, vocabulary);
-  const docs = new Uint32Array(emitted);
-  const postingWeights = new Float32Array(emitted);
-  for (let i = 0; i < emitted; i++) {
-    const at = cursor[termOf[i]!]!++;
-    docs[at] = docOf[i]!;
-    postingWeights[at] = weightOf[i]!;
+  // The length norms of every tool under the new averages.
+  const averages = averagesOf(sums, n);
+  const weights = TOOL_FIELDS.map((field) => tuning.fields[field].weight);
+  const bs = TOOL_FIELDS.map((field) => tuning.fields[field].b);
+  const norms = new Float64Array(capacity * FIELD_COUNT);
+  const order = new Uint32Array(n);
+  const position = new Uint32Array(capacity);
+  const alive = new Uint8Array(capacity);
+  const nameHashes = new Uint32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    const slot = slots[i]!;
+    order[i] = slot;
+    position[slot] = i;
+    alive[slot] = 1;
+    nameHashes[i * 2] = slotHashes[slot * 2]!;
+    nameHashes[i * 2 + 1] = slotHashes[slot * 2 + 1]!;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const length = lengths[slot * FIELD_COUNT + f]!;
+      norms[slot * FIELD_COUNT + f] = weights[f]! / (1 - bs[f]! + (bs[f]! * length) / averages[f]!);
+    }
   }
 
-  const groupOf = new Int32Array(n).fill(-1);
+  // The arrivals' postings, per term in slot order (arrival slots ascend).
+  const added = new Map<number, number[]>();
+  for (let a = 0; a < arrivals.length; a++) {
+    const slot = oldCapacity + a;
+    scan.read(reader, slab, a);
+    for (let t = 0; t < scan.count; t++) {
+      const code = scan.codes[t]!;
+      if (!hasWeight(code, norms, slot * FIELD_COUNT)) continue;
+      const id = scan.ids[t]!;
+      let list = added.get(id);
+      if (list === undefined) {
+        list = [];
+        added.set(id, list);
+      }
+      list.push(slot, code);
+    }
+  }
+  let vocabulary = base?.termLength.length ?? 0;
+  for (const id of added.keys()) if (id >= vocabulary) vocabulary = id + 1;
+  const termBuffers: (PostingBuffer | undefined)[] =
+    base === undefined ? [] : base.termBuffers.slice();
+  const termLength = new Uint32Array(vocabulary);
+  const termCount = new Uint32Array(vocabulary);
+  if (base !== undefined) {
+    termLength.set(base.termLength);
+    termCount.set(base.termCount);
+  }
+  for (const [id, count] of removed) termCount[id]! -= count;
+  for (const [id, extra] of added) {
+    const length = termLength[id]!;
+    const more = extra.length / 2;
+    let buffer = termBuffers[id];
+    // Appends in place when no other index has appended past this one's prefix.
+    if (buffer === undefined || buffer.used !== length || buffer.docs.length < length + more) {
+      // A new list is exact (a cold build's heap); a list that grows doubles its room.
+      const size = buffer === undefined ? length + more : Math.max(4, (length + more) * 2);
+      const grown: PostingBuffer = {
+        docs: new Uint32Array(size),
+        codes: new Uint32Array(size),
+        used: length,
+      };
+      if (buffer !== undefined) {
+        grown.docs.set(buffer.docs.subarray(0, length));
+        grown.codes.set(buffer.codes.subarray(0, length));
+      }
+      buffer = grown;
+      termBuffers[id] = buffer;
+    }
+    for (let p = 0, at = length; p < extra.length; p += 2, at++) {
+      buffer.docs[at] = extra[p]!;
+      buffer.codes[at] = extra[p + 1]!;
+    }
+    buffer.used = length + more;
+    termLength[id] = length + more;
+    termCount[id]! += more;
+  }
+
+  const groupOf = new Int32Array(capacity).fill(-1);
   const groupMembers: number[][] = [];
   const groupIds = new Map<string, number>();
-  for (let doc = 0; doc < n; doc++) {
-    const key = groupKey(tools[doc]!);
+  for (let i = 0; i < n; i++) {
+    const key = groupKey(tools[i]!);
     if (key === undefined) continue;
     let group = groupIds.get(key);
     if (group === undefined) {
@@ -158,19 +347,29 @@ export function buildIndex(
       groupIds.set(key, group);
       groupMembers.push([]);
     }
-    groupOf[doc] = group;
-    groupMembers[group]!.push(doc);
+    groupOf[order[i]!] = group;
+    groupMembers[group]!.push(order[i]!);
   }
-  const names = tools.map((tool) => tool.name);
   return {
     n,
-    names,
-    offsets,
-    docs,
-    weights: postingWeights,
-    nameHashes,
+    capacity,
+    generation,
+    tools,
+    order,
+    position,
+    termBuffers,
+    termLength,
+    termCount,
+    alive,
+    norms,
+    lengths,
+    sums,
+    slotSlab,
+    slotDoc,
+    slotHashes,
     groupOf,
     groupMembers,
-    slab,
+    names: tools.map((tool) => tool.name),
+    nameHashes,
   };
 }

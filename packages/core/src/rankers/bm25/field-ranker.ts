@@ -1,17 +1,17 @@
 // The field-weighted BM25 (BM25F) ranker of the default preset: indexes a tool list
-// from per-tool vectors (memoized per tool object, copied in runs from the last index),
-// keeps the last few indexes for lists it sees again, and searches with searcher.ts.
-
+// from per-tool vectors (memoized per tool object), patches its last index for the tools
+// that left and arrived (field-index.ts), keeps the last few indexes for lists it sees
+// again, and searches with searcher.ts.
 import { createAnalyzer } from '../../analyzer.js';
 import { winkInstance } from '../../analyzer-wink.js';
 import type { ToolDefinition } from '../../types.js';
 import type { Ranker, RankerIndex } from '../ranker.js';
-import { buildIndex } from './field-index.js';
+import { type FieldIndex, indexTools } from './field-index.js';
 import { createSearcher } from './searcher.js';
 import { currentGeneration, renewTermsIfFull } from './term-dictionary.js';
 import { type Bm25TuningOverrides, resolveBm25Tuning } from './tuning.js';
 import { writeVector } from './vector-codec.js';
-import { SlabWriter, VectorMemo, type VectorSlab } from './vector-slab.js';
+import { SlabWriter, VectorMemo } from './vector-slab.js';
 
 // Per kind of analysis, the vectors of the tools seen, memoized per tool object.
 // Module-level on purpose: a new ranker (one per request, say) finds the vectors the
@@ -33,8 +33,8 @@ const INDEX_CACHE_SIZE = 2;
 interface CachedIndex {
   readonly tools: readonly ToolDefinition[];
   readonly index: RankerIndex;
-  /** The vector of each tool. */
-  readonly slab: VectorSlab;
+  /** The index the searcher reads, patched by the next list. */
+  readonly fieldIndex: FieldIndex;
 }
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
@@ -50,7 +50,9 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
  * `WeakMap`), terms are interned to integers, postings are typed arrays, and a query
  * touches only the postings of its terms and keeps a partial top-k. Indexing the same
  * sequence of tool objects again returns the index built before; indexing a list where
- * a few tools changed analyses only those.
+ * a few tools left, arrived or moved analyses only the arrivals and patches the last
+ * index (postings of their terms, document count, average field lengths), sharing the
+ * rest: the results are exactly those of a fresh build.
  *
  * @internal
  */
@@ -82,38 +84,28 @@ export function createFieldBm25Ranker(
       if (tuning.partOfSpeechWeights !== false) winkInstance('pos');
       renewTermsIfFull();
       const generation = currentGeneration();
-      // Tools at the same position as in the last index take its vector, copied in runs:
-      // a pointer compare instead of a memo lookup per tool.
+      // The last index of this dictionary generation is patched for what changed.
       const last = recent[0];
-      const lastSlab = last !== undefined && last.slab.generation === generation ? last : undefined;
-      const n = tools.length;
-      const capacity =
-        lastSlab !== undefined && lastSlab.tools.length > 0
-          ? Math.ceil((lastSlab.slab.bytes.length / lastSlab.tools.length) * n * 1.05)
-          : n * 256;
-      const writer = new SlabWriter(n, capacity);
-      let run = -1;
-      for (let i = 0; i < n; i++) {
-        const tool = tools[i]!;
-        if (lastSlab !== undefined && lastSlab.tools[i] === tool) {
-          if (run < 0) run = i;
-          continue;
-        }
-        if (run >= 0) {
-          writer.copy(lastSlab!.slab, run, i);
-          run = -1;
-        }
-        const doc = vectors.find(tool, generation);
-        if (doc >= 0) writer.copy(vectors.found!, doc, doc + 1);
-        else writeVector(tool, analyzer, writer);
-      }
-      if (run >= 0) writer.copy(lastSlab!.slab, run, n);
-      vectors.found = undefined;
-      const slab = writer.finish(generation);
-      const list = [...tools];
-      vectors.remember(list, slab);
-      const index = createSearcher(buildIndex(list, slab, tuning), analyzer, tuning, posCache);
-      recent.unshift({ tools: list, index, slab });
+      const fieldIndex = indexTools(
+        last?.fieldIndex,
+        [...tools],
+        tuning,
+        generation,
+        (arrivals) => {
+          const writer = new SlabWriter(arrivals.length, arrivals.length * 256);
+          for (const tool of arrivals) {
+            const doc = vectors.find(tool, generation);
+            if (doc >= 0) writer.copy(vectors.found!, doc, doc + 1);
+            else writeVector(tool, analyzer, writer);
+          }
+          vectors.found = undefined;
+          const slab = writer.finish(generation);
+          vectors.remember(arrivals, slab);
+          return slab;
+        },
+      );
+      const index = createSearcher(fieldIndex, analyzer, tuning, posCache);
+      recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;
     },

@@ -12,8 +12,8 @@ import { expansionsFor, mentionedKinds } from './query-expansion.js';
 import { FALLBACK_SCORE } from './spec-ranker.js';
 import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';
-import { adjacentCount } from './vector-codec.js';
-import { SlabReader } from './vector-slab.js';
+import { adjacentCount, FIELD_COUNT, FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
+import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 function idfOf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -22,6 +22,7 @@ function idfOf(df: number, n: number): number {
 /** The `limit` best of the candidates, best first; equal scores keep catalog order. */
 function topK(
   scores: Float64Array,
+  position: Uint32Array,
   candidates: Uint32Array,
   count: number,
   limit: number,
@@ -34,14 +35,18 @@ function topK(
     if (best.length === limit) {
       const last = best[limit - 1]!;
       const lastScore = scores[last]!;
-      if (score < lastScore || (score === lastScore && doc > last)) continue;
+      if (score < lastScore || (score === lastScore && position[doc]! > position[last]!)) continue;
       best.pop();
     }
     let at = best.length;
     while (at > 0) {
       const previous = best[at - 1]!;
       const previousScore = scores[previous]!;
-      if (previousScore > score || (previousScore === score && previous < doc)) break;
+      if (
+        previousScore > score ||
+        (previousScore === score && position[previous]! < position[doc]!)
+      )
+        break;
       at--;
     }
     best.splice(at, 0, doc);
@@ -62,18 +67,23 @@ export function createSearcher(
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
 ): RankerIndex {
-  const { n, offsets, docs, weights, groupOf, groupMembers, slab } = index;
+  const { n, capacity, termBuffers, termLength, termCount, alive, norms, position } = index;
+  const { groupOf, groupMembers } = index;
+  const k1 = tuning.k1;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
   const terms = currentTerms();
   const expansions = expansionsFor(analyzer, tuning);
   const relatedWords =
     tuning.relatedWords && tuning.relatedWordsWeight > 0 && tuning.analyzer.normalize === 'stem';
   const relatedWeight = tuning.relatedWordsWeight;
-  const vocabulary = offsets.length - 1;
+  const vocabulary = termCount.length;
+  const empty = (id: number): boolean => id >= vocabulary || termCount[id] === 0;
+  // The posting weights of the terms queried so far.
+  const weightsOf: (Float32Array | undefined)[] = [];
   // Scratch space reused by every query of this index (searches are synchronous).
-  const scores = new Float64Array(n);
-  const seen = new Uint8Array(n);
-  const touched = new Uint32Array(n);
+  const scores = new Float64Array(capacity);
+  const seen = new Uint8Array(capacity);
+  const touched = new Uint32Array(capacity);
   const groupBest = new Float64Array(groupMembers.length);
   let touchedCount = 0;
 
@@ -93,7 +103,7 @@ export function createSearcher(
     for (const term of analysed) {
       const id = terms.get(term);
       termIds.push(id ?? -1);
-      if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) continue;
+      if (id === undefined || empty(id)) continue;
       if (id !== previous && !ids.includes(id)) {
         ids.push(id);
         factors.push(1);
@@ -111,7 +121,7 @@ export function createSearcher(
     }
     const add = (term: string, factor: number): void => {
       const id = terms.get(term);
-      if (id === undefined || id >= vocabulary || offsets[id] === offsets[id + 1]) return;
+      if (id === undefined || empty(id)) return;
       if (ids.includes(id)) return;
       ids.push(id);
       factors.push(factor);
@@ -136,13 +146,31 @@ export function createSearcher(
     // Each distinct query term counts once: repeats in long queries are not evidence.
     for (let q = 0; q < ids.length; q++) {
       const id = ids[q]!;
-      const start = offsets[id]!;
-      const end = offsets[id + 1]!;
-      const idf = idfOf(end - start, n) * factors[q]!;
-      for (let p = start; p < end; p++) {
+      const { docs, codes } = termBuffers[id]!;
+      const length = termLength[id]!;
+      const idf = idfOf(termCount[id]!, n) * factors[q]!;
+      let termWeights = weightsOf[id];
+      if (termWeights === undefined) {
+        // The saturated BM25F weights, as a fresh build would have stored them (float32),
+        // computed once per term and index.
+        termWeights = new Float32Array(length);
+        for (let p = 0; p < length; p++) {
+          const doc = docs[p]!;
+          if (alive[doc] === 0) continue;
+          let tf = 0;
+          const at = doc * FIELD_COUNT;
+          for (let f = 0, bits = codes[p]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+            tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
+          }
+          termWeights[p] = (tf * (k1 + 1)) / (k1 + tf);
+        }
+        weightsOf[id] = termWeights;
+      }
+      for (let p = 0; p < length; p++) {
         const doc = docs[p]!;
+        if (alive[doc] === 0) continue;
         touch(doc);
-        scores[doc]! += idf * weights[p]!;
+        scores[doc]! += idf * termWeights[p]!;
       }
     }
     if (tuning.proximityWeight > 0) addProximity(termIds);
@@ -150,7 +178,15 @@ export function createSearcher(
 
   let pairDocs: Uint32Array | undefined;
   let pairCounts: Uint8Array | undefined;
-  const reader = new SlabReader(slab.bytes);
+  let readerSlab: VectorSlab | undefined;
+  let reader: SlabReader | undefined;
+  const readerOf = (slab: VectorSlab): SlabReader => {
+    if (slab !== readerSlab) {
+      readerSlab = slab;
+      reader = new SlabReader(slab.bytes);
+    }
+    return reader!;
+  };
   /**
    * Proximity: each distinct pair of adjacent query terms (a, b) that is also adjacent,
    * in that order, in the first sentence of a tool's description adds the pair's idf
@@ -158,7 +194,6 @@ export function createSearcher(
    * found by intersecting the postings of a and b (both in catalog order).
    */
   const addProximity = (termIds: readonly number[]): void => {
-    const k1 = tuning.k1;
     const done: number[] = [];
     for (let i = 1; i < termIds.length; i++) {
       const a = termIds[i - 1]!;
@@ -172,30 +207,34 @@ export function createSearcher(
       done.push(a, b);
       // Walk the shorter postings list; binary-search the longer one from where the
       // last search stopped (both are in catalog order).
-      let short = offsets[a]!;
-      let shortEnd = offsets[a + 1]!;
-      let long = offsets[b]!;
-      let longEnd = offsets[b + 1]!;
-      if (short === shortEnd || long === longEnd) continue;
-      if (shortEnd - short > longEnd - long) {
-        [short, long] = [long, short];
+      if (termCount[a] === 0 || termCount[b] === 0) continue;
+      let shortDocs = termBuffers[a]!.docs;
+      let longDocs = termBuffers[b]!.docs;
+      let shortEnd = termLength[a]!;
+      let longEnd = termLength[b]!;
+      if (shortEnd > longEnd) {
+        [shortDocs, longDocs] = [longDocs, shortDocs];
         [shortEnd, longEnd] = [longEnd, shortEnd];
       }
+      let short = 0;
+      let long = 0;
       pairDocs ??= new Uint32Array(n);
       pairCounts ??= new Uint8Array(n);
       let found = 0;
       for (; short < shortEnd && long < longEnd; short++) {
-        const doc = docs[short]!;
+        const doc = shortDocs[short]!;
+        if (alive[doc] === 0) continue;
         let low = long;
         let high = longEnd;
         while (low < high) {
           const middle = (low + high) >>> 1;
-          if (docs[middle]! < doc) low = middle + 1;
+          if (longDocs[middle]! < doc) low = middle + 1;
           else high = middle;
         }
         long = low;
-        if (long === longEnd || docs[long] !== doc) continue;
-        const count = adjacentCount(reader, slab.starts[doc]!, a, b);
+        if (long === longEnd || longDocs[long] !== doc) continue;
+        const slab = index.slotSlab[doc]!;
+        const count = adjacentCount(readerOf(slab), slab.starts[index.slotDoc[doc]!]!, a, b);
         if (count > 0) {
           pairDocs[found] = doc;
           pairCounts[found] = count;
@@ -295,8 +334,8 @@ export function createSearcher(
       try {
         accumulate(query);
         if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
-        results = topK(scores, touched, touchedCount, k).map((doc) => ({
-          name: index.names[doc]!,
+        results = topK(scores, position, touched, touchedCount, k).map((doc) => ({
+          name: index.names[position[doc]!]!,
           score: scores[doc]!,
         }));
       } finally {

@@ -19,6 +19,7 @@ import { isBridgeToolName } from '@tool-search/core/internal';
 import { createBridgeTools } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
+import { summarizeToolsets } from './toolset-listing.js';
 
 /** Options of {@link assembleTools}. */
 export interface AssembleOptions {
@@ -45,6 +46,18 @@ export interface AssembleOptions {
    * @defaultValue false
    */
   stableDescriptions?: boolean;
+  /**
+   * Bridge definitions that OpenAI's strict mode accepts; see the `strict` option of {@link createBridgeTools}.
+   * @defaultValue false
+   */
+  strict?: boolean;
+  /**
+   * A toolset's one-line description for the `tool_search` description, which lists
+   * the searchable toolsets (unless `stableDescriptions`), e.g.
+   * `(name) => registry.get(name)?.description`. Without it, each is listed by name
+   * and tool count alone.
+   */
+  describeToolset?: (toolset: string) => string | undefined;
   /** Names that stay visible whatever their source (pins from config). */
   pinned?: Iterable<string>;
   /**
@@ -242,6 +255,11 @@ export function assembleTools(options: AssembleOptions): Assembly {
       stableDescriptions: options.stableDescriptions === true,
       searchDefaultLimit: config.searchDefaultLimit,
       maxSearchLimit: config.maxSearchLimit,
+      strict: options.strict === true,
+      // Built only when shown: a stable description never lists toolsets.
+      ...(options.stableDescriptions === true
+        ? {}
+        : { toolsets: summarizeToolsets(deferred, options.describeToolset) }),
     });
     bridgeTokens = estimateToolTokens(bridges, counter);
     tools = [...visible, ...bridges];

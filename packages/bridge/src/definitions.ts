@@ -1,5 +1,8 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/core/internal';
+import { MAX_DESCRIBE_NAMES } from './batch-limits.js';
+import { callSchema, describeSchema, searchSchema } from './bridge-schemas.js';
+import { type SearchableToolset, toolsetListing } from './toolset-listing.js';
 
 /** Options of {@link createBridgeTools}. */
 export interface BridgeToolsOptions {
@@ -12,7 +15,8 @@ export interface BridgeToolsOptions {
    * Keep every byte of the three definitions independent of the catalog and the
    * config, so that a provider's prompt cache of the tool array survives toolsets
    * being enabled, disabled or reconnected. The price: the model is not told how
-   * many tools it can find, nor the default and maximum `limit`.
+   * many tools it can find, which toolsets it can search, nor the default and
+   * maximum `limit`.
    * @defaultValue false
    */
   stableDescriptions?: boolean;
@@ -20,6 +24,21 @@ export interface BridgeToolsOptions {
   searchDefaultLimit?: number;
   /** The most hits `tool_search` returns, stated in its schema unless `stableDescriptions`. */
   maxSearchLimit?: number;
+  /**
+   * Schemas that OpenAI's strict mode accepts (`strict: true` on a function tool):
+   * every property required (an optional one as `[type, 'null']`),
+   * `additionalProperties: false` everywhere, and `tool_call`'s `arguments` as JSON
+   * text instead of an open object (the bridge parses it). Bounds are stated in the
+   * descriptions instead of keywords. The bridge answers both forms alike.
+   * @defaultValue false
+   */
+  strict?: boolean;
+  /**
+   * The toolsets (or servers) behind the bridge, listed in the `tool_search`
+   * description (name, tool count and one line each, at most 20) so the model knows
+   * what it can find. Left out with `stableDescriptions`.
+   */
+  toolsets?: readonly SearchableToolset[];
 }
 
 const SEQUENCE =
@@ -51,13 +70,13 @@ function limitDescription(options: BridgeToolsOptions): string {
  * `tool_describe`, `tool_call`. Their descriptions tell the model the sequence
  * (search → describe → call), that tools already in its list need no search, and
  * that `tool_call` runs policy, hooks and approvals exactly as for a directly
- * listed tool.
+ * listed tool. Each takes a batch too: `queries`, `names`, `calls`.
  *
- * By default the `tool_search` description states how many tools are deferred,
- * which helps the model decide whether searching is worth a turn, but changes
- * the tool array (and so invalidates a provider's prompt cache) whenever that
- * number changes. With `stableDescriptions: true` every byte of the three
- * definitions is a constant.
+ * By default the `tool_search` description states how many tools are deferred and
+ * lists the searchable `toolsets`, which helps the model decide whether searching is
+ * worth a turn, but changes the tool array (and so invalidates a provider's prompt
+ * cache) whenever they change. With `stableDescriptions: true` every byte of the three
+ * definitions is a constant (one constant per `strict` setting).
  *
  * @example
  * ```ts
@@ -71,31 +90,23 @@ function limitDescription(options: BridgeToolsOptions): string {
  */
 export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinition[] {
   const stable = options.stableDescriptions === true;
-  const limit: Record<string, unknown> = {
-    type: 'integer',
-    minimum: 1,
-    description: limitDescription(options),
+  const schemaOptions = {
+    strict: options.strict === true,
+    limitDescription: limitDescription(options),
+    ...(stable || options.maxSearchLimit === undefined
+      ? {}
+      : { maxSearchLimit: options.maxSearchLimit }),
   };
-  if (!stable && options.maxSearchLimit !== undefined) limit['maximum'] = options.maxSearchLimit;
+  const listing = stable ? '' : toolsetListing(options.toolsets ?? []);
 
   const search: ToolDefinition = {
     name: TOOL_SEARCH,
     description:
       searchSentence(options.deferredCount, stable) +
       ' Returns the names and short descriptions of the best matches. ' +
-      SEQUENCE,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: {
-          type: 'string',
-          description:
-            "What you want to do, in a few words, e.g. 'create a github issue', or a tool's exact name.",
-        },
-        limit,
-      },
-      required: ['query'],
-    },
+      SEQUENCE +
+      listing,
+    inputSchema: searchSchema(schemaOptions),
     source: 'core',
     annotations: { title: 'Search tools', readOnlyHint: true },
   };
@@ -103,19 +114,10 @@ export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinit
   const describe: ToolDefinition = {
     name: TOOL_DESCRIBE,
     description:
-      `Load the full parameter schema of one tool found with ${TOOL_SEARCH}. ` +
-      `Use it before ${TOOL_CALL} unless you already know the exact arguments. ` +
-      'Tools already in your tools list need no describe.',
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          description: `The exact tool name, as ${TOOL_SEARCH} returned it.`,
-        },
-      },
-      required: ['name'],
-    },
+      `Load the full parameter schema of a tool found with ${TOOL_SEARCH} (or of up to ` +
+      `${MAX_DESCRIBE_NAMES} at once). Use it before ${TOOL_CALL} unless you already know the ` +
+      'exact arguments. Tools already in your tools list need no describe.',
+    inputSchema: describeSchema(schemaOptions),
     source: 'core',
     annotations: { title: 'Describe a tool', readOnlyHint: true },
   };
@@ -127,20 +129,7 @@ export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinit
       `its schema from ${TOOL_DESCRIBE}. Policy, hooks and approvals run exactly as for a ` +
       'directly listed tool. Tools already in your tools list: call them directly, not through ' +
       `${TOOL_CALL}.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        name: {
-          type: 'string',
-          description: `The exact tool name, as ${TOOL_SEARCH} returned it.`,
-        },
-        arguments: {
-          type: 'object',
-          description: "The tool's arguments, as an object matching its schema ({} for none).",
-        },
-      },
-      required: ['name', 'arguments'],
-    },
+    inputSchema: callSchema(schemaOptions),
     source: 'core',
     annotations: { title: 'Call a tool' },
   };

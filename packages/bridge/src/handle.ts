@@ -5,18 +5,19 @@ import type {
   ToolCall,
   ToolDefinition,
   ToolSearchConfig,
-  ToolSource,
 } from '@tool-search/core';
 import { DEFAULT_TOOL_SEARCH_CONFIG, MAX_QUERY_LENGTH } from '@tool-search/core';
 import {
   describeError,
   isBridgeToolName,
-  SEARCH_HIT_DESCRIPTION_LENGTH,
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
+import type { BatchPlan, BridgeBatchResult } from './batch.js';
+import { answerInOrder, planCalls, planDescribe, planSearch } from './batch.js';
+import { batchErrors } from './batch-limits.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,
@@ -27,20 +28,16 @@ import {
   parseArguments,
   resolveUnderlyingCall,
 } from './resolve.js';
+import type { ToolSearchMatch } from './search-match.js';
+import { exactTool, sourceName, toMatch } from './search-match.js';
+import type { SelectMiss } from './select.js';
+import { selectedNames, selectTools } from './select.js';
 import { suggestNames } from './suggest.js';
 import type { BridgeTelemetry } from './telemetry.js';
 
-/** One match of a `tool_search` answer. */
-export interface ToolSearchMatch {
-  /** The exact tool name, for `tool_describe` and `tool_call`. */
-  name: string;
-  /** Where the tool comes from (`mcp`, `plugin`, or `other` when unknown). */
-  source: ToolSource | 'other';
-  /** The toolset that holds it (e.g. `mcp-github`), else its source. */
-  source_name: string;
-  /** The first 400 characters of its description. */
-  description: string;
-}
+export type { BridgeBatchResult } from './batch.js';
+export type { ToolSearchMatch } from './search-match.js';
+export type { SelectMiss } from './select.js';
 
 /** The answer to `tool_search`. */
 export interface ToolSearchResult {
@@ -52,6 +49,8 @@ export interface ToolSearchResult {
   matches: ToolSearchMatch[];
   /** Present when nothing matched: says so, suggests broadening, names the searchable toolsets. */
   message?: string;
+  /** For a `select:` query: the names that are not deferred tools, each with the reason. */
+  not_found?: SelectMiss[];
 }
 
 /** The answer to `tool_describe`. */
@@ -78,11 +77,15 @@ export interface BridgeErrorResult {
   missing?: string[];
 }
 
-/** Any answer of {@link handleBridgeCall}: a bridge answer, or what `dispatch` returned. */
+/**
+ * Any answer of {@link handleBridgeCall}: a bridge answer, what `dispatch` returned, or
+ * for a batch (`queries`, `names`, `calls`) `{ results }` holding one of those per item.
+ */
 export type BridgeResult<R = unknown> =
   | ToolSearchResult
   | ToolDescribeResult
   | BridgeErrorResult
+  | BridgeBatchResult<ToolSearchResult | ToolDescribeResult | BridgeErrorResult | R>
   | R;
 
 /** What {@link handleBridgeCall} passes to `dispatch` besides the real call. */
@@ -129,10 +132,6 @@ export interface HandleBridgeCallOptions<C extends object = Record<never, never>
 
 const MAX_LISTED_TOOLSETS = 20;
 
-function sourceName(tool: ToolDefinition): string {
-  return tool.toolset ?? tool.source ?? 'other';
-}
-
 function bump(assembly: Assembly, key: keyof BridgeTelemetry, by = 1): void {
   const telemetry = assembly.telemetry;
   if (telemetry && typeof telemetry[key] === 'number') telemetry[key] += by;
@@ -146,23 +145,6 @@ function searchLimit(raw: unknown, config: ToolSearchConfig): number {
   else return fallback;
   if (!Number.isFinite(value)) return fallback;
   return Math.min(config.maxSearchLimit, Math.max(1, Math.floor(value)));
-}
-
-function toMatch(tool: ToolDefinition): ToolSearchMatch {
-  return {
-    name: tool.name,
-    source: tool.source ?? 'other',
-    source_name: sourceName(tool),
-    description: (tool.description ?? '').slice(0, SEARCH_HIT_DESCRIPTION_LENGTH),
-  };
-}
-
-function exactTool(assembly: Assembly, query: string): ToolDefinition | undefined {
-  const exact = assembly.catalog.get(query);
-  if (exact || /\s/.test(query)) return exact;
-  const lower = query.toLowerCase();
-  const folded = assembly.catalog.tools().filter((tool) => tool.name.toLowerCase() === lower);
-  return folded.length === 1 ? folded[0] : undefined;
 }
 
 // The model wrote the query: echoing all of a long one back only costs it context.
@@ -208,6 +190,8 @@ async function answerSearch(
     return { error: bridgeErrors.queryRequired };
   }
   const text = query.trim().slice(0, MAX_QUERY_LENGTH);
+  const selected = selectedNames(text);
+  if (selected !== undefined) return answerSelect(assembly, text, selected);
   const config = assembly.config ?? DEFAULT_TOOL_SEARCH_CONFIG;
   const limit = searchLimit(ownValue(args, 'limit'), config);
   let hits: SearchHit[];
@@ -237,6 +221,52 @@ async function answerSearch(
     result.message = noMatchMessage(assembly, echo(text));
   }
   return result;
+}
+
+function answerSelect(
+  assembly: Assembly,
+  text: string,
+  names: readonly string[],
+): ToolSearchResult | BridgeErrorResult {
+  const selected = selectTools(assembly, names);
+  if (!selected.ok) {
+    bump(assembly, 'errors');
+    return { error: selected.error };
+  }
+  const result: ToolSearchResult = {
+    query: echo(text),
+    total_available: assembly.catalog.size,
+    matches: selected.matches,
+  };
+  if (selected.notFound.length > 0) result.not_found = selected.notFound;
+  if (selected.matches.length === 0) {
+    bump(assembly, 'misses');
+    result.message = noMatchMessage(assembly, echo(text));
+  }
+  return result;
+}
+
+// A batch refused whole answers like a single call's refusal: counted, and data.
+function refuseBatch(
+  assembly: Assembly,
+  key: 'searches' | 'describes' | 'calls',
+  error: string,
+): BridgeErrorResult {
+  bump(assembly, key);
+  bump(assembly, 'errors');
+  return { error };
+}
+
+async function answerReads<T>(
+  assembly: Assembly,
+  plan: BatchPlan,
+  key: 'searches' | 'describes',
+  single: () => Promise<T>,
+  item: (value: unknown) => Promise<T>,
+): Promise<T | BridgeErrorResult | BridgeBatchResult<T>> {
+  if (plan.kind === 'single') return single();
+  if (plan.kind === 'refused') return refuseBatch(assembly, key, plan.error);
+  return answerInOrder(plan.items, item);
 }
 
 async function withSuggestions(
@@ -301,13 +331,42 @@ async function refuseUnlisted(
   return refuse(assembly, { ok: false, ...nameError(status, name), name });
 }
 
+function readArguments(call: IncomingToolCall): Record<string, unknown> | undefined {
+  const parsed = parseArguments(ownValue(call, 'arguments'));
+  return parsed.ok ? parsed.value : undefined;
+}
+
+// Each item is answered as the single `tool_call` it stands for, through answerCall:
+// the same checks, the same dispatch, one dispatch per item at most.
+function answerCallBatch<R, C extends object>(
+  assembly: Assembly,
+  call: IncomingToolCall,
+  items: readonly unknown[],
+  dispatch: BridgeDispatch<R, C>,
+  context: C | undefined,
+): Promise<BridgeBatchResult<BridgeErrorResult | R>> {
+  const id = ownValue(call, 'id');
+  return answerInOrder(items, async (item, index) => {
+    // Hooks and audit records key calls by id: each call of the batch gets its own.
+    const single: IncomingToolCall = { name: TOOL_CALL, arguments: item };
+    if (typeof id === 'string') single.id = `${id}#${index}`;
+    try {
+      return await answerCall(assembly, single, dispatch, 'tool_call', context);
+    } catch (error) {
+      // A throwing dispatch must not cost the model the answers of the other calls.
+      bump(assembly, 'errors');
+      return { error: batchErrors.callFailed(index, describeError(error)) };
+    }
+  });
+}
+
 async function answerCall<R, C extends object>(
   assembly: Assembly,
   call: IncomingToolCall,
   dispatch: BridgeDispatch<R, C>,
   route: BridgeDispatchContext['route'],
   context: C | undefined,
-): Promise<BridgeResult<R>> {
+): Promise<BridgeErrorResult | R> {
   bump(assembly, route === 'direct' ? 'directCalls' : 'calls');
   const resolved = resolveUnderlyingCall(assembly, call);
   if (!resolved.ok) return refuse(assembly, resolved);
@@ -335,6 +394,16 @@ async function answerCall<R, C extends object>(
  *   this session's catalog only);
  * - `tool_call` → {@link resolveUnderlyingCall}, then `dispatch(realCall, { viaBridge: true, route, tool })`
  *   and its result; a refused call never reaches `dispatch`;
+ * - batches: `tool_search` with `queries` (at most `MAX_SEARCH_QUERIES`, 5),
+ *   `tool_describe` with `names` (at most `MAX_DESCRIBE_NAMES`, 10) and `tool_call`
+ *   with `calls` (at most `MAX_BATCH_CALLS`, 10) → `{ results }`, where `results[i]`
+ *   is exactly the answer of item `i` as a single call. The calls of a batch run one
+ *   after the other, in order, each through the single-call path above (so `dispatch`
+ *   applies guardrails, hooks and approvals to each); a refusal answers its item and
+ *   the others still run; a `dispatch` that throws answers its item with an error.
+ *   A batch over its bound, or `calls` beside `name`, is refused whole;
+ * - `tool_search` of `select:name_a,name_b` → those exact tools, in order, each with
+ *   its full schema in `parameters`; other names in `not_found` with the reason;
  * - a direct call of a deferred tool by its own name → routed like `tool_call`
  *   (unless `routeDirectCalls: false`); a direct call of a tool this session held
  *   earlier but not now → `not currently available`;
@@ -356,7 +425,7 @@ async function answerCall<R, C extends object>(
  * @returns a promise of the answer, or `undefined` when the runtime should dispatch
  * the call itself (a visible tool, or a name the bridge does not know unless
  * `refuseUnknownNames`)
- * @throws nothing; the promise rejects only when `dispatch` does
+ * @throws nothing; the promise rejects only when `dispatch` throws for a single call
  */
 export function handleBridgeCall<R = unknown, C extends object = Record<never, never>>(
   assembly: Assembly,
@@ -367,13 +436,33 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   const name = ownValue(call, 'name');
   if (typeof name !== 'string') return undefined;
 
-  if (name === TOOL_SEARCH || name === TOOL_DESCRIBE) {
-    const parsed = parseArguments(ownValue(call, 'arguments'));
-    const args = parsed.ok ? parsed.value : undefined;
-    return name === TOOL_SEARCH ? answerSearch(assembly, args) : answerDescribe(assembly, args);
+  if (name === TOOL_SEARCH) {
+    const args = readArguments(call);
+    return answerReads(
+      assembly,
+      planSearch(args),
+      'searches',
+      () => answerSearch(assembly, args),
+      (query) => answerSearch(assembly, { query, limit: ownValue(args, 'limit') }),
+    );
+  }
+  if (name === TOOL_DESCRIBE) {
+    const args = readArguments(call);
+    return answerReads(
+      assembly,
+      planDescribe(args),
+      'describes',
+      () => answerDescribe(assembly, args),
+      (item) => answerDescribe(assembly, { name: item }),
+    );
   }
   if (name === TOOL_CALL) {
-    return answerCall(assembly, call, dispatch, 'tool_call', options.context);
+    const plan = planCalls(ownValue(call, 'arguments'));
+    if (plan.kind === 'single') {
+      return answerCall(assembly, call, dispatch, 'tool_call', options.context);
+    }
+    if (plan.kind === 'refused') return Promise.resolve(refuseBatch(assembly, 'calls', plan.error));
+    return answerCallBatch(assembly, call, plan.items, dispatch, options.context);
   }
   const status = nameStatus(assembly, name);
   if (status === 'visible') return undefined;

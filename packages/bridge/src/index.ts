@@ -35,14 +35,22 @@ export {
 } from '@tool-search/core/internal';
 export type { AssembleOptions, Assembly, AssemblyStats } from './assemble.js';
 export { assembleTools } from './assemble.js';
+export {
+  batchErrors,
+  MAX_BATCH_CALLS,
+  MAX_DESCRIBE_NAMES,
+  MAX_SEARCH_QUERIES,
+} from './batch-limits.js';
 export type { BridgeToolsOptions } from './definitions.js';
 export { createBridgeTools } from './definitions.js';
 export type {
+  BridgeBatchResult,
   BridgeDispatch,
   BridgeDispatchContext,
   BridgeErrorResult,
   BridgeResult,
   HandleBridgeCallOptions,
+  SelectMiss,
   ToolDescribeResult,
   ToolSearchMatch,
   ToolSearchResult,
@@ -58,5 +66,6 @@ export type {
 export { bridgeErrors, echoName, resolveUnderlyingCall } from './resolve.js';
 export type { BridgeTelemetry } from './telemetry.js';
 export { createBridgeTelemetry } from './telemetry.js';
+export type { SearchableToolset } from './toolset-listing.js';
 export type { UnwrappedToolCall } from './unwrap.js';
 export { unwrapToolCall } from './unwrap.js';

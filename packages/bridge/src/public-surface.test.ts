@@ -8,10 +8,14 @@ import { describe, expect, it } from 'vitest';
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
     'BRIDGE_TOOL_NAMES',
+    'MAX_BATCH_CALLS',
+    'MAX_DESCRIBE_NAMES',
+    'MAX_SEARCH_QUERIES',
     'TOOL_CALL',
     'TOOL_DESCRIBE',
     'TOOL_SEARCH',
     'assembleTools',
+    'batchErrors',
     'bridgeErrors',
     'createBridgeTelemetry',
     'createBridgeTools',

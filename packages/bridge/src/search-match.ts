@@ -1,0 +1,64 @@
+import type { JsonSchemaObject, ToolDefinition, ToolSource } from '@tool-search/core';
+import { SEARCH_HIT_DESCRIPTION_LENGTH } from '@tool-search/core/internal';
+import type { Assembly } from './assemble.js';
+
+/** One match of a `tool_search` answer. */
+export interface ToolSearchMatch {
+  /** The exact tool name, for `tool_describe` and `tool_call`. */
+  name: string;
+  /** Where the tool comes from (`mcp`, `plugin`, or `other` when unknown). */
+  source: ToolSource | 'other';
+  /** The toolset that holds it (e.g. `mcp-github`), else its source. */
+  source_name: string;
+  /** The first 400 characters of its description. */
+  description: string;
+  /**
+   * The tool's full JSON Schema, only in the answer to a `select:` query: selecting
+   * a tool by its exact name loads it, as `tool_describe` would.
+   */
+  parameters?: JsonSchemaObject;
+}
+
+/**
+ * The name a tool is grouped under in answers and in the `tool_search` description.
+ *
+ * @param tool - a deferred tool
+ * @returns its toolset (e.g. `mcp-github`), else its source, else `other`
+ * @throws nothing
+ */
+export function sourceName(tool: ToolDefinition): string {
+  return tool.toolset ?? tool.source ?? 'other';
+}
+
+/**
+ * A tool as one match of a `tool_search` answer.
+ *
+ * @param tool - a deferred tool
+ * @returns its name, source, toolset and description cut to 400 characters
+ * @throws nothing
+ */
+export function toMatch(tool: ToolDefinition): ToolSearchMatch {
+  return {
+    name: tool.name,
+    source: tool.source ?? 'other',
+    source_name: sourceName(tool),
+    description: (tool.description ?? '').slice(0, SEARCH_HIT_DESCRIPTION_LENGTH),
+  };
+}
+
+/**
+ * The deferred tool a text names exactly: its exact name, or (for a text without
+ * whitespace) the one tool whose name matches it ignoring case.
+ *
+ * @param assembly - the session's current assembly
+ * @param text - a trimmed query or name
+ * @returns the tool, or `undefined` when no tool (or more than one, ignoring case) fits
+ * @throws nothing
+ */
+export function exactTool(assembly: Assembly, text: string): ToolDefinition | undefined {
+  const exact = assembly.catalog.get(text);
+  if (exact || /\s/.test(text)) return exact;
+  const lower = text.toLowerCase();
+  const folded = assembly.catalog.tools().filter((tool) => tool.name.toLowerCase() === lower);
+  return folded.length === 1 ? folded[0] : undefined;
+}

@@ -1,0 +1,78 @@
+import type { ToolDefinition } from '@tool-search/core';
+import { sourceName } from './search-match.js';
+
+/** A toolset (or server) behind the bridge, as the `tool_search` description lists it. */
+export interface SearchableToolset {
+  /** Its name, e.g. `mcp-github`: what search answers show as `source_name`. */
+  name: string;
+  /** How many deferred tools it holds. */
+  tools: number;
+  /** What it is for; only its first line is shown, cut to 100 characters. */
+  description?: string;
+}
+
+/** The most toolsets the `tool_search` description lists; the rest are counted. */
+export const MAX_LISTED_TOOLSETS = 20;
+
+const LINE_LENGTH = 100;
+
+function oneLine(text: string): string {
+  const line = (text.split(/\r?\n/).find((part) => part.trim() !== '') ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return line.length > LINE_LENGTH ? `${line.slice(0, LINE_LENGTH - 1)}…` : line;
+}
+
+/**
+ * Groups deferred tools by toolset (else source) for the `tool_search` description.
+ *
+ * @param tools - the deferred tools
+ * @param describe - a toolset's description, e.g. from a toolset registry or an MCP
+ * server's config; `undefined` for none
+ * @returns one entry per toolset, sorted by name, so the same catalog in any order
+ * gives the same listing
+ * @throws nothing; a `describe` that throws counts as no description
+ */
+export function summarizeToolsets(
+  tools: readonly ToolDefinition[],
+  describe?: (toolset: string) => string | undefined,
+): SearchableToolset[] {
+  const counts = new Map<string, number>();
+  for (const tool of tools) {
+    const name = sourceName(tool);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return [...counts.keys()].sort().map((name) => {
+    const entry: SearchableToolset = { name, tools: counts.get(name)! };
+    let description: unknown;
+    try {
+      description = describe?.(name);
+    } catch {
+      description = undefined;
+    }
+    if (typeof description === 'string' && description.trim() !== '') {
+      entry.description = description;
+    }
+    return entry;
+  });
+}
+
+/**
+ * The toolsets paragraph of the `tool_search` description: name, tool count and one
+ * line each, at most {@link MAX_LISTED_TOOLSETS}, the rest counted.
+ *
+ * @param toolsets - in the order to list them
+ * @returns the text to append (with a leading space), or `''` for none
+ * @throws nothing
+ */
+export function toolsetListing(toolsets: readonly SearchableToolset[]): string {
+  if (toolsets.length === 0) return '';
+  const lines = toolsets.slice(0, MAX_LISTED_TOOLSETS).map((toolset) => {
+    const count = `${toolset.tools} tool${toolset.tools === 1 ? '' : 's'}`;
+    const line = toolset.description === undefined ? '' : oneLine(toolset.description);
+    return `\n- ${oneLine(toolset.name)} (${count})${line === '' ? '' : `: ${line}`}`;
+  });
+  const rest = toolsets.length - MAX_LISTED_TOOLSETS;
+  const more = rest > 0 ? `\n- and ${rest} more toolset${rest === 1 ? '' : 's'}` : '';
+  return ` Searchable toolsets:${lines.join('')}${more}`;
+}

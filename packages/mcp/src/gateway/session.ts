@@ -15,6 +15,7 @@ import {
   bridgeErrors,
   createBridgeTelemetry,
   handleBridgeCall,
+  TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/bridge';
@@ -33,6 +34,7 @@ import {
 } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
+import { batchCallResult } from '../tool-result/batch-result.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
@@ -61,6 +63,24 @@ interface Dispatched {
 
 function isDispatched(value: unknown): value is Dispatched {
   return typeof value === 'object' && value !== null && DISPATCHED in value;
+}
+
+// A `tool_call` batch answers `{ results }`: each a dispatched call or the bridge's refusal.
+function batchResults(value: unknown): unknown[] | undefined {
+  if (typeof value !== 'object' || value === null || !('results' in value)) return undefined;
+  const results = (value as { results: unknown }).results;
+  return Array.isArray(results) ? results : undefined;
+}
+
+function batchOutcome(result: unknown) {
+  if (isDispatched(result)) {
+    return { name: result[DISPATCHED].call.name, result: toCallToolResult(result[DISPATCHED]) };
+  }
+  const name = (result as { name?: unknown }).name;
+  return {
+    name: typeof name === 'string' ? name : undefined,
+    result: bridgeAnswerResult(TOOL_CALL, result),
+  };
 }
 
 /** What a new session shares with its gateway: the checked config and the gateway's state. */
@@ -150,6 +170,8 @@ export function createGatewaySession(
       ...(options.stableDescriptions === undefined
         ? {}
         : { stableDescriptions: options.stableDescriptions }),
+      ...(options.strictBridge === undefined ? {} : { strict: options.strictBridge }),
+      describeToolset: (name) => registry.get(name)?.description,
       ...(assembly === undefined ? {} : { previous: assembly }),
       telemetry,
     });
@@ -276,6 +298,8 @@ export function createGatewaySession(
     if (answer !== undefined) {
       const settled = await answer;
       if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
+      const batch = call.name === TOOL_CALL ? batchResults(settled) : undefined;
+      if (batch !== undefined) return batchCallResult(batch.map(batchOutcome));
       if (call.name === TOOL_SEARCH || call.name === TOOL_DESCRIBE) {
         const isError = isBridgeError(settled);
         const activity: GatewayActivity = {

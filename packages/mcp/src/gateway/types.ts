@@ -65,6 +65,12 @@ export interface GatewayServerOptions {
   /** Keep the bridge descriptions byte-identical whatever the catalog (prompt caching). */
   stableDescriptions?: boolean;
   /**
+   * Serve bridge definitions that OpenAI's strict mode accepts (every property required
+   * and nullable when optional, `tool_call`'s `arguments` as JSON text), for a client
+   * that hands the gateway's tools to OpenAI with `strict: true`. @defaultValue false
+   */
+  strictBridge?: boolean;
+  /**
    * The call timeout of servers whose config sets no `callTimeoutMs` of their own (a
    * server's own value wins; progress resets either). @defaultValue the pool's
    */

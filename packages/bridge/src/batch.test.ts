@@ -392,3 +392,15 @@ describe('tool_call with calls', () => {
     expect(assembly.telemetry).toMatchObject({ calls: 2, dispatched: 1, errors: 1, misses: 1 });
   });
 });
+
+describe('tool_search of a name that starts with select:', () => {
+  it('finds the tool of that exact name rather than selecting', async () => {
+    const odd = { ...sessionTools[2]!, name: 'select:odd' };
+    const assembly = assembleTools({ tools: [odd], config: forcedOn });
+    const answer = (await handleBridgeCall(assembly, search({ query: 'select:odd' }), vi.fn())) as {
+      matches: { name: string; parameters?: unknown }[];
+    };
+    expect(answer.matches[0]).toMatchObject({ name: 'select:odd' });
+    expect(answer.matches[0]!.parameters).toBeUndefined();
+  });
+});

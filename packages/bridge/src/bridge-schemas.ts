@@ -149,10 +149,11 @@ export function callSchema(options: BridgeSchemaOptions): JsonSchemaObject {
         type: 'object',
         description: "The tool's arguments, as an object matching its schema ({} for none).",
       };
+  // The outer name and arguments describe these already: each repeated word costs every turn.
   const item = objectSchema(
     {
-      name: { type: 'string', description: NAME_DESCRIPTION },
-      arguments: { ...argumentsSchema },
+      name: { type: 'string' },
+      arguments: { type: argumentsSchema.type },
     },
     ['name', 'arguments'],
     strict,
@@ -167,8 +168,8 @@ export function callSchema(options: BridgeSchemaOptions): JsonSchemaObject {
             type: 'array',
             items: item,
             description:
-              `Several calls at once (at most ${MAX_BATCH_CALLS}), each { name, arguments }, run one after the ` +
-              `other in order, each answered on its own. Use instead of name and arguments; not with them.`,
+              `Several calls at once (at most ${MAX_BATCH_CALLS}), each { name, arguments }, run in order ` +
+              'and answered one by one. Use instead of name and arguments.',
           },
           { maxItems: MAX_BATCH_CALLS },
           strict,

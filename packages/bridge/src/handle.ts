@@ -190,7 +190,8 @@ async function answerSearch(
     return { error: bridgeErrors.queryRequired };
   }
   const text = query.trim().slice(0, MAX_QUERY_LENGTH);
-  const selected = selectedNames(text);
+  // A tool whose own name starts with 'select:' is still found by that name.
+  const selected = assembly.catalog.has(text) ? undefined : selectedNames(text);
   if (selected !== undefined) return answerSelect(assembly, text, selected);
   const config = assembly.config ?? DEFAULT_TOOL_SEARCH_CONFIG;
   const limit = searchLimit(ownValue(args, 'limit'), config);

@@ -21,6 +21,33 @@ describe('unwrapToolCall', () => {
     ).toEqual({ name: 'slack_post_message', arguments: { text: 'hi' }, viaBridge: true });
   });
 
+  it('gives the real name and arguments of every call of a batch, in order', () => {
+    expect(
+      unwrapToolCall({
+        id: 'c2',
+        name: 'tool_call',
+        arguments: JSON.stringify({
+          name: null,
+          calls: [
+            { name: 'slack_post_message', arguments: '{"text":"hi"}' },
+            { name: 'github_get_me' },
+            'garbage',
+          ],
+        }),
+      }),
+    ).toEqual({
+      id: 'c2',
+      name: 'tool_call',
+      arguments: { name: null, calls: expect.any(Array) },
+      viaBridge: true,
+      calls: [
+        { id: 'c2#0', name: 'slack_post_message', arguments: { text: 'hi' }, viaBridge: true },
+        { id: 'c2#1', name: 'github_get_me', arguments: {}, viaBridge: true },
+        { id: 'c2#2', name: '', arguments: 'garbage', viaBridge: true },
+      ],
+    });
+  });
+
   it('leaves a direct call as it is', () => {
     expect(unwrapToolCall({ name: 'bash', arguments: '{"command":"ls"}' })).toEqual({
       name: 'bash',

@@ -11,6 +11,11 @@ export interface UnwrappedToolCall {
   arguments: unknown;
   /** Whether the model went through `tool_call`. */
   viaBridge: boolean;
+  /**
+   * For a `tool_call` batch (`calls`): each call, unwrapped the same way, in order,
+   * with the id the bridge gives it (`<id>#<index>`). `name` stays `tool_call`.
+   */
+  calls?: UnwrappedToolCall[];
 }
 
 function parseForDisplay(value: unknown): unknown {
@@ -23,9 +28,21 @@ function parseForDisplay(value: unknown): unknown {
   }
 }
 
+// An item of `calls` stands for the single `tool_call` of it, with the id the bridge gives it.
+function unwrapItem(item: unknown, id: unknown, index: number): UnwrappedToolCall {
+  const single = unwrapToolCall({ name: TOOL_CALL, arguments: item });
+  const unwrapped: UnwrappedToolCall = {
+    name: single.viaBridge ? single.name : '',
+    arguments: single.viaBridge ? single.arguments : parseForDisplay(item),
+    viaBridge: true,
+  };
+  if (typeof id === 'string') unwrapped.id = `${id}#${index}`;
+  return unwrapped;
+}
+
 /**
  * The one parser for display: gives the real tool name and arguments of any call,
- * looking through `tool_call`. It does not check anything (that is
+ * looking through `tool_call` (and through each call of a `tool_call` batch, in `calls`). It does not check anything (that is
  * {@link resolveUnderlyingCall}'s job); it only says what the model asked for,
  * so activity feeds, logs and saved trajectories show the real tool.
  *
@@ -48,14 +65,18 @@ export function unwrapToolCall(call: unknown): UnwrappedToolCall {
     arguments: args,
     viaBridge: false,
   };
+  if (typeof id === 'string') result.id = id;
   if (name === TOOL_CALL && isPlainObject(args)) {
     const inner = ownValue(args, 'name');
+    const calls = parseForDisplay(ownValue(args, 'calls'));
     if (typeof inner === 'string' && inner.trim() !== '') {
       result.name = inner.trim();
       result.arguments = parseForDisplay(ownValue(args, 'arguments'));
       result.viaBridge = true;
+    } else if (Array.isArray(calls)) {
+      result.viaBridge = true;
+      result.calls = calls.map((item, index) => unwrapItem(item, id, index));
     }
   }
-  if (typeof id === 'string') result.id = id;
   return result;
 }

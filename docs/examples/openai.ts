@@ -5,8 +5,13 @@
  * `choices[0].message.tool_calls`.
  */
 import { strict as assert } from 'node:assert';
-import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
-import { createToolNameMap, OPENAI_TOOL_NAME_RULES, toOpenAITool } from '@tool-search/core';
+import { assembleTools, handleBridgeCall, isBridgeToolName } from '@tool-search/bridge';
+import {
+  createToolNameMap,
+  OPENAI_TOOL_NAME_RULES,
+  toOpenAIResponsesTool,
+  toOpenAITool,
+} from '@tool-search/core';
 import { createDispatcher } from '@tool-search/hooks';
 import type OpenAI from 'openai';
 import { tools } from './tools.js';
@@ -52,6 +57,49 @@ const toolMessage: OpenAI.Chat.Completions.ChatCompletionToolMessageParam = {
 };
 // #endregion openai
 
+// #region openai-strict
+// Strict mode (`strict: true`) accepts only closed schemas: ask the bridge for its strict form.
+const strictAssembly = assembleTools({ tools, config: { enabled: 'on' }, strict: true });
+const responsesTools: OpenAI.Responses.FunctionTool[] = strictAssembly.tools.map((tool) => ({
+  ...toOpenAIResponsesTool(tool),
+  strict: isBridgeToolName(tool.name), // your own tools: only when their schemas are strict too
+}));
+// A strict model sends every field (null when unused) and `arguments` as JSON text; one
+// tool_call may carry several calls, each dispatched on its own, in order.
+const batch: OpenAI.Responses.ResponseFunctionToolCall = {
+  type: 'function_call',
+  call_id: 'call_2',
+  name: 'tool_call',
+  arguments: JSON.stringify({
+    name: null,
+    arguments: null,
+    calls: [
+      {
+        name: 'github_create_issue',
+        arguments: '{"repo":"acme/app","title":"Login","body":"500"}',
+      },
+      { name: 'slack_post_message', arguments: '{"channel":"#dev","text":"Filed it"}' },
+    ],
+  }),
+};
+const batchAnswer = await handleBridgeCall(
+  strictAssembly,
+  { id: batch.call_id, name: batch.name, arguments: batch.arguments },
+  (real, ctx) => dispatch(real, ctx),
+); // { results: [one answer per call, in order] }
+// #endregion openai-strict
+
+assert.equal(
+  responsesTools.filter((tool) => tool.strict).length,
+  3,
+  'the three bridge tools are strict',
+);
+assert.deepEqual(
+  (batchAnswer as { results: { status: string; call: { name: string } }[] }).results.map(
+    (entry) => `${entry.call.name}:${entry.status}`,
+  ),
+  ['github_create_issue:ok', 'slack_post_message:ok'],
+);
 assert.deepEqual(
   requestTools.map((tool) => (tool.type === 'function' ? tool.function.name : tool.custom.name)),
   ['read_file', 'tool_search', 'tool_describe', 'tool_call'],

@@ -42,9 +42,10 @@ function unwrapItem(item: unknown, id: unknown, index: number): UnwrappedToolCal
 
 /**
  * The one parser for display: gives the real tool name and arguments of any call,
- * looking through `tool_call` (and through each call of a `tool_call` batch, in `calls`). It does not check anything (that is
- * {@link resolveUnderlyingCall}'s job); it only says what the model asked for,
- * so activity feeds, logs and saved trajectories show the real tool.
+ * looking through `tool_call` (and through each call of a `tool_call` batch, in
+ * `calls`). It does not check anything (that is {@link resolveUnderlyingCall}'s job);
+ * it only says what the model asked for, so activity feeds, logs and saved
+ * trajectories show the real tool.
  *
  * @example
  * ```ts

@@ -95,3 +95,34 @@ describe('tool_call with calls (properties)', () => {
     );
   });
 });
+
+describe('batches of anything (properties)', () => {
+  it('never throw: any queries, names or calls answer data', async () => {
+    const list = fc.oneof(
+      fc.jsonValue(),
+      fc.array(fc.jsonValue(), { maxLength: 12 }),
+      fc.array(fc.jsonValue(), { maxLength: 12 }).map((value) => JSON.stringify(value)),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.constantFrom('tool_search', 'tool_describe', 'tool_call'),
+        fc.record(
+          { query: fc.jsonValue(), queries: list, name: fc.jsonValue(), names: list, calls: list },
+          { requiredKeys: [] },
+        ),
+        fc.boolean(),
+        async (tool, args, asJson) => {
+          const answer = await handleBridgeCall(
+            assembly,
+            { name: tool, arguments: asJson ? JSON.stringify(args) : args },
+            (call) => ({ ran: call.name }),
+          );
+          expect(typeof answer).toBe('object');
+          expect(answer).not.toBeNull();
+          expect(JSON.parse(JSON.stringify(answer))).toEqual(answer);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+});

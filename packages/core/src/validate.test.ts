@@ -1,0 +1,205 @@
+import { describe, expect, it } from 'vitest';
+import { validateArguments } from './validate.js';
+
+const schema = {
+  type: 'object',
+  properties: {
+    priority: { type: 'string', enum: ['low', 'high'] },
+    options: {
+      type: 'object',
+      properties: { count: { type: 'integer' }, ratio: { type: 'number' } },
+      required: ['count'],
+    },
+    filters: { type: 'object', properties: { tag: { type: 'string' } } },
+    dry_run: { type: 'boolean' },
+    note: { type: 'string', nullable: true },
+    level: { type: 'string', enum: ['a', 'b'], nullable: true },
+  },
+  additionalProperties: false,
+};
+
+describe('validateArguments', () => {
+  it('returns arguments that fit as they are, the very object, with no repairs', () => {
+    const args = { priority: 'low', options: { count: 3 } };
+    const checked = validateArguments(schema, args);
+    expect(checked).toEqual({ status: 'valid', arguments: args, repairs: [] });
+    expect(checked.status === 'valid' && checked.arguments).toBe(args);
+  });
+
+  it('names the path and the constraint of each violation', () => {
+    expect(
+      validateArguments(schema, {
+        priority: 'urgent',
+        options: { count: 'not-an-integer' },
+        extra: 1,
+      }),
+    ).toEqual({
+      status: 'invalid',
+      total: 3,
+      violations: expect.arrayContaining([
+        {
+          path: 'arguments.priority',
+          constraint: 'enum',
+          message: 'must be one of ["low","high"]',
+        },
+        { path: 'arguments.options.count', constraint: 'type', message: 'must be integer' },
+        {
+          path: 'arguments.extra',
+          constraint: 'additionalProperties',
+          message: 'is not an allowed property',
+        },
+      ]),
+    });
+    expect(validateArguments(schema, { options: {} })).toMatchObject({
+      status: 'invalid',
+      violations: [{ path: 'arguments.options.count', constraint: 'required' }],
+    });
+  });
+
+  it('repairs digits for an integer or a number, true/false for a boolean, and leaves the input alone', () => {
+    const args = { options: { count: '42', ratio: '-0.5' }, dry_run: 'false' };
+    expect(validateArguments(schema, args)).toEqual({
+      status: 'valid',
+      arguments: { options: { count: 42, ratio: -0.5 }, dry_run: false },
+      repairs: [
+        { path: 'arguments.options.count', from: '42', to: 42 },
+        { path: 'arguments.options.ratio', from: '-0.5', to: -0.5 },
+        { path: 'arguments.dry_run', from: 'false', to: false },
+      ],
+    });
+    expect(args).toEqual({ options: { count: '42', ratio: '-0.5' }, dry_run: 'false' });
+  });
+
+  it.each(['4.5', '1e3', '007', 'forty-two', '', '9007199254740993'])(
+    'does not guess an integer from %j',
+    (count) => {
+      expect(validateArguments(schema, { options: { count } })).toMatchObject({
+        status: 'invalid',
+        violations: [{ path: 'arguments.options.count', constraint: 'type' }],
+      });
+    },
+  );
+
+  it('repairs "" or "{}" for an object that requires nothing, never for one with required fields', () => {
+    for (const filters of ['', '{}', ' { } ']) {
+      expect(validateArguments(schema, { filters })).toMatchObject({
+        status: 'valid',
+        arguments: { filters: {} },
+      });
+    }
+    for (const options of ['', '{}']) {
+      expect(validateArguments(schema, { options })).toEqual({
+        status: 'invalid',
+        total: 1,
+        violations: [{ path: 'arguments.options', constraint: 'type', message: 'must be object' }],
+      });
+    }
+  });
+
+  it('lets null through where the schema says nullable: true, an enum too', () => {
+    expect(validateArguments(schema, { note: null, level: null })).toMatchObject({
+      status: 'valid',
+    });
+    expect(validateArguments(schema, { priority: null })).toMatchObject({ status: 'invalid' });
+    expect(validateArguments(schema, { level: 'c' })).toMatchObject({ status: 'invalid' });
+    const untyped = { type: 'object', properties: { any: { nullable: true } } };
+    expect(validateArguments(untyped, { any: null })).toMatchObject({ status: 'valid' });
+    // A property called "nullable" is a property, not the keyword.
+    const named = {
+      type: 'object',
+      properties: { nullable: { type: 'boolean' } },
+      required: ['nullable'],
+    };
+    expect(validateArguments(named, {})).toMatchObject({ status: 'invalid' });
+  });
+
+  it('answers unchecked for a schema it cannot check: malformed, external $ref, not an object', () => {
+    const malformed = { type: 'object', properties: { a: { type: 'nonsense' } } };
+    const external = {
+      type: 'object',
+      properties: { a: { $ref: 'https://example.com/schemas/a.json' } },
+    };
+    for (const bad of [malformed, external, null, 'object', []]) {
+      expect(validateArguments(bad, { a: 1 })).toEqual({
+        status: 'unchecked',
+        reason: expect.any(String),
+      });
+    }
+    expect(validateArguments(external, {})).toMatchObject({
+      reason: expect.stringContaining('https://example.com/schemas/a.json'),
+    });
+  });
+
+  it('answers unchecked for a lookaround pattern with linear patterns, and checks it natively', () => {
+    const lookahead = {
+      type: 'object',
+      properties: { path: { type: 'string', pattern: '^(?!/etc).*$' } },
+    };
+    expect(validateArguments(lookahead, { path: '/etc/x' })).toMatchObject({
+      status: 'unchecked',
+      reason: expect.stringContaining("patterns: 'native'"),
+    });
+    expect(validateArguments(lookahead, { path: '/etc/x' }, { patterns: 'native' })).toMatchObject({
+      status: 'invalid',
+    });
+  });
+
+  it('repairs nothing with repair: false', () => {
+    expect(validateArguments(schema, { options: { count: '4' } }, { repair: false })).toMatchObject(
+      { status: 'invalid', violations: [{ path: 'arguments.options.count', constraint: 'type' }] },
+    );
+  });
+
+  it('repairs for the one branch of an anyOf a string fits', () => {
+    const oneFits = {
+      type: 'object',
+      properties: { n: { anyOf: [{ type: 'integer' }, { type: 'array' }] } },
+    };
+    expect(validateArguments(oneFits, { n: '5' })).toMatchObject({
+      status: 'valid',
+      arguments: { n: 5 },
+    });
+    expect(validateArguments(oneFits, { n: 'five' })).toMatchObject({ status: 'invalid' });
+  });
+
+  it('lists at most maxViolations and counts them all', () => {
+    const checked = validateArguments(schema, { a: 1, b: 2, c: 3, d: 4 }, { maxViolations: 2 });
+    expect(checked).toMatchObject({ status: 'invalid', total: 4 });
+    expect(checked.status === 'invalid' && checked.violations).toHaveLength(2);
+  });
+
+  it('compiles a schema once, and an equal schema in a new object not again', () => {
+    let reads = 0;
+    const counted = () =>
+      new Proxy(
+        { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+        {
+          get(target, key, receiver) {
+            reads++;
+            return Reflect.get(target, key, receiver);
+          },
+        },
+      );
+    const first = counted();
+    validateArguments(first, { a: 'x' });
+    const afterFirst = reads;
+    expect(afterFirst).toBeGreaterThan(0);
+    for (let i = 0; i < 5; i++) validateArguments(first, { a: String(i) });
+    expect(reads).toBe(afterFirst);
+    // The second object is read once, to key it by content; ajv never walks it.
+    const second = counted();
+    const before = reads;
+    validateArguments(second, { a: 'x' });
+    const keyed = reads - before;
+    validateArguments(second, { a: 'y' });
+    expect(reads - before).toBe(keyed);
+    expect(keyed).toBeLessThan(afterFirst);
+  });
+
+  it('refuses bad options with a typed error', () => {
+    expect(() => validateArguments(schema, {}, { patterns: 'fast' as never })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => validateArguments(schema, {}, { maxViolations: 0 })).toThrow(/maxViolations/);
+  });
+});

@@ -196,6 +196,14 @@ describe('validateArguments', () => {
     expect(keyed).toBeLessThan(afterFirst);
   });
 
+  it('cuts the path of a huge property name', () => {
+    const key = 'k'.repeat(100_000);
+    const checked = validateArguments(schema, { [key]: 1 });
+    expect(checked.status === 'invalid' && checked.violations[0]!.path).toMatch(
+      /^arguments\.k{290}…\(99710 more characters\)$/,
+    );
+  });
+
   it('refuses bad options with a typed error', () => {
     expect(() => validateArguments(schema, {}, { patterns: 'fast' as never })).toThrow(
       expect.objectContaining({ code: 'invalid_argument' }),

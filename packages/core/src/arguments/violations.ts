@@ -51,6 +51,18 @@ function shortJson(value: unknown): string {
   return text.length > 80 ? `${text.slice(0, 77)}...` : text;
 }
 
+// A property name comes from the caller and may be a megabyte long: a path goes back cut.
+const MAX_PATH_LENGTH = 300;
+
+function bounded(violation: ArgumentViolation): ArgumentViolation {
+  const { path } = violation;
+  if (path.length <= MAX_PATH_LENGTH) return violation;
+  return {
+    ...violation,
+    path: `${path.slice(0, MAX_PATH_LENGTH)}…(${path.length - MAX_PATH_LENGTH} more characters)`,
+  };
+}
+
 /**
  * One readable violation of an ajv error: where, which keyword, what was expected.
  *
@@ -59,6 +71,10 @@ function shortJson(value: unknown): string {
  * @throws nothing
  */
 export function toViolation(error: ErrorObject): ArgumentViolation {
+  return bounded(describe(error));
+}
+
+function describe(error: ErrorObject): ArgumentViolation {
   const path = pointerToPath(error.instancePath);
   const params = error.params as Record<string, unknown>;
   const constraint = error.keyword;

@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateArguments } from './validate.js';
 
@@ -209,5 +210,83 @@ describe('validateArguments', () => {
       expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(() => validateArguments(schema, {}, { maxViolations: 0 })).toThrow(/maxViolations/);
+  });
+});
+
+describe('validateArguments on any input', () => {
+  const json = fc.jsonValue({ maxDepth: 3 });
+  const subschema = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      {
+        arbitrary: fc.record({
+          type: fc.constantFrom('integer', 'number', 'boolean', 'object', 'string'),
+        }),
+        weight: 3,
+      },
+      fc.record(
+        {
+          type: fc.constantFrom(
+            'integer',
+            'number',
+            'boolean',
+            'string',
+            'object',
+            'array',
+            'null',
+          ),
+          nullable: fc.boolean(),
+          enum: fc.array(json, { minLength: 1, maxLength: 3 }),
+          required: fc.array(fc.constantFrom('a', 'b'), { maxLength: 2 }),
+          properties: fc.dictionary(fc.constantFrom('a', 'b', 'c'), tie('node'), { maxKeys: 2 }),
+          additionalProperties: fc.boolean(),
+          items: tie('node'),
+        },
+        { requiredKeys: [] },
+      ),
+      json,
+    ),
+  }));
+
+  it('never throws, and arguments it accepts pass again as they are, differing only where it repaired', () => {
+    const seen = { repaired: 0, invalid: 0, unchecked: 0 };
+    fc.assert(
+      fc.property(
+        subschema.node,
+        fc.dictionary(
+          fc.constantFrom('a', 'b', 'c'),
+          fc.oneof(json, fc.constantFrom('42', '', '{}', 'true')),
+          {
+            maxKeys: 3,
+          },
+        ),
+        (schema, args) => {
+          const root = { type: 'object', properties: { a: schema, b: schema, c: schema } };
+          const checked = validateArguments(root, args);
+          if (checked.status !== 'valid') {
+            seen[checked.status]++;
+            return;
+          }
+          if (checked.repairs.length > 0) seen.repaired++;
+          expect(validateArguments(root, checked.arguments, { repair: false }).status).toBe(
+            'valid',
+          );
+          const reverted = structuredClone(checked.arguments);
+          for (const repair of checked.repairs) {
+            expect(typeof repair.from).toBe('string');
+            const key = repair.path.replace(/^arguments\./, '');
+            if (!key.includes('.') && !key.includes('[')) reverted[key] = repair.from;
+          }
+          if (checked.repairs.every((repair) => /^arguments\.\w+$/.test(repair.path))) {
+            expect(reverted).toEqual(args);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Guards the property against testing one path only.
+    expect(seen.repaired).toBeGreaterThan(0);
+    expect(seen.invalid).toBeGreaterThan(0);
+    expect(seen.unchecked).toBeGreaterThan(0);
   });
 });

@@ -441,6 +441,8 @@ describe('handleBridgeCall', () => {
       calls: 1,
       directCalls: 0,
       dispatched: 1,
+      argumentsRepaired: 0,
+      argumentsUnchecked: 0,
       misses: 2,
       errors: 1,
       tokensSaved: assembly.stats.tokensSaved,

@@ -14,6 +14,7 @@ import {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/core/internal';
+import type { ArgumentViolation } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
 import type { BatchPlan, BridgeBatchResult } from './batch.js';
 import { answerInOrder, planCalls, planDescribe, planSearch } from './batch.js';
@@ -75,6 +76,12 @@ export interface BridgeErrorResult {
   parameters?: JsonSchemaObject;
   /** The missing required argument names. */
   missing?: string[];
+  /**
+   * When a call was not invoked because its arguments break the tool's schema: each
+   * violation with its `path` (`arguments.options.count`) and `constraint` (`type`,
+   * `enum`, `required`, `additionalProperties`, ...).
+   */
+  violations?: ArgumentViolation[];
 }
 
 /**
@@ -310,6 +317,7 @@ async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<Brid
   if (failure.name !== undefined) result.name = echoName(failure.name);
   if (failure.parameters !== undefined) result.parameters = failure.parameters;
   if (failure.missing !== undefined) result.missing = failure.missing;
+  if (failure.violations !== undefined) result.violations = failure.violations;
   if (
     failure.reason === 'not-in-session' ||
     failure.reason === 'not-currently-available' ||
@@ -372,6 +380,8 @@ async function answerCall<R, C extends object>(
   const resolved = resolveUnderlyingCall(assembly, call);
   if (!resolved.ok) return refuse(assembly, resolved);
   bump(assembly, 'dispatched');
+  if (resolved.repairs) bump(assembly, 'argumentsRepaired');
+  if (resolved.unchecked !== undefined) bump(assembly, 'argumentsUnchecked');
   const dispatchContext = {
     ...(context ?? {}),
     viaBridge: true,

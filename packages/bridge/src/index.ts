@@ -33,6 +33,7 @@ export {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/core/internal';
+export type { ArgumentRepair, ArgumentViolation } from '@tool-search/core/validate';
 export type { AssembleOptions, Assembly, AssemblyStats } from './assemble.js';
 export { assembleTools } from './assemble.js';
 export {

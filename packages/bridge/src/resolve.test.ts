@@ -136,6 +136,10 @@ describe('resolveUnderlyingCall', () => {
       name: 'github_create_issue',
       parameters: assembly.catalog.get('github_create_issue')!.inputSchema,
       missing: ['repo', 'title'],
+      violations: [
+        { path: 'arguments.repo', constraint: 'required', message: 'is required' },
+        { path: 'arguments.title', constraint: 'required', message: 'is required' },
+      ],
     });
   });
 

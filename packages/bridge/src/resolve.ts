@@ -1,6 +1,8 @@
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
 import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core/internal';
+import type { ArgumentRepair, ArgumentViolation } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
+import { checkDeferredArguments } from './check-arguments.js';
 
 /**
  * A call as a model or a provider SDK hands it over: `arguments` may be an object,
@@ -25,7 +27,8 @@ export type ResolveFailureReason =
   | 'not-in-session'
   | 'invalid-json'
   | 'not-an-object'
-  | 'missing-required-arguments';
+  | 'missing-required-arguments'
+  | 'invalid-arguments';
 
 /** A refused call: the model-facing `error` text and, where useful, more data. */
 export interface ResolveFailure {
@@ -36,10 +39,16 @@ export interface ResolveFailure {
   reason: ResolveFailureReason;
   /** The resolved tool name, when the failure is about a known tool. */
   name?: string;
-  /** With `missing-required-arguments`: the tool's full schema. */
+  /** With `missing-required-arguments` and `invalid-arguments`: the tool's full schema. */
   parameters?: JsonSchemaObject;
-  /** With `missing-required-arguments`: the required argument names that were missing. */
+  /** The top-level required argument names that were missing, when any were. */
   missing?: string[];
+  /**
+   * With `missing-required-arguments` and `invalid-arguments`: how the arguments break
+   * the schema, each with its `path` (`arguments.options.count`) and `constraint`
+   * (`type`, `enum`, `required`, `additionalProperties`, ...); at most 50.
+   */
+  violations?: ArgumentViolation[];
 }
 
 /** A resolved call: the real tool and its arguments object. */
@@ -49,6 +58,13 @@ export interface ResolveSuccess {
   call: ToolCall;
   /** The deferred tool's definition. */
   tool: ToolDefinition;
+  /** What was repaired before dispatch (`"42"` to `42` for an integer), when anything was. */
+  repairs?: ArgumentRepair[];
+  /**
+   * Set when the tool's schema could not be checked (malformed, an external `$ref`):
+   * why. The call goes out with its arguments untouched (fail open).
+   */
+  unchecked?: string;
 }
 
 /** The result of {@link resolveUnderlyingCall}. */
@@ -117,6 +133,9 @@ export function parseArguments(
   return { ok: true, value };
 }
 
+// The error text lists the first ten violations; `violations` carries up to 50.
+const MAX_LISTED_VIOLATIONS = 10;
+
 /** The DESIGN error texts, one place. */
 export const bridgeErrors = {
   queryRequired: 'query is required',
@@ -136,6 +155,18 @@ export const bridgeErrors = {
     const plural = missing.length === 1 ? '' : 's';
     const keys = missing.map((key) => `'${echoName(key)}'`).join(', ');
     return `'${echoName(name)}' was not invoked: missing required argument${plural} ${keys}. Its full schema is in 'parameters'; call it again with every required argument.`;
+  },
+  invalidArguments: (name: string, violations: readonly ArgumentViolation[], total: number) => {
+    const listed = violations
+      .slice(0, MAX_LISTED_VIOLATIONS)
+      .map(
+        (violation) =>
+          `${echoName(violation.path)} (${violation.constraint}): ${violation.message}`,
+      )
+      .join('; ');
+    const shown = Math.min(violations.length, MAX_LISTED_VIOLATIONS);
+    const more = total > shown ? ` (and ${total - shown} more)` : '';
+    return `'${echoName(name)}' was not invoked: its arguments do not match its schema: ${listed}${more}. Its full schema is in 'parameters'; fix what 'violations' names and call it again.`;
   },
 } as const;
 
@@ -169,17 +200,6 @@ export function nameError(
   return { error: bridgeErrors.notInSession(name), reason: 'not-in-session' };
 }
 
-function missingRequired(schema: JsonSchemaObject, args: Record<string, unknown>): string[] {
-  const required = schema.required;
-  if (!Array.isArray(required)) return [];
-  const missing: string[] = [];
-  for (const key of required) {
-    if (typeof key !== 'string') continue;
-    if (ownValue(args, key) === undefined) missing.push(key);
-  }
-  return missing;
-}
-
 function fail(
   error: string,
   reason: ResolveFailureReason,
@@ -202,8 +222,15 @@ function fail(
  * 4. `arguments`: `null`, absent, `""` or whitespace → `{}`; a string is parsed as JSON
  *    (`tool_call 'arguments' is not valid JSON: <detail>`); anything but an object →
  *    `tool_call 'arguments' must be an object`;
- * 5. a required argument missing → not invoked: the failure carries the tool's
- *    schema in `parameters` and the `missing` names.
+ * 5. the arguments checked against the tool's schema (`validateArguments` of
+ *    `@tool-search/core/validate`), after repairing what is unambiguous (`"42"` for an
+ *    integer, `""` or `"{}"` for an object that requires no field): a call that still
+ *    breaks it is not invoked, and the failure carries the tool's schema in
+ *    `parameters` and the `violations`, each with its `path` and `constraint`. Missing
+ *    top-level required arguments alone keep the design text (`missing-required-arguments`,
+ *    with the `missing` names); anything else is `invalid-arguments`. A schema that cannot
+ *    be checked (malformed, an external `$ref`) fails open: the call is resolved with its
+ *    arguments untouched and `unchecked` says why (only its top-level `required` still holds).
  *
  * @example
  * ```ts
@@ -261,17 +288,29 @@ export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall
       : fail(bridgeErrors.notAnObject, 'not-an-object', { name: toolName });
   }
 
-  const missing = missingRequired(tool.inputSchema ?? {}, parsed.value);
-  if (missing.length > 0) {
-    return fail(bridgeErrors.missingRequired(toolName, missing), 'missing-required-arguments', {
-      name: toolName,
-      parameters: tool.inputSchema,
-      missing,
-    });
+  const checked = checkDeferredArguments(tool.inputSchema, parsed.value);
+  if (!checked.ok) {
+    const { missing, violations, total } = checked;
+    const onlyMissing = missing.length > 0 && missing.length === total;
+    return fail(
+      onlyMissing
+        ? bridgeErrors.missingRequired(toolName, missing)
+        : bridgeErrors.invalidArguments(toolName, violations, total),
+      onlyMissing ? 'missing-required-arguments' : 'invalid-arguments',
+      {
+        name: toolName,
+        parameters: tool.inputSchema,
+        ...(missing.length > 0 ? { missing } : {}),
+        violations,
+      },
+    );
   }
 
-  const realCall: ToolCall = { name: toolName, arguments: parsed.value };
+  const realCall: ToolCall = { name: toolName, arguments: checked.arguments };
   const id = ownValue(call, 'id');
   if (typeof id === 'string') realCall.id = id;
-  return { ok: true, call: realCall, tool };
+  const resolved: ResolveSuccess = { ok: true, call: realCall, tool };
+  if (checked.repairs.length > 0) resolved.repairs = checked.repairs;
+  if (checked.unchecked !== undefined) resolved.unchecked = checked.unchecked;
+  return resolved;
 }

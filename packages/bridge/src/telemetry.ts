@@ -19,6 +19,16 @@ export interface BridgeTelemetry {
   directCalls: number;
   /** Calls that reached `dispatch` (through `tool_call` or routed direct calls). */
   dispatched: number;
+  /**
+   * Of the dispatched calls, those whose arguments were repaired before dispatch
+   * (`"42"` to `42` for an integer, `""` to `{}` for an object that requires nothing).
+   */
+  argumentsRepaired: number;
+  /**
+   * Of the dispatched calls, those whose tool's schema could not be checked (malformed,
+   * an external `$ref`, a pattern the linear engine cannot run): they went out untouched.
+   */
+  argumentsUnchecked: number;
   /** Searches with no match, and describes or calls of a name that is not in the catalog. */
   misses: number;
   /** Bridge answers that carried an `error` (misses included). */
@@ -52,6 +62,8 @@ export function createBridgeTelemetry(): BridgeTelemetry {
     calls: 0,
     directCalls: 0,
     dispatched: 0,
+    argumentsRepaired: 0,
+    argumentsUnchecked: 0,
     misses: 0,
     errors: 0,
     tokensSaved: 0,

@@ -59,6 +59,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'validateToolDefinitions',
   ],
   './wink-embeddings': ['createWinkEmbedding'],
+  './validate': ['validateArguments'],
   './testing': ['conformanceTools', 'testRanker'],
   './internal': [
     'BRIDGE_TOOL_NAMES',
@@ -142,5 +143,16 @@ describe('the public surface of @tool-search/core', () => {
     const { createWinkEmbedding } = await import('./wink-embeddings.js');
     createWinkEmbedding();
     expect(Object.keys(require.cache)).not.toContain(peer);
+  });
+
+  it('loads ajv and re2js on neither the root nor the import of ./validate, only on the first check', async () => {
+    const require = createRequire(import.meta.url);
+    const libraries = [require.resolve('ajv'), require.resolve('re2js')];
+    await import('./index.js');
+    const { validateArguments } = await import('./validate.js');
+    const loaded = () => libraries.filter((path) => path in require.cache);
+    expect(loaded()).toEqual([]);
+    validateArguments({ type: 'object' }, {});
+    expect(loaded()).toEqual(libraries);
   });
 });

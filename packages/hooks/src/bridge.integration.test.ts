@@ -2,10 +2,13 @@
 // exactly the policy of the same call made directly. For random deferred tools,
 // arguments, policies and approval answers, both routes must produce the same
 // sequence of guardrail, hook, approval and execute invocations, each seeing the real
-// tool name and arguments, and the same result.
+// tool name and arguments, and the same result. The bridge checks a deferred call
+// against its schema first: a call it refuses never reaches the dispatcher, and one it
+// accepts meets the policy of the direct call with the arguments it checked (repaired).
 import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
 import { createBm25Ranker } from '@tool-search/core';
+import { validateArguments } from '@tool-search/core/validate';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createArgumentSizeGuardrail } from './argument-size-guardrail.js';
@@ -295,10 +298,13 @@ describe('dispatch through tool_call and directly', () => {
         expect(assembly.activated).toBe(true);
         const bridged = world(scenario);
         const direct = world(scenario);
+        const accepted: { name: string; arguments: Record<string, unknown> }[] = [];
         for (const call of scenario.calls) {
           const args = argumentsOf(call);
           const name = call.tool.name;
           const id = call.id !== undefined ? { id: call.id } : {};
+          const checked = validateArguments(call.tool.inputSchema, args);
+          expect(checked.status).not.toBe('unchecked');
           const viaBridge = await handleBridgeCall(
             assembly,
             {
@@ -309,8 +315,13 @@ describe('dispatch through tool_call and directly', () => {
             bridged.dispatch,
             { context: call.sessionId !== undefined ? { sessionId: call.sessionId } : {} },
           );
+          if (checked.status !== 'valid') {
+            expect(viaBridge).toMatchObject({ error: expect.stringContaining('was not invoked') });
+            continue;
+          }
+          accepted.push({ name, arguments: checked.arguments });
           const directly = await direct.dispatch(
-            { ...id, name, arguments: args },
+            { ...id, name, arguments: checked.arguments },
             call.sessionId !== undefined ? { sessionId: call.sessionId } : {},
           );
           expect(viaBridge).toEqual(directly);
@@ -320,14 +331,10 @@ describe('dispatch through tool_call and directly', () => {
         expect(bridged.log.every((entry) => entry.viaBridge)).toBe(true);
         expect(direct.log.every((entry) => !entry.viaBridge)).toBe(true);
         // Every step saw the real tool (never a bridge name), its definition, and the
-        // arguments as the model sent them.
-        const expected = scenario.calls.map((call) => ({
-          name: call.tool.name,
-          arguments: argumentsOf(call),
-        }));
+        // arguments the bridge accepted.
         for (const entry of bridged.log) {
           expect(entry.call.name).not.toBe('tool_call');
-          expect(expected).toContainEqual(entry.call);
+          expect(accepted).toContainEqual(entry.call);
           expect(entry.toolName).toBe(entry.call.name);
         }
       }),

@@ -239,6 +239,23 @@ describe('createSchemaGuardrail', () => {
     });
   });
 
+  it('judges the arguments as sent: it repairs nothing, since it cannot change them', () => {
+    const tool = toolWith({ type: 'object', properties: { count: { type: 'integer' } } });
+    expect(reasonOf(checkWith(tool, { count: '42' }))).toContain(
+      'arguments.count: must be integer',
+    );
+    expect(checkWith(tool, { count: 42 })).toEqual({ allow: true });
+  });
+
+  it('lets null through where the schema says nullable: true', () => {
+    const tool = toolWith({
+      type: 'object',
+      properties: { level: { type: 'string', enum: ['a', 'b'], nullable: true } },
+    });
+    expect(checkWith(tool, { level: null })).toEqual({ allow: true });
+    expect(checkWith(tool, { level: 'c' }).allow).toBe(false);
+  });
+
   it('has a name and rejects a bad maxProblems', () => {
     expect(createSchemaGuardrail().name).toBe('schema');
     expect(createSchemaGuardrail(undefined, { name: 'args' }).name).toBe('args');

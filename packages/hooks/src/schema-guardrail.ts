@@ -1,11 +1,7 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { Ajv, type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import { Ajv2019 } from 'ajv/dist/2019.js';
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import formats from 'ajv-formats';
-import { RE2JS } from 're2js';
+import { validateArguments } from '@tool-search/core/validate';
 import type { Guardrail } from './types.js';
 
 /** Finds a tool's definition by name; `undefined` when the tool is unknown. */
@@ -35,168 +31,19 @@ export interface SchemaGuardrailOptions {
   name?: string;
 }
 
-type Draft = '2020-12' | '2019-09' | 'draft-07';
-
-type Compiled = { validate: ValidateFunction } | { error: string };
-
-/**
- * A `RegExp` stand-in for ajv over RE2 (linear-time matching). ajv tells patterns
- * apart by `toString()`, so it must differ per pattern.
- */
-function linearRegExp(
-  pattern: string,
-  flags: string,
-): { test(input: string): boolean; toString(): string } {
-  let compiled: RE2JS;
-  try {
-    compiled = RE2JS.compile(pattern);
-  } catch (error) {
-    throw new Error(
-      `its pattern ${JSON.stringify(pattern)} needs a feature the linear-time matcher does not have (${describeError(error)}); createSchemaGuardrail's patterns: 'native' runs it with RegExp, for schemas you trust`,
-    );
-  }
-  return { test: (input) => compiled.test(input), toString: () => `/${pattern}/${flags}` };
-}
-
-const AJV_OPTIONS: Options = {
-  // Tool schemas come from third parties and carry keywords of their own.
-  strict: false,
-  allErrors: true,
-  validateFormats: true,
-  // Unknown formats are ignored; without this ajv says so on the console for every schema.
-  logger: false,
-};
-
-const addFormats = formats.default;
-
-function draftsFor(schema: Record<string, unknown>): Draft[] {
-  const declared = schema.$schema;
-  if (typeof declared !== 'string') {
-    // The MCP specification makes 2020-12 the default; older servers wrote draft-07.
-    return ['2020-12', 'draft-07'];
-  }
-  if (declared.includes('2020-12')) return ['2020-12'];
-  if (declared.includes('2019-09')) return ['2019-09'];
-  return ['draft-07'];
-}
-
-function pointerToPath(pointer: string): string {
-  if (pointer === '') return 'arguments';
-  return pointer
-    .split('/')
-    .slice(1)
-    .map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .reduce((path, key) => {
-      if (/^\d+$/.test(key)) return `${path}[${key}]`;
-      if (/^[A-Za-z_$][\w$]*$/.test(key)) return `${path}.${key}`;
-      return `${path}[${JSON.stringify(key)}]`;
-    }, 'arguments');
-}
-
-function child(path: string, key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-
-function shortJson(value: unknown): string {
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 80 ? `${text.slice(0, 77)}...` : text;
-}
-
-/** One readable problem: where, and what was expected. */
-function describeProblem(error: ErrorObject): string {
-  const path = pointerToPath(error.instancePath);
-  const params = error.params as Record<string, unknown>;
-  switch (error.keyword) {
-    case 'required':
-      return `${child(path, String(params.missingProperty))}: is required`;
-    case 'additionalProperties':
-      return `${child(path, String(params.additionalProperty))}: is not an allowed property`;
-    case 'unevaluatedProperties':
-      return `${child(path, String(params.unevaluatedProperty))}: is not an allowed property`;
-    case 'type':
-      return `${path}: must be ${String(params.type).split(',').join(' or ')}`;
-    case 'enum':
-      return `${path}: must be one of ${shortJson(params.allowedValues)}`;
-    case 'const':
-      return `${path}: must be ${shortJson(params.allowedValue)}`;
-    case 'format':
-      return `${path}: must be a valid ${String(params.format)}`;
-    default:
-      return `${path}: ${error.message ?? `fails the '${error.keyword}' rule`}`;
-  }
-}
-
-// Shared by every schema guardrail: a validator depends only on its schema, and an
-// ajv instance (its meta-schemas and formats) takes tens of milliseconds to build.
-type PatternEngine = 'linear' | 'native';
-const caches: Record<PatternEngine, WeakMap<object, Compiled>> = {
-  linear: new WeakMap(),
-  native: new WeakMap(),
-};
-const instances = new Map<string, Ajv | Ajv2019 | Ajv2020>();
-
-function ajvFor(draft: Draft, patterns: PatternEngine): Ajv | Ajv2019 | Ajv2020 {
-  const key = `${draft}:${patterns}`;
-  let ajv = instances.get(key);
-  if (!ajv) {
-    const options: Options =
-      patterns === 'linear'
-        ? { ...AJV_OPTIONS, code: { regExp: linearRegExp as never } }
-        : AJV_OPTIONS;
-    ajv =
-      draft === '2020-12'
-        ? new Ajv2020(options)
-        : draft === '2019-09'
-          ? new Ajv2019(options)
-          : new Ajv(options);
-    addFormats(ajv);
-    instances.set(key, ajv);
-  }
-  return ajv;
-}
-
-function compile(schema: Record<string, unknown>, patterns: PatternEngine): Compiled {
-  let lastError = '';
-  for (const draft of draftsFor(schema)) {
-    const ajv = ajvFor(draft, patterns);
-    // draft-07 also serves undeclared drafts (04, 06): drop the meta-schema ajv would
-    // otherwise look up and fail on.
-    const source =
-      draft === 'draft-07' &&
-      typeof schema.$schema === 'string' &&
-      !/draft-0[67]/.test(schema.$schema)
-        ? { ...schema, $schema: undefined }
-        : schema;
-    try {
-      return { validate: ajv.compile(source) };
-    } catch (error) {
-      lastError = describeError(error);
-    } finally {
-      // The validator keeps what it needs; removing the schema keeps ajv from holding
-      // every schema forever and lets two tools share an `$id`.
-      try {
-        ajv.removeSchema(source);
-      } catch {
-        // Nothing was registered.
-      }
-    }
-  }
-  return { error: lastError };
-}
-
 /**
  * Creates a guardrail that validates a call's arguments against its tool's JSON
- * Schema with ajv, and denies with a readable list of problems, each with its path
- * and what was expected, e.g. `arguments.title: is required; arguments.labels: must
- * be array`.
+ * Schema and denies with a readable list of problems, each with its path and what was
+ * expected, e.g. `arguments.title: is required; arguments.labels: must be array`.
  *
- * The draft follows the schema's `$schema`: 2020-12 and 2019-09 where declared,
- * draft-07 otherwise; a schema without `$schema` is read as 2020-12 (the MCP default)
- * and, if that fails to compile, as draft-07. Unknown keywords are ignored and
- * formats (`email`, `uri`, `date-time`, ...) are checked. Compiled validators are
- * cached per schema object in a `WeakMap`, so rebuilding the tool list costs nothing
- * while the schemas stay the same. A schema that cannot be compiled denies the call,
- * as does a tool with no known schema (unless `unknownTools: 'allow'`).
+ * It is {@link @tool-search/core!"@tool-search/core/validate".validateArguments | validateArguments}
+ * of `@tool-search/core/validate`, the validator the bridge checks deferred calls with,
+ * without its repairs (a guardrail cannot change the arguments): the draft follows the
+ * schema's `$schema` (2020-12 where none is declared, then draft-07), unknown keywords
+ * are ignored, formats are checked, `nullable: true` lets `null` through, and each
+ * schema is compiled once. Unlike the bridge, which dispatches a call whose schema
+ * cannot be checked, the guardrail fails closed: a schema that cannot be compiled
+ * denies the call, as does a tool with no known schema (unless `unknownTools: 'allow'`).
  *
  * Put {@link createArgumentSizeGuardrail} before it: validation time grows with the
  * size of the arguments. A schema's `pattern` runs on whatever the model sent, so by
@@ -243,7 +90,6 @@ export function createSchemaGuardrail(
       `createSchemaGuardrail: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
     );
   }
-  const cache = caches[patterns];
   return {
     name: options.name ?? 'schema',
     check(call, ctx) {
@@ -258,22 +104,24 @@ export function createSchemaGuardrail(
             : `No schema is known for the tool '${call.name}', so its arguments cannot be checked and the call is denied.`,
         };
       }
-      let compiled = cache.get(schema);
-      if (!compiled) {
-        compiled = compile(schema as Record<string, unknown>, patterns);
-        cache.set(schema, compiled);
-      }
-      if ('error' in compiled) {
+      // A guardrail cannot change the arguments, so it judges them exactly as sent (the
+      // bridge repairs deferred calls before they get here).
+      const checked = validateArguments(schema, call.arguments, {
+        patterns,
+        repair: false,
+        maxViolations: maxProblems,
+      });
+      if (checked.status === 'unchecked') {
         return {
           allow: false,
-          reason: `The input schema of '${call.name}' could not be compiled (${compiled.error}), so its arguments cannot be checked and the call is denied.`,
+          reason: `The input schema of '${call.name}' could not be compiled (${checked.reason}), so its arguments cannot be checked and the call is denied.`,
         };
       }
-      if (compiled.validate(call.arguments)) return { allow: true };
-      const problems = [...new Set((compiled.validate.errors ?? []).map(describeProblem))];
-      const listed = problems.slice(0, maxProblems).join('; ');
-      const more =
-        problems.length > maxProblems ? ` (and ${problems.length - maxProblems} more)` : '';
+      if (checked.status === 'valid') return { allow: true };
+      const listed = checked.violations
+        .map((violation) => `${violation.path}: ${violation.message}`)
+        .join('; ');
+      const more = checked.total > maxProblems ? ` (and ${checked.total - maxProblems} more)` : '';
       return {
         allow: false,
         reason: `The arguments of '${call.name}' do not match its schema: ${listed || 'they are invalid'}${more}. Fix them and call again.`,

@@ -149,13 +149,23 @@ describe('createGatewayServer', () => {
     expect(activity.at(-1)).toMatchObject({ name: 'delete_entities', status: 'denied' });
   });
 
-  it('denies a call whose arguments do not match the tool schema', async () => {
+  it('does not invoke a deferred call whose arguments do not match the tool schema', async () => {
     const result = await admin.call('tool_call', {
       name: 'get-sum',
       arguments: { a: 'two', b: 3 },
     });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("Denied by guardrail 'schema'");
+    expect(textOf(result)).toContain("'get-sum' was not invoked");
+    expect(textOf(result)).toContain('arguments.a (type): must be number');
+  });
+
+  it('repairs a number sent as a string before calling the server', async () => {
+    const result = await admin.call('tool_call', {
+      name: 'get-sum',
+      arguments: { a: '2', b: 3 },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toContain('5');
   });
 
   it('denies a call that needs approval when the client cannot be asked', async () => {

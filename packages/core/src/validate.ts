@@ -1,0 +1,30 @@
+/**
+ * Checks a call's arguments against its tool's input schema before dispatch, and
+ * repairs what is unambiguous (`"42"` for an integer, `""` for an object that requires
+ * no field): {@link validateArguments}. The bridge checks every deferred call with it,
+ * and the hooks' schema guardrail is built on it.
+ *
+ * It has its own import path because it needs ajv, ajv-formats and re2js: the root
+ * entry point never loads them, and this one loads them on the first check.
+ *
+ * @example
+ * ```ts
+ * import { validateArguments } from '@tool-search/core/validate';
+ *
+ * const checked = validateArguments(tool.inputSchema, call.arguments);
+ * if (checked.status === 'invalid') console.log(checked.violations); // [{ path, constraint, message }]
+ * ```
+ *
+ * @packageDocumentation
+ */
+export type {
+  ArgumentCheck,
+  ArgumentsInvalid,
+  ArgumentsUnchecked,
+  ArgumentsValid,
+  ValidateArgumentsOptions,
+} from './arguments/check.js';
+export { validateArguments } from './arguments/check.js';
+export type { PatternEngine } from './arguments/compile.js';
+export type { ArgumentRepair } from './arguments/repair.js';
+export type { ArgumentViolation } from './arguments/violations.js';

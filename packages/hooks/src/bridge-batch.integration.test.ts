@@ -115,8 +115,8 @@ const VALUES: Record<string, fc.Arbitrary<unknown>> = {
   text: fc.constantFrom('hello', 'spam'),
   path: fc.constant('/etc/secret'),
 };
-// Mostly well-formed calls of the tool's own properties; sometimes one is left out
-// (the bridge refuses) or an extra one is added (the schema guardrail denies).
+// Mostly well-formed calls of the tool's own properties; sometimes one is left out or an
+// extra one is added (the bridge's argument check refuses both before any dispatch).
 const callArbitrary = fc.oneof(
   {
     weight: 4,
@@ -184,8 +184,11 @@ describe('a tool_call batch through the hooks dispatcher (strict mode)', () => {
             const missing = (tool?.inputSchema.required ?? []).some(
               (key) => !(key in call.arguments),
             );
-            if (tool === undefined || tool.source === 'core' || missing) {
-              // Refused by the bridge (not deferred, or a required argument missing):
+            const extra = Object.keys(call.arguments).some(
+              (key) => !(key in (tool?.inputSchema.properties ?? {})),
+            );
+            if (tool === undefined || tool.source === 'core' || missing || extra) {
+              // Refused by the bridge (not deferred, or arguments that break the schema):
               // never reached the dispatcher.
               expect(result).toHaveProperty('error');
               sawEveryOutcome.add('bridge-refused');

@@ -118,6 +118,8 @@ function serverSearchTool(kind: 'bm25' | 'regex' | undefined): AnthropicServerSe
  * - `bridge`: the tools that stay visible; add the bridge tools of `@tool-search/bridge`
  *   (`assembleTools` with the same tools and config reaches the same decision).
  *
+ * Tools named like the bridge tools (`tool_search`, `tool_describe`, `tool_call`) are
+ * stale ones of an earlier bridge assembly and are dropped, as `assembleTools` drops them.
  * Only the tools passed in are ever sent or found: pass the session's scoped list
  * (`scopeTools` of `@tool-search/toolsets`). Names that break Anthropic's rule are
  * mapped (see {@link PreparedTools.names}). The request is checked as the API checks it
@@ -143,7 +145,7 @@ export async function prepareAnthropicTools(
     return {
       ...base,
       mode: 'off',
-      tools: tools.map(convert),
+      tools: plan.tools.map(convert),
       deferred: [],
       searchToolName: undefined,
     };
@@ -225,7 +227,8 @@ export async function answerAnthropicToolSearch(
       content: [
         {
           type: 'text',
-          text: `No tool matches '${request.query.slice(0, 200)}'. Search again with other words, or use the tools you already have.`,
+          // The query is not echoed: it may name a tool outside the session, which no answer may name.
+          text: 'No tool matches this search. Search again with other words, or use the tools you already have.',
         },
       ],
     };
@@ -242,7 +245,7 @@ export async function answerAnthropicToolSearch(
 
 /** What {@link checkAnthropicRequest} reads: the request's tools and, if given, its messages. */
 export interface AnthropicRequestShape {
-  tools: readonly { name: string; defer_loading?: boolean | null; type?: string | null }[];
+  tools?: readonly { name?: string; defer_loading?: boolean | null; type?: string | null }[];
   messages?: readonly { role: string; content: unknown }[];
 }
 
@@ -283,7 +286,13 @@ export function checkAnthropicRequest(request: AnthropicRequestShape): void {
   const deferred = new Set<string>();
   const seen = new Set<string>();
   let loaded = 0;
-  for (const tool of request.tools) {
+  const tools = request.tools ?? [];
+  for (const tool of tools) {
+    if (tool.name === undefined) {
+      // A tool without a name (an Anthropic toolset) is loaded, never deferred by us.
+      if (tool.defer_loading !== true) loaded += 1;
+      continue;
+    }
     if (seen.has(tool.name)) {
       throw new ToolSearchError(
         'duplicate_tool_name',
@@ -295,7 +304,7 @@ export function checkAnthropicRequest(request: AnthropicRequestShape): void {
     if (tool.defer_loading === true) deferred.add(tool.name);
     else loaded += 1;
   }
-  if (request.tools.length > 0 && loaded === 0) {
+  if (tools.length > 0 && loaded === 0) {
     throw new ToolSearchError(
       'invalid_argument',
       'Every tool of the request is deferred; the API needs at least one that is not (a search tool or a core tool).',

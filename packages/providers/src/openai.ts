@@ -191,6 +191,8 @@ function namespaces(
  *   `tool_search`.
  * - `bridge`: the visible functions; add the bridge tools of `@tool-search/bridge`.
  *
+ * Tools named like the bridge tools (`tool_search`, `tool_describe`, `tool_call`) are
+ * stale ones of an earlier bridge assembly and are dropped, as `assembleTools` drops them.
  * Only the tools passed in are ever sent or found: pass the session's scoped list.
  * Names that break OpenAI's rule (`^[a-zA-Z0-9_-]{1,64}$`) are mapped
  * ({@link PreparedTools.names}). With `strict`, every function is a strict-mode one.
@@ -211,18 +213,11 @@ export async function prepareOpenAIResponsesTools(
   const base = { decision: plan.decision, catalog: plan.catalog, config: plan.config, names };
 
   if (!plan.decision.active) {
-    const all = tools.map((tool) => toFunction(tool, names, strict));
+    const all = plan.tools.map((tool) => toFunction(tool, names, strict));
     return { ...base, mode: 'off', tools: all, deferred: [], searchToolName: undefined };
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
   const visible: OpenAIRequestTool[] = plan.visible.map((tool) => toFunction(tool, names, strict));
-  if (names.fromProvider('tool_search') !== undefined && mode !== 'bridge') {
-    throw new ToolSearchError(
-      'duplicate_tool_name',
-      "A tool is named 'tool_search', the name of the Responses search tool. Rename it.",
-      { data: { tool: 'tool_search' } },
-    );
-  }
   if (mode === 'bridge')
     return { ...base, mode, tools: visible, deferred, searchToolName: undefined };
   if (mode === 'client') {

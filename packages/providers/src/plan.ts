@@ -16,6 +16,7 @@ import {
   parseToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
+import { isBridgeToolName } from '@tool-search/core/internal';
 import type { ModelCapability, PreparedMode, ProviderMode } from './capabilities.js';
 
 /** The options every `prepare*` function takes. */
@@ -76,6 +77,8 @@ export interface PreparedTools<T> {
 /** The shared activation plan of a request, before any provider format. */
 export interface DeferralPlan {
   config: ToolSearchConfig;
+  /** The input without stale bridge tools, in order: what `off` sends. */
+  tools: ToolDefinition[];
   visible: ToolDefinition[];
   deferrable: ToolDefinition[];
   decision: ActivationDecision;
@@ -126,7 +129,9 @@ export function planDeferral(
     deferred,
     options.ranker === undefined ? {} : { ranker: options.ranker },
   );
-  return { config, visible, deferrable, decision, catalog };
+  // Bridge tools in the input are stale ones of an earlier assembly, dropped as the bridge does.
+  const current = tools.filter((tool) => !isBridgeToolName(tool.name));
+  return { config, tools: current, visible, deferrable, decision, catalog };
 }
 
 /** A parsed search call: the query and the clamped limit, or the error the model sees. */

@@ -6,6 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import Anthropic from '@anthropic-ai/sdk';
+import { assembleTools } from '@tool-search/bridge';
+import { toAnthropicTool } from '@tool-search/core';
 import { createDispatcher } from '@tool-search/hooks';
 import { answerAnthropicToolSearch, prepareAnthropicTools } from '@tool-search/providers/anthropic';
 import { startAnthropicStandIn } from '@tool-search/providers/testing';
@@ -64,6 +66,28 @@ for (;;) {
   messages.push({ role: 'user', content: results });
 }
 // #endregion anthropic-native
+
+// #region anthropic-bridge
+// A model without native tool search: `auto` picks 'bridge'. The bridge's assembly makes
+// the same decision over the same tools and adds its three tools.
+const older = await prepareAnthropicTools(tools, {
+  model: 'claude-3-5-haiku-latest',
+  config: { enabled: 'on' },
+});
+if (older.mode === 'bridge') {
+  const assembly = assembleTools({ tools, config: { enabled: 'on' } });
+  const bridged: Anthropic.Tool[] = assembly.tools.map(toAnthropicTool);
+  // ...then the loop of the providers guide: handleBridgeCall answers the bridge tools.
+  assert.deepEqual(
+    assembly.deferred.map((tool) => tool.name),
+    older.deferred,
+  );
+  assert.deepEqual(
+    bridged.slice(-3).map((tool) => tool.name),
+    ['tool_search', 'tool_describe', 'tool_call'],
+  );
+}
+// #endregion anthropic-bridge
 
 await standIn.close();
 assert.equal(prepared.mode, 'client');

@@ -88,9 +88,17 @@ export interface DeferralPlan {
 /** The default name of our client-mode search tool. */
 export const DEFAULT_SEARCH_TOOL_NAME = 'tool_search';
 
-// The same decision as the bridge's assembly: the same classification (core and
-// unknown sources and pins stay visible), the same estimate over the same model-facing
-// JSON, the same threshold. Only the wire format differs between the modes.
+/**
+ * The activation plan of one request, the same as the bridge's assembly: the same
+ * classification (core and unknown sources and pins stay visible), the same estimate
+ * over the same model-facing JSON, the same threshold. Only the wire format differs
+ * between the modes.
+ *
+ * @param tools - the session's (scoped) tools
+ * @param options - the shared options
+ * @returns the plan
+ * @throws `ToolSearchError` `invalid_argument` when `tools` is not an array; `duplicate_tool_name` when two tools share a name
+ */
 export function planDeferral(
   tools: readonly ToolDefinition[],
   options: PrepareOptions,
@@ -139,7 +147,15 @@ export type SearchRequest =
   | { ok: true; query: string; limit: number }
   | { ok: false; error: string };
 
-// Models send the arguments as an object (Anthropic) or as JSON text (some OpenAI paths).
+/**
+ * Reads a search call's arguments, an object (Anthropic) or JSON text (some OpenAI
+ * paths), and clamps the limit to [1, `config.maxSearchLimit`].
+ *
+ * @param input - the call's arguments
+ * @param config - the parsed config
+ * @returns the query and limit, or the error text the model sees
+ * @throws nothing
+ */
 export function readSearchRequest(input: unknown, config: ToolSearchConfig): SearchRequest {
   let value = input;
   if (typeof value === 'string') {
@@ -161,8 +177,17 @@ export function readSearchRequest(input: unknown, config: ToolSearchConfig): Sea
   return { ok: true, query, limit };
 }
 
-// Only names of this preparation's deferred tools: the catalog holds nothing else, and
-// the check keeps it so if a custom ranker or a reused catalog ever disagreed.
+/**
+ * Searches a preparation's catalog and keeps only its deferred tools: the catalog holds
+ * nothing else, and the check keeps it so if a custom ranker or a reused catalog ever
+ * disagreed.
+ *
+ * @param prepared - the preparation
+ * @param query - the model's query
+ * @param limit - the clamped limit
+ * @returns the tools found, best first
+ * @throws `ToolSearchError` `ranker_failed` when the ranker fails
+ */
 export async function searchDeferred(
   prepared: Pick<PreparedTools<unknown>, 'catalog' | 'deferred'>,
   query: string,

@@ -44,6 +44,16 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
   return text === '' ? undefined : JSON.parse(text);
 }
 
+/**
+ * Starts a local HTTP server that answers POSTs on `paths` with `handle`, records every
+ * body and every violation, and answers 400 in the provider's `errorBody` shape.
+ *
+ * @param paths - the routes, e.g. `/v1/messages`
+ * @param handle - the request checks and the scripted model
+ * @param errorBody - the provider's error body for a message
+ * @returns the running stand-in
+ * @throws nothing (a handler that throws is recorded as a violation)
+ */
 export async function startStandIn(
   paths: readonly string[],
   handle: (body: unknown) => StandInAnswer,
@@ -96,7 +106,11 @@ export async function startStandIn(
   };
 }
 
-/** Words of a text, lowercased, identifiers split: the stand-ins' own naive search. */
+/**
+ * Words of a text, lowercased, identifiers split: the stand-ins' own naive search.
+ * @param text - any text
+ * @returns its words
+ */
 export function words(text: string): string[] {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
@@ -105,7 +119,13 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
-/** The platform's hosted search, played naively: tools sharing most query words first. */
+/**
+ * The platform's hosted search, played naively: tools sharing most query words first.
+ * @param tools - the deferred tools of the request
+ * @param query - the query
+ * @param limit - the most tools @defaultValue 5
+ * @returns the tools found
+ */
 export function naiveSearch<T extends { name: string; description?: string | null }>(
   tools: readonly T[],
   query: string,
@@ -125,11 +145,21 @@ export function naiveSearch<T extends { name: string; description?: string | nul
     .map((entry) => entry.tool);
 }
 
+/**
+ * Whether a value is a plain JSON object.
+ * @param value - any value
+ * @returns true for a non-null, non-array object
+ */
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** The rules of OpenAI's strict mode, checked on one schema; returns what breaks them. */
+/**
+ * The rules of OpenAI's strict mode, checked on one schema.
+ * @param schema - a function's parameters
+ * @param path - where the schema sits, for the messages
+ * @returns what breaks the rules (empty when none)
+ */
 export function strictProblems(schema: unknown, path = 'parameters'): string[] {
   if (!isRecord(schema)) return [];
   const problems: string[] = [];

@@ -128,7 +128,7 @@ function serverSearchTool(kind: 'bm25' | 'regex' | undefined): AnthropicServerSe
  * @param tools - the session's tools, already scoped
  * @param options - see {@link PrepareAnthropicOptions}
  * @returns the {@link PreparedTools}
- * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name or one takes the search tool's name; `invalid_argument` for a search tool name Anthropic does not accept, an unknown mode, or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object`
+ * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name or one takes the search tool's name; `invalid_argument` for a search tool name Anthropic does not accept, an unknown mode, or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object` or an entry without a string name
  */
 export async function prepareAnthropicTools(
   tools: readonly ToolDefinition[],
@@ -191,7 +191,7 @@ export async function prepareAnthropicTools(
  * @param prepared - the preparation of the request the call came from
  * @param toolUse - the `tool_use` block (`id`, `name`, `input`)
  * @returns the `tool_result` block for the next user message
- * @throws `ToolSearchError` `invalid_argument` when `prepared` is not in `client` mode or the block is not a call of its search tool; `ranker_failed` when the ranker fails
+ * @throws `ToolSearchError` `invalid_argument` when `prepared` is not in `client` mode or the block is missing or not a call of its search tool; `ranker_failed` when the ranker fails
  */
 export async function answerAnthropicToolSearch(
   prepared: PreparedTools<AnthropicRequestTool>,
@@ -201,6 +201,12 @@ export async function answerAnthropicToolSearch(
     throw new ToolSearchError(
       'invalid_argument',
       `answerAnthropicToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
+    );
+  }
+  if (typeof toolUse !== 'object' || toolUse === null) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'answerAnthropicToolSearch needs the tool_use block.',
     );
   }
   if (toolUse.name !== prepared.searchToolName) {

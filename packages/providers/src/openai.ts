@@ -200,7 +200,7 @@ function namespaces(
  * @param tools - the session's tools, already scoped
  * @param options - see {@link PrepareOpenAIOptions}
  * @returns the {@link PreparedTools}
- * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` for an unknown mode or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object`
+ * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` for an unknown mode or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object` or an entry without a string name
  */
 export async function prepareOpenAIResponsesTools(
   tools: readonly ToolDefinition[],
@@ -256,7 +256,7 @@ export async function prepareOpenAIResponsesTools(
  * @param prepared - the preparation of the request the call came from
  * @param call - the `tool_search_call` item (`call_id`, `arguments` as an object or JSON text)
  * @returns the `tool_search_output` item to append to the next request's input
- * @throws `ToolSearchError` `invalid_argument` when `prepared` is not in `client` mode; `ranker_failed` when the ranker fails
+ * @throws `ToolSearchError` `invalid_argument` when `prepared` is not in `client` mode or the item is missing; `ranker_failed` when the ranker fails
  */
 export async function answerOpenAIToolSearch(
   prepared: PreparedTools<OpenAIRequestTool>,
@@ -266,6 +266,12 @@ export async function answerOpenAIToolSearch(
     throw new ToolSearchError(
       'invalid_argument',
       `answerOpenAIToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
+    );
+  }
+  if (typeof call !== 'object' || call === null) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'answerOpenAIToolSearch needs the tool_search_call item.',
     );
   }
   const output: OpenAIToolSearchOutput = {

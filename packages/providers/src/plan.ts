@@ -97,7 +97,7 @@ export const DEFAULT_SEARCH_TOOL_NAME = 'tool_search';
  * @param tools - the session's (scoped) tools
  * @param options - the shared options
  * @returns the plan
- * @throws `ToolSearchError` `invalid_argument` when `tools` is not an array; `duplicate_tool_name` when two tools share a name
+ * @throws `ToolSearchError` `invalid_argument` when `tools` is not an array; `invalid_tool_definition` for an entry without a string name; `duplicate_tool_name` when two tools share a name
  */
 export function planDeferral(
   tools: readonly ToolDefinition[],
@@ -110,7 +110,14 @@ export function planDeferral(
     );
   }
   const seen = new Set<string>();
-  for (const tool of tools) {
+  for (const [index, tool] of tools.entries()) {
+    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
+      throw new ToolSearchError(
+        'invalid_tool_definition',
+        `tools[${index}] is not a ToolDefinition with a string name. Validate untrusted tools with validateToolDefinitions (from @tool-search/core) first.`,
+        { data: { field: `tools[${index}]` } },
+      );
+    }
     if (seen.has(tool.name)) {
       throw new ToolSearchError(
         'duplicate_tool_name',

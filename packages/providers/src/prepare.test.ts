@@ -278,6 +278,29 @@ describe('the pre-send checks', () => {
     ).not.toThrow();
   });
 
+  it('reject input that is not a tool list, or a tool without a name, with a typed error', async () => {
+    expect((await rejectionOf(prepareAnthropicTools('tools' as never))).code).toBe(
+      'invalid_argument',
+    );
+    const broken = [sessionTools[0]!, null, { inputSchema: {} }] as never;
+    const error = await rejectionOf(prepareOpenAIResponsesTools(broken));
+    expect([error.code, error.data?.field]).toEqual(['invalid_tool_definition', 'tools[1]']);
+    const client = await prepareOpenAIResponsesTools(sessionTools, {
+      mode: 'client',
+      config: { enabled: 'on' },
+    });
+    expect((await rejectionOf(answerOpenAIToolSearch(client, null as never))).code).toBe(
+      'invalid_argument',
+    );
+    const anthropic = await prepareAnthropicTools(sessionTools, {
+      mode: 'client',
+      config: { enabled: 'on' },
+    });
+    expect((await rejectionOf(answerAnthropicToolSearch(anthropic, undefined as never))).code).toBe(
+      'invalid_argument',
+    );
+  });
+
   it('reject a search tool name Anthropic does not accept', async () => {
     const error = await rejectionOf(
       prepareAnthropicTools(sessionTools, {

@@ -113,6 +113,21 @@ describe('the activation decision', () => {
   });
 });
 
+describe('the request bytes', () => {
+  it('are identical from turn to turn for the same tools, in every mode, so the prompt cache survives', async () => {
+    for (const mode of ['client', 'hosted', 'bridge'] as const) {
+      const options = { mode, config: { enabled: 'on' } };
+      const copy = structuredClone(sessionTools);
+      expect(JSON.stringify((await prepareAnthropicTools(copy, options)).tools)).toBe(
+        JSON.stringify((await prepareAnthropicTools(sessionTools, options)).tools),
+      );
+      expect(JSON.stringify((await prepareOpenAIResponsesTools(copy, options)).tools)).toBe(
+        JSON.stringify((await prepareOpenAIResponsesTools(sessionTools, options)).tools),
+      );
+    }
+  });
+});
+
 describe('answerAnthropicToolSearch', () => {
   const many: ToolDefinition[] = Array.from({ length: 30 }, (_, index) => ({
     name: `issue_tool_${index}`,

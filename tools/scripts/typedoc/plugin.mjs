@@ -106,6 +106,15 @@ const EXAMPLES = [
   ['@tool-search/bridge', 'unwrapToolCall', 'getting-started.ts', 'loop'],
   ['@tool-search/hooks', 'createDispatcher', 'getting-started.ts', 'dispatch'],
   ['@tool-search/hooks', 'Guardrail', 'security.ts', 'fail-closed'],
+  ['@tool-search/providers', 'prepareAnthropicTools', 'native-anthropic.ts', 'anthropic-native'],
+  [
+    '@tool-search/providers',
+    'answerAnthropicToolSearch',
+    'native-anthropic.ts',
+    'anthropic-native',
+  ],
+  ['@tool-search/providers', 'prepareOpenAIResponsesTools', 'native-openai.ts', 'openai-native'],
+  ['@tool-search/providers', 'answerOpenAIToolSearch', 'native-openai.ts', 'openai-native'],
 ];
 
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../docs/examples/', import.meta.url));

@@ -1,0 +1,24 @@
+/**
+ * Tool search on the platforms' own deferred loading, driven by our catalog and policy.
+ * The provider functions live in subpaths, so that an app loads only what it uses:
+ * - `@tool-search/providers/anthropic`: `prepareAnthropicTools`,
+ *   `answerAnthropicToolSearch`, `checkAnthropicRequest` (Messages API).
+ * - `@tool-search/providers/openai`: `prepareOpenAIResponsesTools`,
+ *   `answerOpenAIToolSearch`, `toStrictOpenAITool` (Responses and Chat Completions).
+ * - `@tool-search/providers/testing`: local stand-ins of both APIs that check every
+ *   request and play a scripted model, for tests and examples without an API key.
+ *
+ * This entry holds what they share: the modes and the capability table of `auto`
+ * ({@link resolveProviderMode}, {@link DEFAULT_MODEL_CAPABILITIES}), the
+ * {@link PreparedTools} they return, and the strict-mode schema helpers.
+ *
+ * The provider SDKs are not dependencies: the types here are structurally theirs, and a
+ * type test assigns them to `@anthropic-ai/sdk` and `openai` types in CI.
+ *
+ * @packageDocumentation
+ */
+export type { ModelCapability, PreparedMode, Provider, ProviderMode } from './capabilities.js';
+export { DEFAULT_MODEL_CAPABILITIES, resolveProviderMode } from './capabilities.js';
+export type { PreparedTools, PrepareOptions } from './plan.js';
+export { DEFAULT_SEARCH_TOOL_NAME } from './plan.js';
+export { restoreStrictArguments, toStrictJsonSchema } from './strict-schema.js';

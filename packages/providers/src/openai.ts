@@ -1,0 +1,313 @@
+/**
+ * Tool search on the OpenAI Responses API's own deferred loading: a `tool_search` tool
+ * with `execution: 'client'` answered by our catalog with a `tool_search_output` of the
+ * functions found (`client`), or OpenAI's hosted search over deferred functions grouped
+ * into namespaces (`hosted`); the model then calls each function by its own name.
+ * Strict-mode schemas on request, for Chat Completions tools too.
+ *
+ * @example
+ * ```ts
+ * const prepared = await prepareOpenAIResponsesTools(tools, { model: 'gpt-5.5', contextWindow: 400_000 });
+ * const response = await client.responses.create({ model, input, tools: prepared.tools });
+ * for (const item of response.output) {
+ *   if (item.type === 'tool_search_call' && item.execution === 'client') input.push(item, await answerOpenAIToolSearch(prepared, item));
+ *   if (item.type === 'function_call') input.push(item, { type: 'function_call_output', call_id: item.call_id, output: await run(prepared.names.fromProvider(item.name) ?? item.name, item.arguments) });
+ * }
+ * ```
+ *
+ * @packageDocumentation
+ */
+import type {
+  OpenAIChatToolOutput,
+  OpenAIResponsesToolOutput,
+  ProviderObjectSchema,
+  ToolDefinition,
+  ToolNameMap,
+} from '@tool-search/core';
+import {
+  createToolNameMap,
+  OPENAI_TOOL_NAME_RULES,
+  ToolSearchError,
+  toOpenAIResponsesTool,
+  toOpenAITool,
+} from '@tool-search/core';
+import { resolveProviderMode } from './capabilities.js';
+import {
+  type PreparedTools,
+  type PrepareOptions,
+  planDeferral,
+  readSearchRequest,
+  searchDeferred,
+} from './plan.js';
+import { toStrictJsonSchema } from './strict-schema.js';
+
+/** The Responses `tool_search` tool (`Responses.ToolSearchTool`). */
+export interface OpenAIToolSearchTool {
+  type: 'tool_search';
+  /** `client`: we answer; absent: OpenAI's hosted search. */
+  execution?: 'client' | 'server';
+  description?: string;
+  parameters?: ProviderObjectSchema;
+}
+
+/** A Responses namespace (`Responses.NamespaceTool`): deferred functions of one toolset or server. */
+export interface OpenAINamespaceTool {
+  type: 'namespace';
+  name: string;
+  description: string;
+  tools: OpenAIResponsesToolOutput[];
+}
+
+/**
+ * A tool of a Responses request as {@link prepareOpenAIResponsesTools} builds it;
+ * assignable to `Responses.Tool`.
+ */
+export type OpenAIRequestTool =
+  | OpenAIResponsesToolOutput
+  | OpenAIToolSearchTool
+  | OpenAINamespaceTool;
+
+/**
+ * The answer to a client `tool_search_call`: a `tool_search_output` input item
+ * (`Responses.ResponseToolSearchOutputItemParam`) carrying the functions found.
+ */
+export interface OpenAIToolSearchOutput {
+  type: 'tool_search_output';
+  call_id: string | null;
+  execution: 'client';
+  status: 'completed';
+  tools: OpenAIResponsesToolOutput[];
+}
+
+/** Options of {@link prepareOpenAIResponsesTools}. */
+export interface PrepareOpenAIOptions extends PrepareOptions {
+  /**
+   * Send strict-mode functions (`strict: true`, schemas from `toStrictJsonSchema`);
+   * map the arguments back with `restoreStrictArguments`. @defaultValue false
+   */
+  strict?: boolean;
+  /**
+   * The description of each namespace in `hosted` mode, by toolset (e.g. `mcp-github`)
+   * or server name; the model sees only these until it searches. @defaultValue a line
+   * naming the group and its first tools
+   */
+  namespaceDescriptions?: Readonly<Record<string, string>>;
+}
+
+const NAMESPACE_PREVIEW = 8;
+
+// Preparations made with `strict`, so their search answers carry strict functions too.
+const strictPreparations = new WeakSet<object>();
+
+function defaultNamespaceDescription(group: string, tools: readonly ToolDefinition[]): string {
+  const shown = tools.slice(0, NAMESPACE_PREVIEW).map((tool) => tool.name);
+  const more = tools.length > shown.length ? `, and ${tools.length - shown.length} more` : '';
+  return `Tools of ${group}: ${shown.join(', ')}${more}.`;
+}
+
+function toFunction(
+  tool: ToolDefinition,
+  names: ToolNameMap,
+  strict: boolean,
+): OpenAIResponsesToolOutput {
+  const fn = toOpenAIResponsesTool({ ...tool, name: names.toProvider(tool.name) });
+  if (!strict) return fn;
+  return {
+    ...fn,
+    parameters: toStrictJsonSchema(tool.inputSchema) as ProviderObjectSchema,
+    strict: true,
+  };
+}
+
+function clientSearchTool(limits: { fallback: number; max: number }): OpenAIToolSearchTool {
+  return {
+    type: 'tool_search',
+    execution: 'client',
+    description:
+      'Search the functions that are not loaded yet and load the ones you need. Describe the task in a few ' +
+      `words (for example "create a github issue"); the best matches, ${limits.fallback} by default and at ` +
+      `most ${limits.max}, are loaded, and you then call them by their names.`,
+    parameters: {
+      type: 'object',
+      properties: {
+        query: { type: 'string', description: 'What the function should do, in a few words.' },
+        limit: {
+          type: 'integer',
+          minimum: 1,
+          maximum: limits.max,
+          description: `How many functions to load (default ${limits.fallback}).`,
+        },
+      },
+      required: ['query'],
+      additionalProperties: false,
+    },
+  };
+}
+
+// A toolset is the user's grouping; a server the fallback; a tool with neither stays a loose function.
+function groupOf(tool: ToolDefinition): string | undefined {
+  return tool.toolset ?? tool.origin?.server;
+}
+
+function namespaces(
+  deferrable: readonly ToolDefinition[],
+  names: ToolNameMap,
+  options: PrepareOpenAIOptions,
+): OpenAIRequestTool[] {
+  const groups = new Map<string, ToolDefinition[]>();
+  const loose: ToolDefinition[] = [];
+  for (const tool of deferrable) {
+    const group = groupOf(tool);
+    if (group === undefined) loose.push(tool);
+    else groups.set(group, [...(groups.get(group) ?? []), tool]);
+  }
+  const groupNames = createToolNameMap([...groups.keys()], OPENAI_TOOL_NAME_RULES);
+  const strict = options.strict === true;
+  const out: OpenAIRequestTool[] = [];
+  for (const [group, members] of groups) {
+    out.push({
+      type: 'namespace',
+      name: groupNames.toProvider(group),
+      description:
+        options.namespaceDescriptions?.[group] ?? defaultNamespaceDescription(group, members),
+      tools: members.map((tool) => ({ ...toFunction(tool, names, strict), defer_loading: true })),
+    });
+  }
+  for (const tool of loose) out.push({ ...toFunction(tool, names, strict), defer_loading: true });
+  return out;
+}
+
+/**
+ * Builds the `tools` of an OpenAI Responses request. The decision is the one of every
+ * mode (and of the bridge): core tools, tools of unknown source and pinned tools are
+ * never deferred; the deferrable tools are deferred when their estimated tokens reach
+ * the threshold. Then, by mode:
+ * - `off` (below the threshold): every tool as a function.
+ * - `client`: the tools that stay visible and a `tool_search` tool with
+ *   `execution: 'client'`; the deferred functions are kept back until a search finds
+ *   them (answer with {@link answerOpenAIToolSearch}).
+ * - `hosted`: the visible functions, the deferred ones with `defer_loading: true` inside
+ *   one namespace per toolset (or server), each with its description, and OpenAI's own
+ *   `tool_search`.
+ * - `bridge`: the visible functions; add the bridge tools of `@tool-search/bridge`.
+ *
+ * Tools named like the bridge tools (`tool_search`, `tool_describe`, `tool_call`) are
+ * stale ones of an earlier bridge assembly and are dropped, as `assembleTools` drops them.
+ * Only the tools passed in are ever sent or found: pass the session's scoped list.
+ * Names that break OpenAI's rule (`^[a-zA-Z0-9_-]{1,64}$`) are mapped
+ * ({@link PreparedTools.names}). With `strict`, every function is a strict-mode one.
+ *
+ * @param tools - the session's tools, already scoped
+ * @param options - see {@link PrepareOpenAIOptions}
+ * @returns the {@link PreparedTools}
+ * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` for an unknown mode or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object` or an entry without a string name
+ */
+export async function prepareOpenAIResponsesTools(
+  tools: readonly ToolDefinition[],
+  options: PrepareOpenAIOptions = {},
+): Promise<PreparedTools<OpenAIRequestTool>> {
+  const plan = planDeferral(tools, options);
+  const mode = resolveProviderMode('openai', options.model, options.mode, options.capabilities);
+  const names = createToolNameMap(tools, OPENAI_TOOL_NAME_RULES);
+  const strict = options.strict === true;
+  const base = { decision: plan.decision, catalog: plan.catalog, config: plan.config, names };
+
+  if (!plan.decision.active) {
+    const all = plan.tools.map((tool) => toFunction(tool, names, strict));
+    return { ...base, mode: 'off', tools: all, deferred: [], searchToolName: undefined };
+  }
+  const deferred = plan.deferrable.map((tool) => tool.name);
+  const visible: OpenAIRequestTool[] = plan.visible.map((tool) => toFunction(tool, names, strict));
+  if (mode === 'bridge')
+    return { ...base, mode, tools: visible, deferred, searchToolName: undefined };
+  if (mode === 'client') {
+    const search = clientSearchTool({
+      fallback: plan.config.searchDefaultLimit,
+      max: plan.config.maxSearchLimit,
+    });
+    const prepared: PreparedTools<OpenAIRequestTool> = {
+      ...base,
+      mode,
+      tools: [...visible, search],
+      deferred,
+      searchToolName: 'tool_search',
+    };
+    if (strict) strictPreparations.add(prepared);
+    return prepared;
+  }
+  const hosted: OpenAIToolSearchTool = { type: 'tool_search' };
+  return {
+    ...base,
+    mode,
+    tools: [...visible, ...namespaces(plan.deferrable, names, options), hosted],
+    deferred,
+    searchToolName: undefined,
+  };
+}
+
+/**
+ * Answers a client `tool_search_call` (`execution: 'client'`) with a
+ * `tool_search_output` item that carries the functions found, best first (strict ones
+ * when the preparation was strict). The limit is the model's `limit` clamped to
+ * [1, `config.maxSearchLimit`], else `config.searchDefaultLimit`. Only deferred tools of
+ * this preparation are ever returned. The output has no error channel: arguments without
+ * a query, or a search that finds nothing, answer with no tools.
+ *
+ * @param prepared - the preparation of the request the call came from
+ * @param call - the `tool_search_call` item (`call_id`, `arguments` as an object or JSON text)
+ * @returns the `tool_search_output` item to append to the next request's input
+ * @throws `ToolSearchError` `invalid_argument` when `prepared` is not in `client` mode or the item is missing; `ranker_failed` when the ranker fails
+ */
+export async function answerOpenAIToolSearch(
+  prepared: PreparedTools<OpenAIRequestTool>,
+  call: { call_id: string | null; arguments: unknown },
+): Promise<OpenAIToolSearchOutput> {
+  if (prepared.mode !== 'client') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `answerOpenAIToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
+    );
+  }
+  if (typeof call !== 'object' || call === null) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'answerOpenAIToolSearch needs the tool_search_call item.',
+    );
+  }
+  const output: OpenAIToolSearchOutput = {
+    type: 'tool_search_output',
+    call_id: call.call_id,
+    execution: 'client',
+    status: 'completed',
+    tools: [],
+  };
+  const request = readSearchRequest(call.arguments, prepared.config);
+  if (!request.ok) return output;
+  const strict = strictPreparations.has(prepared);
+  const found = await searchDeferred(prepared, request.query, request.limit);
+  output.tools = found.map((tool) => toFunction(tool, prepared.names, strict));
+  return output;
+}
+
+/**
+ * Converts a tool into a strict-mode Chat Completions function tool: `strict: true` and
+ * the schema of `toStrictJsonSchema` (every property required, `additionalProperties:
+ * false`, optional ones nullable). Assignable to `ChatCompletionFunctionTool`.
+ *
+ * @param tool - the definition
+ * @returns the Chat Completions tool
+ * @throws `ToolSearchError` `invalid_tool_definition` when the schema's `type` is not `object`
+ */
+export function toStrictOpenAITool(tool: ToolDefinition): OpenAIChatToolOutput {
+  const chat = toOpenAITool(tool);
+  return {
+    type: 'function',
+    function: {
+      ...chat.function,
+      parameters: toStrictJsonSchema(tool.inputSchema) as ProviderObjectSchema,
+      strict: true,
+    },
+  };
+}
+
+export type { PreparedTools, PrepareOptions } from './plan.js';

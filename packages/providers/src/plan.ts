@@ -1,0 +1,211 @@
+import type {
+  ActivationDecision,
+  Ranker,
+  TokenCounter,
+  ToolCatalog,
+  ToolDefinition,
+  ToolNameMap,
+  ToolSearchConfig,
+} from '@tool-search/core';
+import {
+  charsPerTokenCounter,
+  classifyTools,
+  createCatalog,
+  decideActivation,
+  estimateToolTokens,
+  parseToolSearchConfig,
+  ToolSearchError,
+} from '@tool-search/core';
+import { isBridgeToolName } from '@tool-search/core/internal';
+import type { ModelCapability, PreparedMode, ProviderMode } from './capabilities.js';
+
+/** The options every `prepare*` function takes. */
+export interface PrepareOptions {
+  /** How deferred tools reach the model. @defaultValue 'auto' */
+  mode?: ProviderMode;
+  /**
+   * The tool search config, in any form `parseToolSearchConfig` accepts.
+   * @defaultValue the defaults (`auto`, 10%, search limits 5 and 20)
+   */
+  config?: ToolSearchConfig | unknown;
+  /** The model's context window in tokens; unknown means a 20,000-token threshold. */
+  contextWindow?: number;
+  /** The model id, for `auto` (see `DEFAULT_MODEL_CAPABILITIES`). */
+  model?: string;
+  /** The ranker of the catalog that answers searches. @defaultValue `createBm25Ranker()` */
+  ranker?: Ranker;
+  /** The token counter of the activation estimate. @defaultValue `charsPerTokenCounter` */
+  counter?: TokenCounter;
+  /** Names that are never deferred whatever their source (pins from config). */
+  pinned?: Iterable<string>;
+  /** Capability rows that take precedence over `DEFAULT_MODEL_CAPABILITIES`. */
+  capabilities?: readonly ModelCapability[];
+  /**
+   * The name of our search tool in `client` mode (Anthropic; OpenAI's is always
+   * `tool_search`). @defaultValue 'tool_search'
+   */
+  searchToolName?: string;
+}
+
+/**
+ * What a `prepare*` function gives: the request's tools and everything the answer
+ * functions need. Prepare again for every request (tool lists and scopes change); a
+ * search answer must come from the preparation of the request it answers.
+ */
+export interface PreparedTools<T> {
+  /** The mode used; `off` when the decision said no and every tool is sent as it is. */
+  mode: PreparedMode;
+  /** What goes into the request's `tools`. */
+  tools: T[];
+  /** The session's names of the tools sent deferred, or kept back (`client` on OpenAI, `bridge`). */
+  deferred: readonly string[];
+  /** The activation decision, the same in every mode. */
+  decision: ActivationDecision;
+  /** The catalog over the deferred tools: only this (scoped) session's tools. */
+  catalog: ToolCatalog;
+  /** The parsed config (its search limits bound every answer). */
+  config: ToolSearchConfig;
+  /**
+   * Session names to the provider's names and back: map a tool call's name with
+   * `names.fromProvider(name)` before dispatching it.
+   */
+  names: ToolNameMap;
+  /** The name of our search tool in `client` mode; `undefined` in the other modes. */
+  searchToolName: string | undefined;
+}
+
+/** The shared activation plan of a request, before any provider format. */
+export interface DeferralPlan {
+  config: ToolSearchConfig;
+  /** The input without stale bridge tools, in order: what `off` sends. */
+  tools: ToolDefinition[];
+  visible: ToolDefinition[];
+  deferrable: ToolDefinition[];
+  decision: ActivationDecision;
+  catalog: ToolCatalog;
+}
+
+/** The default name of our client-mode search tool. */
+export const DEFAULT_SEARCH_TOOL_NAME = 'tool_search';
+
+/**
+ * The activation plan of one request, the same as the bridge's assembly: the same
+ * classification (core and unknown sources and pins stay visible), the same estimate
+ * over the same model-facing JSON, the same threshold. Only the wire format differs
+ * between the modes.
+ *
+ * @param tools - the session's (scoped) tools
+ * @param options - the shared options
+ * @returns the plan
+ * @throws `ToolSearchError` `invalid_argument` when `tools` is not an array; `invalid_tool_definition` for an entry without a string name; `duplicate_tool_name` when two tools share a name
+ */
+export function planDeferral(
+  tools: readonly ToolDefinition[],
+  options: PrepareOptions,
+): DeferralPlan {
+  if (!Array.isArray(tools)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `Expected an array of ToolDefinition, got ${typeof tools}. Pass the session's (scoped) tool list.`,
+    );
+  }
+  const seen = new Set<string>();
+  for (const [index, tool] of tools.entries()) {
+    if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
+      throw new ToolSearchError(
+        'invalid_tool_definition',
+        `tools[${index}] is not a ToolDefinition with a string name. Validate untrusted tools with validateToolDefinitions (from @tool-search/core) first.`,
+        { data: { field: `tools[${index}]` } },
+      );
+    }
+    if (seen.has(tool.name)) {
+      throw new ToolSearchError(
+        'duplicate_tool_name',
+        `Tool '${tool.name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server.`,
+        { data: { tool: tool.name } },
+      );
+    }
+    seen.add(tool.name);
+  }
+  const config = parseToolSearchConfig(options.config);
+  const { visible, deferrable } = classifyTools(
+    tools,
+    options.pinned === undefined ? {} : { pinned: options.pinned },
+  );
+  const counter = options.counter ?? charsPerTokenCounter;
+  const input: Parameters<typeof decideActivation>[0] = {
+    deferrableTokens: deferrable.length > 0 ? estimateToolTokens(deferrable, counter) : 0,
+    config,
+  };
+  if (options.contextWindow !== undefined) input.contextWindow = options.contextWindow;
+  const decision = decideActivation(input);
+  const deferred = decision.active ? deferrable : [];
+  const catalog = createCatalog(
+    deferred,
+    options.ranker === undefined ? {} : { ranker: options.ranker },
+  );
+  // Bridge tools in the input are stale ones of an earlier assembly, dropped as the bridge does.
+  const current = tools.filter((tool) => !isBridgeToolName(tool.name));
+  return { config, tools: current, visible, deferrable, decision, catalog };
+}
+
+/** A parsed search call: the query and the clamped limit, or the error the model sees. */
+export type SearchRequest =
+  | { ok: true; query: string; limit: number }
+  | { ok: false; error: string };
+
+/**
+ * Reads a search call's arguments, an object (Anthropic) or JSON text (some OpenAI
+ * paths), and clamps the limit to [1, `config.maxSearchLimit`].
+ *
+ * @param input - the call's arguments
+ * @param config - the parsed config
+ * @returns the query and limit, or the error text the model sees
+ * @throws nothing
+ */
+export function readSearchRequest(input: unknown, config: ToolSearchConfig): SearchRequest {
+  let value = input;
+  if (typeof value === 'string') {
+    try {
+      value = value.trim() === '' ? {} : JSON.parse(value);
+    } catch {
+      return { ok: false, error: 'query is required' };
+    }
+  }
+  const record =
+    typeof value === 'object' && value !== null ? (value as Record<string, unknown>) : {};
+  const query = typeof record['query'] === 'string' ? record['query'].trim() : '';
+  if (query === '') return { ok: false, error: 'query is required' };
+  const raw = record['limit'];
+  const asked = typeof raw === 'number' ? raw : typeof raw === 'string' ? Number(raw) : Number.NaN;
+  const limit = Number.isFinite(asked)
+    ? Math.min(config.maxSearchLimit, Math.max(1, Math.floor(asked)))
+    : config.searchDefaultLimit;
+  return { ok: true, query, limit };
+}
+
+/**
+ * Searches a preparation's catalog and keeps only its deferred tools: the catalog holds
+ * nothing else, and the check keeps it so if a custom ranker or a reused catalog ever
+ * disagreed.
+ *
+ * @param prepared - the preparation
+ * @param query - the model's query
+ * @param limit - the clamped limit
+ * @returns the tools found, best first
+ * @throws `ToolSearchError` `ranker_failed` when the ranker fails
+ */
+export async function searchDeferred(
+  prepared: Pick<PreparedTools<unknown>, 'catalog' | 'deferred'>,
+  query: string,
+  limit: number,
+): Promise<ToolDefinition[]> {
+  const allowed = new Set(prepared.deferred);
+  const hits = await prepared.catalog.search(query, { limit });
+  const found: ToolDefinition[] = [];
+  for (const hit of hits) {
+    const tool = prepared.catalog.get(hit.name);
+    if (tool !== undefined && allowed.has(tool.name)) found.push(tool);
+  }
+  return found;
+}

@@ -8,11 +8,10 @@ import type {
 } from '@tool-search/core';
 import {
   charsPerTokenCounter,
-  classifyTools,
   createCatalog,
-  decideActivation,
   estimateToolTokens,
   parseToolSearchConfig,
+  planActivation,
   ToolSearchError,
 } from '@tool-search/core';
 import { isBridgeToolName } from '@tool-search/core/internal';
@@ -179,25 +178,6 @@ function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolC
   return catalog;
 }
 
-// Checked before the decision, so a list is accepted or rejected the same way on both
-// sides of the threshold: the providers reject duplicate names too, and the bridge could
-// not tell which of two same-named tools a call means.
-function rejectDuplicateNames(tools: readonly ToolDefinition[]): void {
-  const seen = new Set<string>();
-  for (const tool of tools) {
-    const name = tool?.name;
-    if (typeof name !== 'string' || isBridgeToolName(name)) continue;
-    if (seen.has(name)) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server, deterministically.`,
-        { data: { tool: name } },
-      );
-    }
-    seen.add(name);
-  }
-}
-
 /**
  * Turns a session's tools into what the model sees.
  *
@@ -232,18 +212,14 @@ export function assembleTools(options: AssembleOptions): Assembly {
       `assembleTools needs { tools: ToolDefinition[] }, got ${typeof options?.tools}. Pass the session's (scoped) tool list.`,
     );
   }
-  const input = options.tools;
-  rejectDuplicateNames(input);
-  const classifyOptions = options.pinned === undefined ? {} : { pinned: options.pinned };
-  const { visible, deferrable } = classifyTools(input, classifyOptions);
-
-  const deferredTokens = deferrable.length > 0 ? estimateToolTokens(deferrable, counter) : 0;
-  const decisionInput: Parameters<typeof decideActivation>[0] = {
-    deferrableTokens: deferredTokens,
+  const plan = planActivation(options.tools, {
     config,
-  };
-  if (options.contextWindow !== undefined) decisionInput.contextWindow = options.contextWindow;
-  const decision = decideActivation(decisionInput);
+    counter,
+    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+  });
+  const { visible, deferrable, decision } = plan;
+  const deferredTokens = plan.deferrableTokens;
 
   let tools: ToolDefinition[];
   let deferred: ToolDefinition[];
@@ -265,7 +241,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     tools = [...visible, ...bridges];
   } else {
     deferred = [];
-    tools = input.filter((tool) => !isBridgeToolName(tool.name));
+    tools = plan.tools;
   }
   const catalog = catalogFor(deferred, options);
 

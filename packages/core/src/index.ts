@@ -31,6 +31,8 @@
  */
 export type { ActivationDecision, ActivationReason } from './activation.js';
 export { activationThreshold, decideActivation } from './activation.js';
+export type { ActivationPlan, ActivationPlanOptions } from './activation-plan.js';
+export { planActivation } from './activation-plan.js';
 export type { Analyzer, AnalyzerNormalization, AnalyzerOptions } from './analyzer.js';
 export { createAnalyzer } from './analyzer.js';
 export type { ToolField } from './analyzer-fields.js';

@@ -48,6 +48,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'isToolSearchErrorCode',
     'parseToolSearchConfig',
     'parseToolSearchConfigWithWarnings',
+    'planActivation',
     'resolveToolNames',
     'serverPrefix',
     'toAnthropicTool',

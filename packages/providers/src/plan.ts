@@ -7,16 +7,7 @@ import type {
   ToolNameMap,
   ToolSearchConfig,
 } from '@tool-search/core';
-import {
-  charsPerTokenCounter,
-  classifyTools,
-  createCatalog,
-  decideActivation,
-  estimateToolTokens,
-  parseToolSearchConfig,
-  ToolSearchError,
-} from '@tool-search/core';
-import { isBridgeToolName } from '@tool-search/core/internal';
+import { createCatalog, planActivation, ToolSearchError } from '@tool-search/core';
 import type { ModelCapability, PreparedMode, ProviderMode } from './capabilities.js';
 
 /** The options every `prepare*` function takes. */
@@ -109,7 +100,6 @@ export function planDeferral(
       `Expected an array of ToolDefinition, got ${typeof tools}. Pass the session's (scoped) tool list.`,
     );
   }
-  const seen = new Set<string>();
   for (const [index, tool] of tools.entries()) {
     if (typeof tool !== 'object' || tool === null || typeof tool.name !== 'string') {
       throw new ToolSearchError(
@@ -118,34 +108,24 @@ export function planDeferral(
         { data: { field: `tools[${index}]` } },
       );
     }
-    if (seen.has(tool.name)) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${tool.name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server.`,
-        { data: { tool: tool.name } },
-      );
-    }
-    seen.add(tool.name);
   }
-  const config = parseToolSearchConfig(options.config);
-  const { visible, deferrable } = classifyTools(
-    tools,
-    options.pinned === undefined ? {} : { pinned: options.pinned },
-  );
-  const counter = options.counter ?? charsPerTokenCounter;
-  const input: Parameters<typeof decideActivation>[0] = {
-    deferrableTokens: deferrable.length > 0 ? estimateToolTokens(deferrable, counter) : 0,
+  const {
     config,
-  };
-  if (options.contextWindow !== undefined) input.contextWindow = options.contextWindow;
-  const decision = decideActivation(input);
+    tools: current,
+    visible,
+    deferrable,
+    decision,
+  } = planActivation(tools, {
+    config: options.config,
+    ...(options.counter === undefined ? {} : { counter: options.counter }),
+    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+  });
   const deferred = decision.active ? deferrable : [];
   const catalog = createCatalog(
     deferred,
     options.ranker === undefined ? {} : { ranker: options.ranker },
   );
-  // Bridge tools in the input are stale ones of an earlier assembly, dropped as the bridge does.
-  const current = tools.filter((tool) => !isBridgeToolName(tool.name));
   return { config, tools: current, visible, deferrable, decision, catalog };
 }
 

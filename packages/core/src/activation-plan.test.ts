@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { planActivation } from './activation-plan.js';
+import { TOOL_CALL } from './classify.js';
+import { ToolSearchError } from './errors.js';
+import type { ToolDefinition } from './types.js';
+
+const tool = (name: string, source: ToolDefinition['source'], words = 40): ToolDefinition => ({
+  name,
+  description: `${name} ${'does a thing '.repeat(words)}`,
+  inputSchema: { type: 'object', properties: { q: { type: 'string' } } },
+  source,
+});
+
+describe('planActivation', () => {
+  it('keeps core and pinned tools visible and defers the rest once they pass the threshold', () => {
+    const tools = [tool('bash', 'core'), tool('gh_issue', 'mcp'), tool('pinned_one', 'plugin')];
+    const plan = planActivation(tools, { config: { enabled: 'on' }, pinned: ['pinned_one'] });
+    expect(plan.visible.map((t) => t.name)).toEqual(['bash', 'pinned_one']);
+    expect(plan.deferrable.map((t) => t.name)).toEqual(['gh_issue']);
+    expect(plan.decision).toMatchObject({ active: true, reason: 'forced-on' });
+    expect(plan.deferrableTokens).toBeGreaterThan(0);
+  });
+
+  it('stays off below the threshold and hands back the input without stale bridge tools', () => {
+    const stale: ToolDefinition = { ...tool(TOOL_CALL, 'core'), description: 'old bridge' };
+    const tools = [tool('bash', 'core'), stale, tool('gh_issue', 'mcp', 1)];
+    const plan = planActivation(tools, { contextWindow: 1_000_000 });
+    expect(plan.decision).toMatchObject({ active: false, reason: 'below-threshold' });
+    expect(plan.tools.map((t) => t.name)).toEqual(['bash', 'gh_issue']);
+  });
+
+  it('rejects two tools of one name whichever way the decision goes', () => {
+    const tools = [tool('gh_issue', 'mcp'), tool('gh_issue', 'plugin')];
+    for (const config of [{ enabled: 'on' }, { enabled: 'off' }]) {
+      let caught: unknown;
+      try {
+        planActivation(tools, { config });
+      } catch (error) {
+        caught = error;
+      }
+      expect(ToolSearchError.isInstance(caught) && caught.code).toBe('duplicate_tool_name');
+    }
+  });
+
+  it('refuses a tool list that is not an array with a typed error', () => {
+    expect(() => planActivation('tools' as never)).toThrowError(ToolSearchError);
+  });
+});

@@ -56,7 +56,10 @@ describe('createDispatcher: how a call came in', () => {
       guardrails: [
         {
           name: 'look',
-          check: (_call, ctx) => (seen.push(['guardrail', ctx.via]), { allow: true }),
+          check: (_call, ctx) => {
+            seen.push(['guardrail', ctx.via]);
+            return { allow: true };
+          },
         },
       ],
     });

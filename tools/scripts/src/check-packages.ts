@@ -147,9 +147,19 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const coreManifest = JSON.parse(
     await readFile(join(root, 'packages', 'core', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
-  const sdks = Object.fromEntries(
-    ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
-  );
+  // docs/examples/ai-sdk.ts and openai-agents.ts run on the AI SDK and the Agents SDK,
+  // ai-sdk's dev dependencies (the peer `ai` at the version its tests ran).
+  const aiSdkManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'ai-sdk', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
+  const sdks = {
+    ...Object.fromEntries(
+      ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
+    ),
+    ...Object.fromEntries(
+      ['ai', '@openai/agents', 'zod'].map((name) => [name, aiSdkManifest.devDependencies[name]]),
+    ),
+  };
   const dependencies: Record<string, string> = {};
   const overrides: Record<string, string> = {};
   for (const { manifest, tarball } of packed) {
@@ -295,14 +305,14 @@ async function zod3Smoke(packed: Packed[], work: string): Promise<void> {
       "import { createRequire } from 'node:module';",
       "import { parseToolSearchConfig, validateToolDefinition } from '@tool-search/core';",
       "const zod = createRequire(import.meta.url)('zod/package.json').version;",
-      "if (!zod.startsWith('3.')) throw new Error(`zod ${zod} installed, expected 3.x`);",
+      "if (!zod.startsWith('3.')) throw new Error('zod ' + zod + ' installed, expected 3.x');",
       "const config = parseToolSearchConfig({ threshold_pct: '15' });",
       "if (config.thresholdPct !== 15) throw new Error('config did not parse');",
       "validateToolDefinition({ name: 'a_tool', inputSchema: { type: 'object' } });",
-      "let refused = false;",
+      'let refused = false;',
       "try { validateToolDefinition({ name: '', inputSchema: 1 }); } catch { refused = true; }",
       "if (!refused) throw new Error('a bad definition was accepted');",
-      'console.log(`core parses with zod ${zod}`);',
+      "console.log('core parses with zod ' + zod);",
     ].join('\n'),
   );
   const checked = await run(process.execPath, ['check.mjs'], { cwd: consumer });

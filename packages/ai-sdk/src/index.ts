@@ -48,6 +48,12 @@ export { markDeferredTools } from './mark-deferred.js';
 export type { ToolSearchFunction, ToolSearchFunctionOptions } from './search-function.js';
 export { createToolSearchFunction } from './search-function.js';
 export type {
+  ApprovalToolCall,
+  ToolApprovalConfig,
+  ToolApprovalRequest,
+} from './tool-approval.js';
+export { createBridgeToolApproval } from './tool-approval.js';
+export type {
   ToolSearchMetadata,
   ToolSetExecute,
   ToolSetLabels,

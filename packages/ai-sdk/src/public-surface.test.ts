@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 // purpose changes this list in the same commit, with a changeset.
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
+    'createBridgeToolApproval',
     'createToolSearchFunction',
     'decideToolSetActivation',
     'markDeferredTools',

@@ -24,6 +24,11 @@ import {
 } from './call-dispatch.js';
 import { loadedToolNames } from './loaded-tools.js';
 import {
+  createBridgeToolApproval,
+  type ToolApprovalConfig,
+  type ToolApprovalRequest,
+} from './tool-approval.js';
+import {
   isFunctionTool,
   type ToolSetLabels,
   toolDefinitionsFromToolSet,
@@ -41,6 +46,11 @@ export interface WithToolSearchOptions
    * tool name (those the bridge answers).
    */
   repairToolCall?: RepairToolCall;
+  /**
+   * AI SDK 7's `toolApproval` (per tool name, or a function), to be seen through
+   * `tool_call`: pass the returned `toolApproval` to `generateText` instead.
+   */
+  toolApproval?: ToolApprovalConfig;
 }
 
 /** A tool call as the AI SDK hands it to `repairToolCall`: the fields this adapter reads. */
@@ -77,6 +87,12 @@ export interface ToolSearchSetup {
    * Pass it as `experimental_repairToolCall`: ai 6 reads only that name, ai 7 both.
    */
   repairToolCall: RepairToolCall;
+  /**
+   * For AI SDK 7's `generateText({ toolApproval })`: your `toolApproval` option, deciding a
+   * call through `tool_call` as a call of the real tool (its name, its arguments), and
+   * falling back to the real tool's `needsApproval`.
+   */
+  toolApproval: (request: ToolApprovalRequest) => Promise<unknown>;
   /** The dispatcher every call goes through. */
   dispatch: Dispatcher<AiSdkCallContext>;
   /**
@@ -139,7 +155,8 @@ function parsedInput(input: string): unknown {
  *
  * @param tools - your AI SDK tool set
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
- * @returns the tools, `prepareStep`, `repairToolCall`, the dispatcher and `assemble`
+ * @returns the tools, `prepareStep`, `repairToolCall`, `toolApproval` (AI SDK 7), the
+ * dispatcher and `assemble`
  * @throws `ToolSearchError` `invalid_argument` when the dispatch options are malformed;
  * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
  * converted
@@ -328,5 +345,6 @@ export function withToolSearch(
     };
   };
 
-  return { tools: result, prepareStep, repairToolCall, dispatch, assemble };
+  const toolApproval = createBridgeToolApproval(tools, options.toolApproval);
+  return { tools: result, prepareStep, repairToolCall, toolApproval, dispatch, assemble };
 }

@@ -45,6 +45,8 @@ export type {
   MarkedToolSet,
 } from './mark-deferred.js';
 export { markDeferredTools } from './mark-deferred.js';
+export type { RealToolCall } from './real-tool-calls.js';
+export { realToolCalls } from './real-tool-calls.js';
 export type { ToolSearchFunction, ToolSearchFunctionOptions } from './search-function.js';
 export { createToolSearchFunction } from './search-function.js';
 export type {

@@ -11,6 +11,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'createToolSearchFunction',
     'decideToolSetActivation',
     'markDeferredTools',
+    'realToolCalls',
     'toolDefinitionsFromToolSet',
     'toolSetFromDefinitions',
     'withToolSearch',

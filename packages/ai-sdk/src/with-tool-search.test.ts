@@ -5,6 +5,7 @@ import { generateText, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { type AgentTask, createAgentModel } from './__fixtures__/agent-model.js';
 import { catalog, catalogToolSet, type Execution } from './__fixtures__/catalog.js';
+import { realToolCalls } from './real-tool-calls.js';
 import { withToolSearch } from './with-tool-search.js';
 
 const postMessage: AgentTask = {
@@ -57,6 +58,14 @@ describe('withToolSearch over 300 real tools (generateText)', () => {
       { tool: 'slack_slack_post_message', via: 'bridge', status: 'ok' },
     ]);
     expect(result.text).toContain('"ran":"slack_slack_post_message"');
+    // An activity view shows the real tool behind tool_call.
+    const calls = result.steps.flatMap((step) => realToolCalls(step.toolCalls));
+    expect(calls.map(({ toolName, via }) => `${via}:${toolName}`)).toEqual([
+      'direct:tool_search',
+      'direct:tool_describe',
+      'bridge:slack_slack_post_message',
+    ]);
+    expect(calls[2]?.input).toEqual(postMessage.arguments);
   });
 
   it('offers a tool loaded with tool_describe from the next step on, and its call reports the real tool', async () => {

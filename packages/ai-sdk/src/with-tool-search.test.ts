@@ -159,6 +159,15 @@ describe('withToolSearch over 300 real tools (generateText)', () => {
   });
 });
 
+describe('withToolSearch: its input', () => {
+  it('refuses a tool set that already holds a bridge tool name, with a typed error', () => {
+    const tools = { ...catalogToolSet(), tool_search: catalogToolSet()['read_file']! };
+    expect(() => withToolSearch(tools)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', data: { tool: 'tool_search' } }),
+    );
+  });
+});
+
 describe('withToolSearch (streamText)', () => {
   it('streams the loop, with the real tool in the tool-call part once it is loaded', async () => {
     const { executions, audit, search } = setup();

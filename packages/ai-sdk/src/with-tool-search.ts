@@ -1,6 +1,7 @@
 import type { Assembly } from '@tool-search/bridge';
 import {
   assembleTools,
+  BRIDGE_TOOL_NAMES,
   createBridgeTools,
   handleBridgeCall,
   isBridgeToolName,
@@ -10,6 +11,7 @@ import {
   unwrapToolCall,
 } from '@tool-search/bridge';
 import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
 import type { Dispatcher } from '@tool-search/hooks';
 import { scopeTools } from '@tool-search/toolsets';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
@@ -157,7 +159,8 @@ function parsedInput(input: string): unknown {
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
  * @returns the tools, `prepareStep`, `repairToolCall`, `toolApproval` (AI SDK 7), the
  * dispatcher and `assemble`
- * @throws `ToolSearchError` `invalid_argument` when the dispatch options are malformed;
+ * @throws `ToolSearchError` `invalid_argument` when the dispatch options are malformed or
+ * the tool set already has a tool named `tool_search`, `tool_describe` or `tool_call`;
  * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
  * converted
  */
@@ -165,6 +168,15 @@ export function withToolSearch(
   tools: ToolSet,
   options: WithToolSearchOptions = {},
 ): ToolSearchSetup {
+  for (const name of BRIDGE_TOOL_NAMES) {
+    if (Object.hasOwn(tools, name)) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        `withToolSearch: the tool set already has a tool named '${name}', a name the bridge reserves. Rename it, or leave AI SDK 7's toolSearch() out of a tool set given to withToolSearch (use one route, not both).`,
+        { data: { tool: name } },
+      );
+    }
+  }
   let definitions: Promise<Map<string, ToolDefinition>> | undefined;
   const definitionsOf = () => {
     definitions ??= toolDefinitionsFromToolSet(tools, options).then(
@@ -199,6 +211,12 @@ export function withToolSearch(
     if (assemblies.size >= ASSEMBLY_MEMO) assemblies.delete(assemblies.keys().next().value!);
     assemblies.set(key, assembly);
     return assembly;
+  };
+
+  const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
+  const toolOf = (name: string) => {
+    const tool = known.get(name);
+    return tool ? { tool } : {};
   };
 
   const context = (options_: AiSdkExecutionOptions) => ({
@@ -253,11 +271,6 @@ export function withToolSearch(
         { ...sessionOf(), via: 'direct', ...toolOf(inner.name) },
       )
     );
-  };
-  const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
-  const toolOf = (name: string) => {
-    const tool = known.get(name);
-    return tool ? { tool } : {};
   };
 
   const innerNeedsApproval: NeedsApproval = async (input, approvalOptions) => {

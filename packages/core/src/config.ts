@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /** When tool search replaces the deferrable tools with the bridge tools. */
 export type ToolSearchMode = 'auto' | 'on' | 'off';

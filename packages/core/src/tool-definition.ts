@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { ToolSearchError } from './errors.js';
 import type { ToolDefinition } from './types.js';
 

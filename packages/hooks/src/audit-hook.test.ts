@@ -29,6 +29,7 @@ describe('createAuditHook', () => {
       tool: 'github_create_issue',
       callId: 'c1',
       sessionId: 's1',
+      via: 'bridge',
       viaBridge: true,
       decision: 'allowed',
       status: 'ok',

@@ -1,7 +1,13 @@
 import type { Promisable, ToolOrigin } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
 import { originOfCall } from './tool-identity.js';
-import type { ApprovalOutcome, DeniedBy, DispatchResult, ToolCallHook } from './types.js';
+import type {
+  ApprovalOutcome,
+  CallRoute,
+  DeniedBy,
+  DispatchResult,
+  ToolCallHook,
+} from './types.js';
 
 /**
  * One audit record: what was called, how, and what became of it. Plain JSON.
@@ -19,7 +25,16 @@ export interface AuditRecord {
   /** The provider's call id, when it has one. */
   callId?: string;
   sessionId?: string;
-  /** Whether the model made the call through `tool_call`. */
+  /**
+   * How the call came in: `'bridge'` through `tool_call`, `'direct'` by the tool's own
+   * name (a listed tool, or a deferred one the bridge routed).
+   */
+  via: CallRoute;
+  /**
+   * `via === 'bridge'`.
+   * @deprecated Use `via`. Before it, a routed direct call of a deferred tool was recorded
+   * with `viaBridge: true`.
+   */
   viaBridge: boolean;
   /**
    * The policy decision: `allowed` (every guardrail, hook and the approval let it
@@ -78,7 +93,7 @@ export interface AuditHookOptions {
  *   hooks: [createAuditHook((record) => logger.info(record, 'tool call'))],
  * });
  * // { tool: 'github_create_issue', origin: { server: 'github', name: 'create_issue' },
- * //   viaBridge: true, decision: 'denied', status: 'denied',
+ * //   via: 'bridge', viaBridge: true, decision: 'denied', status: 'denied',
  * //   deniedBy: { kind: 'guardrail', name: 'tool-policy' }, reason: '...', durationMs: 0.4, ... }
  * ```
  */
@@ -91,7 +106,8 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
     onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {
       const record: AuditRecord = {
         tool: result.call.name,
-        viaBridge: ctx.viaBridge,
+        via: ctx.via ?? (ctx.viaBridge ? 'bridge' : 'direct'),
+        viaBridge: ctx.via === undefined ? ctx.viaBridge : ctx.via === 'bridge',
         decision: executed
           ? 'allowed'
           : result.status === 'denied' || result.status === 'cancelled'

@@ -3,6 +3,7 @@ import { dispatchError } from './dispatch-errors.js';
 import { type DispatchConfig, normalizeCall, placeholderCall, signalOf } from './dispatch-input.js';
 import type {
   ApprovalOutcome,
+  CallRoute,
   DeniedBy,
   DispatchContext,
   DispatchError,
@@ -97,12 +98,24 @@ export function startCall(input: unknown, context: ToolCallContext): CallState {
  * @throws nothing
  */
 export function contextFor(state: CallState, signal: AbortSignal): DispatchContext {
-  return {
-    ...state.context,
-    viaBridge: state.context.viaBridge === true,
-    tool: state.tool,
-    signal,
-  };
+  const via = callRoute(state.context);
+  return { ...state.context, via, viaBridge: via === 'bridge', tool: state.tool, signal };
+}
+
+/**
+ * How a call came in, read from the caller's context: its `via`, else the bridge's
+ * `route` (a deferred tool called by its own name is `'direct'`, although the bridge
+ * also says `viaBridge: true`), else `viaBridge`.
+ *
+ * @param context - the caller's context
+ * @returns `'bridge'` or `'direct'`
+ * @throws nothing
+ */
+export function callRoute(context: ToolCallContext): CallRoute {
+  if (context.via === 'bridge' || context.via === 'direct') return context.via;
+  if (context.route === 'direct') return 'direct';
+  if (context.route === 'tool_call') return 'bridge';
+  return context.viaBridge === true ? 'bridge' : 'direct';
 }
 
 /**

@@ -12,17 +12,21 @@ import type {
   ToolCallHook,
 } from './types.js';
 
-/** Options of {@link createDispatcher}. */
-export interface DispatcherOptions {
+/**
+ * Options of {@link createDispatcher}. `C` is the caller's own context: what `dispatch`
+ * is given besides the {@link ToolCallContext} fields reaches `execute`, the guardrails
+ * and the hooks typed, without casts.
+ */
+export interface DispatcherOptions<C extends object = Record<never, never>> {
   /**
    * Runs the tool. Receives the final call and a context whose `signal` aborts when the
    * caller cancels or `timeouts.execute` runs out: pass it on to the tool.
    */
-  execute(call: ToolCall, ctx: DispatchContext): Promisable<unknown>;
+  execute(call: ToolCall, ctx: DispatchContext<C>): Promisable<unknown>;
   /** Checked in order; the first refusal wins. */
-  guardrails?: readonly Guardrail[];
+  guardrails?: readonly Guardrail<C>[];
   /** `beforeCall` in this order; `afterCall`, `onError` and `onSettled` in reverse. */
-  hooks?: readonly ToolCallHook[];
+  hooks?: readonly ToolCallHook<C>[];
   /** Asked after the guardrails and `beforeCall` hooks allowed the call. Without one, no one is asked. */
   approval?: ApprovalAdapter;
   /**
@@ -206,6 +210,9 @@ export function normalizeApproval(value: unknown): ApprovalAnswer | undefined {
   ) {
     const answer: ApprovalAnswer = { decision: value.decision as ApprovalDecision };
     if (typeof value.reason === 'string' && value.reason.length > 0) answer.reason = value.reason;
+    if (typeof value.decidedBy === 'string' && value.decidedBy.length > 0) {
+      answer.decidedBy = value.decidedBy;
+    }
     return answer;
   }
   return undefined;

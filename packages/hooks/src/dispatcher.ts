@@ -74,6 +74,8 @@ const PIPELINE: readonly DispatchStep[] = [
  * @param options.resolveTool - finds a tool's definition for `ctx.tool`
  * @param options.sessionApprovals - where 'allow-session' answers are remembered
  * @param options.timeouts - time limits of each step
+ * @typeParam C - the caller's own context fields, e.g. `{ toolCallId: string }`: what
+ * `dispatch` is given reaches `execute`, guardrails and hooks typed
  * @returns `dispatch(call, ctx?)`, resolving to a {@link DispatchResult}
  * @throws `ToolSearchError` `invalid_argument` when the options are malformed
  *
@@ -94,11 +96,15 @@ const PIPELINE: readonly DispatchStep[] = [
  * if (result.status === 'ok') use(result.result);
  * ```
  */
-export function createDispatcher(options: DispatcherOptions): Dispatcher {
-  const config = resolveDispatcherOptions(options);
+export function createDispatcher<C extends object = Record<never, never>>(
+  options: DispatcherOptions<C>,
+): Dispatcher<C> {
+  // The steps hand the caller's context on as it came (spread), so its own fields reach
+  // every step; only the types are widened here.
+  const config = resolveDispatcherOptions(options as unknown as DispatcherOptions);
   return async function dispatch(
     input: ToolCall,
-    ctx: ToolCallContext = {},
+    ctx: ToolCallContext & C = {} as ToolCallContext & C,
   ): Promise<DispatchResult> {
     const decided = await runPipeline(startCall(input, ctx), config);
     const settled = await runSettledHooks(decided, config);

@@ -70,6 +70,7 @@ export type {
   ApprovalOutcome,
   ApprovalRequest,
   BeforeCallOutcome,
+  CallRoute,
   DeniedBy,
   DispatchContext,
   DispatchError,

@@ -63,9 +63,11 @@ describe('createPolicyApproval', () => {
 
   it('reads missing annotations with the MCP defaults: possibly destructive, never read-only', async () => {
     const { adapter, request } = asker('deny');
-    expect(await cautious(adapter, 'allow').request(requestFor(silent))).toBe('deny');
-    expect(await cautious(adapter, 'allow').request(requestFor(undefined, 'unknown_tool'))).toBe(
-      'deny',
+    // A denial by the asked adapter comes back naming it (see call-route.test.ts).
+    const denied = { decision: 'deny', decidedBy: 'person' };
+    expect(await cautious(adapter, 'allow').request(requestFor(silent))).toEqual(denied);
+    expect(await cautious(adapter, 'allow').request(requestFor(undefined, 'unknown_tool'))).toEqual(
+      denied,
     );
     expect(request).toHaveBeenCalledTimes(2);
     expect(await cautious(adapter, 'allow').request(requestFor(additive))).toBe('allow-once');
@@ -78,7 +80,10 @@ describe('createPolicyApproval', () => {
       autoApprove: { annotations: { readOnlyHint: true } },
       ask: adapter,
     });
-    expect(await policy.request(requestFor(readOnly))).toBe('deny');
+    expect(await policy.request(requestFor(readOnly))).toEqual({
+      decision: 'deny',
+      decidedBy: 'person',
+    });
     expect(request).toHaveBeenCalledOnce();
   });
 

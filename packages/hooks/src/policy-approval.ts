@@ -1,4 +1,6 @@
 import type { ToolAnnotations } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
+import { normalizeApproval } from './dispatch-input.js';
 import { createGlobMatcher } from './glob.js';
 import { createToolRuleMatcher, originOfCall } from './tool-identity.js';
 import type {
@@ -48,6 +50,39 @@ export interface PolicyApprovalOptions {
   otherwise?: 'ask' | 'allow' | 'deny';
   /** @defaultValue `'policy'` */
   name?: string;
+}
+
+/**
+ * Asks the adapter a policy delegates to, and names it in the answer, so that a denial
+ * reports the adapter that denied rather than the policy. Its failures deny here, named
+ * after it, for the same reason (approvals fail closed either way).
+ */
+async function delegate(
+  adapter: ApprovalAdapter,
+  request: ApprovalRequest,
+): Promise<ApprovalDecision | ApprovalAnswer> {
+  const name = adapter.name || 'approval';
+  let value: unknown;
+  try {
+    value = await adapter.request(request);
+  } catch (error) {
+    if (request.signal.aborted) throw error;
+    return {
+      decision: 'deny',
+      reason: `Approval '${name}' failed (${describeError(error)}), so the call to '${request.call.name}' is denied (approvals fail closed).`,
+      decidedBy: name,
+    };
+  }
+  const answer = normalizeApproval(value);
+  if (answer === undefined) {
+    return {
+      decision: 'deny',
+      reason: `Approval '${name}' answered something other than 'allow-once', 'allow-session' or 'deny', so the call to '${request.call.name}' is denied (approvals fail closed).`,
+      decidedBy: name,
+    };
+  }
+  if (answer.decision !== 'deny') return value as ApprovalDecision | ApprovalAnswer;
+  return { ...answer, decidedBy: answer.decidedBy ?? name };
 }
 
 function effectiveHints(annotations: ToolAnnotations | undefined): Record<ApprovalHint, boolean> {
@@ -114,7 +149,7 @@ export function createPolicyApproval(options: PolicyApprovalOptions): ApprovalAd
         reason: `The call to '${request.call.name}' needs approval, and no one is configured to approve it.`,
       };
     }
-    return options.ask.request(request);
+    return delegate(options.ask, request);
   };
   return {
     name,

@@ -1,4 +1,4 @@
-import { type CallState, cancel, deny } from './call-state.js';
+import { type CallState, callRoute, cancel, deny } from './call-state.js';
 import { failureText } from './dispatch-errors.js';
 import { type DispatchConfig, normalizeApproval } from './dispatch-input.js';
 import { runStep } from './run-step.js';
@@ -33,6 +33,7 @@ export async function runApproval(
     return { ...state, approval: 'remembered' };
   }
   const request = adapter.request.bind(adapter);
+  const via = callRoute(state.context);
   const timeoutMs = config.timeouts.approval;
   const outcome = await runStep(
     (stepSignal) =>
@@ -40,7 +41,8 @@ export async function runApproval(
         call,
         ...(tool ? { tool } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
-        viaBridge: state.context.viaBridge === true,
+        via,
+        viaBridge: via === 'bridge',
         signal: stepSignal,
       }),
     timeoutMs,
@@ -58,7 +60,12 @@ export async function runApproval(
   }
   const answered: CallState = { ...state, approval: answer.decision };
   if (answer.decision === 'deny') {
-    return deny(answered, by, answer.reason ?? `The call to '${call.name}' was not approved.`);
+    // A delegating adapter (a policy asking a callback) names the one that decided.
+    const decider: DeniedBy =
+      answer.decidedBy !== undefined && answer.decidedBy !== approvalName
+        ? { kind: 'approval', name: answer.decidedBy, delegatedBy: approvalName }
+        : by;
+    return deny(answered, decider, answer.reason ?? `The call to '${call.name}' was not approved.`);
   }
   if (answer.decision === 'allow-session' && sessionId !== undefined) {
     sessionApprovals.remember(sessionId, approvalKey);

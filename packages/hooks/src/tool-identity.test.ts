@@ -98,7 +98,7 @@ describe('createPolicyApproval on identity', () => {
       viaBridge: false,
       signal: new AbortController().signal,
     });
-    expect(await approval.request(request(renamed))).toBe('deny');
+    expect(await approval.request(request(renamed))).toMatchObject({ decision: 'deny' });
     expect(await approval.request(request({ name: 'read_graph', inputSchema: {} }))).toBe(
       'allow-once',
     );

@@ -11,21 +11,53 @@ export interface ToolCallContext {
   sessionId?: string;
   /** Cancels the call: a waiting guardrail, hook or approval, and the execution. */
   signal?: AbortSignal;
-  /** Whether the model made the call through `tool_call` (set by the runtime or the bridge). */
+  /**
+   * How the model made the call: `'bridge'` through `tool_call`, `'direct'` by the tool's
+   * own name (a listed tool, or a deferred one the bridge routed). When absent, it is read
+   * from `route` (as `handleBridgeCall` passes it), else from `viaBridge`.
+   */
+  via?: CallRoute;
+  /**
+   * How the bridge resolved the call (`handleBridgeCall` sets it): `'tool_call'` or
+   * `'direct'` for a deferred tool called by its own name.
+   */
+  route?: 'tool_call' | 'direct';
+  /**
+   * Whether the model made the call through `tool_call` (set by the runtime or the bridge).
+   * @deprecated Use `via`; `handleBridgeCall` sets `viaBridge: true` for a routed direct
+   * call too, which `route` then corrects.
+   */
   viaBridge?: boolean;
   /** The definition of the called tool, when the runtime knows it. */
   tool?: ToolDefinition;
 }
 
+/** How a call came in: through the bridge's `tool_call`, or directly by the tool's own name. */
+export type CallRoute = 'bridge' | 'direct';
+
 /**
- * The context the dispatcher hands to guardrails, hooks, approvals and `execute`:
- * {@link ToolCallContext} with `viaBridge` and `signal` always set. The signal aborts
- * when the caller's signal aborts or the step runs out of time.
+ * The context the dispatcher hands to guardrails, hooks, approvals and `execute`: the
+ * caller's context (its own fields `C` included, e.g. an AI SDK `toolCallId`) with
+ * `via`, `viaBridge` and `signal` always set. The signal aborts when the caller's signal
+ * aborts or the step runs out of time.
  */
-export interface DispatchContext extends ToolCallContext {
-  viaBridge: boolean;
-  signal: AbortSignal;
-}
+export type DispatchContext<C extends object = Record<never, never>> = Omit<
+  ToolCallContext,
+  'via' | 'viaBridge' | 'signal'
+> &
+  Omit<C, 'via' | 'viaBridge' | 'signal'> & {
+    /**
+     * How the model made the call. The dispatcher always sets it; it is optional only so
+     * that a context built by hand (a test calling a guardrail) need not.
+     */
+    via?: CallRoute;
+    /**
+     * `via === 'bridge'`.
+     * @deprecated Use `via`.
+     */
+    viaBridge: boolean;
+    signal: AbortSignal;
+  };
 
 /** What a guardrail answers. */
 export type GuardrailVerdict = { allow: true } | { allow: false; reason: string };
@@ -47,14 +79,14 @@ export type GuardrailVerdict = { allow: true } | { allow: false; reason: string 
  * };
  * ```
  */
-export interface Guardrail {
+export interface Guardrail<C extends object = Record<never, never>> {
   /** Shown in denials: `denied by guardrail '<name>'`. */
   name: string;
   /**
    * @param call - the call, with the real tool name (never `tool_call`); do not mutate it
    * @param ctx - the dispatch context
    */
-  check(call: ToolCall, ctx: DispatchContext): Promisable<GuardrailVerdict>;
+  check(call: ToolCall, ctx: DispatchContext<C>): Promisable<GuardrailVerdict>;
 }
 
 /** What a `beforeCall` hook may answer: nothing (go on), a rewritten call, or a denial. */
@@ -87,20 +119,20 @@ export type AfterCallOutcome = undefined | { result: unknown };
  * };
  * ```
  */
-export interface ToolCallHook {
+export interface ToolCallHook<C extends object = Record<never, never>> {
   /** Shown in denials and warnings. */
   name: string;
   // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing goes on
-  beforeCall?(call: ToolCall, ctx: DispatchContext): Promisable<BeforeCallOutcome | void>;
+  beforeCall?(call: ToolCall, ctx: DispatchContext<C>): Promisable<BeforeCallOutcome | void>;
   afterCall?(
     call: ToolCall,
     result: unknown,
-    ctx: DispatchContext,
+    ctx: DispatchContext<C>,
     // biome-ignore lint/suspicious/noConfusingVoidType: a hook that returns nothing keeps the result
   ): Promisable<AfterCallOutcome | void>;
   /** @param error - the value `execute` threw, or a `ToolSearchError` (`tool_timeout`) */
-  onError?(call: ToolCall, error: unknown, ctx: DispatchContext): Promisable<void>;
-  onSettled?(settled: DispatchSettled, ctx: DispatchContext): Promisable<void>;
+  onError?(call: ToolCall, error: unknown, ctx: DispatchContext<C>): Promisable<void>;
+  onSettled?(settled: DispatchSettled, ctx: DispatchContext<C>): Promisable<void>;
 }
 
 /** An approval adapter's answer. */
@@ -111,6 +143,12 @@ export interface ApprovalAnswer {
   decision: ApprovalDecision;
   /** Shown to the model when the decision is 'deny'. */
   reason?: string;
+  /**
+   * The adapter that decided, when it is not the one the dispatcher asked: an adapter
+   * that delegates (e.g. {@link createPolicyApproval} asking its `ask`) names the one it
+   * asked, so that a denial reports who really denied.
+   */
+  decidedBy?: string;
 }
 
 /** What an approval adapter is asked. */
@@ -121,7 +159,15 @@ export interface ApprovalRequest {
   tool?: ToolDefinition;
   /** Absent when the runtime has no session: 'allow-session' is then not remembered. */
   sessionId?: string;
-  /** Whether the model made the call through `tool_call`. */
+  /**
+   * How the model made the call: through `tool_call`, or by the tool's own name. The
+   * dispatcher always sets it; optional only so that a request built by hand need not.
+   */
+  via?: CallRoute;
+  /**
+   * `via === 'bridge'`.
+   * @deprecated Use `via`.
+   */
   viaBridge: boolean;
   /** Aborts when the call is cancelled or the approval runs out of time: stop asking. */
   signal: AbortSignal;
@@ -150,7 +196,13 @@ export interface ApprovalAdapter {
 /** Which step denied a call. */
 export interface DeniedBy {
   kind: 'guardrail' | 'hook' | 'approval';
+  /** The guardrail, hook or approval adapter that denied: the one that decided, not a wrapper. */
   name: string;
+  /**
+   * The approval adapter the dispatcher asked, when it delegated the decision to the
+   * adapter named in `name` (e.g. a policy that asked a callback).
+   */
+  delegatedBy?: string;
 }
 
 /**
@@ -222,5 +274,12 @@ export interface DispatchTimeouts {
   execute?: number;
 }
 
-/** Runs one call through the whole pipeline. Never throws, never rejects. */
-export type Dispatcher = (call: ToolCall, ctx?: ToolCallContext) => Promise<DispatchResult>;
+/**
+ * Runs one call through the whole pipeline. Never throws, never rejects. `C` is the
+ * caller's own context (e.g. `{ toolCallId: string }`), handed on to every guardrail,
+ * hook, approval and `execute`.
+ */
+export type Dispatcher<C extends object = Record<never, never>> = (
+  call: ToolCall,
+  ctx?: ToolCallContext & C,
+) => Promise<DispatchResult>;

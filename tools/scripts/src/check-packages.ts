@@ -14,6 +14,8 @@
  *    subpath and run `testRanker` on the default ranker.
  * 7. Type-check docs/examples against the installed packages, run each example, and
  *    run the `*.test.ts` examples under vitest.
+ * 8. In a second project, `npm install` core and mcp beside `zod@3` (the peer range is
+ *    `^3.25 || ^4`): it must resolve, and core must parse with zod 3.
  *
  * Usage: `tsx src/check-packages.ts [--keep]` (--keep leaves the temp folder).
  * Exits non-zero with a list of failures.
@@ -145,9 +147,19 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const coreManifest = JSON.parse(
     await readFile(join(root, 'packages', 'core', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
-  const sdks = Object.fromEntries(
-    ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
-  );
+  // docs/examples/ai-sdk.ts and openai-agents.ts run on the AI SDK and the Agents SDK,
+  // ai-sdk's dev dependencies (the peer `ai` at the version its tests ran).
+  const aiSdkManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'ai-sdk', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
+  const sdks = {
+    ...Object.fromEntries(
+      ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
+    ),
+    ...Object.fromEntries(
+      ['ai', '@openai/agents', 'zod'].map((name) => [name, aiSdkManifest.devDependencies[name]]),
+    ),
+  };
   const dependencies: Record<string, string> = {};
   const overrides: Record<string, string> = {};
   for (const { manifest, tarball } of packed) {
@@ -257,6 +269,57 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   else fail(`vitest exits ${vitest.code}:\n${vitest.stdout}${vitest.stderr}`);
 }
 
+/**
+ * A user on zod 3 (3.25 ships `zod/v4`, which is what the packages import): installing
+ * core and mcp beside `zod@3` must resolve without ERESOLVE, and core must parse with it.
+ */
+async function zod3Smoke(packed: Packed[], work: string): Promise<void> {
+  step('npm install of core and mcp beside zod@3');
+  const consumer = join(work, 'zod3');
+  await mkdir(consumer, { recursive: true });
+  const wanted = packed.filter(({ manifest }) =>
+    ['@tool-search/core', '@tool-search/mcp'].includes(manifest.name),
+  );
+  const dependencies: Record<string, string> = { zod: '^3.25.76' };
+  const overrides: Record<string, string> = {};
+  for (const { manifest, tarball } of packed) {
+    overrides[manifest.name] = `file:${tarball}`;
+  }
+  for (const { manifest, tarball } of wanted) dependencies[manifest.name] = `file:${tarball}`;
+  await writeFile(
+    join(consumer, 'package.json'),
+    `${JSON.stringify({ name: 'tool-search-zod3', private: true, type: 'module', dependencies, overrides }, null, 2)}\n`,
+  );
+  const install = await run(
+    'npm',
+    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-package-lock'],
+    { cwd: consumer },
+  );
+  if (install.code !== 0) {
+    fail(`npm install beside zod@3 failed:\n${install.stdout}${install.stderr}`);
+    return;
+  }
+  await writeFile(
+    join(consumer, 'check.mjs'),
+    [
+      "import { createRequire } from 'node:module';",
+      "import { parseToolSearchConfig, validateToolDefinition } from '@tool-search/core';",
+      "const zod = createRequire(import.meta.url)('zod/package.json').version;",
+      "if (!zod.startsWith('3.')) throw new Error('zod ' + zod + ' installed, expected 3.x');",
+      "const config = parseToolSearchConfig({ threshold_pct: '15' });",
+      "if (config.thresholdPct !== 15) throw new Error('config did not parse');",
+      "validateToolDefinition({ name: 'a_tool', inputSchema: { type: 'object' } });",
+      'let refused = false;',
+      "try { validateToolDefinition({ name: '', inputSchema: 1 }); } catch { refused = true; }",
+      "if (!refused) throw new Error('a bad definition was accepted');",
+      "console.log('core parses with zod ' + zod);",
+    ].join('\n'),
+  );
+  const checked = await run(process.execPath, ['check.mjs'], { cwd: consumer });
+  if (checked.code === 0) pass(checked.stdout.trim());
+  else fail(`core beside zod@3:\n${checked.stdout}${checked.stderr}`);
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { keep: { type: 'boolean' } } });
   const packages = publicPackages(root);
@@ -275,7 +338,10 @@ async function main(): Promise<void> {
     for (const entry of packed) await checkPublint(entry);
     step('attw --profile esm-only');
     for (const entry of packed) await checkAttw(entry);
-    if (packed.length === packages.length) await smoke(packed, work);
+    if (packed.length === packages.length) {
+      await smoke(packed, work);
+      await zod3Smoke(packed, work);
+    }
   } finally {
     if (values.keep) console.log(`\nkept ${work}`);
     else await rm(work, { recursive: true, force: true });

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/v4';
 
 // The readable issues of the config walk: zod's issues with the path of the section.
 

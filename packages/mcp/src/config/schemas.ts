@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import {
   DEFAULT_UPSTREAM_LIMITS,
   MIN_DESCRIPTION_CHARS,

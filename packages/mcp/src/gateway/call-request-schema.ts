@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/v4';
 
 /**
  * A `tools/call` request as the gateway registers its handler: only the method is

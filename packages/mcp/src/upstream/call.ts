@@ -6,7 +6,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import { errorResult } from '../tool-result/error-result.js';
 import type { CallQueue } from './call-queue.js';
 import type { RetryDemand } from './failed-retry.js';

@@ -5,7 +5,7 @@ import {
   type ToolDefinition,
   validateToolDefinitions,
 } from '@tool-search/core';
-import { z } from 'zod';
+import { z } from 'zod/v4';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { RejectedTool } from './pool-types.js';
 import { screenUpstreamTools } from './screen.js';

@@ -1,0 +1,103 @@
+/**
+ * Tool search in Vercel AI SDK loops: the bridge with `withToolSearch` (AI SDK 6 and 7,
+ * any model), and AI SDK 7's own `toolSearch()` searched by our catalog. The model is
+ * the AI SDK's own mock (`ai/test`) answering as a model would, so that this runs
+ * without an API key: put `openai('gpt-4.1')` or `anthropic('claude-sonnet-4-5')` there.
+ */
+import { strict as assert } from 'node:assert';
+import {
+  createToolSearchFunction,
+  markDeferredTools,
+  toolSetFromDefinitions,
+  withToolSearch,
+} from '@tool-search/ai-sdk';
+import { type AuditRecord, createAuditHook } from '@tool-search/hooks';
+import { generateText, stepCountIs, toolSearch } from 'ai';
+import { MockLanguageModelV3 } from 'ai/test';
+import { tools as definitions } from './tools.js';
+
+// The model's turns, as a provider would answer them.
+function scriptedModel(turns: ({ tool: string; input: object } | { text: string })[]) {
+  let turn = 0;
+  const usage = {
+    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
+    outputTokens: { total: 1, text: 1, reasoning: undefined },
+  };
+  return new MockLanguageModelV3({
+    doGenerate: async () => {
+      const next = turns[turn++] ?? { text: 'done' };
+      const content =
+        'text' in next
+          ? [{ type: 'text' as const, text: next.text }]
+          : [
+              {
+                type: 'tool-call' as const,
+                toolCallId: `call_${turn}`,
+                toolName: next.tool,
+                input: JSON.stringify(next.input),
+              },
+            ];
+      const finish = 'text' in next ? 'stop' : 'tool-calls';
+      return { content, finishReason: { unified: finish, raw: undefined }, usage, warnings: [] };
+    },
+  });
+}
+
+// Your tools as an AI SDK ToolSet (here made from tool search definitions; any ToolSet works).
+const tools = toolSetFromDefinitions(definitions, (call) => ({ ok: true, tool: call.name }));
+
+// #region bridge
+const audit: AuditRecord[] = [];
+const search = withToolSearch(tools, {
+  config: { enabled: 'on' }, // five tiny tools; 'auto' decides by the threshold
+  contextWindow: 128_000,
+  hooks: [createAuditHook((record) => void audit.push(record))],
+});
+const result = await generateText({
+  model: scriptedModel([
+    { tool: 'tool_search', input: { query: 'create a github issue' } },
+    { tool: 'tool_describe', input: { name: 'github_create_issue' } },
+    { tool: 'github_create_issue', input: { repo: 'acme/app', title: 'Login fails' } },
+    { text: 'Filed it.' },
+  ]),
+  tools: search.tools,
+  prepareStep: search.prepareStep, // the tools of each step: visible, loaded, the bridge
+  experimental_repairToolCall: search.repairToolCall, // routes direct calls of deferred tools
+  stopWhen: stepCountIs(6),
+  prompt: 'File an issue about the failing login.',
+});
+// #endregion bridge
+const called = result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName));
+assert.deepEqual(called, ['tool_search', 'tool_describe', 'github_create_issue']);
+assert.deepEqual(
+  audit.map(({ tool, via, status }) => ({ tool, via, status })),
+  [{ tool: 'github_create_issue', via: 'direct', status: 'ok' }],
+);
+
+// #region ai7
+const marked = await markDeferredTools(tools, { config: { enabled: 'on' } });
+const found = await generateText({
+  model: scriptedModel([
+    { tool: 'tool_search', input: { query: 'post a message to slack' } },
+    { tool: 'slack_post_message', input: { channel: '#general', text: 'Shipped' } },
+    { text: 'Posted.' },
+  ]),
+  tools: {
+    ...marked.tools, // the deferrable ones marked deferLoading, by our activation decision
+    tool_search: toolSearch({ search: createToolSearchFunction({ tools: marked.definitions }) }),
+  },
+  stopWhen: stepCountIs(5),
+  prompt: 'Tell #general we shipped.',
+});
+// #endregion ai7
+assert.deepEqual(
+  marked.deferred.sort(),
+  definitions
+    .filter((t) => t.source === 'mcp')
+    .map((t) => t.name)
+    .sort(),
+);
+assert.equal(found.text, 'Posted.');
+console.log(
+  `ai-sdk: ${called.join(' → ')}; AI SDK 7 toolSearch → ${marked.deferred.length} deferred`,
+);

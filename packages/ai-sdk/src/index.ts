@@ -1,0 +1,70 @@
+/**
+ * Tool search for the Vercel AI SDK (`ai` 6 and 7): hundreds of tools without sending
+ * every schema on every step.
+ *
+ * The entry points:
+ * - {@link toolDefinitionsFromToolSet} and {@link toolSetFromDefinitions}: an AI SDK
+ *   `ToolSet` to tool search's definitions and back, with toolsets and pins.
+ * - AI SDK 7: {@link markDeferredTools} marks the deferrable tools `deferLoading` by our
+ *   activation decision (or sets the `@ai-sdk/anthropic` / `@ai-sdk/openai` provider
+ *   option for the platform's own search), and {@link createToolSearchFunction} is the
+ *   `search` of `toolSearch({ search })`, backed by our catalog and the session's scope.
+ * - AI SDK 6, and models without deferred loading: {@link withToolSearch}, the bridge
+ *   (`tool_search`, `tool_describe`, `tool_call`) assembled per step, every call
+ *   dispatched on the real tool name through `@tool-search/hooks`.
+ * - {@link decideToolSetActivation}: the activation decision on its own.
+ *
+ * @example
+ * ```ts
+ * import { generateText, stepCountIs } from 'ai';
+ * import { withToolSearch } from '@tool-search/ai-sdk';
+ *
+ * const search = withToolSearch(tools, { contextWindow: 128_000 });
+ * const { text } = await generateText({
+ *   model,
+ *   tools: search.tools,
+ *   prepareStep: search.prepareStep,
+ *   experimental_repairToolCall: search.repairToolCall,
+ *   stopWhen: stepCountIs(10),
+ *   prompt: 'Post the release notes to #general',
+ * });
+ * ```
+ *
+ * @packageDocumentation
+ */
+export type { ActivationOptions, ToolSetActivation } from './activation.js';
+export { decideToolSetActivation } from './activation.js';
+export type {
+  AiSdkCallContext,
+  AiSdkDispatchOptions,
+  AiSdkExecutionOptions,
+} from './call-dispatch.js';
+export type {
+  DeferLoadingTarget,
+  MarkDeferredToolsOptions,
+  MarkedToolSet,
+} from './mark-deferred.js';
+export { markDeferredTools } from './mark-deferred.js';
+export type { RealToolCall } from './real-tool-calls.js';
+export { realToolCalls } from './real-tool-calls.js';
+export type { ToolSearchFunction, ToolSearchFunctionOptions } from './search-function.js';
+export { createToolSearchFunction } from './search-function.js';
+export type {
+  ApprovalToolCall,
+  ToolApprovalConfig,
+  ToolApprovalRequest,
+} from './tool-approval.js';
+export { createBridgeToolApproval } from './tool-approval.js';
+export type {
+  ToolSearchMetadata,
+  ToolSetExecute,
+  ToolSetLabels,
+} from './tool-set-definitions.js';
+export { toolDefinitionsFromToolSet, toolSetFromDefinitions } from './tool-set-definitions.js';
+export type {
+  RepairableToolCall,
+  RepairToolCall,
+  ToolSearchSetup,
+  WithToolSearchOptions,
+} from './with-tool-search.js';
+export { withToolSearch } from './with-tool-search.js';

@@ -1,0 +1,363 @@
+import type { Assembly } from '@tool-search/bridge';
+import {
+  assembleTools,
+  BRIDGE_TOOL_NAMES,
+  createBridgeTools,
+  handleBridgeCall,
+  isBridgeToolName,
+  TOOL_CALL,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+  unwrapToolCall,
+} from '@tool-search/bridge';
+import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import type { Dispatcher } from '@tool-search/hooks';
+import { scopeTools } from '@tool-search/toolsets';
+import type { ModelMessage, Tool, ToolSet } from 'ai';
+import { dynamicTool, jsonSchema, NoSuchToolError } from 'ai';
+import type { ActivationOptions } from './activation.js';
+import {
+  type AiSdkCallContext,
+  type AiSdkDispatchOptions,
+  type AiSdkExecutionOptions,
+  createToolSetDispatcher,
+  dispatchForModel,
+} from './call-dispatch.js';
+import { loadedToolNames } from './loaded-tools.js';
+import {
+  createBridgeToolApproval,
+  type ToolApprovalConfig,
+  type ToolApprovalRequest,
+} from './tool-approval.js';
+import {
+  isFunctionTool,
+  type ToolSetLabels,
+  toolDefinitionsFromToolSet,
+} from './tool-set-definitions.js';
+
+/** Options of {@link withToolSearch}. */
+export interface WithToolSearchOptions
+  extends ActivationOptions,
+    ToolSetLabels,
+    AiSdkDispatchOptions {
+  /** The ranker of the catalog. @defaultValue core's default (BM25F) */
+  ranker?: Ranker;
+  /**
+   * Your own repair, asked about every call that is not a call of an unknown or deferred
+   * tool name (those the bridge answers).
+   */
+  repairToolCall?: RepairToolCall;
+  /**
+   * AI SDK 7's `toolApproval` (per tool name, or a function), to be seen through
+   * `tool_call`: pass the returned `toolApproval` to `generateText` instead.
+   */
+  toolApproval?: ToolApprovalConfig;
+}
+
+/** A tool call as the AI SDK hands it to `repairToolCall`: the fields this adapter reads. */
+export interface RepairableToolCall {
+  toolCallId: string;
+  toolName: string;
+  input: string;
+}
+
+/** The `repairToolCall` of `generateText` / `streamText`, in the shape both ai 6 and ai 7 call. */
+export type RepairToolCall = <T extends RepairableToolCall>(options: {
+  toolCall: T;
+  error: unknown;
+  messages: ModelMessage[];
+}) => Promise<T | null>;
+
+/** What {@link withToolSearch} returns: spread `tools`, `prepareStep` and `repairToolCall` into `generateText` or `streamText`. */
+export interface ToolSearchSetup {
+  /**
+   * Your tools, each `execute` running through the dispatcher (guardrails, hooks and
+   * approvals on the real name), plus `tool_search`, `tool_describe` and `tool_call`.
+   */
+  tools: ToolSet;
+  /**
+   * Assembles the tools of each step and returns them as `activeTools`: the visible tools,
+   * the tools loaded by `tool_describe` earlier in the conversation and the bridge, when
+   * the deferrable tools reach the threshold; every tool in scope when they do not.
+   */
+  prepareStep: (options: { messages: ModelMessage[] }) => Promise<{ activeTools: string[] }>;
+  /**
+   * Routes a direct call of a deferred tool (which the AI SDK rejects with
+   * `AI_NoSuchToolError` before any tool runs) through the bridge, like `tool_call`; a
+   * name out of scope or unknown gets the bridge's answer, as data the model can act on.
+   * Pass it as `experimental_repairToolCall`: ai 6 reads only that name, ai 7 both.
+   */
+  repairToolCall: RepairToolCall;
+  /**
+   * For AI SDK 7's `generateText({ toolApproval })`: your `toolApproval` option, deciding a
+   * call through `tool_call` as a call of the real tool (its name, its arguments), and
+   * falling back to the real tool's `needsApproval`.
+   */
+  toolApproval: (request: ToolApprovalRequest) => Promise<unknown>;
+  /** The dispatcher every call goes through. */
+  dispatch: Dispatcher<AiSdkCallContext>;
+  /**
+   * The assembly of a step of the conversation.
+   * @param messages - the conversation so far
+   */
+  assemble(messages?: readonly ModelMessage[]): Promise<Assembly>;
+}
+
+type NeedsApproval = (input: unknown, options: unknown) => boolean | PromiseLike<boolean>;
+
+const ASSEMBLY_MEMO = 32;
+const ROUTED_MEMO = 1_000;
+
+function bridgeTool(
+  definition: ToolDefinition,
+  execute: (input: unknown, options: AiSdkExecutionOptions) => Promise<unknown>,
+  needsApproval?: NeedsApproval,
+): Tool {
+  const tool = dynamicTool({
+    description: definition.description ?? '',
+    inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
+    execute,
+  });
+  return (needsApproval ? Object.assign(tool, { needsApproval }) : tool) as Tool;
+}
+
+function parsedInput(input: string): unknown {
+  if (input.trim() === '') return {};
+  try {
+    return JSON.parse(input);
+  } catch {
+    return input;
+  }
+}
+
+/**
+ * Tool search for AI SDK 6, and for models without deferred loading: your tool set with
+ * the three bridge tools, assembled per step. The model sees the visible tools and
+ * `tool_search` / `tool_describe` / `tool_call` while the deferrable tools reach the
+ * threshold; a tool it loads with `tool_describe` joins its tools from the next step on
+ * (so its later calls are plain calls of the real tool). Every call, direct or through
+ * `tool_call`, goes through one dispatcher (`createDispatcher` of `@tool-search/hooks`)
+ * on the real name; a deferred tool called by its own name is routed, not rejected; and
+ * a tool's own `needsApproval` (the AI SDK's tool approval) is asked for a call through
+ * `tool_call` on the real tool and its arguments, so it is never bypassed.
+ *
+ * @example
+ * ```ts
+ * const search = withToolSearch(tools, { contextWindow: 128_000, hooks: [createAuditHook(log)] });
+ * const result = await generateText({
+ *   model,
+ *   tools: search.tools,
+ *   prepareStep: search.prepareStep,
+ *   experimental_repairToolCall: search.repairToolCall, // ai 6 reads only this name
+ *   stopWhen: stepCountIs(10),
+ *   prompt: 'Open an issue about the failing build',
+ * });
+ * ```
+ *
+ * @param tools - your AI SDK tool set
+ * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
+ * @returns the tools, `prepareStep`, `repairToolCall`, `toolApproval` (AI SDK 7), the
+ * dispatcher and `assemble`
+ * @throws `ToolSearchError` `invalid_argument` when the dispatch options are malformed or
+ * the tool set already has a tool named `tool_search`, `tool_describe` or `tool_call`;
+ * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
+ * converted
+ */
+export function withToolSearch(
+  tools: ToolSet,
+  options: WithToolSearchOptions = {},
+): ToolSearchSetup {
+  for (const name of BRIDGE_TOOL_NAMES) {
+    if (Object.hasOwn(tools, name)) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        `withToolSearch: the tool set already has a tool named '${name}', a name the bridge reserves. Rename it, or leave AI SDK 7's toolSearch() out of a tool set given to withToolSearch (use one route, not both).`,
+        { data: { tool: name } },
+      );
+    }
+  }
+  let definitions: Promise<Map<string, ToolDefinition>> | undefined;
+  const definitionsOf = () => {
+    definitions ??= toolDefinitionsFromToolSet(tools, options).then(
+      (list) => new Map(list.map((tool) => [tool.name, tool])),
+    );
+    return definitions;
+  };
+  let known = new Map<string, ToolDefinition>();
+  const dispatch = createToolSetDispatcher(tools, (name) => known.get(name), options);
+  const assemblies = new Map<string, Assembly>();
+  // Calls the repair routed: their tool_call execution is a direct call of the real tool.
+  const routed = new Set<string>();
+  const providerTools = Object.keys(tools).filter((name) => !isFunctionTool(tools[name]));
+
+  const assemble = async (messages?: readonly ModelMessage[]): Promise<Assembly> => {
+    known = await definitionsOf();
+    const loaded = loadedToolNames(messages);
+    const key = loaded.join('\u0000');
+    const memo = assemblies.get(key);
+    if (memo) return memo;
+    const all = [...known.values()];
+    const scoped = options.scope ? scopeTools(all, options.scope, options.registry) : all;
+    const assembly = assembleTools({
+      tools: scoped,
+      ...(options.config !== undefined ? { config: options.config } : {}),
+      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+      ...(options.ranker ? { ranker: options.ranker } : {}),
+      ...(options.counter ? { counter: options.counter } : {}),
+      pinned: [...(options.pinned ?? []), ...loaded],
+      stableDescriptions: true,
+    });
+    if (assemblies.size >= ASSEMBLY_MEMO) assemblies.delete(assemblies.keys().next().value!);
+    assemblies.set(key, assembly);
+    return assembly;
+  };
+
+  const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
+  const toolOf = (name: string) => {
+    const tool = known.get(name);
+    return tool ? { tool } : {};
+  };
+
+  const context = (options_: AiSdkExecutionOptions) => ({
+    toolCallId: options_.toolCallId,
+    messages: options_.messages,
+    executionOptions: options_,
+    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+    ...(options_.abortSignal ? { signal: options_.abortSignal } : {}),
+  });
+
+  const bridgeAnswer = async (call: ToolCall, execution: AiSdkExecutionOptions) => {
+    const assembly = await assemble(execution.messages);
+    const inner = unwrapToolCall(call);
+    const loaded =
+      inner.viaBridge &&
+      !isBridgeToolName(inner.name) &&
+      assembly.tools.some((tool) => tool.name === inner.name) &&
+      typeof inner.arguments === 'object' &&
+      inner.arguments !== null &&
+      !Array.isArray(inner.arguments);
+    if (loaded) {
+      // A tool the model loaded is in its tools now; a call of it through tool_call is
+      // still the model's call of that tool, not a mistake to refuse.
+      return dispatchForModel(
+        dispatch,
+        {
+          id: execution.toolCallId,
+          name: inner.name,
+          arguments: inner.arguments as Record<string, unknown>,
+        },
+        execution,
+        { ...sessionOf(), via: 'bridge', ...toolOf(inner.name) },
+      );
+    }
+    const answer = handleBridgeCall(
+      assembly,
+      call,
+      (real, ctx) => dispatchForModel(dispatch, real, execution, { ...ctx, ...sessionOf() }),
+      { refuseUnknownNames: true, context: context(execution) },
+    );
+    // A name the bridge leaves to the runtime is a visible tool called directly.
+    return (
+      answer ??
+      dispatchForModel(
+        dispatch,
+        {
+          id: execution.toolCallId,
+          name: inner.name,
+          arguments: (inner.arguments ?? {}) as Record<string, unknown>,
+        },
+        execution,
+        { ...sessionOf(), via: 'direct', ...toolOf(inner.name) },
+      )
+    );
+  };
+
+  const innerNeedsApproval: NeedsApproval = async (input, approvalOptions) => {
+    const inner = unwrapToolCall({ name: TOOL_CALL, arguments: input });
+    const tool = Object.hasOwn(tools, inner.name) ? tools[inner.name] : undefined;
+    const needsApproval = (tool as { needsApproval?: boolean | NeedsApproval } | undefined)
+      ?.needsApproval;
+    if (needsApproval === undefined || needsApproval === null) return false;
+    if (typeof needsApproval === 'boolean') return needsApproval;
+    return needsApproval.call(tool, inner.arguments, approvalOptions);
+  };
+
+  const [searchDefinition, describeDefinition, callDefinition] = createBridgeTools({
+    stableDescriptions: true,
+  }) as [ToolDefinition, ToolDefinition, ToolDefinition];
+  const result: ToolSet = {};
+  for (const [name, tool] of Object.entries(tools)) {
+    if (!isFunctionTool(tool) || typeof tool.execute !== 'function') {
+      result[name] = tool;
+      continue;
+    }
+    result[name] = {
+      ...(tool as object),
+      execute: async (input: unknown, execution: AiSdkExecutionOptions) => {
+        await assemble(execution.messages);
+        return dispatchForModel(
+          dispatch,
+          { id: execution.toolCallId, name, arguments: (input ?? {}) as Record<string, unknown> },
+          execution,
+          { ...sessionOf(), via: 'direct', ...toolOf(name) },
+        );
+      },
+    } as unknown as Tool;
+  }
+  result[TOOL_SEARCH] = bridgeTool(searchDefinition, (input, execution) =>
+    bridgeAnswer(
+      { id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never },
+      execution,
+    ),
+  );
+  result[TOOL_DESCRIBE] = bridgeTool(describeDefinition, (input, execution) =>
+    bridgeAnswer(
+      { id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never },
+      execution,
+    ),
+  );
+  result[TOOL_CALL] = bridgeTool(
+    callDefinition,
+    (input, execution) => {
+      if (routed.delete(execution.toolCallId)) {
+        const inner = unwrapToolCall({ name: TOOL_CALL, arguments: input });
+        return bridgeAnswer(
+          { id: execution.toolCallId, name: inner.name, arguments: inner.arguments as never },
+          execution,
+        );
+      }
+      return bridgeAnswer(
+        { id: execution.toolCallId, name: TOOL_CALL, arguments: input as never },
+        execution,
+      );
+    },
+    innerNeedsApproval,
+  );
+
+  const prepareStep = async ({ messages }: { messages: ModelMessage[] }) => {
+    const assembly = await assemble(messages);
+    return { activeTools: [...assembly.tools.map((tool) => tool.name), ...providerTools] };
+  };
+
+  const repairToolCall: RepairToolCall = async (repair) => {
+    const { toolCall, error } = repair;
+    if (!NoSuchToolError.isInstance(error) || toolCall.toolName === TOOL_CALL) {
+      return options.repairToolCall ? options.repairToolCall(repair) : null;
+    }
+    const assembly = await assemble(repair.messages);
+    if (!assembly.activated) {
+      return options.repairToolCall ? options.repairToolCall(repair) : null;
+    }
+    if (routed.size >= ROUTED_MEMO) routed.delete(routed.values().next().value!);
+    routed.add(toolCall.toolCallId);
+    return {
+      ...toolCall,
+      toolName: TOOL_CALL,
+      input: JSON.stringify({ name: toolCall.toolName, arguments: parsedInput(toolCall.input) }),
+    };
+  };
+
+  const toolApproval = createBridgeToolApproval(tools, options.toolApproval);
+  return { tools: result, prepareStep, repairToolCall, toolApproval, dispatch, assemble };
+}

@@ -1,0 +1,29 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+// The same tests run against ai 7 (the `ai` dev dependency) and ai 6 (the `ai6` alias):
+// the ai6 project points every import of `ai` and `ai/test`, ours included, at ai 6.
+// Files named *.ai7.test.ts use what only ai 7 has (`toolSearch`, `deferLoading`).
+const ai6 = (file: string) =>
+  fileURLToPath(new URL(`./node_modules/ai6/dist/${file}`, import.meta.url));
+
+export default defineConfig({
+  // Passing tests finish quickly; the roomy timeouts are for a loaded CI machine.
+  test: {
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'ai7', include: ['src/**/*.test.ts'] } },
+      {
+        extends: true,
+        test: { name: 'ai6', include: ['src/**/*.test.ts'], exclude: ['src/**/*.ai7.test.ts'] },
+        resolve: {
+          alias: [
+            { find: /^ai$/, replacement: ai6('index.mjs') },
+            { find: /^ai\/test$/, replacement: ai6('test/index.mjs') },
+          ],
+        },
+      },
+    ],
+  },
+});

@@ -4,12 +4,7 @@ import type {
   ToolDefinition,
   ToolSearchConfig,
 } from '@tool-search/core';
-import {
-  classifyTools,
-  decideActivation,
-  estimateToolTokens,
-  parseToolSearchConfig,
-} from '@tool-search/core';
+import { planActivation } from '@tool-search/core';
 import type { SessionScope, ToolsetRegistry } from '@tool-search/toolsets';
 import { scopeTools } from '@tool-search/toolsets';
 
@@ -47,30 +42,27 @@ export interface ToolSetActivation {
 }
 
 /**
- * The one place where the AI SDK adapter decides what to defer, with core's rules:
- * the tools are scoped to the session, classified (core and unlabelled tools and pins
- * are never deferred), their tokens estimated, and `decideActivation` compares them with
- * the threshold (`thresholdTokens`, or `thresholdPct` of the context window).
+ * The one place where the AI SDK adapter decides what to defer: the tools are scoped to
+ * the session, then core's `planActivation` (the plan the bridge and the providers use)
+ * classifies them (core and unlabelled tools and pins are never deferred), estimates
+ * their tokens and compares them with the threshold.
  *
  * @param tools - the session's tools
  * @param options - see {@link ActivationOptions}
  * @returns the decision and the split
- * @throws the `TypeError` of `JSON.stringify` for a schema that is not JSON
+ * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; the `TypeError`
+ * of `JSON.stringify` for a schema that is not JSON
  */
 export function decideToolSetActivation(
   tools: readonly ToolDefinition[],
   options: ActivationOptions = {},
 ): ToolSetActivation {
-  const config = parseToolSearchConfig(options.config);
   const scoped = options.scope ? scopeTools(tools, options.scope, options.registry) : [...tools];
-  const { visible, deferrable } = classifyTools(
-    scoped,
-    options.pinned ? { pinned: options.pinned } : {},
-  );
-  const decision = decideActivation({
-    deferrableTokens: estimateToolTokens(deferrable, options.counter),
-    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
-    config,
+  const { config, visible, deferrable, decision } = planActivation(scoped, {
+    config: options.config,
+    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+    ...(options.counter === undefined ? {} : { counter: options.counter }),
+    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
   });
   return {
     decision,

@@ -6,6 +6,7 @@ import {
   type Ranker,
 } from '@tool-search/core';
 import { createWinkEmbedding } from '@tool-search/core/wink-embeddings';
+import { createAiSdkRanker } from './ai-sdk-peer.js';
 import { createMiniSearchRanker, createOramaRanker } from './peers.js';
 import { createSentenceEncoder } from './sentence-encoder.js';
 
@@ -106,6 +107,12 @@ export const RANKERS: readonly RankerEntry[] = [
     name: 'orama',
     description: '@orama/orama 3, the same fields and boosts',
     create: createOramaRanker,
+  },
+  {
+    name: 'ai-sdk',
+    description:
+      "AI SDK 7's default toolSearch() (no search callback): keyword overlap, name 2, description 1",
+    create: createAiSdkRanker,
   },
 ];
 

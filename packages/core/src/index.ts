@@ -93,6 +93,8 @@ export {
   DEFAULT_PART_OF_SPEECH_WEIGHTS,
   DEFAULT_QUERY_SYNONYMS,
 } from './rankers/bm25/tuning.js';
+export type { RelevanceFloor } from './rankers/bm25/relevance-floor.js';
+export { DEFAULT_RELEVANCE_FLOOR } from './rankers/bm25/relevance-floor.js';
 export type { EmbeddingRankerOptions, EmbedFunction } from './rankers/embedding-ranker.js';
 export { createEmbeddingRanker, defaultEmbeddingText } from './rankers/embedding-ranker.js';
 export type { HybridFusion, HybridRankerOptions } from './rankers/hybrid-ranker.js';

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { type AbstentionResult, evaluateAbstention, formatAbstentionTable } from './abstention.js';
 import { DATA_SETS, type DataSetName, DEFAULT_DATA_DIR, type EvalSet, loadSet } from './data.js';
 import { evaluateRanker, type SetResult } from './evaluate.js';
-import { ABLATIONS, DEFAULT_RANKERS, RANKERS } from './rankers.js';
+import { ABLATIONS, DEFAULT_RANKERS, FLOOR_POINTS, RANKERS } from './rankers.js';
 import { formatTable } from './table.js';
 
 const USAGE = `Usage: pnpm eval [options]
@@ -14,7 +14,7 @@ Options:
   --data <dir>         the data folder (default: ${DEFAULT_DATA_DIR})
   --sets <a,b>         sets to run (default: ${DATA_SETS.join(',')})
   --rankers <a,b>      rankers to run (default: ${DEFAULT_RANKERS.join(',')})
-                       known: ${RANKERS.map((entry) => entry.name).join(', ')}
+                       known: ${[...RANKERS, ...FLOOR_POINTS].map((entry) => entry.name).join(', ')}
   --max-queries <n>    at most n queries per set, spread evenly over the file
   --ablations          run the default preset with each idea taken out instead
                        (${ABLATIONS.map((entry) => entry.name).join(', ')})
@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const sets = list<DataSetName>(values.sets, DATA_SETS, 'set');
   const catalog = values.ablations
     ? [RANKERS.find((entry) => entry.name === 'spec')!, ...ABLATIONS]
-    : RANKERS;
+    : [...RANKERS, ...FLOOR_POINTS];
   const rankerNames = list(
     values.rankers ?? (values.ablations ? undefined : DEFAULT_RANKERS.join(',')),
     catalog.map((entry) => entry.name),

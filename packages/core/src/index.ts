@@ -83,6 +83,8 @@ export {
 } from './formats.js';
 export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
 export { createBm25Ranker } from './rankers/bm25/index.js';
+export type { RelevanceFloor } from './rankers/bm25/relevance-floor.js';
+export { DEFAULT_RELEVANCE_FLOOR } from './rankers/bm25/relevance-floor.js';
 export type {
   Bm25FieldParameters,
   Bm25Tuning,
@@ -93,8 +95,6 @@ export {
   DEFAULT_PART_OF_SPEECH_WEIGHTS,
   DEFAULT_QUERY_SYNONYMS,
 } from './rankers/bm25/tuning.js';
-export type { RelevanceFloor } from './rankers/bm25/relevance-floor.js';
-export { DEFAULT_RELEVANCE_FLOOR } from './rankers/bm25/relevance-floor.js';
 export type { EmbeddingRankerOptions, EmbedFunction } from './rankers/embedding-ranker.js';
 export { createEmbeddingRanker, defaultEmbeddingText } from './rankers/embedding-ranker.js';
 export type { HybridFusion, HybridRankerOptions } from './rankers/hybrid-ranker.js';

@@ -5,7 +5,7 @@ import { conformanceTools } from '../../testing/fixtures.js';
 import type { ToolDefinition } from '../../types.js';
 import type { RankedTool } from '../ranker.js';
 import { createBm25Ranker } from './index.js';
-import { DEFAULT_RELEVANCE_FLOOR } from './relevance-floor.js';
+import type { RelevanceFloor } from './relevance-floor.js';
 
 const tool = (name: string, description: string): ToolDefinition => ({
   name,
@@ -27,9 +27,9 @@ const workspace: ToolDefinition[] = [
 const search = async (
   tools: readonly ToolDefinition[],
   query: string,
-  relevanceFloor: boolean | Partial<typeof DEFAULT_RELEVANCE_FLOOR>,
+  relevanceFloor: boolean | Partial<RelevanceFloor>,
   limit = 5,
-): Promise<RankedTool[]> =>
+): Promise<readonly RankedTool[]> =>
   (await createBm25Ranker({ relevanceFloor }).index(tools)).search(query, limit);
 
 const names = (hits: readonly RankedTool[]): string[] => hits.map((hit) => hit.name);

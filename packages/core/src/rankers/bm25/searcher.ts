@@ -5,11 +5,11 @@
 import type { Analyzer } from '../../analyzer.js';
 import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
+import { createCoverageTracker } from './coverage-tracker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
 import type { FieldIndex } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
 import { expansionsFor, mentionedKinds } from './query-expansion.js';
-import { createCoverageTracker } from './coverage-tracker.js';
 import { FALLBACK_SCORE } from './spec-ranker.js';
 import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';

@@ -109,6 +109,7 @@ export function createSearcher(
     const origins: number[] = [];
     const credits: number[] = [];
     const wordOf = (term: string): number => {
+      if (coverage === undefined) return -1;
       const at = words.indexOf(term);
       return at >= 0 ? at : words.push(term) - 1;
     };

@@ -85,6 +85,8 @@ export {
 } from './formats.js';
 export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
 export { createBm25Ranker } from './rankers/bm25/index.js';
+export type { RelevanceFloor } from './rankers/bm25/relevance-floor.js';
+export { DEFAULT_RELEVANCE_FLOOR } from './rankers/bm25/relevance-floor.js';
 export type {
   Bm25FieldParameters,
   Bm25Tuning,

@@ -1,7 +1,8 @@
 import { parseArgs } from 'node:util';
+import { type AbstentionResult, evaluateAbstention, formatAbstentionTable } from './abstention.js';
 import { DATA_SETS, type DataSetName, DEFAULT_DATA_DIR, type EvalSet, loadSet } from './data.js';
 import { evaluateRanker, type SetResult } from './evaluate.js';
-import { ABLATIONS, DEFAULT_RANKERS, RANKERS } from './rankers.js';
+import { ABLATIONS, DEFAULT_RANKERS, FLOOR_POINTS, RANKERS } from './rankers.js';
 import { formatTable } from './table.js';
 
 const USAGE = `Usage: pnpm eval [options]
@@ -13,10 +14,14 @@ Options:
   --data <dir>         the data folder (default: ${DEFAULT_DATA_DIR})
   --sets <a,b>         sets to run (default: ${DATA_SETS.join(',')})
   --rankers <a,b>      rankers to run (default: ${DEFAULT_RANKERS.join(',')})
-                       known: ${RANKERS.map((entry) => entry.name).join(', ')}
+                       known: ${[...RANKERS, ...FLOOR_POINTS].map((entry) => entry.name).join(', ')}
   --max-queries <n>    at most n queries per set, spread evenly over the file
   --ablations          run the default preset with each idea taken out instead
                        (${ABLATIONS.map((entry) => entry.name).join(', ')})
+  --abstention         instead of the normal table: index half of each catalog (by a
+                       hash of the tool name) and report the share of queries whose
+                       tools are all in the other half answered with nothing, beside
+                       NDCG@10 and the share answered with nothing of the others
   --json               print the results as JSON instead of a table
   --help               this text
 `;
@@ -48,6 +53,7 @@ async function main(): Promise<void> {
       'max-queries': { type: 'string' },
       json: { type: 'boolean', default: false },
       ablations: { type: 'boolean', default: false },
+      abstention: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: false,
@@ -59,7 +65,7 @@ async function main(): Promise<void> {
   const sets = list<DataSetName>(values.sets, DATA_SETS, 'set');
   const catalog = values.ablations
     ? [RANKERS.find((entry) => entry.name === 'spec')!, ...ABLATIONS]
-    : RANKERS;
+    : [...RANKERS, ...FLOOR_POINTS];
   const rankerNames = list(
     values.rankers ?? (values.ablations ? undefined : DEFAULT_RANKERS.join(',')),
     catalog.map((entry) => entry.name),
@@ -76,6 +82,7 @@ async function main(): Promise<void> {
   for (const set of sets) loaded.push(await loadSet(dataDir, set, maxQueries));
 
   const results: SetResult[] = [];
+  const abstention: AbstentionResult[] = [];
   const notes: string[] = [];
   for (const name of rankerNames) {
     const entry = catalog.find((candidate) => candidate.name === name)!;
@@ -88,11 +95,20 @@ async function main(): Promise<void> {
       notes.push(`${name}: created in ${createMs.toFixed(0)} ms, +${heapMb.toFixed(0)} MB heap`);
     }
     for (const set of loaded) {
-      results.push(await evaluateRanker(ranker, name, set));
+      if (values.abstention) abstention.push(await evaluateAbstention(ranker, name, set));
+      else results.push(await evaluateRanker(ranker, name, set));
       process.stderr.write(`  ${name} on ${set.name}: done\n`);
     }
   }
 
+  if (values.abstention) {
+    process.stdout.write(
+      values.json
+        ? `${JSON.stringify(abstention, null, 2)}\n`
+        : formatAbstentionTable(abstention, rankerNames),
+    );
+    return;
+  }
   if (values.json) {
     process.stdout.write(
       `${JSON.stringify(

@@ -6,6 +6,7 @@ import {
   type Ranker,
 } from '@tool-search/core';
 import { createWinkEmbedding } from '@tool-search/core/wink-embeddings';
+import { createAiSdkRanker } from './ai-sdk-peer.js';
 import { createMiniSearchRanker, createOramaRanker } from './peers.js';
 import { createSentenceEncoder } from './sentence-encoder.js';
 
@@ -57,6 +58,12 @@ export const RANKERS: readonly RankerEntry[] = [
     create: () => createBm25Ranker(),
   },
   {
+    name: 'default-floor',
+    description:
+      'createBm25Ranker({ relevanceFloor: true }): the default preset answering only what fits',
+    create: () => createBm25Ranker({ relevanceFloor: true }),
+  },
+  {
     name: 'embedding',
     description: 'createEmbeddingRanker({ embed: createWinkEmbedding() }): wink-nlp word vectors',
     create: (notes) => createEmbeddingRanker({ embed: sharedWinkEmbedding(notes) }),
@@ -106,6 +113,29 @@ export const RANKERS: readonly RankerEntry[] = [
     name: 'orama',
     description: '@orama/orama 3, the same fields and boosts',
     create: createOramaRanker,
+  },
+  {
+    name: 'ai-sdk',
+    description:
+      "AI SDK 7's default toolSearch() (no search callback): keyword overlap, name 2, description 1",
+    create: createAiSdkRanker,
+  },
+];
+
+/**
+ * Other settings of the relevance floor, for the abstention table's operating points
+ * (run by name with `--rankers`; not in the default run).
+ */
+export const FLOOR_POINTS: readonly RankerEntry[] = [
+  {
+    name: 'floor-tail',
+    description: 'the floor without the query cut: only hits covering under 5% (siblings) dropped',
+    create: () => createBm25Ranker({ relevanceFloor: { minWords: 0 } }),
+  },
+  {
+    name: 'floor-3words',
+    description: 'the floor with three words (or 30% coverage) in one tool for a query to fit',
+    create: () => createBm25Ranker({ relevanceFloor: { minWords: 3 } }),
   },
 ];
 

@@ -42,7 +42,9 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * (wink-nlp's tagger: nouns 1, verbs and adjectives 0.7, adverbs and numbers 0.5, see
  * {@link DEFAULT_PART_OF_SPEECH_WEIGHTS}); two query words that stand side by side in the
  * first sentence of a tool's description add a bonus; when nothing matches, tools whose
- * name contains the query score 0.1. It is memoized
+ * name contains the query score 0.1. With `relevanceFloor`, a query no tool fits (its
+ * words spread one a tool over several tools) gets nothing and hits that hold too little
+ * of the query (a sibling lifted by its toolset alone) are dropped. It is memoized
  * per tool object and per tool list, so rebuilding the catalog every turn is cheap.
  *
  * `preset: 'spec'` reproduces the reference behaviour exactly: document = tool name
@@ -71,8 +73,9 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * @param options.relatedWordsWeight - the weight of a related word @defaultValue 0.3
  * @param options.partOfSpeechWeights - query-word weights by tag, or `false` to weigh every word 1
  * @param options.proximityWeight - the side-by-side bonus, 0 to turn off @defaultValue 0.5
+ * @param options.relevanceFloor - answer only what fits: `true` for {@link DEFAULT_RELEVANCE_FLOOR}, some of its settings, or `false` for every match (see {@link RelevanceFloor}) @defaultValue false
  * @returns a {@link Ranker} with id `bm25:default` or `bm25:spec`
- * @throws {@link ToolSearchError} `invalid_argument` for an unknown preset or analyzer option
+ * @throws {@link ToolSearchError} `invalid_argument` for an unknown preset or analyzer option, or a relevance floor setting out of range
  */
 export function createBm25Ranker(options: Bm25RankerOptions = {}): Ranker {
   const { preset = 'default', ...tuning } = options;

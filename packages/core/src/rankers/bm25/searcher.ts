@@ -5,6 +5,7 @@
 import type { Analyzer } from '../../analyzer.js';
 import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
+import { createCoverageTracker } from './coverage-tracker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
 import type { FieldIndex } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
@@ -86,6 +87,8 @@ export function createSearcher(
   const touched = new Uint32Array(capacity);
   const groupBest = new Float64Array(groupMembers.length);
   let touchedCount = 0;
+  const floor = tuning.relevanceFloor === false ? undefined : tuning.relevanceFloor;
+  const coverage = floor === undefined ? undefined : createCoverageTracker(capacity, floor);
 
   const touch = (doc: number): void => {
     if (seen[doc] === 0) {
@@ -100,18 +103,32 @@ export function createSearcher(
     const factors: number[] = [];
     const analysed = analyzer.analyze(query);
     const termIds: number[] = [];
+    // For the relevance floor: the query's distinct content words, and for each term
+    // searched the word it stands for (-1: none) and how much finding it covers the word.
+    const words: string[] = [];
+    const origins: number[] = [];
+    const credits: number[] = [];
+    const wordOf = (term: string): number => {
+      if (coverage === undefined) return -1;
+      const at = words.indexOf(term);
+      return at >= 0 ? at : words.push(term) - 1;
+    };
     for (const term of analysed) {
       const id = terms.get(term);
       termIds.push(id ?? -1);
+      const word = wordOf(term);
       if (id === undefined || empty(id)) continue;
       if (id !== previous && !ids.includes(id)) {
         ids.push(id);
         factors.push(1);
+        origins.push(word);
+        credits.push(1);
       }
       previous = id;
     }
+    let byTerm: Map<string, number> | undefined;
     if (tuning.partOfSpeechWeights !== false && ids.length > 1) {
-      const byTerm = partOfSpeechWeights(query, analyzer, tuning.partOfSpeechWeights, posCache);
+      byTerm = partOfSpeechWeights(query, analyzer, tuning.partOfSpeechWeights, posCache);
       for (let i = 0; i < analysed.length; i++) {
         const weight = byTerm.get(analysed[i]!);
         if (weight === undefined) continue;
@@ -119,20 +136,24 @@ export function createSearcher(
         if (q >= 0) factors[q] = weight;
       }
     }
-    const add = (term: string, factor: number): void => {
+    const expansionCredit = floor?.expansionCredit ?? 0;
+    const add = (term: string, factor: number, origin: number): void => {
       const id = terms.get(term);
       if (id === undefined || empty(id)) return;
       if (ids.includes(id)) return;
       ids.push(id);
       factors.push(factor);
+      origins.push(origin);
+      credits.push(expansionCredit);
     };
     if (expansions !== undefined) {
       const weight = tuning.expansionWeight;
       for (const term of analysed) {
         const synonyms = expansions.synonyms.get(term);
-        if (synonyms !== undefined) for (const synonym of synonyms) add(synonym, weight);
+        if (synonyms === undefined) continue;
+        for (const synonym of synonyms) add(synonym, weight, wordOf(term));
       }
-      for (const term of mentionedKinds(query, expansions)) add(term, weight);
+      for (const term of mentionedKinds(query, expansions)) add(term, weight, -1);
     }
     if (relatedWords) {
       // Only the words the catalog does not use: they match nothing as they are.
@@ -140,7 +161,9 @@ export function createSearcher(
       for (let i = 0; i < analysed.length && table !== undefined; i++) {
         if (termIds[i]! >= 0 && ids.includes(termIds[i]!)) continue;
         const related = table.get(analysed[i]!);
-        if (related !== undefined) for (const term of related) add(term, relatedWeight);
+        if (related !== undefined) {
+          for (const term of related) add(term, relatedWeight, wordOf(analysed[i]!));
+        }
       }
     }
     // Each distinct query term counts once: repeats in long queries are not evidence.
@@ -174,6 +197,47 @@ export function createSearcher(
       }
     }
     if (tuning.proximityWeight > 0) addProximity(termIds);
+    if (coverage !== undefined && floor !== undefined) {
+      usedWords = 0;
+      // A word's weight is its rarity here (a word no tool uses is as rare as can be)
+      // and its part of speech, as in the score.
+      const weights = words.map((word) => {
+        const id = terms.get(word);
+        const df = id === undefined || empty(id) ? 0 : termCount[id]!;
+        if (df > 0) usedWords++;
+        const known = df > 0 ? 1 : floor.unknownWordWeight;
+        return idfOf(df, n) * known * (byTerm?.get(word) ?? 1);
+      });
+      coverage.start(weights);
+      // Each word's own term first: a tool is credited once per word, with its first credit.
+      for (let word = 0; word < words.length; word++) {
+        for (let q = 0; q < ids.length; q++) {
+          if (origins[q] !== word) continue;
+          const id = ids[q]!;
+          const { docs, codes } = termBuffers[id]!;
+          coverage.credit(word, docs, codes, termLength[id]!, alive, credits[q]!);
+        }
+      }
+    }
+  };
+
+  // How many of the last query's content words the catalog uses.
+  let usedWords = 0;
+  /** Zeroes the score of every touched tool that holds too little of the query. */
+  const applyFloor = (): void => {
+    if (coverage === undefined || floor === undefined) return;
+    // The word count is evidence about the query (does any tool hold enough of it?),
+    // not about each hit: a tail hit with one word still serves a query that fits.
+    const minWords = Math.min(floor.minWords, usedWords);
+    let fits = false;
+    for (let i = 0; i < touchedCount && !fits; i++) {
+      const doc = touched[i]!;
+      fits = coverage.words(doc) >= minWords || coverage.share(doc) >= floor.fitCoverage;
+    }
+    for (let i = 0; i < touchedCount; i++) {
+      const doc = touched[i]!;
+      if (!fits || coverage.share(doc) < floor.minCoverage) scores[doc] = 0;
+    }
   };
 
   let pairDocs: Uint32Array | undefined;
@@ -292,6 +356,7 @@ export function createSearcher(
   };
 
   const reset = (): void => {
+    coverage?.reset(touched, touchedCount);
     for (let i = 0; i < touchedCount; i++) {
       const doc = touched[i]!;
       scores[doc] = 0;
@@ -334,6 +399,7 @@ export function createSearcher(
       try {
         accumulate(query);
         if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
+        applyFloor();
         results = topK(scores, position, touched, touchedCount, k).map((doc) => ({
           name: index.names[position[doc]!]!,
           score: scores[doc]!,

@@ -4,6 +4,7 @@
 
 import type { AnalyzerOptions } from '../../analyzer.js';
 import { TOOL_FIELDS, type ToolField } from '../../analyzer-fields.js';
+import { type RelevanceFloor, resolveRelevanceFloor } from './relevance-floor.js';
 
 /** The weight and the length normalisation of one field in BM25F. */
 export interface Bm25FieldParameters {
@@ -73,6 +74,12 @@ export interface Bm25Tuning {
    * pair's idf × this weight to the tool's score. 0 turns it off.
    */
   proximityWeight: number;
+  /**
+   * The relevance floor: a hit must cover enough of the query's content words (weighted
+   * by rarity) to be returned, so that a query nothing fits gets no answer. `false`
+   * returns every tool that matches anything. See {@link RelevanceFloor}.
+   */
+  relevanceFloor: false | Readonly<RelevanceFloor>;
 }
 
 /**
@@ -161,11 +168,14 @@ export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
   relatedWordsWeight: 0.3,
   partOfSpeechWeights: DEFAULT_PART_OF_SPEECH_WEIGHTS,
   proximityWeight: 0.5,
+  relevanceFloor: false,
 }) as Readonly<Bm25Tuning>;
 
 /** A partial {@link Bm25Tuning}: fields may be given one by one. */
-export type Bm25TuningOverrides = Partial<Omit<Bm25Tuning, 'fields'>> & {
+export type Bm25TuningOverrides = Partial<Omit<Bm25Tuning, 'fields' | 'relevanceFloor'>> & {
   fields?: Partial<Record<ToolField, Partial<Bm25FieldParameters>>>;
+  /** `true` for the default floor, `false` for none, or some of its settings. */
+  relevanceFloor?: boolean | Partial<RelevanceFloor>;
 };
 
 /**
@@ -183,6 +193,10 @@ export function resolveBm25Tuning(overrides: Bm25TuningOverrides = {}): Bm25Tuni
     ...overrides,
     analyzer: { ...DEFAULT_BM25_TUNING.analyzer, ...overrides.analyzer },
     fields,
+    relevanceFloor:
+      overrides.relevanceFloor === undefined
+        ? DEFAULT_BM25_TUNING.relevanceFloor
+        : resolveRelevanceFloor(overrides.relevanceFloor),
   };
 }
 

@@ -2,10 +2,13 @@ import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { GatewayProfile } from '../config/schemas.js';
+import { createSessionEventStore } from '../store/event-store.js';
+import type { GatewayStore, StoredSession } from '../store/types.js';
+import { answerHealth, type GatewayReadiness } from './http-health.js';
 import {
   armBodyDeadline,
   formatDuration,
@@ -18,6 +21,12 @@ import {
   type GatewayHttpListener,
   type GatewayHttpOptions,
 } from './http-options.js';
+import {
+  isResponsesOnly,
+  replayInitialize,
+  routeResponses,
+  trackServerRequests,
+} from './http-replicas.js';
 import {
   createSessionTable,
   type SessionActivity,
@@ -39,6 +48,22 @@ export interface GatewayHttpHost {
   createSession(profile: string | undefined, id: string): GatewaySession;
   profiles: Readonly<Record<string, GatewayProfile>>;
   defaultProfile?: string;
+  /**
+   * Where sessions are kept. A shared one (Redis) lets any replica serve any session;
+   * absent or in memory, sessions live in this process only.
+   */
+  store?: GatewayStore;
+  /** How this replica is, for `GET /readyz`. @defaultValue always ready */
+  readiness?: () => Promise<GatewayReadiness>;
+  /** Told of store trouble that did not fail a request (a stream event not stored). */
+  onStoreError?: (message: string) => void;
+}
+
+/** The message of a store failure, for a 503. */
+function storeFailure(error: unknown): string {
+  return ToolSearchError.isInstance(error)
+    ? error.message
+    : `The gateway's store is unavailable: ${describeError(error)}. Try again in a few seconds.`;
 }
 
 function digest(text: string): Buffer {
@@ -73,6 +98,8 @@ function reply(
 interface HttpSession extends TableEntry {
   transport: StreamableHTTPServerTransport;
   session: GatewaySession;
+  /** Hands a routed answer to this session's server when it asked for it (shared store). */
+  deliver?: (message: JSONRPCMessage) => boolean;
 }
 
 /**
@@ -111,6 +138,8 @@ export async function listenGatewayHttp(
       tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
   }
   const limits = resolveHttpLimits(options, tokens.size);
+  // Only a shared store changes how sessions are served: one in memory is this process.
+  const store = host.store?.shared === true ? host.store : undefined;
   const sessions = createSessionTable<HttpSession>({
     maxSessions: limits.maxSessions,
     maxPerPrincipal: limits.maxSessionsPerPrincipal,
@@ -172,6 +201,13 @@ export async function listenGatewayHttp(
       res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
     }
     const url = new URL(req.url ?? '/', 'http://gateway');
+    if (req.method === 'GET' && (url.pathname === '/healthz' || url.pathname === '/readyz')) {
+      return answerHealth(
+        res,
+        url.pathname,
+        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
+      );
+    }
     if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
 
     const hostHeader = (req.headers.host ?? '').toLowerCase();
@@ -209,12 +245,56 @@ export async function listenGatewayHttp(
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const entry = sessions.get(sessionId);
+      let entry = sessions.get(sessionId);
+      if (entry === undefined && store !== undefined) {
+        // Opened on another replica (or by this one before a restart): rebuild it here.
+        const restored = await restore(sessionId, auth.principal, res);
+        if (restored === undefined) return;
+        entry = restored;
+      }
       if (entry === undefined)
         return reply(res, 404, 'Session not found: initialize a new session');
       // A session belongs to the token that opened it: no switching scopes mid-session.
       if (entry.principal !== auth.principal) {
         return reply(res, 403, 'Forbidden: this session belongs to another client');
+      }
+      if (store !== undefined) {
+        let alive: boolean;
+        try {
+          alive = await store.touchSession(sessionId, entry.principal, idleTimeoutMs);
+        } catch (error) {
+          return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+        }
+        if (!alive) {
+          // Closed (DELETE) on another replica, or expired: this copy goes too.
+          if (sessions.delete(sessionId)) entry.close();
+          return reply(
+            res,
+            404,
+            'Session not found: it was closed or expired; initialize a new session',
+          );
+        }
+        if (req.method === 'POST') {
+          let body: unknown;
+          try {
+            body = await readJson(req, maxBodyBytes);
+          } catch (error) {
+            return reply(res, 400, `Bad request: ${describeError(error)}`);
+          }
+          if (isResponsesOnly(body)) {
+            // An answer to an elicitation belongs to the replica that asked, maybe another.
+            try {
+              await routeResponses(store, sessionId, body);
+            } catch (error) {
+              return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+            }
+            res.writeHead(202).end();
+            return;
+          }
+          trackActivity(entry.activity, res);
+          await entry.transport.handleRequest(req, res, body);
+          return;
+        }
       }
       trackActivity(entry.activity, res);
       await entry.transport.handleRequest(req, res);
@@ -234,10 +314,10 @@ export async function listenGatewayHttp(
     } catch (error) {
       return reply(res, 400, `Bad request: ${describeError(error)}`);
     }
-    const initializing = Array.isArray(body)
-      ? body.some(isInitializeRequest)
-      : isInitializeRequest(body);
-    if (!initializing) return reply(res, 400, 'Bad request: no session; send initialize first');
+    const messages = Array.isArray(body) ? body : [body];
+    const initialize = messages.find(isInitializeRequest);
+    if (initialize === undefined)
+      return reply(res, 400, 'Bad request: no session; send initialize first');
     if (!accepting) {
       return reply(res, 503, 'The gateway is shutting down: no new sessions.', {
         connection: 'close',
@@ -255,38 +335,153 @@ export async function listenGatewayHttp(
     }
 
     const id = randomUUID();
-    const session = host.createSession(auth.profile, id);
-    const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
-    trackActivity(activity, res);
+    const record: StoredSession = {
+      id,
+      principal: auth.principal,
+      ...(auth.profile === undefined ? {} : { profile: auth.profile }),
+      initialize: initialize.params as unknown as Record<string, unknown>,
+      createdAt: Date.now(),
+    };
+    if (store !== undefined) {
+      // The caps count the sessions of every replica; the store decides atomically.
+      try {
+        const shared = await store.admitSession(id, auth.principal, {
+          maxSessions: limits.maxSessions,
+          maxPerPrincipal: limits.maxSessionsPerPrincipal,
+          idleMs: idleTimeoutMs,
+        });
+        if (!shared.ok) {
+          const rule =
+            shared.scope === 'principal'
+              ? `Too many sessions for ${describePrincipal(auth.principal)}: it holds ${shared.held} across the gateway's replicas (the most one token may hold is ${limits.maxSessionsPerPrincipal}).`
+              : `Too many sessions (${limits.maxSessions}) across the gateway's replicas.`;
+          return reply(
+            res,
+            503,
+            `${rule} Close one (DELETE it) and try again; ${describeIdleExpiry(undefined)}`,
+          );
+        }
+        await store.putSession(record, idleTimeoutMs);
+      } catch (error) {
+        await store.deleteSession(id, auth.principal).catch(() => {});
+        return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+      }
+    }
     let initialized = false;
+    const entry = open(record, () => {
+      initialized = true;
+    });
+    trackActivity(entry.activity, res);
+    await entry.session.server.connect(entry.transport);
+    await entry.transport.handleRequest(req, res, body);
+    if (!initialized) {
+      sessions.delete(id);
+      await entry.session.close();
+      await store?.deleteSession(id, auth.principal).catch(() => {});
+    }
+  };
+
+  /** Creates a session's server and transport and puts them in the table (not connected). */
+  const open = (record: StoredSession, onInitialized: () => void): HttpSession => {
+    const { id, principal } = record;
+    const session = host.createSession(record.profile, id);
+    const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
-      onsessioninitialized: () => {
-        initialized = true;
-      },
+      onsessioninitialized: onInitialized,
       onsessionclosed: () => {
         sessions.delete(id);
+        // Only a client's DELETE ends a session everywhere; a replica that stops or
+        // forgets an idle copy leaves it to the others.
+        store?.deleteSession(id, principal).catch((error: unknown) => {
+          host.onStoreError?.(
+            `session ${id} was closed but stays in the store until it expires: ${describeError(error)}`,
+          );
+        });
       },
+      ...(store === undefined
+        ? {}
+        : {
+            eventStore: createSessionEventStore(store, id, (error) =>
+              host.onStoreError?.(
+                `a message of session ${id} was sent but not stored, so it cannot be resumed: ${describeError(error)}`,
+              ),
+            ),
+          }),
     });
-    // In the table before the first await: concurrent initializations count at once.
-    sessions.add(id, {
+    const entry: HttpSession = {
       transport,
       session,
-      principal: auth.principal,
+      principal,
       activity,
       close: () => {
         transport.close().catch(() => {});
       },
-    });
+      ...(store === undefined ? {} : { deliver: trackServerRequests(transport) }),
+    };
+    // In the table before the first await: concurrent initializations count at once.
+    sessions.add(id, entry);
     transport.onclose = () => {
       sessions.delete(id);
       void session.close();
     };
-    await session.server.connect(transport);
-    await transport.handleRequest(req, res, body);
-    if (!initialized) {
-      sessions.delete(id);
-      await session.close();
+    return entry;
+  };
+
+  // Sessions being rebuilt on this replica, so that concurrent requests share one.
+  const restoring = new Map<string, Promise<HttpSession | undefined>>();
+  /** Rebuilds a stored session here; replies and resolves undefined when it cannot. */
+  const restore = async (
+    id: string,
+    principal: string,
+    res: ServerResponse,
+  ): Promise<HttpSession | undefined> => {
+    let record: StoredSession | undefined;
+    try {
+      record = await store!.getSession(id);
+    } catch (error) {
+      reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+      return undefined;
+    }
+    if (record === undefined) {
+      reply(res, 404, 'Session not found: initialize a new session');
+      return undefined;
+    }
+    if (record.principal !== principal) {
+      reply(res, 403, 'Forbidden: this session belongs to another client');
+      return undefined;
+    }
+    const pending = restoring.get(id);
+    if (pending !== undefined) {
+      const shared = await pending;
+      if (shared === undefined)
+        reply(res, 503, `Session ${id} could not be restored here; try again.`);
+      return shared;
+    }
+    const found = record;
+    const rebuilding = (async () => {
+      const admission = sessions.admit(principal, describePrincipal);
+      if (!admission.ok) {
+        reply(res, 503, admission.message);
+        return undefined;
+      }
+      const entry = open(found, () => {});
+      try {
+        await entry.session.server.connect(entry.transport);
+        await replayInitialize(entry.transport, found);
+        return entry;
+      } catch (error) {
+        sessions.delete(id);
+        await entry.session.close();
+        reply(res, 500, `Internal error: ${describeError(error)}`);
+        return undefined;
+      }
+    })();
+    restoring.set(id, rebuilding);
+    try {
+      return await rebuilding;
+    } finally {
+      restoring.delete(id);
     }
   };
 
@@ -312,6 +507,21 @@ export async function listenGatewayHttp(
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Answers to a session's elicitations reach whichever replica the balancer picks;
+  // every replica hears them, the one that asked delivers them.
+  const subscribed =
+    store === undefined
+      ? undefined
+      : store
+          .subscribe(({ sessionId, message }) => {
+            sessions.get(sessionId)?.deliver?.(message);
+          })
+          .catch((error: unknown) => {
+            host.onStoreError?.(
+              `answers to elicitations cannot be routed between replicas: ${describeError(error)}`,
+            );
+            return undefined;
+          });
   const sweeper =
     idleTimeoutMs > 0 ? setInterval(() => sessions.sweep(idleTimeoutMs), sweepEveryMs) : undefined;
   sweeper?.unref();
@@ -350,9 +560,10 @@ export async function listenGatewayHttp(
         clearTimeout(timer);
         pendingSettled.delete(settle);
       }
-      const open = [...sessions.entries()];
-      for (const [id] of open) sessions.delete(id);
-      await Promise.allSettled(open.map(([, entry]) => entry.transport.close()));
+      const opened = [...sessions.entries()];
+      for (const [id] of opened) sessions.delete(id);
+      await Promise.allSettled(opened.map(([, entry]) => entry.transport.close()));
+      await (await subscribed)?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -1,0 +1,149 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { textOf } from '../__fixtures__/clients.js';
+import { startRedis, type TestRedis } from '../__fixtures__/redis.js';
+import { filesystemServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { parseGatewayConfig } from '../config/parse.js';
+import { createRedisStore } from '../store/redis-store.js';
+import { type StartedGateway, startGateway } from './start.js';
+
+const TOKEN = 'replica-token-0123456789abcdef';
+
+/**
+ * A client whose every request goes to the next replica in turn: round robin with no
+ * stickiness, as a load balancer without session affinity does.
+ */
+async function roundRobinClient(urls: string[], answers: string[]) {
+  let turn = 0;
+  const seen: string[] = [];
+  const client = new Client(
+    { name: 'replica-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async () => {
+    const decision = answers.shift() ?? 'deny';
+    return { action: 'accept', content: { decision } };
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(urls[0]!), {
+    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
+    fetch: async (input, init) => {
+      // No standing GET stream: every exchange is a POST that may land anywhere.
+      if (init?.method === 'GET') return new Response(null, { status: 405 });
+      const target = urls[turn % urls.length]!;
+      turn += 1;
+      seen.push(target);
+      return fetch(target, init);
+    },
+  });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { client, transport, call, seen };
+}
+
+describe('gateway replicas on a shared Redis store', () => {
+  let redis: TestRedis;
+  let workspace: ReturnType<typeof tempWorkspace>;
+  const replicas: StartedGateway[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    workspace = tempWorkspace();
+    const config = parseGatewayConfig({
+      mcpServers: { filesystem: filesystemServer(workspace.directory) },
+      toolSearch: { enabled: 'off' },
+      approval: { require: ['write_file'], fallback: 'deny' },
+    });
+    for (let index = 0; index < 2; index += 1) {
+      replicas.push(
+        await startGateway({
+          config,
+          store: redis.url,
+          http: { host: '127.0.0.1', port: 0, token: TOKEN },
+        }),
+      );
+    }
+    await Promise.all(replicas.map((replica) => replica.ready()));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await redis?.dispose();
+    workspace?.cleanup();
+  });
+
+  it('serves one session from both replicas, with its approval remembered across them and every call in the audit trail', async () => {
+    const answers = ['allow-session'];
+    const session = await roundRobinClient(
+      replicas.map((replica) => replica.url!),
+      answers,
+    );
+    const sessionId = session.transport.sessionId!;
+    const tools = (await session.client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).toContain('write_file');
+    for (let index = 0; index < 4; index += 1) {
+      const written = await session.call('write_file', {
+        path: join(workspace.directory, `note-${index}.txt`),
+        content: `note ${index}`,
+      });
+      expect(written.isError ?? false, textOf(written)).toBe(false);
+    }
+    // One person's answer for the whole session, whichever replica asked next.
+    expect(answers).toEqual([]);
+    for (let index = 0; index < 4; index += 1) {
+      expect(readFileSync(join(workspace.directory, `note-${index}.txt`), 'utf8')).toBe(
+        `note ${index}`,
+      );
+    }
+    expect(new Set(session.seen)).toEqual(new Set(replicas.map((replica) => replica.url)));
+    const trail = await replicas[0]!.store.readAudit({ count: 100 });
+    const mine = trail.filter((entry) => entry.record.sessionId === sessionId);
+    expect(mine.map((entry) => entry.record.tool)).toEqual([
+      'write_file',
+      'write_file',
+      'write_file',
+      'write_file',
+    ]);
+    expect(mine.every((entry) => entry.record.decision === 'allowed')).toBe(true);
+    await session.client.close();
+  }, 60_000);
+
+  it('fails closed with a store_unavailable error while Redis is down, then serves the same session again', async () => {
+    const session = await roundRobinClient(
+      replicas.map((replica) => replica.url!),
+      ['allow-session'],
+    );
+    await session.call('write_file', { path: join(workspace.directory, 'a.txt'), content: 'a' });
+    await redis.stop();
+    const failed = await session
+      .call('write_file', { path: join(workspace.directory, 'b.txt'), content: 'b' })
+      .then(
+        () => 'answered',
+        (error: unknown) => String(error),
+      );
+    expect(failed).toMatch(/store .* is unavailable/);
+    const ready = await fetch(new URL('/readyz', replicas[0]!.url));
+    expect(ready.status).toBe(503);
+    await redis.start();
+    const deadline = Date.now() + 20_000;
+    while ((await fetch(new URL('/readyz', replicas[1]!.url))).status !== 200) {
+      if (Date.now() > deadline) throw new Error('the replica did not become ready again');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const again = await session.call('write_file', {
+      path: join(workspace.directory, 'c.txt'),
+      content: 'c',
+    });
+    expect(again.isError ?? false, textOf(again)).toBe(false);
+    expect(readFileSync(join(workspace.directory, 'c.txt'), 'utf8')).toBe('c');
+    await session.client.close();
+  }, 60_000);
+
+  it('refuses a store URL that is not redis:// with invalid_config', () => {
+    expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);
+  });
+});

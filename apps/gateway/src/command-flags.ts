@@ -162,6 +162,43 @@ export const SERVE_FLAGS = [
     description:
       "the client model's context window in tokens (decides when tool search activates; default: unknown → 20,000 tokens)",
   },
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    placeholder: 'S',
+    description:
+      "where sessions, approvals, stream events and the audit trail live: 'memory' (the default, this process only) or redis://host:port[/db] (Valkey too), shared by every replica behind a load balancer (default: the config's store, else memory)",
+  },
+] as const satisfies FlagTable;
+
+/** The flags of `audit`. */
+export const AUDIT_FLAGS = [
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    required: true,
+    placeholder: 'redis://host:port[/db]',
+    description: "the gateways' store, as given to serve --store",
+  },
+  {
+    name: 'count',
+    key: 'count',
+    kind: 'integer',
+    placeholder: 'N',
+    min: 1,
+    max: 100_000,
+    default: 20,
+    description: 'print the last N records first (default: {default})',
+  },
+  {
+    name: 'follow',
+    key: 'follow',
+    kind: 'boolean',
+    default: false,
+    description: 'then wait for new records and print each as it is written, until interrupted',
+  },
 ] as const satisfies FlagTable;
 
 /** The flags of `search`; its query is the words besides them. */
@@ -261,6 +298,7 @@ export const COMMAND_FLAGS = {
   search: SEARCH_FLAGS,
   inspect: INSPECT_FLAGS,
   'recorded-server': RECORDED_SERVER_FLAGS,
+  audit: AUDIT_FLAGS,
 } as const satisfies Record<string, FlagTable>;
 
 /** The subcommands. */
@@ -274,6 +312,9 @@ export type SearchOptions = FlagValues<typeof SEARCH_FLAGS>;
 
 /** The options of `inspect`: its flags, parsed. */
 export type InspectOptions = FlagValues<typeof INSPECT_FLAGS>;
+
+/** The options of `audit`: its flags, parsed. */
+export type AuditOptions = FlagValues<typeof AUDIT_FLAGS>;
 
 /** The options of `recorded-server`: its flags, parsed. */
 export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;

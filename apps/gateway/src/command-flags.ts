@@ -90,6 +90,16 @@ export const SERVE_FLAGS = [
       "a browser origin allowed besides the gateway's own, e.g. http://localhost:6274 (the MCP Inspector); repeatable. Its pages get CORS answers; any other Origin is refused (403)",
   },
   {
+    name: 'allow-host',
+    key: 'allowHosts',
+    kind: 'list',
+    repeatable: true,
+    placeholder: 'H',
+    transport: 'http',
+    description:
+      "a Host header accepted besides the gateway's own address, e.g. gateway.internal:8080 (the load balancer's, when replicas run behind one); repeatable. On a loopback bind any other Host is refused (403, DNS-rebinding protection)",
+  },
+  {
     name: 'idle-timeout',
     key: 'idleTimeout',
     kind: 'integer',
@@ -324,4 +334,4 @@ export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
  * {@link SERVE_FLAGS} that applies only to HTTP (a test holds the two together).
  */
 export const HTTP_ONLY_MESSAGE =
-  '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.';
+  '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http, as do --allow-host, --max-sessions, --max-sessions-per-token and --max-connections.';

@@ -161,6 +161,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       port: options.port,
       ...(options.token !== undefined ? { token: options.token } : {}),
       ...(options.allowOrigins !== undefined ? { allowedOrigins: options.allowOrigins } : {}),
+      ...(options.allowHosts !== undefined ? { allowedHosts: options.allowHosts } : {}),
       ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout * 1000 } : {}),
       ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
       ...(options.maxSessionsPerToken !== undefined

@@ -143,6 +143,69 @@ describe('gateway replicas on a shared Redis store', () => {
     await session.client.close();
   }, 60_000);
 
+  it('replays a stream on another replica to a client that reconnects with Last-Event-ID', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    const headers = {
+      authorization: `Bearer ${TOKEN}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+    };
+    const initialized = await fetch(a, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'raw', version: '1' },
+        },
+      }),
+    });
+    const sessionId = initialized.headers.get('mcp-session-id')!;
+    await initialized.text();
+    const session = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    await (
+      await fetch(b, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      })
+    ).text();
+    // A call on replica A; its SSE answer starts with a priming event the client may resume from.
+    const called = await (
+      await fetch(a, {
+        method: 'POST',
+        headers: session,
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 2,
+          method: 'tools/call',
+          params: { name: 'list_allowed_directories', arguments: {} },
+        }),
+      })
+    ).text();
+    const ids = [...called.matchAll(/^id: (.+)$/gm)].map((match) => match[1]!);
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    // As if A died after the priming event: the client resumes on B.
+    const resumed = await fetch(b, {
+      headers: { ...session, accept: 'text/event-stream', 'last-event-id': ids[0]! },
+    });
+    expect(resumed.status).toBe(200);
+    const reader = resumed.body!.getReader();
+    let replayed = '';
+    while (!replayed.includes('"id":2')) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      replayed += new TextDecoder().decode(value);
+    }
+    await reader.cancel();
+    expect(replayed).toContain(`id: ${ids[1]}`);
+    expect(replayed).toContain('Allowed directories');
+  }, 30_000);
+
   it('refuses a store URL that is not redis:// with invalid_config', () => {
     expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);
   });

@@ -263,6 +263,14 @@ export const INSPECT_FLAGS = [
     description:
       'write the current tool fingerprints into the review file: tools held for review are served (a running gateway reads the file anew)',
   },
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    placeholder: 'S',
+    description:
+      "with --accept, also share the fingerprints through the replicas' Redis store (redis://host:port[/db]; default: the config's store), where every replica reads them",
+  },
 ] as const satisfies FlagTable;
 
 /** The flags of `recorded-server`. */

@@ -139,6 +139,7 @@ export type {
 export type {
   HeldTool,
   ReviewHold,
+  SharedToolReview,
   ToolFingerprint,
   ToolReviewChange,
   ToolReviewConfig,

@@ -9,6 +9,7 @@ import { startRedis, type TestRedis } from '../__fixtures__/redis.js';
 import { filesystemServer, tempWorkspace } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createRedisStore } from '../store/redis-store.js';
+import { reviewKey } from '../upstream/review.js';
 import { type StartedGateway, startGateway } from './start.js';
 
 const TOKEN = 'replica-token-0123456789abcdef';
@@ -166,7 +167,11 @@ describe('gateway replicas on a shared Redis store', () => {
     });
     const sessionId = initialized.headers.get('mcp-session-id')!;
     await initialized.text();
-    const session = { ...headers, 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-11-25' };
+    const session = {
+      ...headers,
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    };
     await (
       await fetch(b, {
         method: 'POST',
@@ -209,4 +214,60 @@ describe('gateway replicas on a shared Redis store', () => {
   it('refuses a store URL that is not redis:// with invalid_config', () => {
     expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);
   });
+});
+
+describe('tool review across replicas on a shared Redis store', () => {
+  let redis: TestRedis;
+  let workspace: ReturnType<typeof tempWorkspace>;
+  const replicas: StartedGateway[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    workspace = tempWorkspace();
+    const config = parseGatewayConfig({
+      mcpServers: { filesystem: filesystemServer(workspace.directory) },
+      toolSearch: { enabled: 'off' },
+      review: { file: join(workspace.directory, 'tool-review.json'), hold: 'new-and-changed' },
+    });
+    for (let index = 0; index < 2; index += 1) {
+      replicas.push(await startGateway({ config, store: redis.url, http: true }));
+    }
+    await Promise.all(replicas.map((replica) => replica.ready()));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await redis?.dispose();
+    workspace?.cleanup();
+  });
+
+  it('holds new tools on every replica until their fingerprints are accepted in the store, then serves them on every replica', async () => {
+    const served = (replica: StartedGateway) =>
+      replica.pool.tools().some((tool) => tool.name === 'write_file');
+    expect(replicas.map(served)).toEqual([false, false]);
+    const accepted = new Map(
+      replicas[0]!.pool
+        .fingerprints()
+        .map((tool) => [reviewKey(tool.server, tool.name), tool.fingerprint] as const),
+    );
+    expect(accepted.size).toBeGreaterThan(0);
+    // What `inspect --accept --store` does: one write, read by every replica.
+    const store = createRedisStore({ url: redis.url });
+    const deadline = Date.now() + 10_000;
+    for (;;) {
+      try {
+        await store.putFingerprints(accepted);
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+    await store.close();
+    const until = Date.now() + 15_000;
+    while (!replicas.every(served)) {
+      if (Date.now() > until) throw new Error('a replica still holds the accepted tools');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }, 60_000);
 });

@@ -140,6 +140,15 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
         });
 
   const pool = createUpstreamPool(config, {
+    // Replicas hold back the same tools: the accepted fingerprints live in the store.
+    ...(store.shared
+      ? {
+          sharedReview: {
+            read: () => store.getFingerprints(),
+            write: (accepted) => store.putFingerprints(accepted),
+          },
+        }
+      : {}),
     ...poolOptions,
     ...(onProgress === undefined ? {} : { onProgress }),
   });

@@ -1,12 +1,10 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { GatewayProfile } from '../config/schemas.js';
-import { createSessionEventStore } from '../store/event-store.js';
 import type { GatewayStore, StoredSession } from '../store/types.js';
 import { answerHealth, type GatewayReadiness } from './http-health.js';
 import {
@@ -21,18 +19,10 @@ import {
   type GatewayHttpListener,
   type GatewayHttpOptions,
 } from './http-options.js';
-import {
-  isResponsesOnly,
-  replayInitialize,
-  routeResponses,
-  trackServerRequests,
-} from './http-replicas.js';
-import {
-  createSessionTable,
-  type SessionActivity,
-  type TableEntry,
-  trackActivity,
-} from './http-session-table.js';
+import { isResponsesOnly, routeResponses } from './http-replicas.js';
+import { reply, storeFailure } from './http-reply.js';
+import { createSessionFactory, type HttpSession } from './http-session-factory.js';
+import { createSessionTable, trackActivity } from './http-session-table.js';
 import { isLoopbackHost, validateGatewayHttpOptions } from './http-validation.js';
 import type { GatewaySession } from './types.js';
 
@@ -59,13 +49,6 @@ export interface GatewayHttpHost {
   onStoreError?: (message: string) => void;
 }
 
-/** The message of a store failure, for a 503. */
-function storeFailure(error: unknown): string {
-  return ToolSearchError.isInstance(error)
-    ? error.message
-    : `The gateway's store is unavailable: ${describeError(error)}. Try again in a few seconds.`;
-}
-
 function digest(text: string): Buffer {
   return createHash('sha256').update(text).digest();
 }
@@ -77,30 +60,6 @@ function formatHost(host: string): string {
 /** `Access-Control-Allow-Headers`: what an MCP client sends on the endpoint. */
 const CORS_ALLOW_HEADERS =
   'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
-
-function reply(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  // A refusal before the body was read: the client may still be sending it, so the
-  // socket cannot carry another request; say so, or its next request meets a reset.
-  const unread = res.req.complete ? {} : { connection: 'close' };
-  res.writeHead(status, { 'content-type': 'application/json', ...unread, ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-interface HttpSession extends TableEntry {
-  transport: StreamableHTTPServerTransport;
-  session: GatewaySession;
-  /** Hands a routed answer to this session's server when it asked for it (shared store). */
-  deliver?: (message: JSONRPCMessage) => boolean;
-}
 
 /**
  * Serves gateway sessions over Streamable HTTP (stateful: one session per
@@ -381,109 +340,13 @@ export async function listenGatewayHttp(
     }
   };
 
-  /** Creates a session's server and transport and puts them in the table (not connected). */
-  const open = (record: StoredSession, onInitialized: () => void): HttpSession => {
-    const { id, principal } = record;
-    const session = host.createSession(record.profile, id);
-    const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: onInitialized,
-      onsessionclosed: () => {
-        sessions.delete(id);
-        // Only a client's DELETE ends a session everywhere; a replica that stops or
-        // forgets an idle copy leaves it to the others.
-        store?.deleteSession(id, principal).catch((error: unknown) => {
-          host.onStoreError?.(
-            `session ${id} was closed but stays in the store until it expires: ${describeError(error)}`,
-          );
-        });
-      },
-      ...(store === undefined
-        ? {}
-        : {
-            eventStore: createSessionEventStore(store, id, (error) =>
-              host.onStoreError?.(
-                `a message of session ${id} was sent but not stored, so it cannot be resumed: ${describeError(error)}`,
-              ),
-            ),
-          }),
-    });
-    const entry: HttpSession = {
-      transport,
-      session,
-      principal,
-      activity,
-      close: () => {
-        transport.close().catch(() => {});
-      },
-      ...(store === undefined ? {} : { deliver: trackServerRequests(transport) }),
-    };
-    // In the table before the first await: concurrent initializations count at once.
-    sessions.add(id, entry);
-    transport.onclose = () => {
-      sessions.delete(id);
-      void session.close();
-    };
-    return entry;
-  };
-
-  // Sessions being rebuilt on this replica, so that concurrent requests share one.
-  const restoring = new Map<string, Promise<HttpSession | undefined>>();
-  /** Rebuilds a stored session here; replies and resolves undefined when it cannot. */
-  const restore = async (
-    id: string,
-    principal: string,
-    res: ServerResponse,
-  ): Promise<HttpSession | undefined> => {
-    let record: StoredSession | undefined;
-    try {
-      record = await store!.getSession(id);
-    } catch (error) {
-      reply(res, 503, storeFailure(error), { 'retry-after': '2' });
-      return undefined;
-    }
-    if (record === undefined) {
-      reply(res, 404, 'Session not found: initialize a new session');
-      return undefined;
-    }
-    if (record.principal !== principal) {
-      reply(res, 403, 'Forbidden: this session belongs to another client');
-      return undefined;
-    }
-    const pending = restoring.get(id);
-    if (pending !== undefined) {
-      const shared = await pending;
-      if (shared === undefined)
-        reply(res, 503, `Session ${id} could not be restored here; try again.`);
-      return shared;
-    }
-    const found = record;
-    const rebuilding = (async () => {
-      const admission = sessions.admit(principal, describePrincipal);
-      if (!admission.ok) {
-        reply(res, 503, admission.message);
-        return undefined;
-      }
-      const entry = open(found, () => {});
-      try {
-        await entry.session.server.connect(entry.transport);
-        await replayInitialize(entry.transport, found);
-        return entry;
-      } catch (error) {
-        sessions.delete(id);
-        await entry.session.close();
-        reply(res, 500, `Internal error: ${describeError(error)}`);
-        return undefined;
-      }
-    })();
-    restoring.set(id, rebuilding);
-    try {
-      return await rebuilding;
-    } finally {
-      restoring.delete(id);
-    }
-  };
+  const { open, restore } = createSessionFactory({
+    createSession: host.createSession,
+    store,
+    sessions,
+    describePrincipal,
+    ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
+  });
 
   const server = createServer(serverOptionsOf(limits), (req, res) => {
     armBodyDeadline(req, res, limits.bodyTimeoutMs);

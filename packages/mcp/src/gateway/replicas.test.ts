@@ -31,7 +31,7 @@ async function roundRobinClient(urls: string[], answers: string[]) {
   });
   const transport = new StreamableHTTPClientTransport(new URL(urls[0]!), {
     requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    fetch: async (input, init) => {
+    fetch: async (_input, init) => {
       // No standing GET stream: every exchange is a POST that may land anywhere.
       if (init?.method === 'GET') return new Response(null, { status: 405 });
       const target = urls[turn % urls.length]!;

@@ -129,6 +129,9 @@ describe('gateway replicas on a shared Redis store', () => {
     expect(failed).toMatch(/store .* is unavailable/);
     const ready = await fetch(new URL('/readyz', replicas[0]!.url));
     expect(ready.status).toBe(503);
+    expect(await ready.json()).toMatchObject({ ready: false, detail: /the store does not answer/ });
+    // Alive all the same: a balancer takes it out of rotation, nobody restarts it.
+    expect((await fetch(new URL('/healthz', replicas[0]!.url))).status).toBe(200);
     await redis.start();
     const deadline = Date.now() + 20_000;
     while ((await fetch(new URL('/readyz', replicas[1]!.url))).status !== 200) {
@@ -143,6 +146,33 @@ describe('gateway replicas on a shared Redis store', () => {
     expect(readFileSync(join(workspace.directory, 'c.txt'), 'utf8')).toBe('c');
     await session.client.close();
   }, 60_000);
+
+  it('forgets a session on every replica once its client closes it on one', async () => {
+    const session = await roundRobinClient(
+      replicas.map((replica) => replica.url!),
+      [],
+    );
+    const sessionId = session.transport.sessionId!;
+    await session.client.listTools();
+    await session.client.listTools();
+    await session.transport.terminateSession();
+    for (const replica of replicas) {
+      const response = await fetch(replica.url!, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${TOKEN}`,
+          accept: 'application/json, text/event-stream',
+          'content-type': 'application/json',
+          'mcp-session-id': sessionId,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
+      });
+      expect(response.status).toBe(404);
+      await response.text();
+    }
+    await session.client.close();
+  }, 30_000);
 
   it('replays a stream on another replica to a client that reconnects with Last-Event-ID', async () => {
     const [a, b] = replicas.map((replica) => replica.url!) as [string, string];

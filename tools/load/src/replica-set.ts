@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +72,8 @@ export async function startReplicaSet(
   store?: string,
 ): Promise<ReplicaSet> {
   const folder = mkdtempSync(join(tmpdir(), 'tool-search-replicas-'));
+  // Run as root, nginx's workers are `nobody`: they must reach their temporary folders.
+  chmodSync(folder, 0o755);
   let redis: ChildProcess | undefined;
   let nginx: ChildProcess | undefined;
   const replicas: GatewayProcess[] = [];

@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -133,6 +133,8 @@ export async function startBalancer(
 ): Promise<TestBalancer> {
   const nginx = requireProgram('nginx', ['nginx', '/usr/sbin/nginx'], 'nginx');
   const dir = mkdtempSync(join(tmpdir(), 'gw-nginx-'));
+  // Run as root, nginx's workers are `nobody`: they must reach their temporary folders.
+  chmodSync(dir, 0o755);
   for (const sub of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, sub));
   const config = join(dir, 'nginx.conf');
   writeFileSync(

@@ -66,6 +66,8 @@ export async function runAudit(options: AuditOptions): Promise<number> {
         for (const entry of next) print({ id: entry.id, ...entry.record });
         after = next.at(-1)?.id ?? after;
       } catch (error) {
+        // Interrupted: the read was cut off on purpose.
+        if (stopped) break;
         if (!down) {
           process.stderr.write(
             `audit: ${error instanceof Error ? error.message : String(error)} Retrying.\n`,

@@ -417,8 +417,10 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     async close() {
       if (closed) return;
       closed = true;
+      // A blocking read may wait seconds more for a record: cut it off.
+      if (blocking?.isOpen) blocking.destroy();
       await Promise.allSettled(
-        [client, subscriber, blocking]
+        [client, subscriber]
           .filter((each) => each !== undefined)
           .map((each) => (each.isOpen ? each.close() : Promise.resolve())),
       );

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -170,6 +171,36 @@ describe('gateway replicas behind nginx on a shared Redis', () => {
     ).toHaveLength(9);
     await session.client.close();
   }, 120_000);
+
+  it('follows the audit trail with audit --follow and stops at once on SIGINT', async () => {
+    const child = spawn(
+      process.execPath,
+      [CLI, 'audit', '--store', redis.url, '--count', '1', '--follow'],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    let stdout = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const until = async (probe: () => boolean) => {
+      const deadline = Date.now() + 20_000;
+      while (!probe()) {
+        if (Date.now() > deadline) throw new Error(`not seen in time; stdout: ${stdout}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    };
+    // The last record is printed first; a new one follows as it is written.
+    await until(() => stdout.split('\n').filter(Boolean).length >= 1);
+    const session = await connectThroughBalancer(balancer.url, TOKEN);
+    await session.call('list_allowed_directories', {});
+    await until(() => stdout.includes(`"sessionId":"${session.sessionId()}"`));
+    await session.client.close();
+    child.kill('SIGINT');
+    expect(await exited).toBe(0);
+  }, 60_000);
 
   it('answers clear store errors while Redis restarts, then serves the same session again', async () => {
     const session = await connectThroughBalancer(balancer.url, TOKEN);

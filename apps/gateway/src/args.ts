@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import {
+  type AuditOptions,
   COMMAND_FLAGS,
   type CommandName,
   HTTP_ONLY_MESSAGE,
@@ -41,7 +42,8 @@ export type Command =
   | ({ command: 'serve' } & ServeOptions)
   | ({ command: 'search'; query: string } & SearchOptions)
   | ({ command: 'inspect' } & InspectOptions)
-  | ({ command: 'recorded-server' } & RecordedServerOptions);
+  | ({ command: 'recorded-server' } & RecordedServerOptions)
+  | ({ command: 'audit' } & AuditOptions);
 
 function isCommandName(value: string): value is CommandName {
   return Object.hasOwn(COMMAND_FLAGS, value);
@@ -121,5 +123,7 @@ function commandOf(
       return { command, ...readFlags(command, COMMAND_FLAGS.inspect, values, env) };
     case 'recorded-server':
       return { command, ...readFlags(command, COMMAND_FLAGS['recorded-server'], values, env) };
+    case 'audit':
+      return { command, ...readFlags(command, COMMAND_FLAGS.audit, values, env) };
   }
 }

@@ -7,9 +7,18 @@ describe.concurrent('tool-search-gateway (command line)', () => {
   it('prints its usage with --help and exits 0', async () => {
     const run = await runCli(['--help']);
     expect(run.code).toBe(0);
-    for (const command of ['demo', 'serve', 'search', 'inspect', 'recorded-server']) {
+    for (const command of ['demo', 'serve', 'search', 'inspect', 'recorded-server', 'audit']) {
       expect(run.stdout).toContain(command);
     }
+  });
+
+  it('refuses audit without --store, and with a store that is not Redis, with exit code 2', async () => {
+    const missing = await runCli(['audit']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('audit needs --store');
+    const memory = await runCli(['audit', '--store', 'memory']);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toContain('a shared store');
   });
 
   it('prints the usage of one command with <command> --help', async () => {

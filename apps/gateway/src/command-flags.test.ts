@@ -28,6 +28,7 @@ function argvWith(command: CommandName, flag: Flag, value: string): string[] {
       ? ['--config', 'g.json']
       : []),
     ...(command === 'serve' && flag.name !== 'transport' ? ['--transport', 'http'] : []),
+    ...(command === 'audit' && flag.name !== 'store' ? ['--store', 'redis://127.0.0.1:6379'] : []),
     `--${flag.name}`,
     value,
   ];

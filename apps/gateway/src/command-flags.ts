@@ -90,6 +90,16 @@ export const SERVE_FLAGS = [
       "a browser origin allowed besides the gateway's own, e.g. http://localhost:6274 (the MCP Inspector); repeatable. Its pages get CORS answers; any other Origin is refused (403)",
   },
   {
+    name: 'allow-host',
+    key: 'allowHosts',
+    kind: 'list',
+    repeatable: true,
+    placeholder: 'H',
+    transport: 'http',
+    description:
+      "a Host header accepted besides the gateway's own address, e.g. gateway.internal:8080 (the load balancer's, when replicas run behind one); repeatable. On a loopback bind any other Host is refused (403, DNS-rebinding protection)",
+  },
+  {
     name: 'idle-timeout',
     key: 'idleTimeout',
     kind: 'integer',
@@ -162,6 +172,43 @@ export const SERVE_FLAGS = [
     description:
       "the client model's context window in tokens (decides when tool search activates; default: unknown → 20,000 tokens)",
   },
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    placeholder: 'S',
+    description:
+      "where sessions, approvals, stream events and the audit trail live: 'memory' (the default, this process only) or redis://host:port[/db] (Valkey too), shared by every replica behind a load balancer (default: the config's store, else memory)",
+  },
+] as const satisfies FlagTable;
+
+/** The flags of `audit`. */
+export const AUDIT_FLAGS = [
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    required: true,
+    placeholder: 'redis://host:port[/db]',
+    description: "the gateways' store, as given to serve --store",
+  },
+  {
+    name: 'count',
+    key: 'count',
+    kind: 'integer',
+    placeholder: 'N',
+    min: 1,
+    max: 100_000,
+    default: 20,
+    description: 'print the last N records first (default: {default})',
+  },
+  {
+    name: 'follow',
+    key: 'follow',
+    kind: 'boolean',
+    default: false,
+    description: 'then wait for new records and print each as it is written, until interrupted',
+  },
 ] as const satisfies FlagTable;
 
 /** The flags of `search`; its query is the words besides them. */
@@ -216,6 +263,14 @@ export const INSPECT_FLAGS = [
     description:
       'write the current tool fingerprints into the review file: tools held for review are served (a running gateway reads the file anew)',
   },
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    placeholder: 'S',
+    description:
+      "with --accept, also share the fingerprints through the replicas' Redis store (redis://host:port[/db]; default: the config's store), where every replica reads them",
+  },
 ] as const satisfies FlagTable;
 
 /** The flags of `recorded-server`. */
@@ -261,6 +316,7 @@ export const COMMAND_FLAGS = {
   search: SEARCH_FLAGS,
   inspect: INSPECT_FLAGS,
   'recorded-server': RECORDED_SERVER_FLAGS,
+  audit: AUDIT_FLAGS,
 } as const satisfies Record<string, FlagTable>;
 
 /** The subcommands. */
@@ -275,6 +331,9 @@ export type SearchOptions = FlagValues<typeof SEARCH_FLAGS>;
 /** The options of `inspect`: its flags, parsed. */
 export type InspectOptions = FlagValues<typeof INSPECT_FLAGS>;
 
+/** The options of `audit`: its flags, parsed. */
+export type AuditOptions = FlagValues<typeof AUDIT_FLAGS>;
+
 /** The options of `recorded-server`: its flags, parsed. */
 export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
 
@@ -283,4 +342,4 @@ export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
  * {@link SERVE_FLAGS} that applies only to HTTP (a test holds the two together).
  */
 export const HTTP_ONLY_MESSAGE =
-  '--port, --host, --token, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.';
+  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.';

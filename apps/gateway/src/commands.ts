@@ -30,6 +30,8 @@ async function dispatch(command: Exclude<Command, { command: 'help' }>): Promise
       return (await import('./inspect.js')).runSearch(command);
     case 'inspect':
       return (await import('./inspect.js')).runInspect(command);
+    case 'audit':
+      return (await import('./audit.js')).runAudit(command);
     case 'recorded-server': {
       const recorded = await import('./recorded-server.js');
       if (command.list) {

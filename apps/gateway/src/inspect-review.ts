@@ -5,6 +5,7 @@ import {
   detectToolPoisoning,
   diffToolReview,
   type GatewayConfig,
+  openGatewayStore,
   readToolReview,
   reviewKey,
   sanitizeTerminalText,
@@ -95,6 +96,7 @@ export function printUntrustedDefinitions(pool: UpstreamPool, out: Output, style
  * @param pool - the started pool
  * @param config - the config (its `review.file` and `review.hold`)
  * @param options.accept - write the current fingerprints
+ * @param options.store - with `accept`, the replicas' Redis store to share them through
  * @param out - where to print
  * @param style - the output's style
  * @returns nothing, once printed (and written)
@@ -103,7 +105,7 @@ export function printUntrustedDefinitions(pool: UpstreamPool, out: Output, style
 export async function printToolReview(
   pool: UpstreamPool,
   config: GatewayConfig,
-  options: { accept: boolean },
+  options: { accept: boolean; store?: string },
   out: Output,
   style: Style,
 ): Promise<void> {
@@ -149,15 +151,40 @@ export async function printToolReview(
   }
   const count = (kind: string) => changes.filter((change) => change.change === kind).length;
   if (options.accept) {
-    await writeToolReview(file, acceptToolReview(accepted, current, listed));
+    const next = acceptToolReview(accepted, current, listed);
+    await writeToolReview(file, next);
     out.write(
       `  accepted ${formatInt(current.length)} tool definitions into ${file}; held tools are served once a running gateway reads it\n`,
     );
+    if (options.store !== undefined) await shareToolReview(options.store, next, out);
   } else if (changes.length === 0) {
     out.write('  no new, changed or removed tools since the last accept\n');
   } else {
     out.write(
       `  ${count('new')} new, ${count('changed')} changed, ${count('removed')} removed; review them, then run inspect --accept to accept the current definitions\n`,
     );
+  }
+}
+
+/** Writes accepted fingerprints into the replicas' store, waiting briefly for it to connect. */
+async function shareToolReview(
+  spec: string,
+  accepted: ReadonlyMap<string, string>,
+  out: Output,
+): Promise<void> {
+  const store = openGatewayStore(spec);
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await store.putFingerprints(accepted);
+        break;
+      } catch (error) {
+        if (attempt >= 20) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    }
+    out.write(`  shared them through ${store.location}: every replica on it serves them\n`);
+  } finally {
+    await store.close();
   }
 }

@@ -147,7 +147,7 @@ function printUnmatchedRules(
  * @throws {@link ConfigFileError} for a bad config file
  */
 export async function runInspect(
-  options: { config: string; profile?: string; accept?: boolean },
+  options: { config: string; profile?: string; accept?: boolean; store?: string },
   out: Output = process.stdout,
 ): Promise<number> {
   const config = await readConfigFile(options.config, options);
@@ -264,7 +264,17 @@ export async function runInspect(
     );
     printUnmatchedRules(config, pool, out, style);
     printUntrustedDefinitions(pool, out, style);
-    await printToolReview(pool, config, { accept: options.accept === true }, out, style);
+    const shared = options.store ?? config.store;
+    await printToolReview(
+      pool,
+      config,
+      {
+        accept: options.accept === true,
+        ...(shared === undefined || shared === 'memory' ? {} : { store: shared }),
+      },
+      out,
+      style,
+    );
     return pool.status().some((status) => status.state === 'ready') ||
       Object.values(config.mcpServers).every((server) => server.disabled)
       ? 0

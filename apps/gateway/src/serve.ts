@@ -119,6 +119,9 @@ export async function runServe(options: ServeOptions): Promise<number> {
     }),
     ...(options.profile !== undefined ? { profile: options.profile } : {}),
     ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    ...(options.store !== undefined ? { store: options.store } : {}),
+    // The log says when the store drops and comes back, and what it could not keep.
+    onStoreError: (message) => stderr.write(`tool-search-gateway: store: ${message}\n`),
   };
   const start = async (extra: Omit<StartGatewayOptions, 'config'>) => {
     starting = startGateway({ config, ...common, ...extra });
@@ -158,6 +161,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
       port: options.port,
       ...(options.token !== undefined ? { token: options.token } : {}),
       ...(options.allowOrigins !== undefined ? { allowedOrigins: options.allowOrigins } : {}),
+      ...(options.allowHosts !== undefined ? { allowedHosts: options.allowHosts } : {}),
       ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout * 1000 } : {}),
       ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
       ...(options.maxSessionsPerToken !== undefined
@@ -176,6 +180,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
   stderr.write(
     `${listeningBanner(options, gateway?.url === undefined ? undefined : new URL(gateway.url))}\n`,
   );
+  if (gateway?.store.shared) {
+    stderr.write(
+      `  store: ${gateway.store.location} (shared: any replica on it serves any session; /healthz, /readyz)\n`,
+    );
+  }
   if (gateway) reportUpstreams(gateway, stderr, () => closing);
   return 0;
 }

@@ -14,6 +14,7 @@ const SYNOPSIS_HEAD: Record<CommandName, string> = {
   search: 'search "<query>"',
   inspect: 'inspect',
   'recorded-server': 'recorded-server',
+  audit: 'audit',
 };
 
 /** Stands for a space inside one flag of a synopsis while it is wrapped (private use). */
@@ -69,6 +70,7 @@ Commands:
   inspect          per server: tools and estimated tokens; activation at 32k/128k/200k/1M;
                    refused, cut, held and flagged definitions; new and changed tools
   recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
+  audit            print (and follow) the audit trail that gateways write to a Redis store
 
 Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`;
 
@@ -98,6 +100,13 @@ review and descriptions flagged as tool poisoning, and the new, changed and remo
 tools against the review file (review.file, default tool-review.json beside the config).
 
 ${options(COMMAND_FLAGS.inspect)}`,
+  audit: `${usageLine('audit')}
+
+Prints the audit trail that every gateway replica on the store writes: one JSON line a
+call (tool, origin, session, profile, decision, status, who denied it and why, the
+replica), oldest first. The trail is a Redis Stream capped at about 100,000 records.
+
+${options(COMMAND_FLAGS.audit)}`,
   'recorded-server': `${usageLine('recorded-server')}
 
 A stdio MCP server that lists recorded tool definitions of 23 published MCP servers

@@ -54,6 +54,9 @@ const MARKER = Symbol.for('@tool-search/core.ToolSearchError');
  * - `gateway_failed`: the gateway itself could not serialise a result (a hook put a
  *   `BigInt` or a cycle in it); the tool may have run (mcp gateway). A fault of the
  *   gateway or its hooks, never of the upstream server.
+ * - `store_unavailable`: the gateway's shared store (Redis) did not answer; what needs
+ *   it (a session on another replica, an approval, the audit trail) failed closed (mcp
+ *   gateway). The gateway reconnects on its own: try again in a few seconds.
  *
  * `guardrail_failed` and `approval_failed` were once listed but never raised: a
  * guardrail or approval that throws or times out is a `denied` result, not an error.
@@ -82,6 +85,7 @@ export const TOOL_SEARCH_ERROR_CODES = [
   'upstream_timeout',
   'upstream_failed',
   'gateway_failed',
+  'store_unavailable',
 ] as const;
 
 /** One of {@link TOOL_SEARCH_ERROR_CODES}: what each means, who raises it and what to do is documented there. */

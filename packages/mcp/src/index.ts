@@ -51,6 +51,7 @@ export {
 export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
+export type { GatewayReadiness } from './gateway/http-health.js';
 export {
   DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_HEADERS_TIMEOUT_MS,
@@ -81,6 +82,22 @@ export type {
   GatewaySession,
   GatewayToolSource,
 } from './gateway/types.js';
+export { createSessionEventStore } from './store/event-store.js';
+export type { MemoryStoreOptions } from './store/memory-store.js';
+export { createMemoryStore } from './store/memory-store.js';
+export { openGatewayStore } from './store/open-store.js';
+export type { RedisStoreOptions } from './store/redis-store.js';
+export { createRedisStore, redactRedisUrl } from './store/redis-store.js';
+export type {
+  AuditEntry,
+  GatewayStore,
+  RoutedMessage,
+  StoreAdmission,
+  StoredAuditRecord,
+  StoredSession,
+  StoreSessionLimits,
+} from './store/types.js';
+export { DEFAULT_AUDIT_MAX_RECORDS, DEFAULT_EVENTS_PER_SESSION } from './store/types.js';
 export type { ProgressReporterOptions, ProgressStream } from './terminal/progress.js';
 export { createProgressReporter } from './terminal/progress.js';
 export type { TerminalStyle } from './terminal/style.js';
@@ -122,6 +139,7 @@ export type {
 export type {
   HeldTool,
   ReviewHold,
+  SharedToolReview,
   ToolFingerprint,
   ToolReviewChange,
   ToolReviewConfig,

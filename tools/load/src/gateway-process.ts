@@ -28,6 +28,10 @@ export interface StartGatewayOptions {
   timeoutMs: number;
   /** `--shutdown-grace`: seconds that calls in flight may still finish after SIGTERM. */
   shutdownGraceSeconds?: number;
+  /** The port. @defaultValue 0 (a free one) */
+  port?: number;
+  /** More flags of `serve`, e.g. `--store redis://…` for a replica. */
+  extraArgs?: readonly string[];
 }
 
 /**
@@ -51,7 +55,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       '--host',
       '127.0.0.1',
       '--port',
-      '0',
+      String(options.port ?? 0),
       '--token',
       options.token,
       '--context-window',
@@ -59,6 +63,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       ...(options.shutdownGraceSeconds === undefined
         ? []
         : ['--shutdown-grace', String(options.shutdownGraceSeconds)]),
+      ...(options.extraArgs ?? []),
     ],
     { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );

@@ -14,6 +14,7 @@ import { listGroundTruth } from './ground-truth.js';
 import type { LoadOptions } from './options.js';
 import { textOf } from './outcome.js';
 import { createRecorder, type OperationKind, type WriteRecord } from './recorder.js';
+import { type ReplicaSet, startReplicaSet } from './replica-set.js';
 import { closeClient, connectClient, REFUSED, runSession } from './session.js';
 import { percentile, seededRandom } from './stats.js';
 
@@ -161,6 +162,7 @@ export async function runLoad(
 ): Promise<LoadReport> {
   const folder = mkdtempSync(join(tmpdir(), 'tool-search-load-'));
   let gateway: GatewayProcess | undefined;
+  let replicaSet: ReplicaSet | undefined;
   let sampler: NodeJS.Timeout | undefined;
   try {
     const config = writeLoadConfig(folder, {
@@ -170,15 +172,26 @@ export async function runLoad(
     });
     log('listing the upstream tools directly (the truth of the leak check)');
     const truth = await listGroundTruth(config.servers, 30_000);
-    log('starting the gateway');
-    gateway = await startGateway({
+    const gatewayOptions = {
       config: config.file,
       token: config.adminToken,
       contextWindow: LOAD_CONTEXT_WINDOW,
       timeoutMs: 60_000,
-    });
+    };
+    if (options.replicas > 1 || options.store !== undefined) {
+      log(`starting ${options.replicas} replica(s) on a Redis store behind nginx`);
+      replicaSet = await startReplicaSet(options.replicas, gatewayOptions, options.store);
+      const set = replicaSet;
+      // The run talks to the balancer; the first replica stands for the numbers of one process.
+      gateway = { ...set.replicas[0]!, url: set.url, stop: () => set.stop() };
+    } else {
+      log('starting the gateway');
+      gateway = await startGateway(gatewayOptions);
+    }
     const pid = gateway.pid;
-    const upstreams = childProcesses(pid);
+    const upstreams = (replicaSet?.replicas ?? [gateway]).flatMap((each) =>
+      childProcesses(each.pid),
+    );
     const rssBeforeBytes = readRss(pid);
     let rssPeakBytes = rssBeforeBytes;
     sampler = setInterval(() => {

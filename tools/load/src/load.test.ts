@@ -41,3 +41,27 @@ describe('runLoad (the CI smoke run: 4 sessions × 10 operations)', () => {
     expect(text).toContain('ok: no leaks, no lost writes, no wrong answers');
   });
 });
+
+describe('runLoad against replicas (3 gateways on a Redis store behind nginx)', () => {
+  it('loses no write and leaks nothing when every request may land on another replica', async () => {
+    const report = await runLoad({
+      ...DEFAULT_OPTIONS,
+      sessions: 4,
+      operations: 10,
+      profiles: 3,
+      seed: 1,
+      replicas: 3,
+    });
+    expect(formatLoadReport(report)).toContain('3 (Redis, nginx)');
+    expect(report.writes.acknowledged).toBeGreaterThan(0);
+    expect(report.writes.lost).toEqual({ filesystem: 0, memory: 0 });
+    expect(report.leaks).toEqual({ count: 0, examples: [] });
+    expect(report.wrongAnswers.count).toBe(0);
+    expect(report.malformed.count).toBe(0);
+    expect(report.errors).toEqual([]);
+    // Each replica runs its own five stdio upstreams, and none outlives its replica.
+    expect(report.gateway.upstreams).toBe(15);
+    expect(report.gateway.orphans).toBe(0);
+    expect(report.failures).toEqual([]);
+  });
+});

@@ -22,6 +22,10 @@ export interface LoadOptions {
   seed: number;
   /** Print JSON instead of tables. */
   json: boolean;
+  /** Gateway replicas on a shared Redis store behind nginx (1: one process, no store). */
+  replicas: number;
+  /** The Redis store of the replicas; absent: the run starts a redis-server of its own. */
+  store?: string;
 }
 
 /** The most profiles the generated config has. */
@@ -39,6 +43,7 @@ export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
   budgetMs: 300_000,
   seed: 1,
   json: false,
+  replicas: 1,
 });
 
 /** The help text of `pnpm load --help`. */
@@ -56,6 +61,9 @@ export const USAGE = `Usage: pnpm load [options]
   --seed 1               seed of each session's sequence of operations
   --fault                the fault run instead: kill an upstream mid-call, hang another,
                          SIGTERM the gateway mid-call; prints what every client got
+  --replicas 1           gateway replicas on a shared Redis store behind nginx (round
+                         robin, no stickiness); needs redis-server and nginx (Debian)
+  --store redis://H:P    the replicas' Redis (default: a redis-server the run starts)
   --json                 print JSON instead of tables
   --help                 this text`;
 
@@ -92,6 +100,8 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
         profiles: { type: 'string' },
         'memory-writers': { type: 'string' },
         'memory-queue': { type: 'boolean' },
+        replicas: { type: 'string' },
+        store: { type: 'string' },
         'request-timeout': { type: 'string' },
         budget: { type: 'string' },
         seed: { type: 'string' },
@@ -122,6 +132,8 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
   }
   if (get('budget') !== undefined)
     options.budgetMs = integer('budget', get('budget'), 10, 3600) * 1000;
+  if (get('replicas') !== undefined) options.replicas = integer('replicas', get('replicas'), 1, 5);
+  if (get('store') !== undefined) options.store = get('store')!;
   if (get('seed') !== undefined) options.seed = integer('seed', get('seed'), 0, 2 ** 31 - 1);
   options.memoryQueue = values['memory-queue'] === true;
   options.fault = values['fault'] === true;

@@ -38,9 +38,10 @@ export function formatLoadReport(report: LoadReport): string {
   sections.push(
     formatTable(
       throughput,
-      ['sessions', 'operations', 'requests', 'wall time', 'requests/s'],
+      ['replicas', 'sessions', 'operations', 'requests', 'wall time', 'requests/s'],
       [
         [
+          options.replicas > 1 ? `${options.replicas} (Redis, nginx)` : '1',
           String(options.sessions),
           `${options.sessions} × ${options.operations}`,
           String(report.requests),

@@ -56,6 +56,12 @@ export interface GatewayConfig {
    * {@link loadGatewayConfig} (against the working directory by {@link parseGatewayConfig}).
    */
   review: ToolReviewConfig;
+  /**
+   * Where sessions, approvals, stream events and the audit trail are kept: `memory`
+   * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas
+   * share them. `serve --store` overrides it.
+   */
+  store?: string;
   /** What was ignored or defaulted, with the path (never fatal). */
   warnings: ConfigWarning[];
 }
@@ -80,6 +86,7 @@ const KNOWN_TOP_LEVEL = new Set([
   'approval',
   'limits',
   'review',
+  'store',
   '$schema',
 ]);
 
@@ -330,6 +337,16 @@ export function parseGatewayConfig(
     parseSection(reviewSchema, camelKeys(expanded['review'] ?? {}), ['review'], issues) ??
     ({ file: DEFAULT_REVIEW_FILE, hold: 'none' } satisfies ToolReviewConfig);
 
+  const store = expanded['store'];
+  if (
+    store !== undefined &&
+    (typeof store !== 'string' || !/^(memory|rediss?:\/\/.+)$/i.test(store))
+  ) {
+    issues.push({
+      path: ['store'],
+      message: `expected 'memory' or a redis://host:port[/db] URL, received ${typeof store === 'string' ? `'${store}'` : typeName(store)}`,
+    });
+  }
   const config: GatewayConfig = {
     mcpServers,
     toolSearch: toolSearch.config,
@@ -340,6 +357,7 @@ export function parseGatewayConfig(
     approval,
     limits,
     review,
+    ...(typeof store === 'string' ? { store } : {}),
     warnings,
   };
   if (issues.length === 0) checkToolsetReferences(config, issues);

@@ -1,4 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import {
   type ApprovalAdapter,
@@ -47,18 +48,23 @@ export function clientSupportsElicitation(server: Pick<Server, 'getClientCapabil
  *
  * @param server - the session's server (its client must support elicitation)
  * @param options.timeoutMs - how long to wait for the person @defaultValue 120000
+ * @param options.relatedRequestId - the id of the client's request being served
+ * (`tools/call`), when known: the question then goes on that request's own stream
+ * (Streamable HTTP), so a client without a standing GET stream, or one whose GET stream
+ * is held by another replica, still gets it
  * @returns the adapter
  * @throws nothing; its `request` never rejects
  */
 export function createElicitationApproval(
   server: Pick<Server, 'elicitInput'>,
-  options: { timeoutMs?: number } = {},
+  options: { timeoutMs?: number; relatedRequestId?: () => RequestId | undefined } = {},
 ): ApprovalAdapter {
   const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
   return {
     name: 'elicitation',
     async request({ call, tool, signal }: ApprovalRequest): Promise<ApprovalAnswer> {
       const where = tool?.toolset ? ` (${tool.toolset})` : '';
+      const related = options.relatedRequestId?.();
       const hints = tool?.annotations?.destructiveHint === true ? ' It may be destructive.' : '';
       try {
         const result = await server.elicitInput(
@@ -78,7 +84,11 @@ export function createElicitationApproval(
               required: ['decision'],
             },
           },
-          { signal, timeout: timeoutMs },
+          {
+            signal,
+            timeout: timeoutMs,
+            ...(related === undefined ? {} : { relatedRequestId: related }),
+          },
         );
         if (result.action !== 'accept') {
           return {

@@ -1,11 +1,12 @@
 import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { GatewayProfile } from '../config/schemas.js';
+import type { GatewayStore, StoredSession } from '../store/types.js';
+import { answerHealth, type GatewayReadiness } from './http-health.js';
 import {
   armBodyDeadline,
   formatDuration,
@@ -18,12 +19,10 @@ import {
   type GatewayHttpListener,
   type GatewayHttpOptions,
 } from './http-options.js';
-import {
-  createSessionTable,
-  type SessionActivity,
-  type TableEntry,
-  trackActivity,
-} from './http-session-table.js';
+import { isResponsesOnly, routeResponses } from './http-replicas.js';
+import { reply, storeFailure } from './http-reply.js';
+import { createSessionFactory, type HttpSession } from './http-session-factory.js';
+import { createSessionTable, trackActivity } from './http-session-table.js';
 import { isLoopbackHost, validateGatewayHttpOptions } from './http-validation.js';
 import type { GatewaySession } from './types.js';
 
@@ -39,6 +38,15 @@ export interface GatewayHttpHost {
   createSession(profile: string | undefined, id: string): GatewaySession;
   profiles: Readonly<Record<string, GatewayProfile>>;
   defaultProfile?: string;
+  /**
+   * Where sessions are kept. A shared one (Redis) lets any replica serve any session;
+   * absent or in memory, sessions live in this process only.
+   */
+  store?: GatewayStore;
+  /** How this replica is, for `GET /readyz`. @defaultValue always ready */
+  readiness?: () => Promise<GatewayReadiness>;
+  /** Told of store trouble that did not fail a request (a stream event not stored). */
+  onStoreError?: (message: string) => void;
 }
 
 function digest(text: string): Buffer {
@@ -52,28 +60,6 @@ function formatHost(host: string): string {
 /** `Access-Control-Allow-Headers`: what an MCP client sends on the endpoint. */
 const CORS_ALLOW_HEADERS =
   'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
-
-function reply(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  if (res.headersSent) {
-    res.end();
-    return;
-  }
-  // A refusal before the body was read: the client may still be sending it, so the
-  // socket cannot carry another request; say so, or its next request meets a reset.
-  const unread = res.req.complete ? {} : { connection: 'close' };
-  res.writeHead(status, { 'content-type': 'application/json', ...unread, ...headers });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-interface HttpSession extends TableEntry {
-  transport: StreamableHTTPServerTransport;
-  session: GatewaySession;
-}
 
 /**
  * Serves gateway sessions over Streamable HTTP (stateful: one session per
@@ -111,6 +97,8 @@ export async function listenGatewayHttp(
       tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
   }
   const limits = resolveHttpLimits(options, tokens.size);
+  // Only a shared store changes how sessions are served: one in memory is this process.
+  const store = host.store?.shared === true ? host.store : undefined;
   const sessions = createSessionTable<HttpSession>({
     maxSessions: limits.maxSessions,
     maxPerPrincipal: limits.maxSessionsPerPrincipal,
@@ -172,6 +160,13 @@ export async function listenGatewayHttp(
       res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
     }
     const url = new URL(req.url ?? '/', 'http://gateway');
+    if (req.method === 'GET' && (url.pathname === '/healthz' || url.pathname === '/readyz')) {
+      return answerHealth(
+        res,
+        url.pathname,
+        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
+      );
+    }
     if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
 
     const hostHeader = (req.headers.host ?? '').toLowerCase();
@@ -209,12 +204,56 @@ export async function listenGatewayHttp(
 
     const sessionId = req.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
-      const entry = sessions.get(sessionId);
+      let entry = sessions.get(sessionId);
+      if (entry === undefined && store !== undefined) {
+        // Opened on another replica (or by this one before a restart): rebuild it here.
+        const restored = await restore(sessionId, auth.principal, res);
+        if (restored === undefined) return;
+        entry = restored;
+      }
       if (entry === undefined)
         return reply(res, 404, 'Session not found: initialize a new session');
       // A session belongs to the token that opened it: no switching scopes mid-session.
       if (entry.principal !== auth.principal) {
         return reply(res, 403, 'Forbidden: this session belongs to another client');
+      }
+      if (store !== undefined) {
+        let alive: boolean;
+        try {
+          alive = await store.touchSession(sessionId, entry.principal, idleTimeoutMs);
+        } catch (error) {
+          return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+        }
+        if (!alive) {
+          // Closed (DELETE) on another replica, or expired: this copy goes too.
+          if (sessions.delete(sessionId)) entry.close();
+          return reply(
+            res,
+            404,
+            'Session not found: it was closed or expired; initialize a new session',
+          );
+        }
+        if (req.method === 'POST') {
+          let body: unknown;
+          try {
+            body = await readJson(req, maxBodyBytes);
+          } catch (error) {
+            return reply(res, 400, `Bad request: ${describeError(error)}`);
+          }
+          if (isResponsesOnly(body)) {
+            // An answer to an elicitation belongs to the replica that asked, maybe another.
+            try {
+              await routeResponses(store, sessionId, body);
+            } catch (error) {
+              return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+            }
+            res.writeHead(202).end();
+            return;
+          }
+          trackActivity(entry.activity, res);
+          await entry.transport.handleRequest(req, res, body);
+          return;
+        }
       }
       trackActivity(entry.activity, res);
       await entry.transport.handleRequest(req, res);
@@ -234,10 +273,10 @@ export async function listenGatewayHttp(
     } catch (error) {
       return reply(res, 400, `Bad request: ${describeError(error)}`);
     }
-    const initializing = Array.isArray(body)
-      ? body.some(isInitializeRequest)
-      : isInitializeRequest(body);
-    if (!initializing) return reply(res, 400, 'Bad request: no session; send initialize first');
+    const messages = Array.isArray(body) ? body : [body];
+    const initialize = messages.find(isInitializeRequest);
+    if (initialize === undefined)
+      return reply(res, 400, 'Bad request: no session; send initialize first');
     if (!accepting) {
       return reply(res, 503, 'The gateway is shutting down: no new sessions.', {
         connection: 'close',
@@ -255,40 +294,59 @@ export async function listenGatewayHttp(
     }
 
     const id = randomUUID();
-    const session = host.createSession(auth.profile, id);
-    const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
-    trackActivity(activity, res);
-    let initialized = false;
-    const transport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => id,
-      onsessioninitialized: () => {
-        initialized = true;
-      },
-      onsessionclosed: () => {
-        sessions.delete(id);
-      },
-    });
-    // In the table before the first await: concurrent initializations count at once.
-    sessions.add(id, {
-      transport,
-      session,
+    const record: StoredSession = {
+      id,
       principal: auth.principal,
-      activity,
-      close: () => {
-        transport.close().catch(() => {});
-      },
-    });
-    transport.onclose = () => {
-      sessions.delete(id);
-      void session.close();
+      ...(auth.profile === undefined ? {} : { profile: auth.profile }),
+      initialize: initialize.params as unknown as Record<string, unknown>,
+      createdAt: Date.now(),
     };
-    await session.server.connect(transport);
-    await transport.handleRequest(req, res, body);
+    if (store !== undefined) {
+      // The caps count the sessions of every replica; the store decides atomically.
+      try {
+        const shared = await store.admitSession(id, auth.principal, {
+          maxSessions: limits.maxSessions,
+          maxPerPrincipal: limits.maxSessionsPerPrincipal,
+          idleMs: idleTimeoutMs,
+        });
+        if (!shared.ok) {
+          const rule =
+            shared.scope === 'principal'
+              ? `Too many sessions for ${describePrincipal(auth.principal)}: it holds ${shared.held} across the gateway's replicas (the most one token may hold is ${limits.maxSessionsPerPrincipal}).`
+              : `Too many sessions (${limits.maxSessions}) across the gateway's replicas.`;
+          return reply(
+            res,
+            503,
+            `${rule} Close one (DELETE it) and try again; ${describeIdleExpiry(undefined)}`,
+          );
+        }
+        await store.putSession(record, idleTimeoutMs);
+      } catch (error) {
+        await store.deleteSession(id, auth.principal).catch(() => {});
+        return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
+      }
+    }
+    let initialized = false;
+    const entry = open(record, () => {
+      initialized = true;
+    });
+    trackActivity(entry.activity, res);
+    await entry.session.server.connect(entry.transport);
+    await entry.transport.handleRequest(req, res, body);
     if (!initialized) {
       sessions.delete(id);
-      await session.close();
+      await entry.session.close();
+      await store?.deleteSession(id, auth.principal).catch(() => {});
     }
   };
+
+  const { open, restore } = createSessionFactory({
+    createSession: host.createSession,
+    store,
+    sessions,
+    describePrincipal,
+    ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
+  });
 
   const server = createServer(serverOptionsOf(limits), (req, res) => {
     armBodyDeadline(req, res, limits.bodyTimeoutMs);
@@ -312,6 +370,21 @@ export async function listenGatewayHttp(
     });
   });
   port = (server.address() as AddressInfo).port;
+  // Answers to a session's elicitations reach whichever replica the balancer picks;
+  // every replica hears them, the one that asked delivers them.
+  const subscribed =
+    store === undefined
+      ? undefined
+      : store
+          .subscribe(({ sessionId, message }) => {
+            sessions.get(sessionId)?.deliver?.(message);
+          })
+          .catch((error: unknown) => {
+            host.onStoreError?.(
+              `answers to elicitations cannot be routed between replicas: ${describeError(error)}`,
+            );
+            return undefined;
+          });
   const sweeper =
     idleTimeoutMs > 0 ? setInterval(() => sessions.sweep(idleTimeoutMs), sweepEveryMs) : undefined;
   sweeper?.unref();
@@ -350,9 +423,10 @@ export async function listenGatewayHttp(
         clearTimeout(timer);
         pendingSettled.delete(settle);
       }
-      const open = [...sessions.entries()];
-      for (const [id] of open) sessions.delete(id);
-      await Promise.allSettled(open.map(([, entry]) => entry.transport.close()));
+      const opened = [...sessions.entries()];
+      for (const [id] of opened) sessions.delete(id);
+      await Promise.allSettled(opened.map(([, entry]) => entry.transport.close()));
+      await (await subscribed)?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

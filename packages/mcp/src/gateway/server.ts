@@ -8,11 +8,16 @@ import {
   DEFAULT_GUARDRAILS_CONFIG,
   type GatewayProfile,
 } from '../config/schemas.js';
+import { createStoreAuditHook } from '../store/audit-trail.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import type { GatewayStore } from '../store/types.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
+import type { UpstreamPool } from '../upstream/pool-types.js';
 import { waitForUpstreams } from '../upstream/wait.js';
 import { createCallDrain, type DrainReport } from './call-drain.js';
 import { createConfigGuardrails } from './guardrails.js';
 import { type GatewayHttpListener, type GatewayHttpOptions, listenGatewayHttp } from './http.js';
+import type { GatewayReadiness } from './http-health.js';
 import { createGatewaySession } from './session.js';
 import type {
   GatewayActivity,
@@ -64,6 +69,16 @@ export interface GatewayServer {
   listenHttp(options?: GatewayHttpOptions): Promise<GatewayHttpListener>;
   /** The open sessions. */
   sessions(): GatewaySession[];
+  /** Where sessions, approvals, events and the audit trail are kept. */
+  readonly store: GatewayStore;
+  /**
+   * Whether this gateway should get traffic (`GET /readyz`): its store answers and its
+   * upstreams' first connect round is over with at least one ready (or none configured).
+   *
+   * @returns the report
+   * @throws nothing
+   */
+  readiness(): Promise<GatewayReadiness>;
   /**
    * Shuts down, not the pool: stops accepting (HTTP ports close, new sessions and
    * new calls are refused), lets the calls in flight finish for up to `graceMs`,
@@ -151,6 +166,52 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   ];
 
   const sessions = new Map<string, GatewaySession>();
+  const store = options.store ?? createMemoryStore();
+  const auditHook = createStoreAuditHook(
+    store,
+    (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
+    (record, error) =>
+      options.onStoreError?.(
+        `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
+      ),
+  );
+  let upstreamsSettledYet = options.upstreamsReady === undefined;
+  void Promise.resolve(options.upstreamsReady).then(
+    () => {
+      upstreamsSettledYet = true;
+    },
+    () => {
+      upstreamsSettledYet = true;
+    },
+  );
+  const readiness = async (): Promise<GatewayReadiness> => {
+    let storeState = 'ok';
+    try {
+      await store.ping();
+    } catch (error) {
+      storeState = describeError(error);
+    }
+    const status = (options.pool as Partial<Pick<UpstreamPool, 'status'>>).status;
+    const states = typeof status === 'function' ? status.call(options.pool) : [];
+    const upstreams: Record<string, number> = {};
+    for (const server of states) upstreams[server.state] = (upstreams[server.state] ?? 0) + 1;
+    const upstreamsOk =
+      upstreamsSettledYet && (states.length === 0 || (upstreams['ready'] ?? 0) > 0);
+    const ready = storeState === 'ok' && upstreamsOk;
+    const detail = ready
+      ? undefined
+      : storeState !== 'ok'
+        ? `the store does not answer: ${storeState}`
+        : upstreamsSettledYet
+          ? 'no upstream server is ready'
+          : 'the upstream servers are still connecting';
+    return {
+      ready,
+      store: storeState,
+      upstreams,
+      ...(detail === undefined ? {} : { detail }),
+    };
+  };
   const upstreamsSettled = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
   const listeners = new Set<GatewayHttpListener>();
   // Every session's calls in flight, so that a shutdown answers each of them.
@@ -179,6 +240,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         drain,
         emitActivity,
         onClosed: (closedId) => sessions.delete(closedId),
+        store,
+        auditHook,
       },
       profileName,
       profile,
@@ -212,6 +275,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
           createSession: (profile, id) => createSession(profile, id),
           profiles,
           ...(options.profile === undefined ? {} : { defaultProfile: options.profile }),
+          store,
+          readiness,
+          ...(options.onStoreError === undefined ? {} : { onStoreError: options.onStoreError }),
         },
         httpOptions,
       );
@@ -226,6 +292,8 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       };
     },
     sessions: () => [...sessions.values()],
+    store,
+    readiness,
     async close(closeOptions = {}) {
       for (const listener of listeners) listener.stopAccepting();
       const report = await drain.drain(closeOptions.graceMs ?? 0);

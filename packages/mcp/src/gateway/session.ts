@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import {
@@ -6,6 +7,7 @@ import {
   type CallToolResult,
   type Implementation,
   ListToolsRequestSchema,
+  type RequestId,
   type ServerNotification,
   type ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
@@ -35,6 +37,8 @@ import {
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
 import { batchCallResult } from '../tool-result/batch-result.js';
+import { withStoredApprovals } from '../store/stored-approvals.js';
+import type { GatewayStore } from '../store/types.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
@@ -107,6 +111,10 @@ export interface GatewaySessionContext {
   emitActivity: (activity: GatewayActivity) => void;
   /** Told when a session ends, by id. */
   onClosed: (id: string) => void;
+  /** The gateway's store: a shared one keeps 'allow-session' answers for every replica. */
+  store: GatewayStore;
+  /** The hook that writes every call to the store's audit trail. */
+  auditHook: ToolCallHook;
 }
 
 /**
@@ -138,6 +146,8 @@ export function createGatewaySession(
     drain,
     emitActivity,
     onClosed,
+    store,
+    auditHook,
   } = context;
   const { pool } = options;
   const scope: SessionScope = {};
@@ -149,6 +159,8 @@ export function createGatewaySession(
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   const telemetry = createBridgeTelemetry();
+  // The client request a call serves: an approval question goes on its stream.
+  const servedRequest = new AsyncLocalStorage<RequestId>();
   let scoped = new Map<string, ToolDefinition>();
   let assembly: Assembly | undefined;
   let listed: McpTool[] = [];
@@ -184,11 +196,21 @@ export function createGatewaySession(
   };
   reassemble();
 
-  const ask = () =>
+  const asker = () =>
     options.approval ??
     (clientSupportsElicitation(server)
-      ? createElicitationApproval(server, { timeoutMs: approvalConfig.timeoutMs })
+      ? createElicitationApproval(server, {
+          timeoutMs: approvalConfig.timeoutMs,
+          relatedRequestId: () => servedRequest.getStore(),
+        })
       : undefined);
+  // With replicas, an 'allow-session' answer given on one holds on all of them.
+  const ask = () => {
+    const adapter = asker();
+    return adapter === undefined || !store.shared
+      ? adapter
+      : withStoredApprovals(adapter, store, id);
+  };
   const approval = createGatewayApproval(approvalConfig, ask);
 
   const activityHook: ToolCallHook = {
@@ -230,7 +252,7 @@ export function createGatewaySession(
       });
     },
     guardrails,
-    hooks: [...(options.hooks ?? []), activityHook],
+    hooks: [...(options.hooks ?? []), auditHook, activityHook],
     ...(approval === undefined ? {} : { approval }),
     resolveTool: (name) => scoped.get(name),
     timeouts: { approval: approvalConfig.timeoutMs },
@@ -246,7 +268,10 @@ export function createGatewaySession(
     drain.run(async (signal) => {
       await upstreamsSettled();
       const request = CallToolRequestSchema.parse(raw);
-      return serialisableResult(request.params.name, await callTool(request, extra, signal));
+      const result = await servedRequest.run(extra.requestId, () =>
+        callTool(request, extra, signal),
+      );
+      return serialisableResult(request.params.name, result);
     }, extra.signal),
   );
   const callTool = async (

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { GatewayConfig } from '../config/parse.js';
+import { openGatewayStore } from '../store/open-store.js';
+import type { GatewayStore } from '../store/types.js';
 import { createUpstreamPool } from '../upstream/pool.js';
 import type {
   UpstreamPool,
@@ -18,7 +20,14 @@ const CLOSE_GRACE_MS = 5_000;
 
 /** Options of {@link startGateway}. */
 export interface StartGatewayOptions
-  extends Omit<GatewayServerOptions, 'pool' | 'config' | 'upstreamsReady'> {
+  extends Omit<GatewayServerOptions, 'pool' | 'config' | 'upstreamsReady' | 'store'> {
+  /**
+   * Where sessions, approvals, stream events and the audit trail are kept: a store, or
+   * `memory`, or a `redis://host:port[/db]` URL (opened here and closed with the
+   * gateway). With Redis, any replica behind a load balancer serves any session.
+   * @defaultValue the config's `store`, else 'memory'
+   */
+  store?: GatewayStore | string;
   /** The parsed gateway config (see {@link loadGatewayConfig}). */
   config: GatewayConfig;
   /** Serve one client on this transport (not started), e.g. a `StdioServerTransport`. */
@@ -45,6 +54,8 @@ export interface StartedGateway {
   readonly pool: UpstreamPool;
   /** The MCP gateway server: more sessions with `connect()` or `listenHttp()`. */
   readonly server: GatewayServer;
+  /** Where sessions, approvals, stream events and the audit trail are kept. */
+  readonly store: GatewayStore;
   /**
    * Settles once every upstream is `ready` or `failed` (for tools that need the full
    * list).
@@ -102,6 +113,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     http: httpOption,
     onProgress,
     pool: poolOptions,
+    store: storeOption,
     ...serverOptions
   } = options;
   const http: GatewayHttpOptions | undefined =
@@ -109,8 +121,34 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       ? { host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url') }
       : httpOption;
   if (http !== undefined) validateGatewayHttpOptions(http, config);
+  const storeSpec = storeOption ?? config.store;
+  const ownStore = typeof storeSpec === 'string' || storeSpec === undefined;
+  const store: GatewayStore =
+    typeof storeSpec === 'object'
+      ? storeSpec
+      : openGatewayStore(storeSpec, {
+          ...(serverOptions.onStoreError === undefined
+            ? {}
+            : {
+                onStatus: (status) =>
+                  serverOptions.onStoreError?.(
+                    status.state === 'ready'
+                      ? 'the store is connected'
+                      : `the store is down (${status.detail ?? 'connection lost'}); what needs it fails until it is back`,
+                  ),
+              }),
+        });
 
   const pool = createUpstreamPool(config, {
+    // Replicas hold back the same tools: the accepted fingerprints live in the store.
+    ...(store.shared
+      ? {
+          sharedReview: {
+            read: () => store.getFingerprints(),
+            write: (accepted) => store.putFingerprints(accepted),
+          },
+        }
+      : {}),
     ...poolOptions,
     ...(onProgress === undefined ? {} : { onProgress }),
   });
@@ -123,6 +161,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     ...serverOptions,
     pool,
     config,
+    store,
     upstreamsReady: new Promise<UpstreamServerStatus[]>((resolve) => {
       firstRound = resolve;
     }),
@@ -135,6 +174,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     closing ??= (async () => {
       await server.close(closeOptions).catch(() => {});
       await pool.close();
+      if (ownStore) await store.close().catch(() => {});
       // Servers still connecting when the pool closed are closed as their connect
       // ends; wait for that (briefly), so that no child process outlives the gateway.
       let timer: NodeJS.Timeout | undefined;
@@ -162,6 +202,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     ...(http?.token === undefined ? {} : { token: http.token }),
     pool,
     server,
+    store,
     ready: () => starting,
     close,
   };

@@ -4,6 +4,7 @@ import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
 import type { Ranker, TokenCounter, ToolDefinition } from '@tool-search/core';
 import type { ApprovalAdapter, Guardrail, ToolCallHook } from '@tool-search/hooks';
 import type { GatewayConfig } from '../config/parse.js';
+import type { GatewayStore } from '../store/types.js';
 import type { UpstreamPool } from '../upstream/pool.js';
 
 /** What a gateway session needs of an upstream pool (an {@link UpstreamPool} fits). */
@@ -90,6 +91,14 @@ export interface GatewayServerOptions {
   instructions?: string;
   /** Receives every line of the activity feed. */
   onActivity?: (activity: GatewayActivity) => void;
+  /**
+   * Where sessions, their 'allow-session' approvals, the events of their streams, the
+   * session caps and the audit trail are kept. A shared store ({@link createRedisStore})
+   * lets several replicas serve the same sessions. @defaultValue an in-memory store
+   */
+  store?: GatewayStore;
+  /** Told of store trouble that failed no request (an audit record or event not stored). */
+  onStoreError?: (message: string) => void;
 }
 
 /** One client's session: its own scope, assembly, approvals and telemetry. */

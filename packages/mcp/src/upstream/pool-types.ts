@@ -3,7 +3,7 @@ import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
-import type { HeldTool, ToolFingerprint, ToolReviewConfig } from './review.js';
+import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
 
 /** What the pool needs of a config: the servers, and optionally the pins. */
 export interface UpstreamPoolConfig {
@@ -100,6 +100,11 @@ export interface ReconnectOptions {
 
 /** Options of {@link createUpstreamPool}. */
 export interface UpstreamPoolOptions {
+  /**
+   * The accepted tool fingerprints shared by several replicas (a shared store), read
+   * instead of the review file. @defaultValue the review file only
+   */
+  sharedReview?: SharedToolReview;
   /** Time for one server to start, connect and list its tools. @defaultValue 30000 */
   connectTimeoutMs?: number;
   /**

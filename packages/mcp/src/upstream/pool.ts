@@ -111,7 +111,7 @@ export function createUpstreamPool(
         };
   const clientInfo = options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
   const limits: UpstreamLimits = { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits };
-  const review = createToolReviewGate(config.review);
+  const review = createToolReviewGate(config.review, options.sharedReview);
 
   const maxCallTimeMs = options.maxCallTimeMs ?? DEFAULT_MAX_CALL_TIME_MS;
   const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) =>

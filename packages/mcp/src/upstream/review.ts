@@ -231,22 +231,54 @@ export interface ToolReviewGate {
 const REVIEW_POLL_MS = 500;
 
 /**
+ * Where several gateway replicas share the accepted fingerprints (a shared store): the
+ * gate reads them from it instead of the file, and seeds it from the file once.
+ */
+export interface SharedToolReview {
+  /** The accepted fingerprints; empty when none were ever shared. */
+  read(): Promise<Map<string, string>>;
+  /** Replaces the accepted fingerprints. */
+  write(accepted: ReadonlyMap<string, string>): Promise<void>;
+}
+
+/** How often a gate on a shared store looks for fingerprints accepted elsewhere. */
+const SHARED_REVIEW_POLL_MS = 1_000;
+
+/**
  * Creates the review gate of a pool. With `hold: 'none'` (or no config) nothing is held
- * and the file is never read.
+ * and the file is never read. With `shared`, the accepted fingerprints come from the
+ * shared store (seeded from the file when it holds none), so that every replica holds
+ * back the same tools; a store that cannot be read holds every tool (fails closed).
  *
  * @param config - the `review` section
+ * @param shared - the replicas' shared fingerprints, when there are replicas
  * @returns the gate
  * @throws nothing
  */
-export function createToolReviewGate(config: ToolReviewConfig | undefined): ToolReviewGate {
+export function createToolReviewGate(
+  config: ToolReviewConfig | undefined,
+  shared?: SharedToolReview,
+): ToolReviewGate {
   const hold = config?.hold ?? 'none';
   let accepted: Map<string, string> | undefined = new Map();
   let problem = '';
   let watching: (() => void) | undefined;
+  let sharedKey = '';
   const load = async () => {
     if (config === undefined || hold === 'none') return;
     try {
-      accepted = await readToolReview(config.file);
+      if (shared === undefined) {
+        accepted = await readToolReview(config.file);
+        return;
+      }
+      let fromStore = await shared.read();
+      if (fromStore.size === 0) {
+        // The first replica brings the file's fingerprints into the store.
+        fromStore = await readToolReview(config.file);
+        if (fromStore.size > 0) await shared.write(fromStore);
+      }
+      accepted = fromStore;
+      sharedKey = JSON.stringify([...fromStore].sort());
     } catch (error) {
       accepted = undefined;
       problem = describeError(error);
@@ -282,6 +314,18 @@ export function createToolReviewGate(config: ToolReviewConfig | undefined): Tool
     },
     watch(onChange) {
       if (config === undefined || hold === 'none' || watching) return;
+      if (shared !== undefined) {
+        const timer = setInterval(() => {
+          const before = sharedKey;
+          const wasHeld = accepted === undefined;
+          void load().then(() => {
+            if (sharedKey !== before || wasHeld !== (accepted === undefined)) onChange();
+          });
+        }, SHARED_REVIEW_POLL_MS);
+        timer.unref();
+        watching = () => clearInterval(timer);
+        return;
+      }
       const file = config.file;
       const listener = () => {
         void load().then(onChange);

@@ -1,0 +1,46 @@
+import type { ServerResponse } from 'node:http';
+import { describeError } from '@tool-search/core/internal';
+
+/** What `/readyz` reports: whether this replica should get traffic, and why not. */
+export interface GatewayReadiness {
+  /** The store answers and the upstreams' first connect round is over with one ready (or none configured). */
+  ready: boolean;
+  /** `ok`, or why the store does not answer. */
+  store: string;
+  /** The upstream servers by state, e.g. `{ ready: 2, failed: 1 }`; absent before they settle. */
+  upstreams?: Record<string, number>;
+  /** Why it is not ready, in words. */
+  detail?: string;
+}
+
+/**
+ * Answers `GET /healthz` (the process serves: always 200) and `GET /readyz` (200 when
+ * ready, 503 otherwise), each with a small JSON body. Neither needs a token: they say
+ * nothing about sessions or tools.
+ *
+ * @param res - the response
+ * @param path - `/healthz` or `/readyz`
+ * @param readiness - how this replica is, for `/readyz`
+ * @returns once answered
+ * @throws nothing
+ */
+export async function answerHealth(
+  res: ServerResponse,
+  path: '/healthz' | '/readyz',
+  readiness: () => Promise<GatewayReadiness>,
+): Promise<void> {
+  let status = 200;
+  let body: unknown = { status: 'ok' };
+  if (path === '/readyz') {
+    try {
+      const report = await readiness();
+      status = report.ready ? 200 : 503;
+      body = { status: report.ready ? 'ready' : 'not ready', ...report };
+    } catch (error) {
+      status = 503;
+      body = { status: 'not ready', ready: false, detail: describeError(error) };
+    }
+  }
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
+}

@@ -1,0 +1,36 @@
+import { hostname } from 'node:os';
+import { type AuditRecord, createAuditHook, type ToolCallHook } from '@tool-search/hooks';
+import type { GatewayStore } from './types.js';
+
+/**
+ * The gateway's audit hook: one record per dispatched call (ran, failed, denied or
+ * cancelled) appended to the store's audit trail, with the session's profile and the
+ * replica that wrote it. A record that cannot be written (the store is down) is
+ * passed to `onLost` (the gateway logs it) and named in the call result's warnings.
+ *
+ * @param store - the gateway's store
+ * @param profileOf - the profile of a session id, when it has one
+ * @param onLost - told of a record that could not be written, with the error
+ * @returns the hook
+ * @throws nothing
+ */
+export function createStoreAuditHook(
+  store: GatewayStore,
+  profileOf: (sessionId: string | undefined) => string | undefined,
+  onLost: (record: AuditRecord, error: unknown) => void = () => {},
+): ToolCallHook {
+  const replica = `${hostname()}:${process.pid}`;
+  return createAuditHook(async (record) => {
+    const profile = profileOf(record.sessionId);
+    try {
+      await store.appendAudit({
+        ...record,
+        ...(profile === undefined ? {} : { profile }),
+        replica,
+      });
+    } catch (error) {
+      onLost(record, error);
+      throw error;
+    }
+  });
+}

@@ -1,0 +1,77 @@
+/** The names of a Redis store's keys and channel, under one prefix. */
+export interface RedisKeys {
+  session(id: string): string;
+  approvals(id: string): string;
+  events(id: string): string;
+  capsOf(principal: string): string;
+  capsAll: string;
+  audit: string;
+  fingerprints: string;
+  routed: string;
+}
+
+/**
+ * The keys of a Redis store. A session id or principal cannot reach outside its key:
+ * each is the last part of its key.
+ *
+ * @param prefix - the prefix of every key, e.g. `tool-search:`
+ * @returns the key names
+ * @throws nothing
+ */
+export function redisKeys(prefix: string): RedisKeys {
+  return {
+    session: (id) => `${prefix}session:${id}`,
+    approvals: (id) => `${prefix}approvals:${id}`,
+    events: (id) => `${prefix}events:${id}`,
+    capsOf: (principal) => `${prefix}caps:p:${principal}`,
+    capsAll: `${prefix}caps:all`,
+    audit: `${prefix}audit`,
+    fingerprints: `${prefix}fingerprints`,
+    routed: `${prefix}routed`,
+  };
+}
+
+/**
+ * Admits a session under the caps in one step, so that two replicas never both take
+ * the last place. KEYS: the principal's sorted set, the set of all; ARGV: now, idle ms
+ * (0: never idle out), the cap per principal, the cap in all, the session id.
+ * Returns `{0}` admitted, `{1, held}` at the principal's cap, `{2, held}` at the cap in all.
+ */
+export const ADMIT_SCRIPT = `
+local now = tonumber(ARGV[1])
+local idle = tonumber(ARGV[2])
+if idle > 0 then
+  redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - idle)
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - idle)
+end
+local mine = redis.call('ZCARD', KEYS[1])
+if mine >= tonumber(ARGV[3]) then return {1, mine} end
+local all = redis.call('ZCARD', KEYS[2])
+if all >= tonumber(ARGV[4]) then return {2, all} end
+redis.call('ZADD', KEYS[1], now, ARGV[5])
+redis.call('ZADD', KEYS[2], now, ARGV[5])
+return {0, mine + 1}
+`;
+
+/**
+ * A script that runs `body` on a session's key KEYS[2], then gives that key the
+ * remaining lifetime of the session's record KEYS[1], so that it expires with the
+ * session. Returns `result` (a Lua expression), or 1.
+ */
+export const EXPIRE_WITH_SESSION = (body: string, result = '1'): string =>
+  `${body} local ttl = redis.call('PTTL', KEYS[1]) if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end return ${result}`;
+
+/**
+ * Restarts a session's idle clock. KEYS: the session, its approvals, its events, the
+ * principal's and the overall caps sets; ARGV: ttl ms (0: no expiry), now, the id.
+ * Returns 1 when the session exists, 0 when it is gone.
+ */
+export const TOUCH_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+if tonumber(ARGV[1]) > 0 then
+  for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+end
+redis.call('ZADD', KEYS[4], 'XX', ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[5], 'XX', ARGV[2], ARGV[3])
+return 1
+`;

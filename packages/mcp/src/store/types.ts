@@ -1,0 +1,132 @@
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { AuditRecord } from '@tool-search/hooks';
+
+/**
+ * A session as the store keeps it: enough for any replica to serve its next request
+ * (the token that opened it, its profile, and the client's `initialize` request,
+ * which a replica replays into a fresh transport).
+ */
+export interface StoredSession {
+  /** The `Mcp-Session-Id`. */
+  id: string;
+  /** The principal (token) that opened it: '' when no token is required. */
+  principal: string;
+  /** The session's profile, when it has one. */
+  profile?: string;
+  /** The params of the client's `initialize` request (protocol version, capabilities, client info). */
+  initialize: Record<string, unknown>;
+  /** When it opened (`Date.now()`). */
+  createdAt: number;
+}
+
+/** One audit record as the store keeps it: the hook's record and where it came from. */
+export interface StoredAuditRecord extends AuditRecord {
+  /** The session's profile, when it has one. */
+  profile?: string;
+  /** The replica that wrote it (`host:pid`). */
+  replica: string;
+}
+
+/** An audit record with its position in the trail. */
+export interface AuditEntry {
+  /** The store's id of the entry: pass it as `after` to read on from there. */
+  id: string;
+  record: StoredAuditRecord;
+}
+
+/** Whether a session may open under the caps (see {@link GatewayStore.admitSession}). */
+export type StoreAdmission = { ok: true } | { ok: false; scope: 'principal' | 'all'; held: number };
+
+/** The caps that {@link GatewayStore.admitSession} enforces. */
+export interface StoreSessionLimits {
+  /** The most sessions in all. */
+  maxSessions: number;
+  /** The most sessions one principal (token) holds. */
+  maxPerPrincipal: number;
+  /** A session without a request for this long no longer counts (0: never expires). */
+  idleMs: number;
+}
+
+/** A JSON-RPC message from a client to a server-side request, routed to the replica that asked. */
+export type RoutedMessage = { sessionId: string; message: JSONRPCMessage };
+
+/**
+ * Where a gateway keeps the state that must outlive one process: sessions, their
+ * `allow-session` approvals, the events of their streams (for `Last-Event-ID`), the
+ * session caps, the audit trail and the accepted tool fingerprints. Two
+ * implementations: {@link createMemoryStore} (one process, the default) and
+ * {@link createRedisStore} (any number of replicas, Redis or Valkey).
+ *
+ * Every method of a store that is down rejects with a `ToolSearchError`
+ * `store_unavailable`: the gateway fails closed on it, never keeps in memory only.
+ */
+export interface GatewayStore {
+  readonly specificationVersion: 'v1';
+  /** `memory` or `redis`. */
+  readonly kind: string;
+  /** Whether other processes see what this one writes (several replicas may share it). */
+  readonly shared: boolean;
+  /** Where it is, for messages (a Redis URL without its password, or `memory`). */
+  readonly location: string;
+  /** Resolves when the store answers; rejects `store_unavailable` when it does not. */
+  ping(): Promise<void>;
+
+  /** Keeps a session for `ttlMs` (0: until deleted). */
+  putSession(session: StoredSession, ttlMs: number): Promise<void>;
+  /** The session, or undefined when unknown (or expired). */
+  getSession(id: string): Promise<StoredSession | undefined>;
+  /**
+   * Restarts a session's idle clock (its record and its place under the caps).
+   * Resolves false when the session is gone (deleted on another replica, or expired).
+   */
+  touchSession(id: string, principal: string, ttlMs: number): Promise<boolean>;
+  /** Forgets a session, its approvals, events and place under the caps. */
+  deleteSession(id: string, principal: string): Promise<void>;
+  /**
+   * Counts a new session under the caps, atomically across replicas: sessions idle
+   * for longer than `limits.idleMs` no longer count.
+   */
+  admitSession(id: string, principal: string, limits: StoreSessionLimits): Promise<StoreAdmission>;
+
+  /** Whether the tool of identity key `key` was allowed for the rest of the session. */
+  hasApproval(sessionId: string, key: string): Promise<boolean>;
+  /** Remembers an `allow-session` answer for the rest of the session (it expires with it). */
+  rememberApproval(sessionId: string, key: string): Promise<void>;
+
+  /** Stores one message of a session's SSE stream; returns its event id. */
+  appendEvent(sessionId: string, streamId: string, message: JSONRPCMessage): Promise<string>;
+  /**
+   * The events of the stream of `eventId` after it, oldest first; undefined when the
+   * event is unknown (too old, or of another session).
+   */
+  eventsAfter(
+    sessionId: string,
+    eventId: string,
+  ): Promise<{ streamId: string; events: { id: string; message: JSONRPCMessage }[] } | undefined>;
+
+  /** Appends a record to the audit trail (bounded: the oldest go first). */
+  appendAudit(record: StoredAuditRecord): Promise<void>;
+  /**
+   * Reads the audit trail: the `count` oldest after `after` (absent: the last `count`).
+   * With `blockMs`, waits that long for a new record when there is none.
+   */
+  readAudit(options: { after?: string; count: number; blockMs?: number }): Promise<AuditEntry[]>;
+
+  /** Sends a client's answer to a server-side request to every replica. */
+  publish(routed: RoutedMessage): Promise<void>;
+  /** Receives what {@link GatewayStore.publish} sends, from every replica; returns how to stop. */
+  subscribe(listener: (routed: RoutedMessage) => void): Promise<() => Promise<void>>;
+
+  /** The accepted tool fingerprints (`server/name` → `sha256:…`), shared by the replicas. */
+  getFingerprints(): Promise<Map<string, string>>;
+  /** Replaces the accepted tool fingerprints. */
+  putFingerprints(accepted: ReadonlyMap<string, string>): Promise<void>;
+
+  /** Disconnects (a memory store forgets nothing). */
+  close(): Promise<void>;
+}
+
+/** How many audit records a store keeps by default: beyond it the oldest go. */
+export const DEFAULT_AUDIT_MAX_RECORDS = 100_000;
+/** How many events a store keeps per session for `Last-Event-ID`. */
+export const DEFAULT_EVENTS_PER_SESSION = 1_000;

@@ -36,9 +36,9 @@ import {
 } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
-import { batchCallResult } from '../tool-result/batch-result.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
 import type { GatewayStore } from '../store/types.js';
+import { batchCallResult } from '../tool-result/batch-result.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';

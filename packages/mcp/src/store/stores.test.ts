@@ -32,6 +32,7 @@ async function ready(store: GatewayStore): Promise<GatewayStore> {
 
 const record = (tool: string): StoredAuditRecord => ({
   tool,
+  via: 'direct',
   viaBridge: false,
   decision: 'allowed',
   status: 'ok',

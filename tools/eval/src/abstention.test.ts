@@ -51,4 +51,30 @@ describe('evaluateAbstention', () => {
     // A query for a tool of the other half finds nothing that shares its words.
     expect(result.abstained).toBeGreaterThan(0);
   });
+
+  it('counts as shadowed an unanswerable query whose kept top hit scores at least what its labelled tool scores in the whole catalog', async () => {
+    const set: EvalSet = {
+      name: 'bfcl',
+      // weather_now and read_file fall in half 0, city_guide and translate_text in half 1.
+      tools: [
+        tool('weather_now', 'Weather forecast for a city'),
+        tool('read_file', 'Read a file from disk'),
+        tool('city_guide', 'A guide to the events of a city'),
+        tool('translate_text', 'Translate text between languages'),
+      ],
+      queries: [
+        // Labelled with a weaker tool than one in the other half: no score can tell.
+        { id: 'near', query: 'weather forecast for a city', relevant: new Set(['city_guide']) },
+        // Nothing in half 0 holds these words: the query is not shadowed.
+        {
+          id: 'far',
+          query: 'translate text between languages',
+          relevant: new Set(['translate_text']),
+        },
+      ],
+    };
+    const result = await evaluateAbstention(createBm25Ranker(), 'default', set);
+    expect(result.unanswerable).toBe(2);
+    expect(result.shadowed).toBe(0.5);
+  });
 });

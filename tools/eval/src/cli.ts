@@ -22,6 +22,7 @@ Options:
                        hash of the tool name) and report the share of queries whose
                        tools are all in the other half answered with nothing, beside
                        NDCG@10 and the share answered with nothing of the others
+                       (and the share of them shadowed by a near-duplicate)
   --json               print the results as JSON instead of a table
   --help               this text
 `;

@@ -16,6 +16,7 @@ import {
   ToolSearchError,
 } from '@tool-search/core';
 import { isBridgeToolName } from '@tool-search/core/internal';
+import { listWorkOf, pinsKey } from './assembly-memo.js';
 import { createBridgeTools } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
@@ -148,7 +149,10 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
   return true;
 }
 
-function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolCatalog {
+function catalogFor(
+  deferred: readonly ToolDefinition[],
+  options: AssembleOptions,
+): ToolCatalog {
   const previous = options.previous?.catalog;
   if (
     previous !== undefined &&
@@ -220,11 +224,19 @@ export function assembleTools(options: AssembleOptions): Assembly {
     );
   }
   const input = options.tools;
-  rejectDuplicateNames(input);
-  const classifyOptions = options.pinned === undefined ? {} : { pinned: options.pinned };
-  const { visible, deferrable } = classifyTools(input, classifyOptions);
-
-  const deferredTokens = deferrable.length > 0 ? estimateToolTokens(deferrable, counter) : 0;
+  const pinned = options.pinned === undefined ? undefined : [...options.pinned];
+  const { visible, deferrable, deferredTokens } = listWorkOf(
+    input,
+    pinsKey(pinned),
+    counter,
+    () => {
+      rejectDuplicateNames(input);
+      const classified = classifyTools(input, pinned === undefined ? {} : { pinned });
+      const tokens =
+        classified.deferrable.length > 0 ? estimateToolTokens(classified.deferrable, counter) : 0;
+      return { ...classified, deferredTokens: tokens };
+    },
+  );
   const decisionInput: Parameters<typeof decideActivation>[0] = {
     deferrableTokens: deferredTokens,
     config,
@@ -236,7 +248,8 @@ export function assembleTools(options: AssembleOptions): Assembly {
   let deferred: ToolDefinition[];
   let bridgeTokens = 0;
   if (decision.active) {
-    deferred = deferrable;
+    // The assembly's own array (callers may change it); the catalog gets the frozen one.
+    deferred = [...deferrable];
     const bridges = createBridgeTools({
       deferredCount: deferred.length,
       stableDescriptions: options.stableDescriptions === true,
@@ -249,7 +262,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     deferred = [];
     tools = input.filter((tool) => !isBridgeToolName(tool.name));
   }
-  const catalog = catalogFor(deferred, options);
+  const catalog = catalogFor(decision.active ? deferrable : [], options);
 
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).
   const direct = new Set<string>();

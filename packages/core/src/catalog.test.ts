@@ -60,6 +60,21 @@ describe('createCatalog', () => {
     expect(createCatalog(tools.slice(1)).has('a')).toBe(false);
   });
 
+  it('takes a frozen list as it is and finds its names again after other lists', () => {
+    const tools = Object.freeze([tool('fa'), tool('fb')]);
+    const first = createCatalog(tools);
+    expect(first.tools()).toBe(tools);
+    for (const other of ['x', 'y', 'z']) createCatalog([tool(other)]);
+    const again = createCatalog(tools);
+    expect(again.tools()).toBe(tools);
+    expect(again.get('fb')).toBe(tools[1]);
+    // An array that is not frozen is copied: changing it later changes no catalog.
+    const open = [tool('oa')];
+    const catalog = createCatalog(open);
+    open.push(tool('ob'));
+    expect(catalog.names()).toEqual(['oa']);
+  });
+
   it('rejects two tools with the same name', () => {
     expect(() => createCatalog([tool('a'), tool('a')])).toThrow(/'a' appears more than once/);
   });

@@ -86,6 +86,10 @@ interface CatalogList {
 // content (tool identities), never by session.
 const recentLists: CatalogList[] = [];
 const RECENT_LISTS = 2;
+// A frozen array cannot change, so it is its own key: a caller that keeps one list
+// object per content (the bridge's assembly memo does) finds its names again in O(1),
+// however many other lists came in between, for as long as it holds the array.
+const frozenLists = new WeakMap<readonly ToolDefinition[], CatalogList>();
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
   if (a.length !== b.length) return false;
@@ -94,8 +98,13 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
 }
 
 function listOf(tools: readonly ToolDefinition[]): CatalogList {
+  const frozen = Object.isFrozen(tools);
+  if (frozen) {
+    const known = frozenLists.get(tools);
+    if (known !== undefined) return known;
+  }
   for (const recent of recentLists) if (sameTools(recent.list, tools)) return recent;
-  const list = Object.freeze([...tools]);
+  const list = frozen ? tools : Object.freeze([...tools]);
   const byName = new Map<string, ToolDefinition>();
   for (const tool of list) {
     const size = byName.size;
@@ -109,6 +118,7 @@ function listOf(tools: readonly ToolDefinition[]): CatalogList {
     }
   }
   const entry = { list, byName };
+  frozenLists.set(list, entry);
   recentLists.unshift(entry);
   if (recentLists.length > RECENT_LISTS) recentLists.pop();
   return entry;
@@ -124,7 +134,8 @@ function normalizeLimit(limit: unknown): number {
 /**
  * Creates a searchable catalog over a list of tools. Tool objects are treated as
  * immutable; rankers memoize per tool object, so building a catalog over an
- * unchanged list again is cheap.
+ * unchanged list again is cheap. A frozen array is taken as the catalog's list as it
+ * is (no copy), and a catalog over the same frozen array again reuses its name map.
  *
  * @example
  * ```ts

@@ -149,10 +149,7 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
   return true;
 }
 
-function catalogFor(
-  deferred: readonly ToolDefinition[],
-  options: AssembleOptions,
-): ToolCatalog {
+function catalogFor(deferred: readonly ToolDefinition[], options: AssembleOptions): ToolCatalog {
   const previous = options.previous?.catalog;
   if (
     previous !== undefined &&

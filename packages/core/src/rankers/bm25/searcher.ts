@@ -6,13 +6,13 @@ import type { Analyzer } from '../../analyzer.js';
 import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
-import type { FieldIndex } from './field-index.js';
+import { type FieldIndex, fieldFrequency } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
 import { expansionsFor, mentionedKinds } from './query-expansion.js';
 import { FALLBACK_SCORE } from './spec-ranker.js';
 import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';
-import { adjacentCount, FIELD_COUNT, FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
+import { adjacentCount, FIELD_COUNT } from './vector-codec.js';
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 function idfOf(df: number, n: number): number {
@@ -67,7 +67,8 @@ export function createSearcher(
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
 ): RankerIndex {
-  const { n, capacity, termBuffers, termLength, termCount, alive, norms, position } = index;
+  const { n, capacity, termBuffers, termLength, termCount, alive, position } = index;
+  const { lengths, fieldWeights, fieldBs, averages } = index;
   const { groupOf, groupMembers } = index;
   const k1 = tuning.k1;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
@@ -157,11 +158,8 @@ export function createSearcher(
         for (let p = 0; p < length; p++) {
           const doc = docs[p]!;
           if (alive[doc] === 0) continue;
-          let tf = 0;
           const at = doc * FIELD_COUNT;
-          for (let f = 0, bits = codes[p]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-            tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
-          }
+          const tf = fieldFrequency(codes[p]!, lengths, at, fieldWeights, fieldBs, averages);
           termWeights[p] = (tf * (k1 + 1)) / (k1 + tf);
         }
         weightsOf[id] = termWeights;

@@ -167,6 +167,14 @@ function catalogFor(deferred: readonly ToolDefinition[], options: AssembleOption
   return catalog;
 }
 
+function duplicateNameError(name: string): ToolSearchError {
+  return new ToolSearchError(
+    'duplicate_tool_name',
+    `Tool '${name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server, deterministically.`,
+    { data: { tool: name } },
+  );
+}
+
 // Checked before the decision, so a list is accepted or rejected the same way on both
 // sides of the threshold: the providers reject duplicate names too, and the bridge could
 // not tell which of two same-named tools a call means.
@@ -175,13 +183,7 @@ function rejectDuplicateNames(tools: readonly ToolDefinition[]): void {
   for (const tool of tools) {
     const name = tool?.name;
     if (typeof name !== 'string' || isBridgeToolName(name)) continue;
-    if (seen.has(name)) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server, deterministically.`,
-        { data: { tool: name } },
-      );
-    }
+    if (seen.has(name)) throw duplicateNameError(name);
     seen.add(name);
   }
 }
@@ -225,6 +227,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
   const { visible, deferrable, deferredTokens } = listWorkOf(
     input,
     pinsKey(pinned),
+    pinned,
     counter,
     () => {
       rejectDuplicateNames(input);
@@ -233,6 +236,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
         classified.deferrable.length > 0 ? estimateToolTokens(classified.deferrable, counter) : 0;
       return { ...classified, deferredTokens: tokens };
     },
+    duplicateNameError,
   );
   const decisionInput: Parameters<typeof decideActivation>[0] = {
     deferrableTokens: deferredTokens,

@@ -76,4 +76,43 @@ describe('assembleTools over a list it assembled before', () => {
       expect(ToolSearchError.isInstance(error) && error.code).toBe('duplicate_tool_name');
     }
   });
+
+  it('assembles a list with a few tools replaced exactly as a list never seen before', async () => {
+    const first = bulk(900, 64);
+    assembleTools({ tools: first, config: forcedOn });
+    const second = [...first];
+    second[7] = { ...paddedTool(990, 900), description: 'Send an invoice to a customer.' };
+    second[50] = paddedTool(991, 120);
+    const patched = assembleTools({ tools: second, config: forcedOn });
+    const fresh = assembleTools({ tools: structuredClone(second), config: forcedOn });
+    expect(patched.stats).toEqual(fresh.stats);
+    expect(names(patched.deferred)).toEqual(names(fresh.deferred));
+    expect(patched.catalog.names()).toEqual(fresh.catalog.names());
+    expect(patched.catalog.has('bulk_tool_907')).toBe(false);
+    expect(patched.catalog.get('bulk_tool_990')).toBe(second[7]);
+    expect(await patched.catalog.search('invoice customer')).toEqual(
+      await fresh.catalog.search('invoice customer'),
+    );
+  });
+
+  it('rejects a replacement that takes the name of a tool still in the list', () => {
+    const first = bulk(1000, 64);
+    assembleTools({ tools: first, config: forcedOn });
+    const second = [...first];
+    second[2] = paddedTool(1003);
+    expect(() => assembleTools({ tools: second, config: forcedOn })).toThrow(
+      /'bulk_tool_1003' appears more than once. Give each tool a unique name: resolveToolNames/,
+    );
+  });
+
+  it('keeps a replacement that must stay visible out of the catalog', () => {
+    const first = bulk(1100, 64);
+    assembleTools({ tools: first, config: forcedOn });
+    const second = [...first];
+    second[9] = { ...coreTools[0]!, name: 'replacement_core_tool' };
+    const assembly = assembleTools({ tools: second, config: forcedOn });
+    expect(names(assembly.tools)[0]).toBe('replacement_core_tool');
+    expect(assembly.deferred).toHaveLength(63);
+    expect(assembly.catalog.has('replacement_core_tool')).toBe(false);
+  });
 });

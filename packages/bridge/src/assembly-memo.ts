@@ -7,6 +7,12 @@
 // two sessions with the same tools share an entry, and no entry outlives a few newer lists.
 
 import type { TokenCounter, ToolDefinition } from '@tool-search/core';
+import {
+  classifyTools,
+  createCatalog,
+  estimateSingleToolTokens,
+  ToolSearchError,
+} from '@tool-search/core';
 
 /** What an assembly derives from its whole input list, before the activation decision. */
 export interface ListWork {
@@ -57,20 +63,24 @@ export function pinsKey(pinned: readonly string[] | undefined): string {
  *
  * @param input - the session's tools
  * @param pins - {@link pinsKey} of the pinned names
+ * @param pinned - the pinned names (the same as `pins`)
  * @param counter - the token counter
  * @param compute - the work itself; what it throws is thrown and nothing is remembered
+ * @param duplicate - the error for a name that two tools share
  * @returns the work, `deferrable` frozen
- * @throws what `compute` throws
+ * @throws what `compute` throws, or `duplicate`'s error
  */
 export function listWorkOf(
   input: readonly ToolDefinition[],
   pins: string,
+  pinned: readonly string[] | undefined,
   counter: TokenCounter,
   compute: () => {
     visible: readonly ToolDefinition[];
     deferrable: ToolDefinition[];
     deferredTokens: number;
   },
+  duplicate: (name: string) => Error,
 ): ListWork {
   for (let index = 0; index < recent.length; index += 1) {
     const entry = recent[index]!;
@@ -83,8 +93,10 @@ export function listWorkOf(
     }
     return entry;
   }
-  const work = compute();
-  const deferrable = Object.freeze(work.deferrable);
+  const work = patchedWork(input, pinned, pins, counter, duplicate) ?? compute();
+  const deferrable = Object.isFrozen(work.deferrable)
+    ? work.deferrable
+    : Object.freeze(work.deferrable);
   const entry: Entry = {
     visible: work.visible,
     deferrable,
@@ -97,4 +109,59 @@ export function listWorkOf(
   recent.unshift(entry);
   if (recent.length > RECENT_LISTS) recent.pop();
   return entry;
+}
+
+/** A list differing from a remembered one in more than this share of positions is worked anew. */
+const PATCH_SHARE = 1 / 16;
+
+/**
+ * The work of a list that differs from a remembered one (every tool deferrable, the same
+ * length, pins and counter) in a few positions, from that one's work: the replaced tools
+ * are classified and estimated, and the names checked against the catalog's name map of
+ * the remembered list, which the catalog patches (see `createCatalog`). Undefined when no
+ * remembered list is that close, or a replacement would stay visible.
+ */
+function patchedWork(
+  input: readonly ToolDefinition[],
+  pinned: readonly string[] | undefined,
+  pins: string,
+  counter: TokenCounter,
+  duplicate: (name: string) => Error,
+): ListWork | undefined {
+  const limit = Math.floor(input.length * PATCH_SHARE);
+  for (const entry of recent) {
+    if (entry.counter !== counter || entry.pins !== pins) continue;
+    const old = entry.input;
+    if (old !== entry.deferrable || old.length !== input.length) continue;
+    const changed: number[] = [];
+    for (let index = 0; index < input.length && changed.length <= limit; index += 1) {
+      if (old[index] !== input[index]) changed.push(index);
+    }
+    if (changed.length > limit) continue;
+    const arrived = changed.map((index) => input[index]!);
+    // A bridge tool or a tool that stays visible changes the shape: the whole work again.
+    const { deferrable } = classifyTools(arrived, pinned === undefined ? {} : { pinned });
+    if (deferrable.length !== arrived.length) return undefined;
+    let tokens = entry.deferredTokens;
+    for (const index of changed) {
+      tokens += estimateSingleToolTokens(input[index]!, counter);
+      tokens -= estimateSingleToolTokens(old[index]!, counter);
+    }
+    // A counter of fractions would sum in another order than a fresh estimate.
+    if (!Number.isSafeInteger(tokens) || !Number.isSafeInteger(entry.deferredTokens)) {
+      return undefined;
+    }
+    const list = Object.freeze([...input]);
+    try {
+      // The catalog of this list, made now: its name map is patched from the last list's.
+      createCatalog(list);
+    } catch (error) {
+      if (ToolSearchError.isInstance(error) && error.code === 'duplicate_tool_name') {
+        throw duplicate(String(error.data?.['tool']));
+      }
+      throw error;
+    }
+    return { visible: entry.visible, deferrable: list, deferredTokens: tokens };
+  }
+  return undefined;
 }

@@ -9,6 +9,7 @@
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
 import type { ToolNames } from './exact-names.js';
+import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
 import type { Bm25Tuning } from './tuning.js';
 import {
   FIELD_COUNT,
@@ -21,11 +22,11 @@ import {
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
- * An index over slots: `names`/`nameHashes` are in catalog order, everything else by slot.
+ * An index over slots: `tools`/`nameHashes` are in catalog order, everything else by slot.
  *
  * @internal
  */
-export interface FieldIndex extends ToolNames {
+export interface FieldIndex extends ToolNames, ToolGroups {
   readonly n: number;
   /** Slots in use or freed; scratch arrays of searches are this long. */
   readonly capacity: number;
@@ -58,9 +59,6 @@ export interface FieldIndex extends ToolNames {
   readonly slotDoc: Uint32Array;
   /** Per slot: its two name hashes. */
   readonly slotHashes: Uint32Array;
-  /** Each slot's group, or -1; and each group's slots in catalog order. */
-  readonly groupOf: Int32Array;
-  readonly groupMembers: readonly (readonly number[])[];
 }
 
 /**
@@ -73,13 +71,6 @@ export interface PostingBuffer {
   docs: Uint32Array;
   codes: Uint32Array;
   used: number;
-}
-
-/** A tool's group: its toolset, else the `server` of a `server__tool` name. */
-function groupKey(tool: ToolDefinition): string | undefined {
-  if (typeof tool.toolset === 'string' && tool.toolset !== '') return tool.toolset;
-  const split = tool.name.indexOf('__');
-  return split > 0 ? tool.name.slice(0, split) : undefined;
 }
 
 /** One vector's header and terms, read into reused scratch arrays. */
@@ -365,21 +356,10 @@ export function indexTools(
     termCount[id]! += more;
   }
 
-  const groupOf = new Int32Array(capacity).fill(-1);
-  const groupMembers: number[][] = [];
-  const groupIds = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const key = groupKey(tools[i]!);
-    if (key === undefined) continue;
-    let group = groupIds.get(key);
-    if (group === undefined) {
-      group = groupMembers.length;
-      groupIds.set(key, group);
-      groupMembers.push([]);
-    }
-    groupOf[order[i]!] = group;
-    groupMembers[group]!.push(order[i]!);
-  }
+  const groups =
+    (base !== undefined &&
+      patchGroups(base, tools, order, position, capacity, oldCapacity, left)) ||
+    buildGroups(tools, order, capacity);
   return {
     n,
     capacity,
@@ -399,9 +379,7 @@ export function indexTools(
     slotSlab,
     slotDoc,
     slotHashes,
-    groupOf,
-    groupMembers,
-    names: tools.map((tool) => tool.name),
+    ...groups,
     nameHashes,
   };
 }

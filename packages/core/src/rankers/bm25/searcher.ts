@@ -264,7 +264,12 @@ export function createSearcher(
       if (groupBest[group] === 0) groups.push(group);
       if (scores[doc]! > groupBest[group]!) groupBest[group] = scores[doc]!;
     }
-    groups.sort((a, b) => groupBest[b]! - groupBest[a]! || a - b);
+    // Equal groups in catalog order of their first tools (a fresh build's group ids).
+    groups.sort(
+      (a, b) =>
+        groupBest[b]! - groupBest[a]! ||
+        position[groupMembers[a]![0]!]! - position[groupMembers[b]![0]!]!,
+    );
     const top = Math.min(groups.length, tuning.groupTop);
     for (let g = 0; g < top; g++)
       groupLift[groups[g]!] = tuning.groupBoost * groupBest[groups[g]!]!;
@@ -305,7 +310,7 @@ export function createSearcher(
     }
     if (named.length === 0) return results;
     const top = (results[0]?.score ?? 0) + 1;
-    const first = named.map((doc) => ({ name: index.names[doc]!, score: top }));
+    const first = named.map((doc) => ({ name: index.tools[doc]!.name, score: top }));
     const firstNames = new Set(first.map((hit) => hit.name));
     return [...first, ...results.filter((hit) => !firstNames.has(hit.name))].slice(0, limit);
   };
@@ -314,11 +319,11 @@ export function createSearcher(
   const fallback = (query: string, limit: number): RankedTool[] => {
     const needle = query.toLowerCase().trim();
     if (needle === '') return [];
-    lowerNames ??= index.names.map((name) => name.toLowerCase());
+    lowerNames ??= index.tools.map((tool) => tool.name.toLowerCase());
     const hits: RankedTool[] = [];
     for (let doc = 0; doc < n && hits.length < limit; doc++) {
       if (lowerNames[doc]!.includes(needle)) {
-        hits.push({ name: index.names[doc]!, score: FALLBACK_SCORE });
+        hits.push({ name: index.tools[doc]!.name, score: FALLBACK_SCORE });
       }
     }
     return hits;
@@ -333,7 +338,7 @@ export function createSearcher(
         accumulate(query);
         if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
         results = topK(scores, position, touched, touchedCount, k).map((doc) => ({
-          name: index.names[position[doc]!]!,
+          name: index.tools[position[doc]!]!.name,
           score: scores[doc]!,
         }));
       } finally {

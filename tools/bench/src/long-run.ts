@@ -65,6 +65,9 @@ export async function runLongRun(
   const every = Math.max(1, Math.floor(rounds / CHECKPOINTS));
   let times: number[] = [];
   for (let round = 1; round <= rounds; round++) {
+    // Each turn of a real session is its own task of the event loop (a request, a
+    // message): yielding lets weak references and finalizers settle as they would there.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     tools = withChangedFraction(tools, changedFraction, random, round);
     catalog = undefined;
     const start = now();

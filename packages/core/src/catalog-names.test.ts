@@ -25,10 +25,10 @@ describe('NameVersion', () => {
             const next = [...list.slice(picks.length), ...added];
             const names = new Set(next.map((t) => t.name));
             if (names.size < next.length) {
-              expect(() => versions[at]!.patch(removed, added)).toThrow(ToolSearchError);
+              expect(() => versions[at]!.patch(removed, added, next)).toThrow(ToolSearchError);
               continue;
             }
-            versions.push(versions[at]!.patch(removed, added));
+            versions.push(versions[at]!.patch(removed, added, next));
             lists.push(next);
           }
           for (const lookup of lookups) {
@@ -48,7 +48,9 @@ describe('NameVersion', () => {
     const a = tool('a');
     const b = tool('b');
     const version = NameVersion.of([a, b]);
-    expect(() => version.patch([], [tool('b')])).toThrow(/'b' appears more than once/);
+    expect(() => version.patch([], [tool('b')], [a, b, tool('b')])).toThrow(
+      /'b' appears more than once/,
+    );
     expect(version.get('a')).toBe(a);
     expect(version.get('b')).toBe(b);
   });

@@ -4,7 +4,10 @@
 // so a new list costs its changes only. One `Map` holds the names of one version at a
 // time (the root); every other version keeps the edits that lead from the version it
 // points to, and a lookup in it first moves the root there ("rerooting", as in Baker's
-// persistent arrays), undoing and redoing only the edits in between.
+// persistent arrays), undoing and redoing only the edits in between. The links between
+// versions are weak: a catalog held for long (an old assembly) does not keep the edits of
+// every version after it alive; when its way to the root is gone, it maps its own list
+// again on its next lookup.
 
 import { ToolSearchError } from './errors.js';
 import type { ToolDefinition } from './types.js';
@@ -20,6 +23,16 @@ interface Table {
   root: NameVersion;
 }
 
+function newTable(version: NameVersion, tools: readonly ToolDefinition[]): Table {
+  const map = new Map<string, ToolDefinition>();
+  for (const tool of tools) {
+    const size = map.size;
+    map.set(tool.name, tool);
+    if (map.size === size) throw duplicate(tool.name);
+  }
+  return { map, root: version };
+}
+
 /**
  * The names of one tool list: a version of a map shared with the lists it was patched
  * from or into.
@@ -28,10 +41,17 @@ interface Table {
  */
 export class NameVersion {
   /** Toward the root: this version is `next` with `edits` applied (null at the root). */
-  private next: NameVersion | null = null;
+  private next: WeakRef<NameVersion> | null = null;
   private edits: Edit[] = [];
+  private table: Table;
 
-  private constructor(private readonly table: Table) {}
+  /** @param tools - the list this version maps (mapped again if its way to the root is gone) */
+  private constructor(
+    private readonly tools: readonly ToolDefinition[],
+    table?: Table,
+  ) {
+    this.table = table ?? newTable(this, tools);
+  }
 
   /**
    * The names of a list, in a new map.
@@ -39,16 +59,7 @@ export class NameVersion {
    * @throws {@link ToolSearchError} `duplicate_tool_name` when two tools share a name
    */
   static of(tools: readonly ToolDefinition[]): NameVersion {
-    const map = new Map<string, ToolDefinition>();
-    for (const tool of tools) {
-      const size = map.size;
-      map.set(tool.name, tool);
-      if (map.size === size) throw duplicate(tool.name);
-    }
-    const table: Table = { map, root: undefined as unknown as NameVersion };
-    const version = new NameVersion(table);
-    table.root = version;
-    return version;
+    return new NameVersion(tools);
   }
 
   /** The tool of a name in this version. */
@@ -67,10 +78,15 @@ export class NameVersion {
    * A new version: this one without `removed` and with `added` (tools, not names: a tool
    * removed and added back under its own name is kept). This version stays readable.
    *
+   * @param list - the list the new version maps (this one's with the edits)
    * @throws {@link ToolSearchError} `duplicate_tool_name` when an added tool's name is
    *   taken in the result; this version is then unchanged
    */
-  patch(removed: readonly ToolDefinition[], added: readonly ToolDefinition[]): NameVersion {
+  patch(
+    removed: readonly ToolDefinition[],
+    added: readonly ToolDefinition[],
+    list: readonly ToolDefinition[],
+  ): NameVersion {
     this.reroot();
     const map = this.table.map;
     // What undoes the patch: the edits that lead from the new version back to this one.
@@ -92,8 +108,8 @@ export class NameVersion {
       }
       set(tool.name, tool);
     }
-    const version = new NameVersion(this.table);
-    this.next = version;
+    const version = new NameVersion(list, this.table);
+    this.next = new WeakRef(version);
     this.edits = undo;
     this.table.root = version;
     return version;
@@ -103,9 +119,19 @@ export class NameVersion {
   private reroot(): void {
     if (this.table.root === this) return;
     // The path to the root, then the edits applied from the root's end back to here.
-    const path: NameVersion[] = [];
-    for (let version: NameVersion | null = this; version !== null; version = version.next) {
+    const path: NameVersion[] = [this];
+    for (let link = this.next; link !== null; ) {
+      const version = link.deref();
+      if (version === undefined) break;
       path.push(version);
+      link = version.next;
+    }
+    if (path[path.length - 1] !== this.table.root) {
+      // A version on the way was collected: this one maps its own list again.
+      this.table = newTable(this, this.tools);
+      this.next = null;
+      this.edits = [];
+      return;
     }
     const map = this.table.map;
     for (let i = path.length - 2; i >= 0; i--) {
@@ -119,7 +145,7 @@ export class NameVersion {
         else map.set(edit.name, edit.tool);
       }
       // The former step now points the other way (its edits, too, undone last first).
-      toward.next = version;
+      toward.next = new WeakRef(version);
       toward.edits = back;
       version.next = null;
       version.edits = [];

@@ -144,6 +144,7 @@ function patchedNames(list: readonly ToolDefinition[]): NameVersion | undefined 
     return recent.byName.patch(
       changed.map((i) => old[i]!),
       changed.map((i) => list[i]!),
+      list,
     );
   }
   return undefined;

@@ -9,12 +9,14 @@ import type {
 import {
   charsPerTokenCounter,
   createCatalog,
+  decideActivation,
   estimateToolTokens,
   parseToolSearchConfig,
   planActivation,
   ToolSearchError,
 } from '@tool-search/core';
 import { isBridgeToolName } from '@tool-search/core/internal';
+import { listWorkOf, pinsKey } from './assembly-memo.js';
 import { createBridgeTools } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
@@ -160,7 +162,7 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
   return true;
 }
 
-function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolCatalog {
+function catalogFor(deferred: readonly ToolDefinition[], options: AssembleOptions): ToolCatalog {
   const previous = options.previous?.catalog;
   if (
     previous !== undefined &&
@@ -176,6 +178,14 @@ function catalogFor(deferred: ToolDefinition[], options: AssembleOptions): ToolC
   );
   rankerOf.set(catalog, options.ranker);
   return catalog;
+}
+
+function duplicateNameError(name: string): ToolSearchError {
+  return new ToolSearchError(
+    'duplicate_tool_name',
+    `Tool '${name}' appears more than once. Give each tool a unique name: resolveToolNames (from @tool-search/core) prefixes colliding names with their server, deterministically.`,
+    { data: { tool: name } },
+  );
 }
 
 /**
@@ -212,20 +222,41 @@ export function assembleTools(options: AssembleOptions): Assembly {
       `assembleTools needs { tools: ToolDefinition[] }, got ${typeof options?.tools}. Pass the session's (scoped) tool list.`,
     );
   }
-  const plan = planActivation(options.tools, {
-    config,
+  const input = options.tools;
+  const pinned = options.pinned === undefined ? undefined : [...options.pinned];
+  // The whole-list work (duplicates, classification, estimate) is core's plan, memoized
+  // per list so that an unchanged or slightly changed list does not redo it.
+  const { visible, deferrable, deferredTokens } = listWorkOf(
+    input,
+    pinsKey(pinned),
+    pinned,
     counter,
+    () => {
+      const plan = planActivation(input, {
+        config,
+        counter,
+        ...(pinned === undefined ? {} : { pinned }),
+      });
+      return {
+        visible: plan.visible,
+        deferrable: plan.deferrable,
+        deferredTokens: plan.deferrableTokens,
+      };
+    },
+    duplicateNameError,
+  );
+  const decision = decideActivation({
+    deferrableTokens: deferredTokens,
+    config,
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
-    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
   });
-  const { visible, deferrable, decision } = plan;
-  const deferredTokens = plan.deferrableTokens;
 
   let tools: ToolDefinition[];
   let deferred: ToolDefinition[];
   let bridgeTokens = 0;
   if (decision.active) {
-    deferred = deferrable;
+    // The assembly's own array (callers may change it); the catalog gets the frozen one.
+    deferred = [...deferrable];
     const bridges = createBridgeTools({
       deferredCount: deferred.length,
       stableDescriptions: options.stableDescriptions === true,
@@ -241,9 +272,9 @@ export function assembleTools(options: AssembleOptions): Assembly {
     tools = [...visible, ...bridges];
   } else {
     deferred = [];
-    tools = plan.tools;
+    tools = input.filter((tool) => !isBridgeToolName(tool.name));
   }
-  const catalog = catalogFor(deferred, options);
+  const catalog = catalogFor(decision.active ? deferrable : [], options);
 
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).
   const direct = new Set<string>();

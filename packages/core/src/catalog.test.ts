@@ -60,6 +60,21 @@ describe('createCatalog', () => {
     expect(createCatalog(tools.slice(1)).has('a')).toBe(false);
   });
 
+  it('takes a frozen list as it is and finds its names again after other lists', () => {
+    const tools = Object.freeze([tool('fa'), tool('fb')]);
+    const first = createCatalog(tools);
+    expect(first.tools()).toBe(tools);
+    for (const other of ['x', 'y', 'z']) createCatalog([tool(other)]);
+    const again = createCatalog(tools);
+    expect(again.tools()).toBe(tools);
+    expect(again.get('fb')).toBe(tools[1]);
+    // An array that is not frozen is copied: changing it later changes no catalog.
+    const open = [tool('oa')];
+    const catalog = createCatalog(open);
+    open.push(tool('ob'));
+    expect(catalog.names()).toEqual(['oa']);
+  });
+
   it('rejects two tools with the same name', () => {
     expect(() => createCatalog([tool('a'), tool('a')])).toThrow(/'a' appears more than once/);
   });
@@ -143,4 +158,33 @@ describe('createCatalog', () => {
       );
     });
   }
+});
+
+describe('createCatalog over a list close to a recent one', () => {
+  const many = (prefix: string, count: number) =>
+    Array.from({ length: count }, (_, i) => tool(`${prefix}_${i}`, `tool number ${i}`));
+
+  it('knows exactly the names of each list, old and new, in any order of use', () => {
+    const first = many('near', 64);
+    const second = [...first];
+    second[3] = tool('near_new_3', 'replaced');
+    second[40] = tool('near_new_40', 'replaced');
+    const a = createCatalog(first);
+    const b = createCatalog(second);
+    expect(b.has('near_3')).toBe(false);
+    expect(b.get('near_new_40')).toBe(second[40]);
+    expect(a.get('near_3')).toBe(first[3]);
+    expect(a.has('near_new_3')).toBe(false);
+    expect(b.get('near_new_3')).toBe(second[3]);
+    expect(a.names()).toEqual(first.map((t) => t.name));
+  });
+
+  it('rejects a replacement that takes a name another tool of the list still has', () => {
+    const first = many('clash', 64);
+    createCatalog(first);
+    const second = [...first];
+    second[5] = tool('clash_6');
+    expect(() => createCatalog(second)).toThrow(/'clash_6' appears more than once/);
+    expect(createCatalog(first).get('clash_5')).toBe(first[5]);
+  });
 });

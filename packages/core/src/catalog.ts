@@ -1,3 +1,4 @@
+import { NameVersion } from './catalog-names.js';
 import { DEFAULT_TOOL_SEARCH_CONFIG } from './config.js';
 import { ToolSearchError } from './errors.js';
 import { createBm25Ranker } from './rankers/bm25/index.js';
@@ -77,7 +78,7 @@ function defaultRanker(): Ranker {
 
 interface CatalogList {
   list: readonly ToolDefinition[];
-  byName: ReadonlyMap<string, ToolDefinition>;
+  byName: NameVersion;
 }
 
 // The last few lists, compared tool object by tool object: the catalog is rebuilt on
@@ -86,6 +87,10 @@ interface CatalogList {
 // content (tool identities), never by session.
 const recentLists: CatalogList[] = [];
 const RECENT_LISTS = 2;
+// A frozen array cannot change, so it is its own key: a caller that keeps one list
+// object per content (the bridge's assembly memo does) finds its names again in O(1),
+// however many other lists came in between, for as long as it holds the array.
+const frozenLists = new WeakMap<readonly ToolDefinition[], CatalogList>();
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
   if (a.length !== b.length) return false;
@@ -94,24 +99,55 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
 }
 
 function listOf(tools: readonly ToolDefinition[]): CatalogList {
-  for (const recent of recentLists) if (sameTools(recent.list, tools)) return recent;
-  const list = Object.freeze([...tools]);
-  const byName = new Map<string, ToolDefinition>();
-  for (const tool of list) {
-    const size = byName.size;
-    byName.set(tool.name, tool);
-    if (byName.size === size) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${tool.name}' appears more than once in the catalog. Give each tool a unique name (e.g. prefix it with its server).`,
-        { data: { tool: tool.name } },
-      );
+  const frozen = Object.isFrozen(tools);
+  if (frozen) {
+    const known = frozenLists.get(tools);
+    if (known !== undefined) {
+      // The next list of a session is likely patched from this one: keep it at hand.
+      if (recentLists[0] !== known) {
+        const at = recentLists.indexOf(known);
+        if (at >= 0) recentLists.splice(at, 1);
+        recentLists.unshift(known);
+        if (recentLists.length > RECENT_LISTS) recentLists.pop();
+      }
+      return known;
     }
   }
+  for (const recent of recentLists) if (sameTools(recent.list, tools)) return recent;
+  const list = frozen ? tools : Object.freeze([...tools]);
+  const byName = patchedNames(list) ?? NameVersion.of(list);
   const entry = { list, byName };
+  frozenLists.set(list, entry);
   recentLists.unshift(entry);
   if (recentLists.length > RECENT_LISTS) recentLists.pop();
   return entry;
+}
+
+/** A list differing from a recent one in more than this share of positions is mapped anew. */
+const PATCH_SHARE = 1 / 16;
+
+/**
+ * The names of a list that differs from a recent one in a few positions (the same
+ * length: tools replaced in place, as a server's changed tools are), patched from that
+ * list's names; undefined when no recent list is that close.
+ */
+function patchedNames(list: readonly ToolDefinition[]): NameVersion | undefined {
+  const limit = Math.floor(list.length * PATCH_SHARE);
+  for (const recent of recentLists) {
+    const old = recent.list;
+    if (old.length !== list.length) continue;
+    const changed: number[] = [];
+    for (let i = 0; i < list.length && changed.length <= limit; i++) {
+      if (old[i] !== list[i]) changed.push(i);
+    }
+    if (changed.length > limit) continue;
+    return recent.byName.patch(
+      changed.map((i) => old[i]!),
+      changed.map((i) => list[i]!),
+      list,
+    );
+  }
+  return undefined;
 }
 
 function normalizeLimit(limit: unknown): number {
@@ -124,7 +160,8 @@ function normalizeLimit(limit: unknown): number {
 /**
  * Creates a searchable catalog over a list of tools. Tool objects are treated as
  * immutable; rankers memoize per tool object, so building a catalog over an
- * unchanged list again is cheap.
+ * unchanged list again is cheap. A frozen array is taken as the catalog's list as it
+ * is (no copy), and a catalog over the same frozen array again reuses its name map.
  *
  * @example
  * ```ts

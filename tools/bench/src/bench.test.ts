@@ -64,6 +64,9 @@ describe.concurrent('pnpm bench', () => {
     expect(stdout).toContain('Ratios for bm25:default');
     expect(stdout).toContain('estimateToolTokens, chars/4, cold');
     expect(stdout).toMatch(/retained heap at most 1 KB per tool .* (MET|NOT MET)/);
+    expect(stdout).toMatch(
+      /assembly with 0\.1% changed at most 1\/100 of a cold build .* (MET|NOT MET)/,
+    );
   });
 
   it('falls back to the vendored catalog when --data is not readable, and prints JSON', async () => {

@@ -4,8 +4,16 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { formatLongRun, type LongRunResult } from './long-run.js';
 import { type BenchOptions, parseOptions, USAGE, UsageError } from './options.js';
-import { checkTargets, formatSetup, formatSizeReport, TARGET_SIZE } from './report.js';
+import {
+  checkScaleTargets,
+  checkTargets,
+  formatSetup,
+  formatSizeReport,
+  SCALE_TARGET_SIZE,
+  TARGET_SIZE,
+} from './report.js';
 import type { SizeResult } from './results.js';
 
 const WORKER = fileURLToPath(new URL('./worker.ts', import.meta.url));
@@ -15,7 +23,7 @@ function extraNodeFlags(): string[] {
   return (process.env['BENCH_NODE_OPTIONS'] ?? '').split(/\s+/).filter(Boolean);
 }
 
-function runWorker(size: number, options: BenchOptions): Promise<SizeResult> {
+function runWorker<T = SizeResult>(size: number, options: BenchOptions): Promise<T> {
   const args = [
     '--expose-gc',
     ...extraNodeFlags(),
@@ -30,8 +38,8 @@ function runWorker(size: number, options: BenchOptions): Promise<SizeResult> {
   return new Promise((resolve, reject) => {
     // The child's stdout goes to our stderr, so that --json output stays clean.
     const child = spawn(process.execPath, args, { stdio: ['ignore', 2, 2, 'ipc'] });
-    let result: SizeResult | undefined;
-    child.on('message', (message: { type?: string; result?: SizeResult }) => {
+    let result: T | undefined;
+    child.on('message', (message: { type?: string; result?: T }) => {
       if (message?.type === 'result') result = message.result;
     });
     child.on('error', reject);
@@ -57,6 +65,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options.rounds > 0) return longRuns(options);
   const results: SizeResult[] = [];
   let failed = false;
   for (const size of options.sizes) {
@@ -72,12 +81,40 @@ async function main(): Promise<number> {
   }
   if (options.json) {
     const targets = results.map((result) => ({ size: result.size, checks: checkTargets(result) }));
-    process.stdout.write(
-      `${JSON.stringify({ options, targetSize: TARGET_SIZE, results, targets }, null, 2)}\n`,
-    );
+    const scaleTargets = results.map((result) => ({
+      size: result.size,
+      checks: checkScaleTargets(result),
+    }));
+    const report = {
+      options,
+      targetSize: TARGET_SIZE,
+      scaleTargetSize: SCALE_TARGET_SIZE,
+      results,
+      targets,
+      scaleTargets,
+    };
+    process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   } else if (results.length > 0) {
     process.stdout.write(`\n${formatSetup(results)}\n`);
   }
+  return failed ? 1 : 0;
+}
+
+async function longRuns(options: BenchOptions): Promise<number> {
+  const results: LongRunResult[] = [];
+  let failed = false;
+  for (const size of options.sizes) {
+    process.stderr.write(`[${size}] starting a worker (long run)\n`);
+    try {
+      const result = await runWorker<LongRunResult>(size, options);
+      results.push(result);
+      if (!options.json) process.stdout.write(`\n${formatLongRun(result)}\n`);
+    } catch (error) {
+      failed = true;
+      process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+    }
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify({ options, results }, null, 2)}\n`);
   return failed ? 1 : 0;
 }
 

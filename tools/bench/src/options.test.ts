@@ -35,6 +35,7 @@ describe('parseOptions', () => {
       '42',
       '--assembly',
       'core',
+      '--rounds=1000',
       '--json',
     ]);
     expect(options).toEqual({
@@ -48,6 +49,7 @@ describe('parseOptions', () => {
       data: '/tmp/data',
       seed: 42,
       assembly: 'core',
+      rounds: 1_000,
       json: true,
     });
   });

@@ -29,6 +29,8 @@ export interface BenchOptions {
   assembly: AssemblyChoice;
   /** Print JSON instead of tables. */
   json: boolean;
+  /** When above 0: the long run instead of the tables, this many 1%-changed assemblies. */
+  rounds: number;
 }
 
 /** The peer libraries measured side by side. */
@@ -57,6 +59,7 @@ export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze<BenchOption
   seed: 1,
   assembly: 'auto',
   json: false,
+  rounds: 0,
 });
 
 export const USAGE = `Usage: pnpm bench [options]
@@ -75,6 +78,9 @@ export const USAGE = `Usage: pnpm bench [options]
   --seed 1                 seed of the synthetic tools and of the 1% change
   --assembly auto          auto | bridge | core: assemble with @tool-search/bridge's
                            assembleTools (auto: when it exists) or the core stand-in
+  --rounds 1000            the long run instead of the tables: this many assemblies of one
+                           session, 1% of its tools changed each time, heap read at 10
+                           checkpoints (e.g. --sizes 10000 --rounds 1000)
   --json                   print JSON instead of tables
   --help                   this text
 
@@ -94,6 +100,7 @@ const FLAGS = {
   data: { type: 'string' },
   seed: { type: 'string' },
   assembly: { type: 'string' },
+  rounds: { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -217,6 +224,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case 'seed':
         options.seed = nonNegativeInteger(flag, value);
+        break;
+      case 'rounds':
+        options.rounds = nonNegativeInteger(flag, value);
         break;
     }
   }

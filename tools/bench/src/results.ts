@@ -20,6 +20,8 @@ export interface SystemResult {
   assemblyUnchanged?: Stats;
   /** A new assembly where 1% of the tools are new objects, plus the first search (ours only). */
   assemblyChanged?: Stats;
+  /** The same with 0.1% of the tools new objects (ours only). */
+  assemblyChangedTenth?: Stats;
   /** One top-5 query on a built index (ours: `catalog.search`). */
   query?: Stats;
   /** One top-5 query on the ranker's index directly, without the catalog (ours only). */

@@ -15,6 +15,7 @@ import {
 import { modelFacingJson } from '@tool-search/core/internal';
 import { type AssemblyPath, resolveAssemblyPath } from './assembly.js';
 import { buildCatalog, freshCopies, loadRealTools, withChangedFraction } from './catalog-data.js';
+import { type LongRunResult, runLongRun } from './long-run.js';
 import {
   collect,
   collectGarbage,
@@ -35,6 +36,7 @@ import type { Environment, SizeResult, SystemResult, TokenResult } from './resul
 
 const LIMIT = 5;
 const CHANGED_FRACTION = 0.01;
+const SMALL_CHANGED_FRACTION = 0.001;
 
 function log(message: string): void {
   process.stderr.write(`${message}\n`);
@@ -67,7 +69,13 @@ function queryRound(search: (query: string) => unknown): TimedRun {
 interface Task {
   label: string;
   result: SystemResult;
-  field: 'coldBuild' | 'assemblyUnchanged' | 'assemblyChanged' | 'query' | 'queryRankerIndex';
+  field:
+    | 'coldBuild'
+    | 'assemblyUnchanged'
+    | 'assemblyChanged'
+    | 'assemblyChangedTenth'
+    | 'query'
+    | 'queryRankerIndex';
   run: TimedRun;
 }
 
@@ -207,7 +215,8 @@ async function ourBuildTasks(
   const session = freshCopies(base);
   const unchangedRanker = system.freshRanker();
   const changedRanker = system.freshRanker();
-  for (const ranker of [unchangedRanker, changedRanker]) {
+  const tenthRanker = system.freshRanker();
+  for (const ranker of [unchangedRanker, changedRanker, tenthRanker]) {
     await (await assembly.assemble(session, ranker)).search(queryAt(0), { limit: LIMIT });
   }
   const random = createRandom(seed + 7);
@@ -246,6 +255,24 @@ async function ourBuildTasks(
         collectGarbage();
         const start = now();
         const assembled = await assembly.assemble(tools, changedRanker);
+        await assembled.search(queryAt(iteration), { limit: LIMIT });
+        return since(start);
+      },
+    },
+    {
+      label: `${system.id} assembly, 0.1% changed`,
+      result,
+      field: 'assemblyChangedTenth',
+      run: async (iteration) => {
+        const tools = withChangedFraction(
+          session,
+          SMALL_CHANGED_FRACTION,
+          random,
+          iteration + 100_000,
+        );
+        collectGarbage();
+        const start = now();
+        const assembled = await assembly.assemble(tools, tenthRanker);
         await assembled.search(queryAt(iteration), { limit: LIMIT });
         return since(start);
       },
@@ -372,6 +399,15 @@ function environment(loadAtStart: number): Environment {
   };
 }
 
+/** The long run at one size (`--rounds`). */
+export async function runLongRunSize(size: number, options: BenchOptions): Promise<LongRunResult> {
+  const { tools: real } = loadRealTools(options.data);
+  const { tools: base } = buildCatalog(real, size, options.seed);
+  const assembly = await resolveAssemblyPath(options.assembly);
+  log(`[${size}] long run: ${options.rounds} assemblies`);
+  return runLongRun(base, options.rounds, assembly, options.seed, CHANGED_FRACTION);
+}
+
 /** Measures one size. */
 export async function runSize(size: number, options: BenchOptions): Promise<SizeResult> {
   const start = now();
@@ -458,7 +494,8 @@ async function main(): Promise<void> {
     throw new Error('usage: worker.ts --size <n> --options <json>');
   }
   if (!hasGc()) log('warning: run with --expose-gc for clean heap numbers');
-  const result = await runSize(size, options);
+  const result =
+    options.rounds > 0 ? await runLongRunSize(size, options) : await runSize(size, options);
   if (process.send) {
     await new Promise<void>((resolve, reject) =>
       process.send!({ type: 'result', result }, (error: Error | null) =>

@@ -39,7 +39,8 @@ export function nameHash(name: string): number {
  * @internal
  */
 export interface ToolNames {
-  readonly names: readonly string[];
+  /** The tools, in catalog order (their names are read only where a hash matches). */
+  readonly tools: readonly { readonly name: string }[];
   readonly nameHashes: Uint32Array;
 }
 
@@ -54,12 +55,12 @@ export function exactMatches(index: ToolNames, query: string): number[] {
   const wanted = normalizeName(query);
   const hash = nameHash(wanted);
   if (hash === 0) return [];
-  const { nameHashes, names } = index;
-  const n = names.length;
+  const { nameHashes, tools } = index;
+  const n = tools.length;
   const found: number[] = [];
   for (let doc = 0; doc < n; doc++) {
     if (nameHashes[doc * 2] !== hash && nameHashes[doc * 2 + 1] !== hash) continue;
-    const name = names[doc]!;
+    const name = tools[doc]!.name;
     const bare = name.lastIndexOf('__');
     if (
       normalizeName(name) === wanted ||

@@ -3,11 +3,13 @@
 // (the other tools keep their slot and the postings of untouched terms are shared).
 // Postings carry a tool's packed field frequencies, not a weight: the BM25F weight
 // depends on the average field lengths, which change with every edit, so it is computed
-// at query time from per-slot length norms (the same float operations as a fresh build).
+// at query time from the slot's field lengths and the index's averages (the same float
+// operations as a fresh build), so that a patch does no work per kept tool for them.
 
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
 import type { ToolNames } from './exact-names.js';
+import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
 import type { Bm25Tuning } from './tuning.js';
 import {
   FIELD_COUNT,
@@ -20,11 +22,11 @@ import {
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
- * An index over slots: `names`/`nameHashes` are in catalog order, everything else by slot.
+ * An index over slots: `tools`/`nameHashes` are in catalog order, everything else by slot.
  *
  * @internal
  */
-export interface FieldIndex extends ToolNames {
+export interface FieldIndex extends ToolNames, ToolGroups {
   readonly n: number;
   /** Slots in use or freed; scratch arrays of searches are this long. */
   readonly capacity: number;
@@ -43,8 +45,11 @@ export interface FieldIndex extends ToolNames {
   readonly termCount: Uint32Array;
   /** Per slot: 1 when its tool is in the list. */
   readonly alive: Uint8Array;
-  /** Per slot and field: the field weight over its length normalisation. */
-  readonly norms: Float64Array;
+  /** Per field: the average field length the length norms divide by ({@link lengthNorm}). */
+  readonly averages: Float64Array;
+  /** Per field: the field's weight and `b` of the tuning. */
+  readonly fieldWeights: Float64Array;
+  readonly fieldBs: Float64Array;
   /** Per slot and field: the field length (as a 16-bit number, as norms read it). */
   readonly lengths: Uint16Array;
   /** Per field: the sum of the untruncated field lengths of the tools. */
@@ -54,9 +59,6 @@ export interface FieldIndex extends ToolNames {
   readonly slotDoc: Uint32Array;
   /** Per slot: its two name hashes. */
   readonly slotHashes: Uint32Array;
-  /** Each slot's group, or -1; and each group's slots in catalog order. */
-  readonly groupOf: Int32Array;
-  readonly groupMembers: readonly (readonly number[])[];
 }
 
 /**
@@ -69,13 +71,6 @@ export interface PostingBuffer {
   docs: Uint32Array;
   codes: Uint32Array;
   used: number;
-}
-
-/** A tool's group: its toolset, else the `server` of a `server__tool` name. */
-function groupKey(tool: ToolDefinition): string | undefined {
-  if (typeof tool.toolset === 'string' && tool.toolset !== '') return tool.toolset;
-  const split = tool.name.indexOf('__');
-  return split > 0 ? tool.name.slice(0, split) : undefined;
 }
 
 /** One vector's header and terms, read into reused scratch arrays. */
@@ -117,15 +112,35 @@ function averagesOf(sums: Float64Array, n: number): Float64Array {
 }
 
 /**
- * Whether a term's frequencies make a posting: its saturated weight would be above 0.
- * With every `b` in [0, 1], the answer does not depend on the averages.
+ * A field's weight over its length normalisation: what a term's frequency in the field
+ * is multiplied by. One expression for the build and the searcher, so that a weight
+ * computed at query time is the float a fresh build would compute.
+ *
+ * @internal
  */
-function hasWeight(frequencies: number, norms: Float64Array, at: number): boolean {
+export function lengthNorm(weight: number, b: number, length: number, average: number): number {
+  return weight / (1 - b + (b * length) / average);
+}
+
+/**
+ * A term's BM25F frequency in one slot: its packed field frequencies times the field
+ * length norms under `averages`.
+ *
+ * @internal
+ */
+export function fieldFrequency(
+  frequencies: number,
+  lengths: Uint16Array,
+  at: number,
+  weights: Float64Array,
+  bs: Float64Array,
+  averages: Float64Array,
+): number {
   let tf = 0;
   for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-    tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
+    tf += (bits & MAX_FREQUENCY) * lengthNorm(weights[f]!, bs[f]!, lengths[at + f]!, averages[f]!);
   }
-  return tf > 0;
+  return tf;
 }
 
 /** Whether indexes of this tuning can be patched (posting presence ignores the averages). */
@@ -231,7 +246,17 @@ export function indexTools(
       scan.read(new SlabReader(from.bytes), from, base.slotDoc[slot]!);
       for (let f = 0; f < FIELD_COUNT; f++) sums[f]! -= scan.lengths[f]!;
       for (let t = 0; t < scan.count; t++) {
-        if (!hasWeight(scan.codes[t]!, base.norms, slot * FIELD_COUNT)) continue;
+        const tf = fieldFrequency(
+          scan.codes[t]!,
+          base.lengths,
+          slot * FIELD_COUNT,
+          base.fieldWeights,
+          base.fieldBs,
+          base.averages,
+        );
+        // A posting is made when its weight is above 0 (with every b in [0, 1] that does
+        // not depend on the averages): the same test as when the tool arrived.
+        if (!(tf > 0)) continue;
         const id = scan.ids[t]!;
         removed.set(id, (removed.get(id) ?? 0) + 1);
       }
@@ -256,11 +281,10 @@ export function indexTools(
     a++;
   }
 
-  // The length norms of every tool under the new averages.
+  // The averages the length norms divide by (computed per posting at query time).
   const averages = averagesOf(sums, n);
-  const weights = TOOL_FIELDS.map((field) => tuning.fields[field].weight);
-  const bs = TOOL_FIELDS.map((field) => tuning.fields[field].b);
-  const norms = new Float64Array(capacity * FIELD_COUNT);
+  const weights = Float64Array.from(TOOL_FIELDS, (field) => tuning.fields[field].weight);
+  const bs = Float64Array.from(TOOL_FIELDS, (field) => tuning.fields[field].b);
   const order = new Uint32Array(n);
   const position = new Uint32Array(capacity);
   const alive = new Uint8Array(capacity);
@@ -272,10 +296,6 @@ export function indexTools(
     alive[slot] = 1;
     nameHashes[i * 2] = slotHashes[slot * 2]!;
     nameHashes[i * 2 + 1] = slotHashes[slot * 2 + 1]!;
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      const length = lengths[slot * FIELD_COUNT + f]!;
-      norms[slot * FIELD_COUNT + f] = weights[f]! / (1 - bs[f]! + (bs[f]! * length) / averages[f]!);
-    }
   }
 
   // The arrivals' postings, per term in slot order (arrival slots ascend).
@@ -285,7 +305,8 @@ export function indexTools(
     scan.read(reader, slab, a);
     for (let t = 0; t < scan.count; t++) {
       const code = scan.codes[t]!;
-      if (!hasWeight(code, norms, slot * FIELD_COUNT)) continue;
+      const tf = fieldFrequency(code, lengths, slot * FIELD_COUNT, weights, bs, averages);
+      if (!(tf > 0)) continue;
       const id = scan.ids[t]!;
       let list = added.get(id);
       if (list === undefined) {
@@ -335,21 +356,10 @@ export function indexTools(
     termCount[id]! += more;
   }
 
-  const groupOf = new Int32Array(capacity).fill(-1);
-  const groupMembers: number[][] = [];
-  const groupIds = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const key = groupKey(tools[i]!);
-    if (key === undefined) continue;
-    let group = groupIds.get(key);
-    if (group === undefined) {
-      group = groupMembers.length;
-      groupIds.set(key, group);
-      groupMembers.push([]);
-    }
-    groupOf[order[i]!] = group;
-    groupMembers[group]!.push(order[i]!);
-  }
+  const groups =
+    (base !== undefined &&
+      patchGroups(base, tools, order, position, capacity, oldCapacity, left)) ||
+    buildGroups(tools, order, capacity);
   return {
     n,
     capacity,
@@ -361,15 +371,15 @@ export function indexTools(
     termLength,
     termCount,
     alive,
-    norms,
+    averages,
+    fieldWeights: weights,
+    fieldBs: bs,
     lengths,
     sums,
     slotSlab,
     slotDoc,
     slotHashes,
-    groupOf,
-    groupMembers,
-    names: tools.map((tool) => tool.name),
+    ...groups,
     nameHashes,
   };
 }

@@ -38,6 +38,7 @@ interface CachedIndex {
 }
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
@@ -88,7 +89,8 @@ export function createFieldBm25Ranker(
       const last = recent[0];
       const fieldIndex = indexTools(
         last?.fieldIndex,
-        [...tools],
+        // A frozen list cannot change under the index: it is kept as it is.
+        Object.isFrozen(tools) ? tools : [...tools],
         tuning,
         generation,
         (arrivals) => {

@@ -157,3 +157,26 @@ describe.each(['default', 'spec'] as const)('createBm25Ranker, preset %s', (pres
     );
   }, 120_000);
 });
+
+describe('createBm25Ranker, a patched index with groups of equal scores', () => {
+  const twin = (toolset: string, name: string): ToolDefinition => ({
+    name,
+    description: 'Archive the quarterly ledger report.',
+    inputSchema: { type: 'object' },
+    source: 'mcp',
+    toolset,
+  });
+
+  it('lifts the same groups as a fresh build when a new group arrives before the others', async () => {
+    const ranker = createBm25Ranker();
+    const first = Array.from({ length: 7 }, (_, i) =>
+      twin(`set-${i + 1}`, `archive_ledger_${i + 1}`),
+    );
+    await ranker.index(first);
+    // A new group in front: a fresh build numbers it first, a patch last.
+    const second = [twin('set-0', 'archive_ledger_0'), ...first];
+    const patched = await (await ranker.index(second)).search('archive ledger', 8);
+    const built = await (await createBm25Ranker().index(fresh(second))).search('archive ledger', 8);
+    expect(patched).toEqual(built);
+  });
+});

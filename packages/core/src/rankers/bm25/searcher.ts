@@ -7,13 +7,13 @@ import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
 import { createCoverageTracker } from './coverage-tracker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
-import type { FieldIndex } from './field-index.js';
+import { type FieldIndex, fieldFrequency } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
 import { expansionsFor, mentionedKinds } from './query-expansion.js';
 import { FALLBACK_SCORE } from './spec-ranker.js';
 import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';
-import { adjacentCount, FIELD_COUNT, FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
+import { adjacentCount, FIELD_COUNT } from './vector-codec.js';
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 function idfOf(df: number, n: number): number {
@@ -68,7 +68,8 @@ export function createSearcher(
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
 ): RankerIndex {
-  const { n, capacity, termBuffers, termLength, termCount, alive, norms, position } = index;
+  const { n, capacity, termBuffers, termLength, termCount, alive, position } = index;
+  const { lengths, fieldWeights, fieldBs, averages } = index;
   const { groupOf, groupMembers } = index;
   const k1 = tuning.k1;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
@@ -180,11 +181,8 @@ export function createSearcher(
         for (let p = 0; p < length; p++) {
           const doc = docs[p]!;
           if (alive[doc] === 0) continue;
-          let tf = 0;
           const at = doc * FIELD_COUNT;
-          for (let f = 0, bits = codes[p]!; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-            tf += (bits & MAX_FREQUENCY) * norms[at + f]!;
-          }
+          const tf = fieldFrequency(codes[p]!, lengths, at, fieldWeights, fieldBs, averages);
           termWeights[p] = (tf * (k1 + 1)) / (k1 + tf);
         }
         weightsOf[id] = termWeights;
@@ -330,7 +328,12 @@ export function createSearcher(
       if (groupBest[group] === 0) groups.push(group);
       if (scores[doc]! > groupBest[group]!) groupBest[group] = scores[doc]!;
     }
-    groups.sort((a, b) => groupBest[b]! - groupBest[a]! || a - b);
+    // Equal groups in catalog order of their first tools (a fresh build's group ids).
+    groups.sort(
+      (a, b) =>
+        groupBest[b]! - groupBest[a]! ||
+        position[groupMembers[a]![0]!]! - position[groupMembers[b]![0]!]!,
+    );
     const top = Math.min(groups.length, tuning.groupTop);
     for (let g = 0; g < top; g++)
       groupLift[groups[g]!] = tuning.groupBoost * groupBest[groups[g]!]!;
@@ -372,7 +375,7 @@ export function createSearcher(
     }
     if (named.length === 0) return results;
     const top = (results[0]?.score ?? 0) + 1;
-    const first = named.map((doc) => ({ name: index.names[doc]!, score: top }));
+    const first = named.map((doc) => ({ name: index.tools[doc]!.name, score: top }));
     const firstNames = new Set(first.map((hit) => hit.name));
     return [...first, ...results.filter((hit) => !firstNames.has(hit.name))].slice(0, limit);
   };
@@ -381,11 +384,11 @@ export function createSearcher(
   const fallback = (query: string, limit: number): RankedTool[] => {
     const needle = query.toLowerCase().trim();
     if (needle === '') return [];
-    lowerNames ??= index.names.map((name) => name.toLowerCase());
+    lowerNames ??= index.tools.map((tool) => tool.name.toLowerCase());
     const hits: RankedTool[] = [];
     for (let doc = 0; doc < n && hits.length < limit; doc++) {
       if (lowerNames[doc]!.includes(needle)) {
-        hits.push({ name: index.names[doc]!, score: FALLBACK_SCORE });
+        hits.push({ name: index.tools[doc]!.name, score: FALLBACK_SCORE });
       }
     }
     return hits;
@@ -401,7 +404,7 @@ export function createSearcher(
         if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
         applyFloor();
         results = topK(scores, position, touched, touchedCount, k).map((doc) => ({
-          name: index.names[position[doc]!]!,
+          name: index.tools[position[doc]!]!.name,
           score: scores[doc]!,
         }));
       } finally {

@@ -127,8 +127,15 @@ const callArbitrary = fc.oneof(
         arguments: fc
           .tuple(
             fc.record(Object.fromEntries(keys.map((key) => [key, VALUES[key]!]))),
-            fc.option(fc.constantFrom(...keys), { nil: undefined, freq: 4 }),
-            fc.option(fc.integer(), { nil: undefined, freq: 6 }),
+            // Mostly well-formed, so that every outcome past the bridge is common.
+            fc.oneof(
+              { weight: 5, arbitrary: fc.constant(undefined) },
+              { weight: 1, arbitrary: fc.constantFrom(...keys) },
+            ),
+            fc.oneof(
+              { weight: 5, arbitrary: fc.constant(undefined) },
+              { weight: 1, arbitrary: fc.integer() },
+            ),
           )
           .map(([values, dropped, extra]) => {
             const args: Record<string, unknown> = { ...values };

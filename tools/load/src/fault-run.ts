@@ -73,6 +73,10 @@ export async function runFault(
       timeoutMs: 60_000,
       shutdownGraceSeconds: SHUTDOWN_GRACE_SECONDS,
     });
+    // The faults are what this run measures, not the start: a call that arrives before a
+    // slow upstream's first connect is answered without it (the early wait is bounded), so
+    // the run waits for /readyz (the first connect round over) before the first step.
+    await waitUntilReady(gateway.url, 60_000);
     const pid = gateway.pid;
     const upstreams = childProcesses(pid);
     log(`${options.sessions} sessions on ${gateway.url}; ${upstreams.length} upstream processes`);
@@ -217,4 +221,22 @@ export async function runFault(
     await gateway?.stop().catch(() => {});
     rmSync(folder, { recursive: true, force: true });
   }
+}
+
+/** Polls the gateway's `/readyz` until it answers 200; throws after `timeoutMs`. */
+async function waitUntilReady(mcpUrl: string, timeoutMs: number): Promise<void> {
+  const url = new URL('/readyz', mcpUrl);
+  const deadline = performance.now() + timeoutMs;
+  let last = 'no answer';
+  while (performance.now() < deadline) {
+    try {
+      const response = await fetch(url);
+      if (response.status === 200) return;
+      last = `${response.status} ${await response.text()}`;
+    } catch (error) {
+      last = error instanceof Error ? error.message : String(error);
+    }
+    await sleep(200);
+  }
+  throw new Error(`the gateway was not ready within ${timeoutMs} ms (last /readyz: ${last})`);
 }

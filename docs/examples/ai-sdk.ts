@@ -6,15 +6,28 @@
  */
 import { strict as assert } from 'node:assert';
 import {
+  createRealToolTransform,
   createToolSearchFunction,
   markDeferredTools,
   toolSetFromDefinitions,
   withToolSearch,
 } from '@tool-search/ai-sdk';
 import { type AuditRecord, createAuditHook } from '@tool-search/hooks';
-import { generateText, stepCountIs, toolSearch } from 'ai';
+import {
+  generateText,
+  readUIMessageStream,
+  stepCountIs,
+  streamText,
+  toolSearch,
+  type UIMessage,
+} from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { tools as definitions } from './tools.js';
+
+type StreamPart =
+  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P>
+    ? P
+    : never;
 
 // The model's turns, as a provider would answer them.
 function scriptedModel(turns: ({ tool: string; input: object } | { text: string })[]) {
@@ -23,22 +36,45 @@ function scriptedModel(turns: ({ tool: string; input: object } | { text: string 
     inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
     outputTokens: { total: 1, text: 1, reasoning: undefined },
   };
+  const generate = async () => {
+    const next = turns[turn++] ?? { text: 'done' };
+    const content =
+      'text' in next
+        ? [{ type: 'text' as const, text: next.text }]
+        : [
+            {
+              type: 'tool-call' as const,
+              toolCallId: `call_${turn}`,
+              toolName: next.tool,
+              input: JSON.stringify(next.input),
+            },
+          ];
+    const finish = 'text' in next ? ('stop' as const) : ('tool-calls' as const);
+    return { content, finishReason: { unified: finish, raw: undefined }, usage, warnings: [] };
+  };
   return new MockLanguageModelV3({
-    doGenerate: async () => {
-      const next = turns[turn++] ?? { text: 'done' };
-      const content =
-        'text' in next
-          ? [{ type: 'text' as const, text: next.text }]
-          : [
-              {
-                type: 'tool-call' as const,
-                toolCallId: `call_${turn}`,
-                toolName: next.tool,
-                input: JSON.stringify(next.input),
-              },
-            ];
-      const finish = 'text' in next ? 'stop' : 'tool-calls';
-      return { content, finishReason: { unified: finish, raw: undefined }, usage, warnings: [] };
+    doGenerate: generate,
+    // streamText: the same turn, as stream parts.
+    doStream: async () => {
+      const { content, finishReason } = await generate();
+      const parts = content.flatMap((part): StreamPart[] =>
+        part.type === 'text'
+          ? [
+              { type: 'text-start' as const, id: 't' },
+              { type: 'text-delta' as const, id: 't', delta: part.text },
+              { type: 'text-end' as const, id: 't' },
+            ]
+          : [part],
+      );
+      return {
+        stream: new ReadableStream<StreamPart>({
+          start(controller) {
+            for (const part of [...parts, { type: 'finish' as const, finishReason, usage }])
+              controller.enqueue(part);
+            controller.close();
+          },
+        }),
+      };
     },
   });
 }
@@ -73,6 +109,37 @@ assert.deepEqual(
   audit.map(({ tool, via, status }) => ({ tool, via, status })),
   [{ tool: 'github_create_issue', via: 'direct', status: 'ok' }],
 );
+
+// #region ui
+const streamed = streamText({
+  model: scriptedModel([
+    { tool: 'tool_search', input: { query: 'create a github issue' } },
+    {
+      tool: 'tool_call',
+      input: { name: 'github_create_issue', arguments: { repo: 'acme/app', title: 'Login fails' } },
+    },
+    { text: 'Filed it.' },
+  ]),
+  tools: search.tools,
+  prepareStep: search.prepareStep,
+  experimental_repairToolCall: search.repairToolCall,
+  stopWhen: stepCountIs(6),
+  prompt: 'File an issue about the failing login.',
+});
+// In a route handler: return createUIMessageStreamResponse({ stream: ui }).
+const ui = streamed.toUIMessageStream().pipeThrough(createRealToolTransform());
+// #endregion ui
+let message: UIMessage | undefined;
+for await (const next of readUIMessageStream({ stream: ui })) message = next;
+const shown = message?.parts.flatMap((part) =>
+  part.type === 'dynamic-tool' ? [`${part.toolName} ${JSON.stringify(part.input)}`] : [],
+);
+assert.deepEqual(shown, [
+  'tool_search {"query":"create a github issue"}',
+  'github_create_issue {"repo":"acme/app","title":"Login fails"}',
+]);
+const history = (await streamed.steps).flatMap((step) => step.toolCalls.map((c) => c.toolName));
+assert.deepEqual(history, ['tool_search', 'tool_call']);
 
 // #region ai7
 const marked = await markDeferredTools(tools, { config: { enabled: 'on' } });

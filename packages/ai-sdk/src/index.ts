@@ -13,6 +13,9 @@
  *   (`tool_search`, `tool_describe`, `tool_call`) assembled per step, every call
  *   dispatched on the real tool name through `@tool-search/hooks`.
  * - {@link decideToolSetActivation}: the activation decision on its own.
+ * - {@link realToolCalls}, {@link realToolPart} and {@link createRealToolTransform}: the
+ *   real tool behind a `tool_call` call in step results, stream parts and the UI message
+ *   stream, for an activity view.
  *
  * @example
  * ```ts
@@ -47,6 +50,7 @@ export type {
 export { markDeferredTools } from './mark-deferred.js';
 export type { RealToolCall } from './real-tool-calls.js';
 export { realToolCalls } from './real-tool-calls.js';
+export { createRealToolTransform, realToolPart } from './real-tool-stream.js';
 export type { ToolSearchFunction, ToolSearchFunctionOptions } from './search-function.js';
 export { createToolSearchFunction } from './search-function.js';
 export type {

@@ -8,10 +8,12 @@ import { describe, expect, it } from 'vitest';
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
     'createBridgeToolApproval',
+    'createRealToolTransform',
     'createToolSearchFunction',
     'decideToolSetActivation',
     'markDeferredTools',
     'realToolCalls',
+    'realToolPart',
     'toolDefinitionsFromToolSet',
     'toolSetFromDefinitions',
     'withToolSearch',

@@ -49,9 +49,10 @@ const usage = {
  * A language model that works like an agent over tool search, with no script of tool
  * names: it searches with the task's query, loads the first match `tool_search` returned
  * with `tool_describe`, calls it the way the task says, and then answers with the
- * result it got back. It records the tool names it was offered at each step.
+ * result it got back. It records the tool names it was offered at each step. With
+ * `streamInput`, streamText gets each call's input in deltas before the call.
  */
-export function createAgentModel(task: AgentTask) {
+export function createAgentModel(task: AgentTask, settings: { streamInput?: boolean } = {}) {
   const steps: AgentStep[] = [];
   let counter = 0;
   const decide = (options: { prompt: unknown[]; tools?: { name: string }[] }) => {
@@ -111,6 +112,19 @@ export function createAgentModel(task: AgentTask) {
           { type: 'text-delta', id: 't', delta: part.text },
           { type: 'text-end', id: 't' },
         );
+      } else if (settings.streamInput) {
+        // As a provider streams a call: its input in pieces, then the whole call.
+        const id = part.toolCallId;
+        chunks.push({ type: 'tool-input-start', id, toolName: part.toolName });
+        const third = Math.ceil(part.input.length / 3);
+        for (let start = 0; start < part.input.length; start += third) {
+          chunks.push({
+            type: 'tool-input-delta',
+            id,
+            delta: part.input.slice(start, start + third),
+          });
+        }
+        chunks.push({ type: 'tool-input-end', id }, part);
       } else {
         chunks.push(part);
       }

@@ -72,6 +72,8 @@ describe('serve with an upstream that is slow to start', () => {
       const match = /listening on (\S+)/.exec(stderr);
       return match ? new URL(match[1]!) : undefined;
     });
+    // The banner's second line may arrive in a later chunk of stderr.
+    await until(() => (/still connecting: .*slow/.test(stderr) ? true : undefined));
     expect(stderr).toMatch(/still connecting: .*slow/);
 
     const client = new Client({ name: 'late-test', version: '0.0.0' });

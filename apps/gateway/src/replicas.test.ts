@@ -5,17 +5,16 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CLI } from './__fixtures__/paths.js';
 import {
   freePort,
-  startBalancer,
+  startNginxBalancer,
   startRedis,
-  startReplica,
   type TestBalancer,
   type TestRedis,
-  type TestReplica,
-} from './__fixtures__/replicas.js';
+} from '@tool-search/services';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI } from './__fixtures__/paths.js';
+import { startReplica, type TestReplica } from './__fixtures__/replicas.js';
 import { runCli } from './__fixtures__/run.js';
 import { BUNDLED_SERVERS, resolveBinScript } from './servers.js';
 
@@ -107,7 +106,7 @@ describe('gateway replicas behind nginx on a shared Redis', () => {
       `127.0.0.1:${balancerPort}`,
     ];
     replicas = await Promise.all(ports.map((port) => startReplica(config, port, flags)));
-    balancer = await startBalancer(balancerPort, ports);
+    balancer = await startNginxBalancer(balancerPort, ports);
   }, 120_000);
 
   afterAll(async () => {

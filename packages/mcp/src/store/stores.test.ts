@@ -1,5 +1,5 @@
+import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startRedis, type TestRedis } from '../__fixtures__/redis.js';
 import { createMemoryStore } from './memory-store.js';
 import { openGatewayStore } from './open-store.js';
 import { createRedisStore } from './redis-store.js';

@@ -253,10 +253,10 @@ export function indexTools(
 
   // The tools that left: their lengths out of the sums, their terms to patch.
   const left = new Uint8Array(capacity);
+  let leaving: ArrayLike<number> | undefined;
   const removed = new Map<number, number>();
   if (base !== undefined) {
     // In catalog order of the previous list, as the sums are (integers: exact in any order).
-    let leaving: ArrayLike<number>;
     if (replaced !== undefined) leaving = replaced.map((i) => base.order[i]!);
     else {
       const kept = new Uint8Array(oldCapacity);
@@ -408,7 +408,16 @@ export function indexTools(
 
   const groups =
     (base !== undefined &&
-      patchGroups(base, tools, order, position, capacity, oldCapacity, left)) ||
+      patchGroups(
+        base,
+        tools,
+        order,
+        position,
+        capacity,
+        oldCapacity,
+        left,
+        replaced === undefined ? undefined : leaving,
+      )) ||
     buildGroups(tools, order, capacity);
   return {
     n,

@@ -266,7 +266,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
       // Built only when shown: a stable description never lists toolsets.
       ...(options.stableDescriptions === true
         ? {}
-        : { toolsets: summarizeToolsets(deferred, options.describeToolset) }),
+        : { toolsets: summarizeToolsets(deferrable, options.describeToolset) }),
     });
     bridgeTokens = estimateToolTokens(bridges, counter);
     tools = [...visible, ...bridges];

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { sourceName } from './search-match.js';
+import { toolsetCounts } from './toolset-counts.js';
 
 /** A toolset (or server) behind the bridge, as the `tool_search` description lists it. */
 export interface SearchableToolset {
@@ -26,7 +26,7 @@ function oneLine(text: string): string {
 /**
  * Groups deferred tools by toolset (else source) for the `tool_search` description.
  *
- * @param tools - the deferred tools
+ * @param tools - the deferred tools (a frozen list's counts are remembered)
  * @param describe - a toolset's description, e.g. from a toolset registry or an MCP
  * server's config; `undefined` for none
  * @returns one entry per toolset, sorted by name, so the same catalog in any order
@@ -37,12 +37,9 @@ export function summarizeToolsets(
   tools: readonly ToolDefinition[],
   describe?: (toolset: string) => string | undefined,
 ): SearchableToolset[] {
-  const counts = new Map<string, number>();
-  for (const tool of tools) {
-    const name = sourceName(tool);
-    counts.set(name, (counts.get(name) ?? 0) + 1);
-  }
-  return [...counts.keys()].sort().map((name) => {
+  // Counted once per frozen list (the assembly's deferrable list) and patched for a change.
+  const { counts, names } = toolsetCounts(tools);
+  return names.map((name) => {
     const entry: SearchableToolset = { name, tools: counts.get(name)! };
     let description: unknown;
     try {

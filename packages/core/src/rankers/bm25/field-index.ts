@@ -148,25 +148,38 @@ function patchable(tuning: Bm25Tuning): boolean {
   return TOOL_FIELDS.every((field) => tuning.fields[field].b >= 0 && tuning.fields[field].b <= 1);
 }
 
+/** The slots of a list in a previous index, from {@link matchSlots}. */
+interface SlotMatch {
+  /** Per position of the list: its slot in the previous index, -1 when the tool arrives. */
+  readonly slots: Int32Array;
+  /**
+   * The positions whose tool arrives when every other tool kept its position in a list
+   * of the same length (the usual edit: tools replaced in place); undefined otherwise.
+   */
+  readonly replaced: number[] | undefined;
+}
+
 /**
  * The position of each tool of `tools` in the previous index's slots (-1: it arrives),
  * matching by object: same position first, then any unclaimed slot of the same object.
  */
-function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Int32Array {
+function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): SlotMatch {
   const n = tools.length;
   const slots = new Int32Array(n).fill(-1);
-  const claimed = new Uint8Array(previous.capacity);
   const old = previous.tools;
   const same = Math.min(n, old.length);
+  const missing: number[] = [];
   for (let i = 0; i < same; i++) {
-    if (tools[i] === old[i]) {
-      slots[i] = previous.order[i]!;
-      claimed[slots[i]!] = 1;
-    }
+    if (tools[i] === old[i]) slots[i] = previous.order[i]!;
+    else missing.push(i);
   }
+  for (let i = same; i < n; i++) missing.push(i);
+  if (missing.length === 0) return { slots, replaced: n === old.length ? missing : undefined };
+  const claimed = new Uint8Array(previous.capacity);
+  for (let i = 0; i < n; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
   let rest: Map<ToolDefinition, number[]> | undefined;
-  for (let i = 0; i < n; i++) {
-    if (slots[i]! >= 0) continue;
+  let moved = false;
+  for (const i of missing) {
     if (rest === undefined) {
       rest = new Map();
       for (let j = 0; j < old.length; j++) {
@@ -182,9 +195,10 @@ function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Int
     if (slot !== undefined) {
       slots[i] = slot;
       claimed[slot] = 1;
+      moved = true;
     }
   }
-  return slots;
+  return { slots, replaced: !moved && n === old.length ? missing : undefined };
 }
 
 /**
@@ -208,9 +222,14 @@ export function indexTools(
     previous !== undefined && previous.generation === generation && patchable(tuning)
       ? previous
       : undefined;
-  const slots = base === undefined ? new Int32Array(n).fill(-1) : matchSlots(base, tools);
+  const match = base === undefined ? undefined : matchSlots(base, tools);
+  const slots = match?.slots ?? new Int32Array(n).fill(-1);
+  // Tools replaced in place: the passes below visit the replaced positions only, and
+  // copy what is by position (order, positions, name hashes) from the previous index.
+  const replaced = match?.replaced;
   const arrivals: ToolDefinition[] = [];
-  for (let i = 0; i < n; i++) if (slots[i]! < 0) arrivals.push(tools[i]!);
+  if (replaced !== undefined) for (const i of replaced) arrivals.push(tools[i]!);
+  else for (let i = 0; i < n; i++) if (slots[i]! < 0) arrivals.push(tools[i]!);
   const oldCapacity = base?.capacity ?? 0;
   // Freed slots are not reused: past twice the list, a fresh build compacts them.
   if (base !== undefined && oldCapacity + arrivals.length > 2 * n + 1024) {
@@ -234,13 +253,25 @@ export function indexTools(
 
   // The tools that left: their lengths out of the sums, their terms to patch.
   const left = new Uint8Array(capacity);
+  let leaving: ArrayLike<number> | undefined;
   const removed = new Map<number, number>();
   if (base !== undefined) {
-    const kept = new Uint8Array(oldCapacity);
-    for (let i = 0; i < n; i++) if (slots[i]! >= 0) kept[slots[i]!] = 1;
-    for (let p = 0; p < base.n; p++) {
-      const slot = base.order[p]!;
-      if (kept[slot] === 1 || left[slot] === 1) continue;
+    // In catalog order of the previous list, as the sums are (integers: exact in any order).
+    if (replaced !== undefined) leaving = replaced.map((i) => base.order[i]!);
+    else {
+      const kept = new Uint8Array(oldCapacity);
+      for (let i = 0; i < n; i++) if (slots[i]! >= 0) kept[slots[i]!] = 1;
+      const gone: number[] = [];
+      for (let p = 0; p < base.n; p++) {
+        const slot = base.order[p]!;
+        if (kept[slot] === 1 || left[slot] === 1) continue;
+        left[slot] = 1;
+        gone.push(slot);
+      }
+      leaving = gone;
+    }
+    for (let g = 0; g < leaving.length; g++) {
+      const slot = leaving[g]!;
       left[slot] = 1;
       const from = base.slotSlab[slot]!;
       scan.read(new SlabReader(from.bytes), from, base.slotDoc[slot]!);
@@ -265,7 +296,9 @@ export function indexTools(
   }
   // The arrivals: new slots after the old ones, in catalog order.
   const reader = new SlabReader(slab.bytes);
-  for (let a = 0, i = 0; i < n; i++) {
+  const arriving = replaced ?? slots;
+  for (let a = 0, k = 0; k < arriving.length; k++) {
+    const i = replaced === undefined ? k : replaced[k]!;
     if (slots[i]! >= 0) continue;
     const slot = oldCapacity + a;
     slots[i] = slot;
@@ -285,11 +318,28 @@ export function indexTools(
   const averages = averagesOf(sums, n);
   const weights = Float64Array.from(TOOL_FIELDS, (field) => tuning.fields[field].weight);
   const bs = Float64Array.from(TOOL_FIELDS, (field) => tuning.fields[field].b);
-  const order = new Uint32Array(n);
+  let order: Uint32Array;
   const position = new Uint32Array(capacity);
   const alive = new Uint8Array(capacity);
-  const nameHashes = new Uint32Array(n * 2);
-  for (let i = 0; i < n; i++) {
+  let nameHashes: Uint32Array;
+  if (base !== undefined && replaced !== undefined) {
+    order = base.order.slice();
+    position.set(base.position);
+    alive.set(base.alive);
+    nameHashes = base.nameHashes.slice();
+    for (const i of replaced) {
+      const gone = base.order[i]!;
+      // A freed slot reads as a fresh array's would: not alive, position 0.
+      position[gone] = 0;
+      alive[gone] = 0;
+    }
+  } else {
+    order = new Uint32Array(n);
+    nameHashes = new Uint32Array(n * 2);
+  }
+  const positions = replaced ?? slots;
+  for (let k = 0; k < positions.length; k++) {
+    const i = replaced === undefined ? k : replaced[k]!;
     const slot = slots[i]!;
     order[i] = slot;
     position[slot] = i;
@@ -358,7 +408,16 @@ export function indexTools(
 
   const groups =
     (base !== undefined &&
-      patchGroups(base, tools, order, position, capacity, oldCapacity, left)) ||
+      patchGroups(
+        base,
+        tools,
+        order,
+        position,
+        capacity,
+        oldCapacity,
+        left,
+        replaced === undefined ? undefined : leaving,
+      )) ||
     buildGroups(tools, order, capacity);
   return {
     n,

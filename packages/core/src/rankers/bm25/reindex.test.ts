@@ -16,7 +16,9 @@ type Edit =
   | { kind: 'describe'; at: number; text: number }
   | { kind: 'rename'; at: number }
   | { kind: 'schema'; at: number }
-  | { kind: 'move'; from: number; to: number };
+  | { kind: 'move'; from: number; to: number }
+  // The tool replaced in place by one of another toolset (its group changes).
+  | { kind: 'toolset'; at: number; to: number };
 
 const TEXTS = [
   'List the files in a directory',
@@ -59,6 +61,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
   fc.record({ kind: fc.constant('rename' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('schema' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('move' as const), from: fc.nat(), to: fc.nat() }),
+  fc.record({ kind: fc.constant('toolset' as const), at: fc.nat(), to: fc.nat() }),
 );
 
 let serial = 0;
@@ -96,6 +99,15 @@ function apply(list: readonly ToolDefinition[], change: Edit): ToolDefinition[] 
             properties: { directory: { type: 'string', description: 'The directory to list' } },
           },
         };
+      }
+      return next;
+    case 'toolset':
+      if (n > 0) {
+        const tool = next[change.at % n]!;
+        // Another tool's toolset (its group), or a toolset no tool had.
+        const other = next[change.to % n]!.toolset;
+        const toolset = other === tool.toolset ? `moved-${++serial}` : other;
+        next[change.at % n] = { ...tool, ...(toolset === undefined ? {} : { toolset }) };
       }
       return next;
     case 'move':

@@ -63,6 +63,8 @@ export function buildGroups(
  * order (every member list would move): then the groups are built fresh.
  *
  * @param left - per old slot: 1 when its tool left
+ * @param leftInPlace - the slots that left, when every kept tool kept its position (tools
+ *   replaced in place): the order holds without a check, and only these are visited
  * @internal
  */
 export function patchGroups(
@@ -73,9 +75,10 @@ export function patchGroups(
   capacity: number,
   firstNew: number,
   left: Uint8Array,
+  leftInPlace?: ArrayLike<number>,
 ): ToolGroups | undefined {
   let last = -1;
-  for (let i = 0; i < order.length; i++) {
+  for (let i = 0; i < order.length && leftInPlace === undefined; i++) {
     const slot = order[i]!;
     if (slot >= firstNew) continue;
     const before = base.position[slot]!;
@@ -89,9 +92,16 @@ export function patchGroups(
   const groupMembers: (readonly number[])[] = base.groupMembers.slice();
   // The groups touched, with the slots that join each.
   const joining = new Map<number, number[]>();
-  for (let slot = 0; slot < firstNew; slot++) {
-    const group = base.groupOf[slot]!;
-    if (left[slot] === 1 && group >= 0 && !joining.has(group)) joining.set(group, []);
+  if (leftInPlace !== undefined) {
+    for (let k = 0; k < leftInPlace.length; k++) {
+      const group = base.groupOf[leftInPlace[k]!]!;
+      if (group >= 0 && !joining.has(group)) joining.set(group, []);
+    }
+  } else {
+    for (let slot = 0; slot < firstNew; slot++) {
+      const group = base.groupOf[slot]!;
+      if (left[slot] === 1 && group >= 0 && !joining.has(group)) joining.set(group, []);
+    }
   }
   for (let slot = firstNew; slot < capacity; slot++) {
     const key = groupKey(tools[position[slot]!]!);

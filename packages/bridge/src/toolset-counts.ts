@@ -1,0 +1,90 @@
+// The tool count per toolset of a deferred list, for the `tool_search` description.
+// Counting walks every tool (a map lookup each): at 100,000 tools it was most of an
+// assembly over an unchanged list. A frozen list (the assembly memo's) keeps its counts,
+// and a frozen list that differs from the last one counted in a few positions patches
+// that one's counts: the cost follows the change. Keyed by list identity only, never by
+// session; the last list is held weakly, so nothing here outlives the lists themselves.
+
+import type { ToolDefinition } from '@tool-search/core';
+import { sourceName } from './search-match.js';
+
+/** A list's counts, and its toolset names sorted (what the listing shows in order). */
+export interface ToolsetCounts {
+  readonly counts: ReadonlyMap<string, number>;
+  readonly names: readonly string[];
+}
+
+/** A list differing from the last in more than this share of positions is counted anew. */
+const PATCH_SHARE = 1 / 16;
+
+const memo = new WeakMap<readonly ToolDefinition[], ToolsetCounts>();
+let last: WeakRef<readonly ToolDefinition[]> | undefined;
+
+function counted(counts: Map<string, number>): ToolsetCounts {
+  return { counts, names: [...counts.keys()].sort() };
+}
+
+function countAll(tools: readonly ToolDefinition[]): ToolsetCounts {
+  const counts = new Map<string, number>();
+  for (const tool of tools) {
+    const name = sourceName(tool);
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counted(counts);
+}
+
+/** The counts of `tools` from those of `old` (same length), or undefined when too much changed. */
+function patched(
+  old: readonly ToolDefinition[],
+  before: ToolsetCounts,
+  tools: readonly ToolDefinition[],
+): ToolsetCounts | undefined {
+  const limit = Math.floor(tools.length * PATCH_SHARE);
+  const changed: number[] = [];
+  for (let index = 0; index < tools.length; index += 1) {
+    if (old[index] === tools[index]) continue;
+    if (changed.length === limit) return undefined;
+    changed.push(index);
+  }
+  if (changed.length === 0) return before;
+  const counts = new Map(before.counts);
+  let keysChanged = false;
+  for (const index of changed) {
+    const gone = sourceName(old[index]!);
+    const left = counts.get(gone)! - 1;
+    if (left === 0) {
+      counts.delete(gone);
+      keysChanged = true;
+    } else counts.set(gone, left);
+    const arrived = sourceName(tools[index]!);
+    const had = counts.get(arrived);
+    if (had === undefined) keysChanged = true;
+    counts.set(arrived, (had ?? 0) + 1);
+  }
+  // The same toolsets in the same order unless one appeared or vanished.
+  return keysChanged ? counted(counts) : { counts, names: before.names };
+}
+
+/**
+ * How many tools each toolset (else source) holds in `tools`, with the names sorted.
+ * Remembered for a frozen list (treated as immutable, as every list of tool search).
+ *
+ * @param tools - the deferred tools
+ * @returns the counts and the sorted names; do not change them
+ * @throws nothing
+ * @internal
+ */
+export function toolsetCounts(tools: readonly ToolDefinition[]): ToolsetCounts {
+  if (!Object.isFrozen(tools)) return countAll(tools);
+  const known = memo.get(tools);
+  if (known !== undefined) return known;
+  const old = last?.deref();
+  const before = old === undefined ? undefined : memo.get(old);
+  const result =
+    (old !== undefined && before !== undefined && old.length === tools.length
+      ? patched(old, before, tools)
+      : undefined) ?? countAll(tools);
+  memo.set(tools, result);
+  last = new WeakRef(tools);
+  return result;
+}

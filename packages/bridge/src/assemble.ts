@@ -17,10 +17,10 @@ import {
 } from '@tool-search/core';
 import { isBridgeToolName } from '@tool-search/core/internal';
 import { listWorkOf, pinsKey } from './assembly-memo.js';
-import { createBridgeTools } from './definitions.js';
+import { bridgeToolsWithListing } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
-import { summarizeToolsets } from './toolset-listing.js';
+import { toolsetListingOf } from './toolset-listing.js';
 
 /** Options of {@link assembleTools}. */
 export interface AssembleOptions {
@@ -157,6 +157,8 @@ function collectKnownNames(
 const rankerOf = new WeakMap<ToolCatalog, Ranker | undefined>();
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  // The memo hands an unchanged list's frozen array again: no pass needed to know it.
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
   return true;
@@ -257,17 +259,19 @@ export function assembleTools(options: AssembleOptions): Assembly {
   if (decision.active) {
     // The assembly's own array (callers may change it); the catalog gets the frozen one.
     deferred = [...deferrable];
-    const bridges = createBridgeTools({
-      deferredCount: deferred.length,
-      stableDescriptions: options.stableDescriptions === true,
-      searchDefaultLimit: config.searchDefaultLimit,
-      maxSearchLimit: config.maxSearchLimit,
-      strict: options.strict === true,
-      // Built only when shown: a stable description never lists toolsets.
-      ...(options.stableDescriptions === true
-        ? {}
-        : { toolsets: summarizeToolsets(deferrable, options.describeToolset) }),
-    });
+    const stableDescriptions = options.stableDescriptions === true;
+    const bridges = bridgeToolsWithListing(
+      {
+        deferredCount: deferred.length,
+        stableDescriptions,
+        searchDefaultLimit: config.searchDefaultLimit,
+        maxSearchLimit: config.maxSearchLimit,
+        strict: options.strict === true,
+      },
+      // Made only when shown (a stable description never lists toolsets), and remembered
+      // per deferred list's counts and describe function.
+      stableDescriptions ? '' : toolsetListingOf(deferrable, options.describeToolset),
+    );
     bridgeTokens = estimateToolTokens(bridges, counter);
     tools = [...visible, ...bridges];
   } else {

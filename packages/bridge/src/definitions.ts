@@ -89,6 +89,26 @@ function limitDescription(options: BridgeToolsOptions): string {
  * @throws nothing
  */
 export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinition[] {
+  return bridgeToolsWithListing(
+    options,
+    options.stableDescriptions === true ? '' : toolsetListing(options.toolsets ?? []),
+  );
+}
+
+/**
+ * {@link createBridgeTools} with the toolsets paragraph already made (`options.toolsets`
+ * is ignored): the assembly remembers its listing rather than summarizing every toolset.
+ *
+ * @param options - see {@link BridgeToolsOptions}
+ * @param listing - the toolsets paragraph (`''` with `stableDescriptions`)
+ * @returns fresh `[tool_search, tool_describe, tool_call]` definitions
+ * @throws nothing
+ * @internal
+ */
+export function bridgeToolsWithListing(
+  options: BridgeToolsOptions,
+  listing: string,
+): ToolDefinition[] {
   const stable = options.stableDescriptions === true;
   const schemaOptions = {
     strict: options.strict === true,
@@ -97,7 +117,6 @@ export function createBridgeTools(options: BridgeToolsOptions = {}): ToolDefinit
       ? {}
       : { maxSearchLimit: options.maxSearchLimit }),
   };
-  const listing = stable ? '' : toolsetListing(options.toolsets ?? []);
 
   const search: ToolDefinition = {
     name: TOOL_SEARCH,

@@ -1,11 +1,13 @@
 // The tool count per toolset of a deferred list, for the `tool_search` description.
 // Counting walks every tool (a map lookup each): at 100,000 tools it was most of an
-// assembly over an unchanged list. A frozen list (the assembly memo's) keeps its counts,
-// and a frozen list that differs from the last one counted in a few positions patches
-// that one's counts: the cost follows the change. Keyed by list identity only, never by
+// assembly over an unchanged list. A frozen list (the assembly memo's) keeps its counts;
+// a list the memo patched from a counted one patches those counts at the positions the
+// memo found changed (no pass over the list), and another frozen list that differs from
+// the last one counted in a few positions patches that one's counts after a pass. Keyed by list identity only, never by
 // session; the last list is held weakly, so nothing here outlives the lists themselves.
 
 import type { ToolDefinition } from '@tool-search/core';
+import { listChangeOf } from './list-changes.js';
 import { sourceName } from './search-match.js';
 
 /** A list's counts, and its toolset names sorted (what the listing shows in order). */
@@ -33,19 +35,13 @@ function countAll(tools: readonly ToolDefinition[]): ToolsetCounts {
   return counted(counts);
 }
 
-/** The counts of `tools` from those of `old` (same length), or undefined when too much changed. */
-function patched(
+/** The counts of `tools` from those of `old`, which differ at `changed` alone. */
+function patchedAt(
   old: readonly ToolDefinition[],
   before: ToolsetCounts,
   tools: readonly ToolDefinition[],
-): ToolsetCounts | undefined {
-  const limit = Math.floor(tools.length * PATCH_SHARE);
-  const changed: number[] = [];
-  for (let index = 0; index < tools.length; index += 1) {
-    if (old[index] === tools[index]) continue;
-    if (changed.length === limit) return undefined;
-    changed.push(index);
-  }
+  changed: readonly number[],
+): ToolsetCounts {
   if (changed.length === 0) return before;
   const counts = new Map(before.counts);
   let keysChanged = false;
@@ -65,6 +61,31 @@ function patched(
   return keysChanged ? counted(counts) : { counts, names: before.names };
 }
 
+/** The counts of `tools` from those of `old` (same length), or undefined when too much changed. */
+function patched(
+  old: readonly ToolDefinition[],
+  before: ToolsetCounts,
+  tools: readonly ToolDefinition[],
+): ToolsetCounts | undefined {
+  const limit = Math.floor(tools.length * PATCH_SHARE);
+  const changed: number[] = [];
+  for (let index = 0; index < tools.length; index += 1) {
+    if (old[index] === tools[index]) continue;
+    if (changed.length === limit) return undefined;
+    changed.push(index);
+  }
+  return patchedAt(old, before, tools, changed);
+}
+
+/** The counts of a list the bridge patched from a counted list, from its recorded change. */
+function fromRecordedChange(tools: readonly ToolDefinition[]): ToolsetCounts | undefined {
+  const change = listChangeOf(tools);
+  const old = change?.from.deref();
+  const before = old === undefined ? undefined : memo.get(old);
+  if (change === undefined || old === undefined || before === undefined) return undefined;
+  return patchedAt(old, before, tools, change.changed);
+}
+
 /**
  * How many tools each toolset (else source) holds in `tools`, with the names sorted.
  * Remembered for a frozen list (treated as immutable, as every list of tool search).
@@ -78,12 +99,15 @@ export function toolsetCounts(tools: readonly ToolDefinition[]): ToolsetCounts {
   if (!Object.isFrozen(tools)) return countAll(tools);
   const known = memo.get(tools);
   if (known !== undefined) return known;
-  const old = last?.deref();
-  const before = old === undefined ? undefined : memo.get(old);
-  const result =
-    (old !== undefined && before !== undefined && old.length === tools.length
-      ? patched(old, before, tools)
-      : undefined) ?? countAll(tools);
+  let result = fromRecordedChange(tools);
+  if (result === undefined) {
+    const old = last?.deref();
+    const before = old === undefined ? undefined : memo.get(old);
+    result =
+      (old !== undefined && before !== undefined && old.length === tools.length
+        ? patched(old, before, tools)
+        : undefined) ?? countAll(tools);
+  }
   memo.set(tools, result);
   last = new WeakRef(tools);
   return result;

@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { toolsetCounts } from './toolset-counts.js';
+import { type ToolsetCounts, toolsetCounts } from './toolset-counts.js';
 
 /** A toolset (or server) behind the bridge, as the `tool_search` description lists it. */
 export interface SearchableToolset {
@@ -23,6 +23,24 @@ function oneLine(text: string): string {
   return line.length > LINE_LENGTH ? `${line.slice(0, LINE_LENGTH - 1)}…` : line;
 }
 
+function entryOf(
+  name: string,
+  tools: number,
+  describe: ((toolset: string) => string | undefined) | undefined,
+): SearchableToolset {
+  const entry: SearchableToolset = { name, tools };
+  let description: unknown;
+  try {
+    description = describe?.(name);
+  } catch {
+    description = undefined;
+  }
+  if (typeof description === 'string' && description.trim() !== '') {
+    entry.description = description;
+  }
+  return entry;
+}
+
 /**
  * Groups deferred tools by toolset (else source) for the `tool_search` description.
  *
@@ -39,19 +57,19 @@ export function summarizeToolsets(
 ): SearchableToolset[] {
   // Counted once per frozen list (the assembly's deferrable list) and patched for a change.
   const { counts, names } = toolsetCounts(tools);
-  return names.map((name) => {
-    const entry: SearchableToolset = { name, tools: counts.get(name)! };
-    let description: unknown;
-    try {
-      description = describe?.(name);
-    } catch {
-      description = undefined;
-    }
-    if (typeof description === 'string' && description.trim() !== '') {
-      entry.description = description;
-    }
-    return entry;
+  return names.map((name) => entryOf(name, counts.get(name)!, describe));
+}
+
+function listingOf(listed: readonly SearchableToolset[], total: number): string {
+  if (total === 0) return '';
+  const lines = listed.map((toolset) => {
+    const count = `${toolset.tools} tool${toolset.tools === 1 ? '' : 's'}`;
+    const line = toolset.description === undefined ? '' : oneLine(toolset.description);
+    return `\n- ${oneLine(toolset.name)} (${count})${line === '' ? '' : `: ${line}`}`;
   });
+  const rest = total - listed.length;
+  const more = rest > 0 ? `\n- and ${rest} more toolset${rest === 1 ? '' : 's'}` : '';
+  return ` Searchable toolsets:${lines.join('')}${more}`;
 }
 
 /**
@@ -63,13 +81,40 @@ export function summarizeToolsets(
  * @throws nothing
  */
 export function toolsetListing(toolsets: readonly SearchableToolset[]): string {
-  if (toolsets.length === 0) return '';
-  const lines = toolsets.slice(0, MAX_LISTED_TOOLSETS).map((toolset) => {
-    const count = `${toolset.tools} tool${toolset.tools === 1 ? '' : 's'}`;
-    const line = toolset.description === undefined ? '' : oneLine(toolset.description);
-    return `\n- ${oneLine(toolset.name)} (${count})${line === '' ? '' : `: ${line}`}`;
-  });
-  const rest = toolsets.length - MAX_LISTED_TOOLSETS;
-  const more = rest > 0 ? `\n- and ${rest} more toolset${rest === 1 ? '' : 's'}` : '';
-  return ` Searchable toolsets:${lines.join('')}${more}`;
+  return listingOf(toolsets.slice(0, MAX_LISTED_TOOLSETS), toolsets.length);
+}
+
+// The last listing of each counts version (one per deferred list, shared by the lists
+// whose counts did not change), with the describe function it was made with. An assembly
+// lists 20 toolsets of perhaps thousands: it asks `describe` for those 20 only, and over
+// an unchanged list (the same counts) with the same function it asks nothing at all.
+const listings = new WeakMap<
+  ToolsetCounts,
+  { describe: ((toolset: string) => string | undefined) | undefined; text: string }
+>();
+
+/**
+ * `toolsetListing(summarizeToolsets(tools, describe))`, without summarizing the toolsets
+ * that are not listed, and remembered per counts version and `describe` function: a
+ * function that answers differently later must be a new function (or the list change).
+ *
+ * @param tools - the deferred tools (a frozen list's counts are remembered)
+ * @param describe - a toolset's description; `undefined` for none
+ * @returns the text to append (with a leading space), or `''` for none
+ * @throws nothing; a `describe` that throws counts as no description
+ * @internal
+ */
+export function toolsetListingOf(
+  tools: readonly ToolDefinition[],
+  describe?: (toolset: string) => string | undefined,
+): string {
+  const counted = toolsetCounts(tools);
+  const known = listings.get(counted);
+  if (known !== undefined && known.describe === describe) return known.text;
+  const listed = counted.names
+    .slice(0, MAX_LISTED_TOOLSETS)
+    .map((name) => entryOf(name, counted.counts.get(name)!, describe));
+  const text = listingOf(listed, counted.names.length);
+  listings.set(counted, { describe, text });
+  return text;
 }

@@ -93,9 +93,21 @@ const RECENT_LISTS = 2;
 const frozenLists = new WeakMap<readonly ToolDefinition[], CatalogList>();
 
 function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
+  // One array is the same list without a pass (reading a frozen array's elements is
+  // several times slower than a plain one's in V8, so a pass over one is not free).
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
+}
+
+// The next list of a session is likely patched from this one: keep it at hand.
+function remember(entry: CatalogList): void {
+  if (recentLists[0] === entry) return;
+  const at = recentLists.indexOf(entry);
+  if (at >= 0) recentLists.splice(at, 1);
+  recentLists.unshift(entry);
+  if (recentLists.length > RECENT_LISTS) recentLists.pop();
 }
 
 function listOf(tools: readonly ToolDefinition[]): CatalogList {
@@ -103,13 +115,7 @@ function listOf(tools: readonly ToolDefinition[]): CatalogList {
   if (frozen) {
     const known = frozenLists.get(tools);
     if (known !== undefined) {
-      // The next list of a session is likely patched from this one: keep it at hand.
-      if (recentLists[0] !== known) {
-        const at = recentLists.indexOf(known);
-        if (at >= 0) recentLists.splice(at, 1);
-        recentLists.unshift(known);
-        if (recentLists.length > RECENT_LISTS) recentLists.pop();
-      }
+      remember(known);
       return known;
     }
   }
@@ -118,9 +124,47 @@ function listOf(tools: readonly ToolDefinition[]): CatalogList {
   const byName = patchedNames(list) ?? NameVersion.of(list);
   const entry = { list, byName };
   frozenLists.set(list, entry);
-  recentLists.unshift(entry);
-  if (recentLists.length > RECENT_LISTS) recentLists.pop();
+  remember(entry);
   return entry;
+}
+
+/**
+ * Tells the catalog that the frozen `list` is the frozen `old` with the tools at
+ * `changed` replaced in place (the same length), so that its name map is patched from
+ * `old`'s for those positions alone instead of being found by a pass over both lists.
+ * A caller that has already compared the lists (the bridge's assembly memo) saves the
+ * catalog its own pass; `createCatalog(list)` then finds the map in O(1).
+ *
+ * @param old - a frozen list a catalog was created over
+ * @param list - the frozen new list, `old` with the tools at `changed` replaced
+ * @param changed - every position where `list` differs from `old`, ascending
+ * @returns false (and nothing done) when `old` has no remembered names or a list is not
+ *   frozen or the lengths differ: `createCatalog(list)` then maps it its own way
+ * @throws {@link ToolSearchError} `duplicate_tool_name` when an arriving tool's name is
+ *   taken in `list`
+ * @internal
+ */
+export function patchCatalogList(
+  old: readonly ToolDefinition[],
+  list: readonly ToolDefinition[],
+  changed: readonly number[],
+): boolean {
+  if (!Object.isFrozen(old) || !Object.isFrozen(list) || old.length !== list.length) return false;
+  if (frozenLists.has(list)) return true;
+  const from = frozenLists.get(old);
+  if (from === undefined) return false;
+  const byName =
+    changed.length === 0
+      ? from.byName
+      : from.byName.patch(
+          changed.map((i) => old[i]!),
+          changed.map((i) => list[i]!),
+          list,
+        );
+  const entry = { list, byName };
+  frozenLists.set(list, entry);
+  remember(entry);
+  return true;
 }
 
 /** A list differing from a recent one in more than this share of positions is mapped anew. */

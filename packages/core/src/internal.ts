@@ -1,7 +1,8 @@
 /**
  * What the sibling `@tool-search/*` packages share with core but users do not need:
  * the bridge tool names (users import them from `@tool-search/bridge`), the length a
- * search hit's description is cut to, the one-line rendering of a thrown value, the
+ * search hit's description is cut to, the catalog's patch of a list whose changes the caller
+ * already knows, the one-line rendering of a thrown value, the
  * model-facing JSON that token estimates count, and the loader of the shipped
  * related-words table (the package check proves the table is in the tarball with it).
  *
@@ -11,7 +12,7 @@
  * @packageDocumentation
  */
 
-export { SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
+export { patchCatalogList, SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
 export {
   BRIDGE_TOOL_NAMES,
   isBridgeToolName,

@@ -73,6 +73,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'isBridgeToolName',
     'loadRelatedWords',
     'modelFacingJson',
+    'patchCatalogList',
   ],
 };
 

@@ -18,6 +18,7 @@ import {
 import { isBridgeToolName } from '@tool-search/core/internal';
 import { listWorkOf, pinsKey } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
+import { listChangeOf } from './list-changes.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
 import { toolsetListingOf } from './toolset-listing.js';
@@ -137,6 +138,7 @@ export interface Assembly {
 
 function collectKnownNames(
   options: AssembleOptions,
+  current: readonly ToolDefinition[],
   isCurrent: (name: string) => boolean,
 ): Set<string> {
   const known = new Set<string>();
@@ -146,7 +148,18 @@ function collectKnownNames(
   if (options.previous) {
     for (const name of options.previous.knownNames) add(name);
     for (const tool of options.previous.tools) add(tool.name);
-    for (const tool of options.previous.deferred) add(tool.name);
+    // The previous deferred tools that are gone: at 100,000 tools a lookup of every one
+    // costs more than the rest of the assembly, so when this catalog's list is the
+    // previous one's, or was patched from it, only the tools it replaced are looked up.
+    const before = options.previous.catalog.tools();
+    const change = listChangeOf(current);
+    if (before === current && options.previous.deferred.length === before.length) {
+      // The same tools: none is gone.
+    } else if (change !== undefined && change.from.deref() === before) {
+      for (const index of change.changed) add(before[index]!.name);
+    } else {
+      for (const tool of options.previous.deferred) add(tool.name);
+    }
   }
   if (options.knownNames) for (const name of options.knownNames) add(name);
   return known;
@@ -283,7 +296,11 @@ export function assembleTools(options: AssembleOptions): Assembly {
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).
   const direct = new Set<string>();
   for (const tool of decision.active ? visible : tools) direct.add(tool.name);
-  const knownNames = collectKnownNames(options, (name) => catalog.has(name) || direct.has(name));
+  const knownNames = collectKnownNames(
+    options,
+    catalog.tools(),
+    (name) => catalog.has(name) || direct.has(name),
+  );
 
   const tokensSaved = decision.active ? deferredTokens - bridgeTokens : 0;
   telemetry.assemblies += 1;

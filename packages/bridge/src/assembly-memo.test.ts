@@ -116,3 +116,46 @@ describe('assembleTools over a list it assembled before', () => {
     expect(assembly.catalog.has('replacement_core_tool')).toBe(false);
   });
 });
+
+describe('assembleTools with the previous assembly of a large, slowly changing list', () => {
+  /** The assembly with its deferred array behind a proxy that counts the reads of its elements. */
+  const watched = (assembly: ReturnType<typeof assembleTools>) => {
+    let reads = 0;
+    const deferred = new Proxy(assembly.deferred, {
+      get(target, key, receiver) {
+        if (typeof key === 'string' && /^\d+$/.test(key)) reads += 1;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    return { previous: { ...assembly, deferred }, reads: () => reads };
+  };
+
+  it('knows the names of the tools replaced since, looking up none of the others', () => {
+    const tools = bulk(1200, 64);
+    const first = assembleTools({ tools, config: forcedOn });
+    const second = [...tools];
+    second[4] = paddedTool(1300);
+    second[40] = { ...tools[40]! };
+    const { previous, reads } = watched(first);
+    const assembly = assembleTools({ tools: second, config: forcedOn, previous });
+    expect([...assembly.knownNames]).toEqual(['bulk_tool_1204']);
+    expect(reads()).toBe(0);
+    // And over the same list again: nothing is gone, nothing is looked up.
+    const again = watched(assembly);
+    const same = assembleTools({ tools: [...second], config: forcedOn, previous: again.previous });
+    expect([...same.knownNames]).toEqual(['bulk_tool_1204']);
+    expect(again.reads()).toBe(0);
+  });
+
+  it('looks every previous tool up when the list was not patched from the previous one', () => {
+    const tools = bulk(1400, 64);
+    const first = assembleTools({ tools, config: forcedOn });
+    const shorter = tools.slice(0, 60);
+    const { previous, reads } = watched(first);
+    const assembly = assembleTools({ tools: shorter, config: forcedOn, previous });
+    expect([...assembly.knownNames].sort()).toEqual(
+      ['bulk_tool_1460', 'bulk_tool_1461', 'bulk_tool_1462', 'bulk_tool_1463'].sort(),
+    );
+    expect(reads()).toBe(64);
+  });
+});

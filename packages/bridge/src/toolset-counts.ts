@@ -3,10 +3,13 @@
 // assembly over an unchanged list. A frozen list (the assembly memo's) keeps its counts;
 // a list the memo patched from a counted one patches those counts at the positions the
 // memo found changed (no pass over the list), and another frozen list that differs from
-// the last one counted in a few positions patches that one's counts after a pass. Keyed by list identity only, never by
-// session; the last list is held weakly, so nothing here outlives the lists themselves.
+// the last one counted in a few positions patches that one's counts after a pass. The
+// counts are versions of one shared table (see count-versions.ts), so a patch costs the
+// change, not the number of toolsets. Keyed by list identity only, never by session; the
+// last list is held weakly, so nothing here outlives the lists themselves.
 
 import type { ToolDefinition } from '@tool-search/core';
+import { CountVersion } from './count-versions.js';
 import { listChangeOf } from './list-changes.js';
 import { sourceName } from './search-match.js';
 
@@ -16,57 +19,70 @@ export interface ToolsetCounts {
   readonly names: readonly string[];
 }
 
+interface Counted extends ToolsetCounts {
+  readonly counts: CountVersion;
+}
+
 /** A list differing from the last in more than this share of positions is counted anew. */
 const PATCH_SHARE = 1 / 16;
 
-const memo = new WeakMap<readonly ToolDefinition[], ToolsetCounts>();
+const memo = new WeakMap<readonly ToolDefinition[], Counted>();
 let last: WeakRef<readonly ToolDefinition[]> | undefined;
 
-function counted(counts: Map<string, number>): ToolsetCounts {
-  return { counts, names: [...counts.keys()].sort() };
-}
-
-function countAll(tools: readonly ToolDefinition[]): ToolsetCounts {
+function countMap(tools: readonly ToolDefinition[]): Map<string, number> {
   const counts = new Map<string, number>();
   for (const tool of tools) {
     const name = sourceName(tool);
     counts.set(name, (counts.get(name) ?? 0) + 1);
   }
-  return counted(counts);
+  return counts;
+}
+
+function countAll(tools: readonly ToolDefinition[]): Counted {
+  const counts = CountVersion.of(() => countMap(tools));
+  return { counts, names: [...counts.keys()].sort() };
+}
+
+/** Where `name` is, or belongs, in the sorted `names`. */
+function position(names: readonly string[], name: string): number {
+  let low = 0;
+  let high = names.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (names[middle]! < name) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 /** The counts of `tools` from those of `old`, which differ at `changed` alone. */
 function patchedAt(
   old: readonly ToolDefinition[],
-  before: ToolsetCounts,
+  before: Counted,
   tools: readonly ToolDefinition[],
   changed: readonly number[],
-): ToolsetCounts {
+): Counted {
   if (changed.length === 0) return before;
-  const counts = new Map(before.counts);
-  let keysChanged = false;
-  for (const index of changed) {
-    const gone = sourceName(old[index]!);
-    const left = counts.get(gone)! - 1;
-    if (left === 0) {
-      counts.delete(gone);
-      keysChanged = true;
-    } else counts.set(gone, left);
-    const arrived = sourceName(tools[index]!);
-    const had = counts.get(arrived);
-    if (had === undefined) keysChanged = true;
-    counts.set(arrived, (had ?? 0) + 1);
-  }
+  const { version, appeared, vanished } = before.counts.patch(
+    changed.map((index) => sourceName(old[index]!)),
+    changed.map((index) => sourceName(tools[index]!)),
+    () => countMap(tools),
+  );
   // The same toolsets in the same order unless one appeared or vanished.
-  return keysChanged ? counted(counts) : { counts, names: before.names };
+  if (appeared.length === 0 && vanished.length === 0)
+    return { counts: version, names: before.names };
+  const names = [...before.names];
+  for (const name of vanished) names.splice(position(names, name), 1);
+  for (const name of appeared) names.splice(position(names, name), 0, name);
+  return { counts: version, names };
 }
 
 /** The counts of `tools` from those of `old` (same length), or undefined when too much changed. */
 function patched(
   old: readonly ToolDefinition[],
-  before: ToolsetCounts,
+  before: Counted,
   tools: readonly ToolDefinition[],
-): ToolsetCounts | undefined {
+): Counted | undefined {
   const limit = Math.floor(tools.length * PATCH_SHARE);
   const changed: number[] = [];
   for (let index = 0; index < tools.length; index += 1) {
@@ -78,7 +94,7 @@ function patched(
 }
 
 /** The counts of a list the bridge patched from a counted list, from its recorded change. */
-function fromRecordedChange(tools: readonly ToolDefinition[]): ToolsetCounts | undefined {
+function fromRecordedChange(tools: readonly ToolDefinition[]): Counted | undefined {
   const change = listChangeOf(tools);
   const old = change?.from.deref();
   const before = old === undefined ? undefined : memo.get(old);

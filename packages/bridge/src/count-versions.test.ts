@@ -76,7 +76,9 @@ describe('CountVersion', () => {
     expect([...first.keys()].sort()).toEqual(['x', 'y']);
     expect([...second.values()].sort()).toEqual([1, 2]);
     const seen: [string, number][] = [];
-    second.forEach((count, name) => seen.push([name, count]));
+    second.forEach((count, name) => {
+      seen.push([name, count]);
+    });
     expect(sorted(seen)).toEqual([
       ['y', 2],
       ['z', 1],

@@ -57,7 +57,9 @@ export interface AssembleOptions {
    * A toolset's one-line description for the `tool_search` description, which lists
    * the searchable toolsets (unless `stableDescriptions`), e.g.
    * `(name) => registry.get(name)?.description`. Without it, each is listed by name
-   * and tool count alone.
+   * and tool count alone. It is asked only for the toolsets listed (at most 20), and
+   * its answers are remembered for the same deferred tools and the same function: when
+   * the descriptions change but the tools do not, pass a new function.
    */
   describeToolset?: (toolset: string) => string | undefined;
   /** Names that stay visible whatever their source (pins from config). */

@@ -38,8 +38,14 @@ function countMap(tools: readonly ToolDefinition[]): Map<string, number> {
   return counts;
 }
 
+// A closure of its own: one made inside `patchedAt` would share that function's context,
+// which holds the previous list too, and each list's counts would keep every list before it.
+function recounter(tools: readonly ToolDefinition[]): () => Map<string, number> {
+  return () => countMap(tools);
+}
+
 function countAll(tools: readonly ToolDefinition[]): Counted {
-  const counts = CountVersion.of(() => countMap(tools));
+  const counts = CountVersion.of(recounter(tools));
   return { counts, names: [...counts.keys()].sort() };
 }
 
@@ -66,7 +72,7 @@ function patchedAt(
   const { version, appeared, vanished } = before.counts.patch(
     changed.map((index) => sourceName(old[index]!)),
     changed.map((index) => sourceName(tools[index]!)),
-    () => countMap(tools),
+    recounter(tools),
   );
   // The same toolsets in the same order unless one appeared or vanished.
   if (appeared.length === 0 && vanished.length === 0)

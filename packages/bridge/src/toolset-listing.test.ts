@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import type { ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { forcedOn, paddedTool } from './__fixtures__/tools.js';
@@ -121,5 +123,26 @@ describe('toolsetCounts of a list the assembly patched', () => {
     expect(counts.counts.get('set-29')).toBe(5);
     expect(counts.counts.get('new-set')).toBe(1);
     expect(counts.names).toEqual([...new Set(edited.map((tool) => tool.toolset!))].sort());
+  });
+
+  it('keeps no list before the last alive through its counts', async () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    let list: readonly ToolDefinition[] = Object.freeze(sessionOf(3000));
+    toolsetCounts(list);
+    const first = new WeakRef(list);
+    for (let round = 0; round < 5; round += 1) {
+      const edited = [...list];
+      edited[round] = paddedTool(3500 + round, 50, 'set-00');
+      const next = Object.freeze(edited);
+      recordListChange(next, list, [round]);
+      toolsetCounts(next);
+      list = next;
+    }
+    // A WeakRef keeps its target until the end of the job that made or read it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    gc();
+    expect(first.deref()).toBeUndefined();
+    expect(toolsetCounts(list).counts.get('set-00')).toBe(8);
   });
 });

@@ -107,33 +107,39 @@ export class CountVersion implements ReadonlyMap<string, number> {
     return { version, appeared, vanished };
   }
 
+  /** A toolset's tool count in this version (undefined: no tool). */
   get(name: string): number | undefined {
     this.reroot();
     return this.table.map.get(name);
   }
 
+  /** Whether this version has a tool of that toolset. */
   has(name: string): boolean {
     this.reroot();
     return this.table.map.has(name);
   }
 
-  // Iteration gets a copy: the shared table may move to another version meanwhile.
+  /** This version's counts, as a copy (the shared table may move to another version meanwhile). */
   entries(): MapIterator<[string, number]> {
     return this.copy().entries();
   }
 
+  /** This version's toolsets, as a copy. */
   keys(): MapIterator<string> {
     return this.copy().keys();
   }
 
+  /** This version's counts alone, as a copy. */
   values(): MapIterator<number> {
     return this.copy().values();
   }
 
+  /** The same as {@link CountVersion.entries}. */
   [Symbol.iterator](): MapIterator<[string, number]> {
     return this.entries();
   }
 
+  /** Calls `callback` for each toolset of a copy of this version's counts. */
   forEach(
     callback: (value: number, key: string, map: ReadonlyMap<string, number>) => void,
     thisArg?: unknown,

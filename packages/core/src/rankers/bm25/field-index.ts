@@ -16,13 +16,14 @@ import {
   FREQUENCY_BITS,
   FREQUENCY_CODES,
   FREQUENCY_ESCAPE,
+  frequencyCode,
   MAX_FREQUENCY,
   skipSentence,
 } from './vector-codec.js';
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
- * An index over slots: `tools`/`nameHashes` are in catalog order, everything else by slot.
+ * An index over slots: `tools` is in catalog order, everything else by slot.
  *
  * @internal
  */
@@ -36,12 +37,14 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly order: Uint32Array;
   readonly position: Uint32Array;
   /**
-   * Per term id: the slots that hold it (ascending; slots of tools that left included,
-   * see `alive`) and their packed field frequencies, the first `termLength[id]` of its
-   * buffer; `termCount[id]` of them are alive (the document frequency).
+   * Per term id: its postings, the first `termLength[id]` bytes of its buffer (see
+   * {@link PostingBuffer}); slots of tools that left are included (see `alive`), and
+   * `termCount[id]` of them are alive (the document frequency). `termLast[id]` is the
+   * slot of the last posting of the prefix (-1: none), where the next append continues.
    */
   readonly termBuffers: readonly (PostingBuffer | undefined)[];
   readonly termLength: Uint32Array;
+  readonly termLast: Int32Array;
   readonly termCount: Uint32Array;
   /** Per slot: 1 when its tool is in the list. */
   readonly alive: Uint8Array;
@@ -57,19 +60,20 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   /** Per slot: its vector (the slab and the vector's number in it). */
   readonly slotSlab: readonly (VectorSlab | undefined)[];
   readonly slotDoc: Uint32Array;
-  /** Per slot: its two name hashes. */
-  readonly slotHashes: Uint32Array;
 }
 
 /**
  * The postings of a term, shared by the indexes patched from one another: each reads
  * its own prefix, and a patch appends in place only after the last prefix handed out.
+ * A posting is the slot's difference from the posting before (the first: from -1) as
+ * a varint, then the code of its packed field frequencies ({@link frequencyCode}: one
+ * byte, or {@link FREQUENCY_ESCAPE} and the packed frequencies as a varint). About two
+ * bytes a posting, where a slot and a code as 32-bit numbers took eight.
  *
  * @internal
  */
 export interface PostingBuffer {
-  docs: Uint32Array;
-  codes: Uint32Array;
+  bytes: Uint8Array;
   used: number;
 }
 
@@ -297,6 +301,7 @@ export function indexTools(
   // The arrivals: new slots after the old ones, in catalog order.
   const reader = new SlabReader(slab.bytes);
   const arriving = replaced ?? slots;
+  let maxArrivingId = -1;
   for (let a = 0, k = 0; k < arriving.length; k++) {
     const i = replaced === undefined ? k : replaced[k]!;
     if (slots[i]! >= 0) continue;
@@ -311,6 +316,10 @@ export function indexTools(
     }
     slotHashes[slot * 2] = scan.hash0;
     slotHashes[slot * 2 + 1] = scan.hash1;
+    // Term ids ascend in a vector: its last is its largest.
+    if (scan.count > 0 && scan.ids[scan.count - 1]! > maxArrivingId) {
+      maxArrivingId = scan.ids[scan.count - 1]!;
+    }
     a++;
   }
 
@@ -321,12 +330,10 @@ export function indexTools(
   let order: Uint32Array;
   const position = new Uint32Array(capacity);
   const alive = new Uint8Array(capacity);
-  let nameHashes: Uint32Array;
   if (base !== undefined && replaced !== undefined) {
     order = base.order.slice();
     position.set(base.position);
     alive.set(base.alive);
-    nameHashes = base.nameHashes.slice();
     for (const i of replaced) {
       const gone = base.order[i]!;
       // A freed slot reads as a fresh array's would: not alive, position 0.
@@ -335,7 +342,6 @@ export function indexTools(
     }
   } else {
     order = new Uint32Array(n);
-    nameHashes = new Uint32Array(n * 2);
   }
   const positions = replaced ?? slots;
   for (let k = 0; k < positions.length; k++) {
@@ -344,66 +350,86 @@ export function indexTools(
     order[i] = slot;
     position[slot] = i;
     alive[slot] = 1;
-    nameHashes[i * 2] = slotHashes[slot * 2]!;
-    nameHashes[i * 2 + 1] = slotHashes[slot * 2 + 1]!;
   }
 
-  // The arrivals' postings, per term in slot order (arrival slots ascend).
-  const added = new Map<number, number[]>();
+  // The arrivals' postings, appended per term in slot order (arrival slots ascend).
+  let vocabulary = base?.termLength.length ?? 0;
+  if (maxArrivingId >= vocabulary) vocabulary = maxArrivingId + 1;
+  const termBuffers: (PostingBuffer | undefined)[] =
+    base === undefined ? [] : base.termBuffers.slice();
+  const termLength = new Uint32Array(vocabulary);
+  const termLast = new Int32Array(vocabulary).fill(-1);
+  const termCount = new Uint32Array(vocabulary);
+  if (base !== undefined) {
+    termLength.set(base.termLength);
+    termLast.set(base.termLast);
+    termCount.set(base.termCount);
+  }
+  for (const [id, count] of removed) termCount[id]! -= count;
+  // The terms this build writes to, each in a buffer it may append to: the term's own
+  // when no other index appended past this one's prefix, else a copy of the prefix.
+  // Per term: 0 not written yet, 1 appending (room doubles), 2 a new list (trimmed).
+  const writing: number[] = [];
+  const state = new Uint8Array(vocabulary);
   for (let a = 0; a < arrivals.length; a++) {
     const slot = oldCapacity + a;
     scan.read(reader, slab, a);
     for (let t = 0; t < scan.count; t++) {
-      const code = scan.codes[t]!;
-      const tf = fieldFrequency(code, lengths, slot * FIELD_COUNT, weights, bs, averages);
+      const packed = scan.codes[t]!;
+      const tf = fieldFrequency(packed, lengths, slot * FIELD_COUNT, weights, bs, averages);
       if (!(tf > 0)) continue;
       const id = scan.ids[t]!;
-      let list = added.get(id);
-      if (list === undefined) {
-        list = [];
-        added.set(id, list);
+      let buffer = termBuffers[id];
+      if (state[id] === 0) {
+        const length = termLength[id]!;
+        state[id] = buffer === undefined ? 2 : 1;
+        if (buffer === undefined || buffer.used !== length) {
+          const grown: PostingBuffer = {
+            bytes: new Uint8Array(Math.max(16, length * 2)),
+            used: length,
+          };
+          if (buffer !== undefined) grown.bytes.set(buffer.bytes.subarray(0, length));
+          buffer = grown;
+          termBuffers[id] = buffer;
+        }
+        writing.push(id);
       }
-      list.push(slot, code);
+      buffer = buffer!;
+      let at = buffer.used;
+      if (at + 11 > buffer.bytes.length) {
+        const grown = new Uint8Array(Math.max(at + 11, buffer.bytes.length * 2));
+        grown.set(buffer.bytes.subarray(0, at));
+        buffer.bytes = grown;
+      }
+      const bytes = buffer.bytes;
+      let rest = slot - termLast[id]!;
+      while (rest >= 0x80) {
+        bytes[at++] = (rest & 0x7f) | 0x80;
+        rest >>>= 7;
+      }
+      bytes[at++] = rest;
+      const code = frequencyCode(packed);
+      bytes[at++] = code;
+      if (code === FREQUENCY_ESCAPE) {
+        rest = packed >>> 0;
+        while (rest >= 0x80) {
+          bytes[at++] = (rest & 0x7f) | 0x80;
+          rest >>>= 7;
+        }
+        bytes[at++] = rest;
+      }
+      buffer.used = at;
+      termLength[id] = at;
+      termLast[id] = slot;
+      termCount[id]!++;
     }
   }
-  let vocabulary = base?.termLength.length ?? 0;
-  for (const id of added.keys()) if (id >= vocabulary) vocabulary = id + 1;
-  const termBuffers: (PostingBuffer | undefined)[] =
-    base === undefined ? [] : base.termBuffers.slice();
-  const termLength = new Uint32Array(vocabulary);
-  const termCount = new Uint32Array(vocabulary);
-  if (base !== undefined) {
-    termLength.set(base.termLength);
-    termCount.set(base.termCount);
-  }
-  for (const [id, count] of removed) termCount[id]! -= count;
-  for (const [id, extra] of added) {
-    const length = termLength[id]!;
-    const more = extra.length / 2;
-    let buffer = termBuffers[id];
-    // Appends in place when no other index has appended past this one's prefix.
-    if (buffer === undefined || buffer.used !== length || buffer.docs.length < length + more) {
-      // A new list is exact (a cold build's heap); a list that grows doubles its room.
-      const size = buffer === undefined ? length + more : Math.max(4, (length + more) * 2);
-      const grown: PostingBuffer = {
-        docs: new Uint32Array(size),
-        codes: new Uint32Array(size),
-        used: length,
-      };
-      if (buffer !== undefined) {
-        grown.docs.set(buffer.docs.subarray(0, length));
-        grown.codes.set(buffer.codes.subarray(0, length));
-      }
-      buffer = grown;
-      termBuffers[id] = buffer;
+  // New lists are trimmed to their bytes; lists that grow keep room to double.
+  for (const id of writing) {
+    const buffer = termBuffers[id]!;
+    if (state[id] === 2 && buffer.bytes.length > buffer.used) {
+      buffer.bytes = buffer.bytes.slice(0, buffer.used);
     }
-    for (let p = 0, at = length; p < extra.length; p += 2, at++) {
-      buffer.docs[at] = extra[p]!;
-      buffer.codes[at] = extra[p + 1]!;
-    }
-    buffer.used = length + more;
-    termLength[id] = length + more;
-    termCount[id]! += more;
   }
 
   const groups =
@@ -428,6 +454,7 @@ export function indexTools(
     position,
     termBuffers,
     termLength,
+    termLast,
     termCount,
     alive,
     averages,
@@ -439,6 +466,5 @@ export function indexTools(
     slotDoc,
     slotHashes,
     ...groups,
-    nameHashes,
   };
 }

@@ -7,6 +7,7 @@ import { winkInstance } from '../../analyzer-wink.js';
 import type { ToolDefinition } from '../../types.js';
 import type { Ranker, RankerIndex } from '../ranker.js';
 import { type FieldIndex, indexTools } from './field-index.js';
+import { SearchScratch } from './search-scratch.js';
 import { createSearcher } from './searcher.js';
 import { currentGeneration, renewTermsIfFull } from './term-dictionary.js';
 import { type Bm25TuningOverrides, resolveBm25Tuning } from './tuning.js';
@@ -67,6 +68,8 @@ export function createFieldBm25Ranker(
   const recent: CachedIndex[] = [];
   // Part-of-speech weights per query text, shared by the indexes of this ranker.
   const posCache = new Map<string, Map<string, number>>();
+  // The per-slot arrays of searches, shared by this ranker's indexes (searches are synchronous).
+  const scratch = new SearchScratch();
   return {
     specificationVersion: 'v1',
     id,
@@ -106,7 +109,7 @@ export function createFieldBm25Ranker(
           return slab;
         },
       );
-      const index = createSearcher(fieldIndex, analyzer, tuning, posCache);
+      const index = createSearcher(fieldIndex, analyzer, tuning, posCache, scratch);
       recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;

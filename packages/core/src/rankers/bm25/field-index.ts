@@ -1,6 +1,11 @@
 // The field index: the postings of one tool list over stable slots, built from the
-// tools' vectors, or patched from a previous index for the tools that left and arrived
-// (the other tools keep their slot and the postings of untouched terms are shared).
+// arrivals' analysed vectors, or patched from a previous index for the tools that left
+// and arrived (the other tools keep their slot and the postings of untouched terms are
+// shared). A vector is read once, when its tool arrives: the index keeps its postings,
+// field lengths, name hashes and the terms of its description's first sentence (for
+// proximity), not the vector. A tool that leaves is marked dead: its postings stay
+// until a compaction, the field length sums lose its lengths, and the document
+// frequencies are counted again, lazily, for the terms a search uses.
 // Postings carry a tool's packed field frequencies, not a weight: the BM25F weight
 // depends on the average field lengths, which change with every edit, so it is computed
 // at query time from the slot's field lengths and the index's averages (the same float
@@ -9,6 +14,8 @@
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
 import type { ToolNames } from './exact-names.js';
+import { compactIndex } from './index-compaction.js';
+import { appendPosting, trimPostingBuffer } from './posting-append.js';
 import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
 import type { Bm25Tuning } from './tuning.js';
 import {
@@ -16,11 +23,10 @@ import {
   FREQUENCY_BITS,
   FREQUENCY_CODES,
   FREQUENCY_ESCAPE,
-  frequencyCode,
   MAX_FREQUENCY,
   skipSentence,
 } from './vector-codec.js';
-import { SlabReader, type VectorSlab } from './vector-slab.js';
+import { SlabReader, SlabWriter, type VectorSlab } from './vector-slab.js';
 
 /**
  * An index over slots: `tools` is in catalog order, everything else by slot.
@@ -38,14 +44,20 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly position: Uint32Array;
   /**
    * Per term id: its postings, the first `termLength[id]` bytes of its buffer (see
-   * {@link PostingBuffer}); slots of tools that left are included (see `alive`), and
-   * `termCount[id]` of them are alive (the document frequency). `termLast[id]` is the
-   * slot of the last posting of the prefix (-1: none), where the next append continues.
+   * {@link PostingBuffer}); slots of tools that left are included (see `alive`).
+   * `termLast[id]` is the slot of the last posting of the prefix (-1: none), where the
+   * next append continues.
    */
   readonly termBuffers: readonly (PostingBuffer | undefined)[];
   readonly termLength: Uint32Array;
   readonly termLast: Int32Array;
+  /**
+   * Per term id: its document frequency (the alive postings) where `termCounted[id]` is
+   * 1; else it is counted from the postings when first needed (see `documentFrequency`),
+   * which writes both. A patch where tools left cannot tell which terms they held.
+   */
   readonly termCount: Uint32Array;
+  readonly termCounted: Uint8Array;
   /** Per slot: 1 when its tool is in the list. */
   readonly alive: Uint8Array;
   /** Per field: the average field length the length norms divide by ({@link lengthNorm}). */
@@ -55,9 +67,11 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly fieldBs: Float64Array;
   /** Per slot and field: the field length (as a 16-bit number, as norms read it). */
   readonly lengths: Uint16Array;
+  /** The untruncated field lengths of the slots with a field longer than 65,535. */
+  readonly longLengths: ReadonlyMap<number, readonly number[]>;
   /** Per field: the sum of the untruncated field lengths of the tools. */
   readonly sums: Float64Array;
-  /** Per slot: its vector (the slab and the vector's number in it). */
+  /** Per slot: the terms of its description's first sentence (a slab and its number in it). */
   readonly slotSlab: readonly (VectorSlab | undefined)[];
   readonly slotDoc: Uint32Array;
 }
@@ -66,9 +80,9 @@ export interface FieldIndex extends ToolNames, ToolGroups {
  * The postings of a term, shared by the indexes patched from one another: each reads
  * its own prefix, and a patch appends in place only after the last prefix handed out.
  * A posting is the slot's difference from the posting before (the first: from -1) as
- * a varint, then the code of its packed field frequencies ({@link frequencyCode}: one
- * byte, or {@link FREQUENCY_ESCAPE} and the packed frequencies as a varint). About two
- * bytes a posting, where a slot and a code as 32-bit numbers took eight.
+ * a varint, then the code of its packed field frequencies (`frequencyCode`: one byte,
+ * or {@link FREQUENCY_ESCAPE} and the packed frequencies as a varint). About two or
+ * three bytes a posting, where a slot and a code as 32-bit numbers took eight.
  *
  * @internal
  */
@@ -77,9 +91,45 @@ export interface PostingBuffer {
   used: number;
 }
 
+/**
+ * The document frequency of a term in an index: counted from its postings the first
+ * time it is asked after a patch where tools left, then remembered in the index.
+ *
+ * @internal
+ */
+export function documentFrequency(index: FieldIndex, id: number): number {
+  if (id >= index.termCount.length) return 0;
+  if (index.termCounted[id] === 1) return index.termCount[id]!;
+  const buffer = index.termBuffers[id];
+  const end = index.termLength[id]!;
+  const alive = index.alive;
+  let count = 0;
+  if (buffer !== undefined) {
+    const bytes = buffer.bytes;
+    let slot = -1;
+    for (let at = 0; at < end; ) {
+      let byte = bytes[at++]!;
+      let delta = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++]!;
+        delta |= (byte & 0x7f) << shift;
+      }
+      slot += delta >>> 0;
+      if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
+      count += alive[slot]!;
+    }
+  }
+  // A remembered count: the same whenever it is counted, so the index stays as built.
+  (index.termCount as Uint32Array)[id] = count;
+  (index.termCounted as Uint8Array)[id] = 1;
+  return count;
+}
+
 /** One vector's header and terms, read into reused scratch arrays. */
 class VectorScan {
   readonly lengths = new Float64Array(FIELD_COUNT);
+  /** Where the vector's first sentence ends (it starts the vector). */
+  sentenceEnd = 0;
   hash0 = 0;
   hash1 = 0;
   count = 0;
@@ -89,6 +139,7 @@ class VectorScan {
   read(reader: SlabReader, slab: VectorSlab, doc: number): void {
     reader.position = slab.starts[doc]!;
     skipSentence(reader);
+    this.sentenceEnd = reader.position;
     const count = reader.varint();
     for (let f = 0; f < FIELD_COUNT; f++) this.lengths[f] = reader.varint();
     this.hash0 = reader.uint32();
@@ -214,6 +265,21 @@ function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Slo
  *   tools (called once)
  * @internal
  */
+
+/** Past this share of arrivals, a fresh build costs less than a patch. */
+const FRESH_SHARE = 0.5;
+
+/**
+ * Builds the index of a tool list, or patches `previous` (an index of this tuning and
+ * dictionary generation) into it: the tools that left are marked dead and their lengths
+ * taken out of the sums, the arrivals put in, the rest shared. Freed slots are not
+ * reused: when they would pass the list's size, the previous index is compacted first
+ * (from its postings, without analysing anything again).
+ *
+ * @param arrivalsSlab - the vectors of the tools that arrive, in catalog order, given the
+ *   tools (called once; the slab is read during the build only)
+ * @internal
+ */
 export function indexTools(
   previous: FieldIndex | undefined,
   tools: readonly ToolDefinition[],
@@ -222,23 +288,34 @@ export function indexTools(
   arrivalsSlab: (arrivals: readonly ToolDefinition[]) => VectorSlab,
 ): FieldIndex {
   const n = tools.length;
-  const base =
+  let base =
     previous !== undefined && previous.generation === generation && patchable(tuning)
       ? previous
       : undefined;
-  const match = base === undefined ? undefined : matchSlots(base, tools);
+  let match = base === undefined ? undefined : matchSlots(base, tools);
+  const arrivingCount = (slots: Int32Array): number => {
+    let count = 0;
+    for (let i = 0; i < n; i++) if (slots[i]! < 0) count++;
+    return count;
+  };
+  if (base !== undefined && match !== undefined) {
+    const arriving = match.replaced?.length ?? arrivingCount(match.slots);
+    if (arriving > n * FRESH_SHARE + 16) {
+      base = undefined;
+      match = undefined;
+    } else if (base.capacity + arriving > 2 * n + 1024) {
+      base = compactIndex(base);
+      match = matchSlots(base, tools);
+    }
+  }
   const slots = match?.slots ?? new Int32Array(n).fill(-1);
   // Tools replaced in place: the passes below visit the replaced positions only, and
-  // copy what is by position (order, positions, name hashes) from the previous index.
+  // copy what is by position (order, positions) from the previous index.
   const replaced = match?.replaced;
   const arrivals: ToolDefinition[] = [];
   if (replaced !== undefined) for (const i of replaced) arrivals.push(tools[i]!);
   else for (let i = 0; i < n; i++) if (slots[i]! < 0) arrivals.push(tools[i]!);
   const oldCapacity = base?.capacity ?? 0;
-  // Freed slots are not reused: past twice the list, a fresh build compacts them.
-  if (base !== undefined && oldCapacity + arrivals.length > 2 * n + 1024) {
-    return indexTools(undefined, tools, tuning, generation, arrivalsSlab);
-  }
   const capacity = oldCapacity + arrivals.length;
   const slab = arrivalsSlab(arrivals);
 
@@ -247,18 +324,22 @@ export function indexTools(
   const slotHashes = new Uint32Array(capacity * 2);
   const slotSlab: (VectorSlab | undefined)[] = base === undefined ? [] : base.slotSlab.slice();
   const sums = new Float64Array(FIELD_COUNT);
+  let longLengths: Map<number, readonly number[]> | ReadonlyMap<number, readonly number[]> =
+    base?.longLengths ?? new Map();
   if (base !== undefined) {
     lengths.set(base.lengths);
     slotDoc.set(base.slotDoc);
     slotHashes.set(base.slotHashes);
     sums.set(base.sums);
   }
-  const scan = new VectorScan();
+  const ownLongLengths = (): Map<number, readonly number[]> => {
+    if (longLengths === base?.longLengths) longLengths = new Map(longLengths);
+    return longLengths as Map<number, readonly number[]>;
+  };
 
-  // The tools that left: their lengths out of the sums, their terms to patch.
+  // The tools that left: their lengths out of the sums.
   const left = new Uint8Array(capacity);
-  let leaving: ArrayLike<number> | undefined;
-  const removed = new Map<number, number>();
+  let leaving: ArrayLike<number> = [];
   if (base !== undefined) {
     // In catalog order of the previous list, as the sums are (integers: exact in any order).
     if (replaced !== undefined) leaving = replaced.map((i) => base.order[i]!);
@@ -277,43 +358,42 @@ export function indexTools(
     for (let g = 0; g < leaving.length; g++) {
       const slot = leaving[g]!;
       left[slot] = 1;
-      const from = base.slotSlab[slot]!;
-      scan.read(new SlabReader(from.bytes), from, base.slotDoc[slot]!);
-      for (let f = 0; f < FIELD_COUNT; f++) sums[f]! -= scan.lengths[f]!;
-      for (let t = 0; t < scan.count; t++) {
-        const tf = fieldFrequency(
-          scan.codes[t]!,
-          base.lengths,
-          slot * FIELD_COUNT,
-          base.fieldWeights,
-          base.fieldBs,
-          base.averages,
-        );
-        // A posting is made when its weight is above 0 (with every b in [0, 1] that does
-        // not depend on the averages): the same test as when the tool arrived.
-        if (!(tf > 0)) continue;
-        const id = scan.ids[t]!;
-        removed.set(id, (removed.get(id) ?? 0) + 1);
+      const long = base.longLengths.get(slot);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        sums[f]! -= long === undefined ? base.lengths[slot * FIELD_COUNT + f]! : long[f]!;
       }
+      if (long !== undefined) ownLongLengths().delete(slot);
       slotSlab[slot] = undefined;
     }
   }
-  // The arrivals: new slots after the old ones, in catalog order.
+  // The arrivals: new slots after the old ones, in catalog order; the first sentence of
+  // each goes to a slab of their own.
   const reader = new SlabReader(slab.bytes);
+  const sentences = new SlabWriter(arrivals.length, arrivals.length * 16);
+  const sentenceSlab: VectorSlab[] = [];
   const arriving = replaced ?? slots;
+  const scan = new VectorScan();
   let maxArrivingId = -1;
   for (let a = 0, k = 0; k < arriving.length; k++) {
     const i = replaced === undefined ? k : replaced[k]!;
     if (slots[i]! >= 0) continue;
     const slot = oldCapacity + a;
     slots[i] = slot;
-    slotSlab[slot] = slab;
     slotDoc[slot] = a;
     scan.read(reader, slab, a);
+    const start = slab.starts[a]!;
+    sentences.ensure(scan.sentenceEnd - start);
+    sentences.bytes.set(slab.bytes.subarray(start, scan.sentenceEnd), sentences.length);
+    sentences.length += scan.sentenceEnd - start;
+    sentences.end();
+    let long = false;
     for (let f = 0; f < FIELD_COUNT; f++) {
-      lengths[slot * FIELD_COUNT + f] = scan.lengths[f]!;
-      sums[f]! += scan.lengths[f]!;
+      const length = scan.lengths[f]!;
+      lengths[slot * FIELD_COUNT + f] = length;
+      sums[f]! += length;
+      if (length > 0xffff) long = true;
     }
+    if (long) ownLongLengths().set(slot, Array.from(scan.lengths));
     slotHashes[slot * 2] = scan.hash0;
     slotHashes[slot * 2 + 1] = scan.hash1;
     // Term ids ascend in a vector: its last is its largest.
@@ -321,6 +401,10 @@ export function indexTools(
       maxArrivingId = scan.ids[scan.count - 1]!;
     }
     a++;
+  }
+  if (arrivals.length > 0) {
+    sentenceSlab.push(sentences.finish(generation));
+    for (let slot = oldCapacity; slot < capacity; slot++) slotSlab[slot] = sentenceSlab[0];
   }
 
   // The averages the length norms divide by (computed per posting at query time).
@@ -360,12 +444,16 @@ export function indexTools(
   const termLength = new Uint32Array(vocabulary);
   const termLast = new Int32Array(vocabulary).fill(-1);
   const termCount = new Uint32Array(vocabulary);
+  const termCounted = new Uint8Array(vocabulary);
   if (base !== undefined) {
     termLength.set(base.termLength);
     termLast.set(base.termLast);
     termCount.set(base.termCount);
+    // Which terms the leaving tools held is not kept: their counts are taken again.
+    if (leaving.length === 0) termCounted.set(base.termCounted);
+  } else {
+    termCounted.fill(1);
   }
-  for (const [id, count] of removed) termCount[id]! -= count;
   // The terms this build writes to, each in a buffer it may append to: the term's own
   // when no other index appended past this one's prefix, else a copy of the prefix.
   // Per term: 0 not written yet, 1 appending (room doubles), 2 a new list (trimmed).
@@ -377,6 +465,8 @@ export function indexTools(
     for (let t = 0; t < scan.count; t++) {
       const packed = scan.codes[t]!;
       const tf = fieldFrequency(packed, lengths, slot * FIELD_COUNT, weights, bs, averages);
+      // A posting is made when its weight is above 0 (with every b in [0, 1] that does
+      // not depend on the averages).
       if (!(tf > 0)) continue;
       const id = scan.ids[t]!;
       let buffer = termBuffers[id];
@@ -394,42 +484,16 @@ export function indexTools(
         }
         writing.push(id);
       }
-      buffer = buffer!;
-      let at = buffer.used;
-      if (at + 11 > buffer.bytes.length) {
-        const grown = new Uint8Array(Math.max(at + 11, buffer.bytes.length * 2));
-        grown.set(buffer.bytes.subarray(0, at));
-        buffer.bytes = grown;
-      }
-      const bytes = buffer.bytes;
-      let rest = slot - termLast[id]!;
-      while (rest >= 0x80) {
-        bytes[at++] = (rest & 0x7f) | 0x80;
-        rest >>>= 7;
-      }
-      bytes[at++] = rest;
-      const code = frequencyCode(packed);
-      bytes[at++] = code;
-      if (code === FREQUENCY_ESCAPE) {
-        rest = packed >>> 0;
-        while (rest >= 0x80) {
-          bytes[at++] = (rest & 0x7f) | 0x80;
-          rest >>>= 7;
-        }
-        bytes[at++] = rest;
-      }
-      buffer.used = at;
-      termLength[id] = at;
+      appendPosting(buffer!, slot - termLast[id]!, packed);
       termLast[id] = slot;
       termCount[id]!++;
     }
   }
-  // New lists are trimmed to their bytes; lists that grow keep room to double.
   for (const id of writing) {
     const buffer = termBuffers[id]!;
-    if (state[id] === 2 && buffer.bytes.length > buffer.used) {
-      buffer.bytes = buffer.bytes.slice(0, buffer.used);
-    }
+    termLength[id] = buffer.used;
+    // New lists are trimmed to their bytes; lists that grow keep room to double.
+    if (state[id] === 2) trimPostingBuffer(buffer);
   }
 
   const groups =
@@ -456,11 +520,13 @@ export function indexTools(
     termLength,
     termLast,
     termCount,
+    termCounted,
     alive,
     averages,
     fieldWeights: weights,
     fieldBs: bs,
     lengths,
+    longLengths,
     sums,
     slotSlab,
     slotDoc,

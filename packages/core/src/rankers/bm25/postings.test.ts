@@ -72,5 +72,32 @@ describe('postings of the default preset', () => {
     const score = (name: string) => hits.find((hit) => hit.name === name)?.score ?? 0;
     expect(score('adjacent')).toBe(score('apart'));
   });
+
+  it('compacts the slots of tools that left after many patches, ranking as a fresh build', async () => {
+    const verbs = ['Read', 'Write', 'List', 'Search'];
+    // The verb in the name and the description: postings of several fields (escaped codes).
+    const base: ToolDefinition[] = Array.from({ length: 40 }, (_, i) => ({
+      name: `${verbs[i % 4]!.toLowerCase()}_tool_${i}`,
+      description: `${verbs[i % 4]} ${['files', 'issues', 'messages'][i % 3]} number ${i}`,
+      inputSchema: { type: 'object', properties: {} },
+    }));
+    const ranker = createBm25Ranker();
+    let tools = base;
+    // 1,070 patches of one replaced tool each pass the freed-slot limit (twice the list
+    // plus 1,024) once, a few patches before the end: most of the last index's postings
+    // were copied by the compaction.
+    for (let round = 0; round < 1_070; round++) {
+      const at = (round * 7) % tools.length;
+      tools = tools.map((tool, i) =>
+        i === at ? { ...tool, description: `${tool.description} r${round % 5}` } : tool,
+      );
+      await ranker.index(tools);
+    }
+    const patched = await ranker.index(tools);
+    const fresh = await createBm25Ranker().index(tools.map((tool) => ({ ...tool })));
+    for (const query of ['read files', 'search issues number', 'write messages r3', 'list_tool_6']) {
+      expect(await patched.search(query, 40), query).toEqual(await fresh.search(query, 40));
+    }
+  });
 });
 

@@ -8,7 +8,7 @@ import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
 import { createCoverageTracker } from './coverage-tracker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
-import type { FieldIndex } from './field-index.js';
+import { documentFrequency, type FieldIndex } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
 import { PostingCursor } from './posting-cursor.js';
 import { CODE_FIELD, CODE_FREQUENCY, FREQUENCY_SLOTS, PostingWeights } from './posting-weights.js';
@@ -149,7 +149,7 @@ export function createSearcher(
   posCache: Map<string, Map<string, number>>,
   scratch: SearchScratch,
 ): RankerIndex {
-  const { n, capacity, termBuffers, termLength, termCount, alive, position } = index;
+  const { n, capacity, termBuffers, termLength, alive, position } = index;
   const { lengths, fieldWeights, fieldBs, averages } = index;
   const { groupOf, groupMembers } = index;
   const k1 = tuning.k1;
@@ -159,8 +159,10 @@ export function createSearcher(
   const relatedWords =
     tuning.relatedWords && tuning.relatedWordsWeight > 0 && tuning.analyzer.normalize === 'stem';
   const relatedWeight = tuning.relatedWordsWeight;
-  const vocabulary = termCount.length;
-  const empty = (id: number): boolean => id >= vocabulary || termCount[id] === 0;
+  const vocabulary = termLength.length;
+  // Document frequencies, counted from the postings where a patch left them unknown.
+  const df = (id: number): number => documentFrequency(index, id);
+  const empty = (id: number): boolean => id >= vocabulary || df(id) === 0;
   const weights = new PostingWeights(fieldWeights, fieldBs, averages, k1);
   const cursor = new PostingCursor();
   // The scratch arrays of the current search (the ranker's, grown to this index).
@@ -258,7 +260,7 @@ export function createSearcher(
     // Each distinct query term counts once: repeats in long queries are not evidence.
     for (let q = 0; q < ids.length; q++) {
       const id = ids[q]!;
-      const idf = idfOf(termCount[id]!, n) * factors[q]!;
+      const idf = idfOf(df(id), n) * factors[q]!;
       touchedCount = scoreTerm(
         termBuffers[id]!.bytes,
         termLength[id]!,
@@ -282,10 +284,10 @@ export function createSearcher(
       // and its part of speech, as in the score.
       const weights = words.map((word) => {
         const id = terms.get(word);
-        const df = id === undefined || empty(id) ? 0 : termCount[id]!;
-        if (df > 0) usedWords++;
-        const known = df > 0 ? 1 : floor.unknownWordWeight;
-        return idfOf(df, n) * known * (byTerm?.get(word) ?? 1);
+        const frequency = id === undefined || empty(id) ? 0 : df(id);
+        if (frequency > 0) usedWords++;
+        const known = frequency > 0 ? 1 : floor.unknownWordWeight;
+        return idfOf(frequency, n) * known * (byTerm?.get(word) ?? 1);
       });
       coverage.start(weights);
       // Each word's own term first: a tool is credited once per word, with its first credit.
@@ -337,7 +339,7 @@ export function createSearcher(
     const aShorter = termLength[a]! <= termLength[b]!;
     const shortId = aShorter ? a : b;
     const longId = aShorter ? b : a;
-    const candidates = scratch.candidates(termCount[shortId]!);
+    const candidates = scratch.candidates(df(shortId));
     let count = 0;
     cursor.open(termBuffers[shortId]!.bytes, termLength[shortId]!);
     while (cursor.next()) if (alive[cursor.slot] !== 0) candidates[count++] = cursor.slot;
@@ -388,7 +390,7 @@ export function createSearcher(
       }
       if (repeated) continue;
       done.push(a, b);
-      if (termCount[a] === 0 || termCount[b] === 0) continue;
+      if (df(a) === 0 || df(b) === 0) continue;
       let found = 0;
       const qa = ids.indexOf(a);
       const qb = ids.indexOf(b);

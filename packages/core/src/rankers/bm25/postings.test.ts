@@ -95,9 +95,13 @@ describe('postings of the default preset', () => {
     }
     const patched = await ranker.index(tools);
     const fresh = await createBm25Ranker().index(tools.map((tool) => ({ ...tool })));
-    for (const query of ['read files', 'search issues number', 'write messages r3', 'list_tool_6']) {
+    for (const query of [
+      'read files',
+      'search issues number',
+      'write messages r3',
+      'list_tool_6',
+    ]) {
       expect(await patched.search(query, 40), query).toEqual(await fresh.search(query, 40));
     }
   });
 });
-

@@ -74,6 +74,11 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   /** Per slot: the terms of its description's first sentence (a slab and its number in it). */
   readonly slotSlab: readonly (VectorSlab | undefined)[];
   readonly slotDoc: Uint32Array;
+  /**
+   * Per slot: its tool, also after it left (until a compaction), so that a tool that
+   * comes back takes its slot again, with its postings, instead of being analysed.
+   */
+  readonly slotTools: readonly (ToolDefinition | undefined)[];
 }
 
 /**
@@ -208,15 +213,18 @@ interface SlotMatch {
   /** Per position of the list: its slot in the previous index, -1 when the tool arrives. */
   readonly slots: Int32Array;
   /**
-   * The positions whose tool arrives when every other tool kept its position in a list
+   * The positions whose tool changed when every other tool kept its position in a list
    * of the same length (the usual edit: tools replaced in place); undefined otherwise.
    */
   readonly replaced: number[] | undefined;
+  /** The slots of tools that had left and come back: their postings are still there. */
+  readonly revived: number[];
 }
 
 /**
- * The position of each tool of `tools` in the previous index's slots (-1: it arrives),
- * matching by object: same position first, then any unclaimed slot of the same object.
+ * The slot of each tool of `tools` in the previous index (-1: it arrives), matching by
+ * object: the same position first, then any other slot that held the same object,
+ * alive (the tool moved) or left (it comes back, with the postings it had).
  */
 function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): SlotMatch {
   const n = tools.length;
@@ -229,42 +237,35 @@ function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Slo
     else missing.push(i);
   }
   for (let i = same; i < n; i++) missing.push(i);
-  if (missing.length === 0) return { slots, replaced: n === old.length ? missing : undefined };
-  const claimed = new Uint8Array(previous.capacity);
-  for (let i = 0; i < n; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
-  let rest: Map<ToolDefinition, number[]> | undefined;
-  let moved = false;
-  for (const i of missing) {
-    if (rest === undefined) {
-      rest = new Map();
-      for (let j = 0; j < old.length; j++) {
-        const slot = previous.order[j]!;
-        if (claimed[slot] === 1) continue;
-        const list = rest.get(old[j]!);
-        if (list === undefined) rest.set(old[j]!, [slot]);
-        else list.push(slot);
-      }
-    }
-    const free = rest.get(tools[i]!);
-    const slot = free?.shift();
-    if (slot !== undefined) {
-      slots[i] = slot;
-      claimed[slot] = 1;
-      moved = true;
-    }
+  const revived: number[] = [];
+  if (missing.length === 0) {
+    return { slots, replaced: n === old.length ? missing : undefined, revived };
   }
-  return { slots, replaced: !moved && n === old.length ? missing : undefined };
+  // The missing tools by object, looked for among the other slots in one pass.
+  const wanted = new Map<ToolDefinition, number[]>();
+  for (const i of missing) {
+    const list = wanted.get(tools[i]!);
+    if (list === undefined) wanted.set(tools[i]!, [i]);
+    else list.push(i);
+  }
+  const claimed = new Uint8Array(previous.capacity);
+  for (let i = 0; i < same; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
+  const { slotTools, alive } = previous;
+  let moved = false;
+  for (let slot = 0; slot < slotTools.length && wanted.size > 0; slot++) {
+    const tool = slotTools[slot];
+    if (tool === undefined || claimed[slot] === 1) continue;
+    const positions = wanted.get(tool);
+    if (positions === undefined) continue;
+    const i = positions.shift()!;
+    if (positions.length === 0) wanted.delete(tool);
+    slots[i] = slot;
+    claimed[slot] = 1;
+    if (alive[slot] === 1) moved = true;
+    else revived.push(slot);
+  }
+  return { slots, replaced: !moved && n === old.length ? missing : undefined, revived };
 }
-
-/**
- * Builds the index of a tool list, or patches `previous` (an index of this tuning and
- * dictionary generation) into it: the tools that left are taken out of the postings and
- * statistics, the arrivals put in, the rest shared.
- *
- * @param arrivalsSlab - the vectors of the tools that arrive, in catalog order, given the
- *   tools (called once)
- * @internal
- */
 
 /** Past this share of arrivals, a fresh build costs less than a patch. */
 const FRESH_SHARE = 0.5;
@@ -295,11 +296,13 @@ export function indexTools(
   let match = base === undefined ? undefined : matchSlots(base, tools);
   const arrivingCount = (slots: Int32Array): number => {
     let count = 0;
-    for (let i = 0; i < n; i++) if (slots[i]! < 0) count++;
+    if (match?.replaced !== undefined)
+      for (const i of match.replaced) count += slots[i]! < 0 ? 1 : 0;
+    else for (let i = 0; i < n; i++) if (slots[i]! < 0) count++;
     return count;
   };
   if (base !== undefined && match !== undefined) {
-    const arriving = match.replaced?.length ?? arrivingCount(match.slots);
+    const arriving = arrivingCount(match.slots);
     if (arriving > n * FRESH_SHARE + 16) {
       base = undefined;
       match = undefined;
@@ -312,9 +315,13 @@ export function indexTools(
   // Tools replaced in place: the passes below visit the replaced positions only, and
   // copy what is by position (order, positions) from the previous index.
   const replaced = match?.replaced;
+  const revived = match?.revived ?? [];
   const arrivals: ToolDefinition[] = [];
-  if (replaced !== undefined) for (const i of replaced) arrivals.push(tools[i]!);
-  else for (let i = 0; i < n; i++) if (slots[i]! < 0) arrivals.push(tools[i]!);
+  const positionsToCheck = replaced ?? slots;
+  for (let k = 0; k < positionsToCheck.length; k++) {
+    const i = replaced === undefined ? k : replaced[k]!;
+    if (slots[i]! < 0) arrivals.push(tools[i]!);
+  }
   const oldCapacity = base?.capacity ?? 0;
   const capacity = oldCapacity + arrivals.length;
   const slab = arrivalsSlab(arrivals);
@@ -323,6 +330,8 @@ export function indexTools(
   const slotDoc = new Uint32Array(capacity);
   const slotHashes = new Uint32Array(capacity * 2);
   const slotSlab: (VectorSlab | undefined)[] = base === undefined ? [] : base.slotSlab.slice();
+  const slotTools: (ToolDefinition | undefined)[] =
+    base === undefined ? new Array(capacity) : base.slotTools.slice();
   const sums = new Float64Array(FIELD_COUNT);
   let longLengths: Map<number, readonly number[]> | ReadonlyMap<number, readonly number[]> =
     base?.longLengths ?? new Map();
@@ -362,8 +371,14 @@ export function indexTools(
       for (let f = 0; f < FIELD_COUNT; f++) {
         sums[f]! -= long === undefined ? base.lengths[slot * FIELD_COUNT + f]! : long[f]!;
       }
-      if (long !== undefined) ownLongLengths().delete(slot);
-      slotSlab[slot] = undefined;
+      // The slot keeps its tool, lengths, sentence and postings: the tool may come back.
+    }
+    // The tools that come back: their lengths into the sums again.
+    for (const slot of revived) {
+      const long = base.longLengths.get(slot);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        sums[f]! += long === undefined ? base.lengths[slot * FIELD_COUNT + f]! : long[f]!;
+      }
     }
   }
   // The arrivals: new slots after the old ones, in catalog order; the first sentence of
@@ -380,6 +395,7 @@ export function indexTools(
     const slot = oldCapacity + a;
     slots[i] = slot;
     slotDoc[slot] = a;
+    slotTools[slot] = tools[i];
     scan.read(reader, slab, a);
     const start = slab.starts[a]!;
     sentences.ensure(scan.sentenceEnd - start);
@@ -449,8 +465,8 @@ export function indexTools(
     termLength.set(base.termLength);
     termLast.set(base.termLast);
     termCount.set(base.termCount);
-    // Which terms the leaving tools held is not kept: their counts are taken again.
-    if (leaving.length === 0) termCounted.set(base.termCounted);
+    // Which terms the tools that left or came back hold is not kept: counted again.
+    if (leaving.length === 0 && revived.length === 0) termCounted.set(base.termCounted);
   } else {
     termCounted.fill(1);
   }
@@ -506,6 +522,7 @@ export function indexTools(
         capacity,
         oldCapacity,
         left,
+        revived,
         replaced === undefined ? undefined : leaving,
       )) ||
     buildGroups(tools, order, capacity);
@@ -530,6 +547,7 @@ export function indexTools(
     sums,
     slotSlab,
     slotDoc,
+    slotTools,
     slotHashes,
     ...groups,
   };

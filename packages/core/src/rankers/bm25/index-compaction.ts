@@ -2,6 +2,7 @@
 // numbered again, from the index itself (its postings, lengths, hashes and sentences),
 // so that a long run of patches never analyses a kept tool again.
 
+import type { ToolDefinition } from '../../types.js';
 import type { FieldIndex, PostingBuffer } from './field-index.js';
 import { buildGroups } from './tool-groups.js';
 import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
@@ -24,6 +25,7 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   const slotHashes = new Uint32Array(count * 2);
   const position = new Uint32Array(count);
   const slotDoc = new Uint32Array(count);
+  const slotTools: ToolDefinition[] = new Array(count);
   const longLengths = new Map<number, readonly number[]>();
   const sentences = new SlabWriter(count, count * 16);
   for (let slot = 0; slot < capacity; slot++) {
@@ -37,6 +39,7 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     slotHashes[to * 2 + 1] = index.slotHashes[slot * 2 + 1]!;
     position[to] = index.position[slot]!;
     slotDoc[to] = to;
+    slotTools[to] = index.slotTools[slot]!;
     const long = index.longLengths.get(slot);
     if (long !== undefined) longLengths.set(to, long);
     const doc = index.slotDoc[slot]!;
@@ -83,6 +86,7 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     sums: index.sums,
     slotSlab,
     slotDoc,
+    slotTools,
     slotHashes,
     ...buildGroups(index.tools, order, count),
   };

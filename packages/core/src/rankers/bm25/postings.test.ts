@@ -104,4 +104,35 @@ describe('postings of the default preset', () => {
       expect(await patched.search(query, 40), query).toEqual(await fresh.search(query, 40));
     }
   });
+
+  it('takes back a tool that left with its old slot, ranking as a fresh build', async () => {
+    const tools: ToolDefinition[] = Array.from({ length: 30 }, (_, i) => ({
+      name: `${['read', 'send', 'list'][i % 3]}_item_${i}`,
+      description: `${['Read', 'Send', 'List'][i % 3]} the ${['files', 'messages'][i % 2]} of box ${i}`,
+      inputSchema: { type: 'object', properties: {} },
+      toolset: `set_${i % 4}`,
+    }));
+    const ranker = createBm25Ranker();
+    await ranker.index(tools);
+    // Replaced in place, then the originals back: every one of them comes back.
+    const changed = tools.map((tool, i) =>
+      i % 5 === 0 ? { ...tool, description: `${tool.description} changed` } : tool,
+    );
+    await ranker.index(changed);
+    const back = await ranker.index([...tools]);
+    // Left (a shorter list), then back in another order.
+    await ranker.index(tools.slice(10));
+    const moved = [...tools.slice(20), ...tools.slice(0, 20)];
+    const again = await ranker.index(moved);
+    for (const [patched, list] of [
+      [back, tools],
+      [again, moved],
+    ] as const) {
+      const fresh = await createBm25Ranker().index(list.map((tool) => ({ ...tool })));
+      for (const query of ['read files', 'send messages box', 'list the files', 'read_item_3']) {
+        expect(await patched.search(query, 30), query).toEqual(await fresh.search(query, 30));
+      }
+    }
+  });
 });
+

@@ -71,9 +71,14 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly longLengths: ReadonlyMap<number, readonly number[]>;
   /** Per field: the sum of the untruncated field lengths of the tools. */
   readonly sums: Float64Array;
-  /** Per slot: the terms of its description's first sentence (a slab and its number in it). */
-  readonly slotSlab: readonly (VectorSlab | undefined)[];
-  readonly slotDoc: Uint32Array;
+  /**
+   * The term ids of the slots' descriptions' first sentences (for proximity), each a
+   * count and the ids as varints, shared like postings: this index reads the first
+   * `sentenceLength` bytes; `slotSentence[slot]` is where the slot's starts.
+   */
+  readonly sentences: PostingBuffer;
+  readonly sentenceLength: number;
+  readonly slotSentence: Uint32Array;
   /**
    * Per slot: its tool, also after it left (until a compaction), so that a tool that
    * comes back takes its slot again, with its postings, instead of being analysed.
@@ -327,9 +332,8 @@ export function indexTools(
   const slab = arrivalsSlab(arrivals);
 
   const lengths = new Uint16Array(capacity * FIELD_COUNT);
-  const slotDoc = new Uint32Array(capacity);
+  const slotSentence = new Uint32Array(capacity);
   const slotHashes = new Uint32Array(capacity * 2);
-  const slotSlab: (VectorSlab | undefined)[] = base === undefined ? [] : base.slotSlab.slice();
   const slotTools: (ToolDefinition | undefined)[] =
     base === undefined ? new Array(capacity) : base.slotTools.slice();
   const sums = new Float64Array(FIELD_COUNT);
@@ -337,7 +341,7 @@ export function indexTools(
     base?.longLengths ?? new Map();
   if (base !== undefined) {
     lengths.set(base.lengths);
-    slotDoc.set(base.slotDoc);
+    slotSentence.set(base.slotSentence);
     slotHashes.set(base.slotHashes);
     sums.set(base.sums);
   }
@@ -381,11 +385,20 @@ export function indexTools(
       }
     }
   }
-  // The arrivals: new slots after the old ones, in catalog order; the first sentence of
-  // each goes to a slab of their own.
+  // The arrivals: new slots after the old ones, in catalog order, each with its first
+  // sentence appended to the sentences.
   const reader = new SlabReader(slab.bytes);
-  const sentences = new SlabWriter(arrivals.length, arrivals.length * 16);
-  const sentenceSlab: VectorSlab[] = [];
+  // Appended in place when no other index appended past the previous one's sentences.
+  let sentences: PostingBuffer;
+  if (base !== undefined && base.sentences.used === base.sentenceLength) sentences = base.sentences;
+  else {
+    const length = base?.sentenceLength ?? 0;
+    sentences = {
+      bytes: new Uint8Array(Math.max(64, length * 2, arrivals.length * 16)),
+      used: length,
+    };
+    if (base !== undefined) sentences.bytes.set(base.sentences.bytes.subarray(0, length));
+  }
   const arriving = replaced ?? slots;
   const scan = new VectorScan();
   let maxArrivingId = -1;
@@ -394,14 +407,18 @@ export function indexTools(
     if (slots[i]! >= 0) continue;
     const slot = oldCapacity + a;
     slots[i] = slot;
-    slotDoc[slot] = a;
     slotTools[slot] = tools[i];
     scan.read(reader, slab, a);
     const start = slab.starts[a]!;
-    sentences.ensure(scan.sentenceEnd - start);
-    sentences.bytes.set(slab.bytes.subarray(start, scan.sentenceEnd), sentences.length);
-    sentences.length += scan.sentenceEnd - start;
-    sentences.end();
+    const size = scan.sentenceEnd - start;
+    if (sentences.used + size > sentences.bytes.length) {
+      const grown = new Uint8Array(Math.max(sentences.used + size, sentences.bytes.length * 2));
+      grown.set(sentences.bytes.subarray(0, sentences.used));
+      sentences.bytes = grown;
+    }
+    sentences.bytes.set(slab.bytes.subarray(start, scan.sentenceEnd), sentences.used);
+    slotSentence[slot] = sentences.used;
+    sentences.used += size;
     let long = false;
     for (let f = 0; f < FIELD_COUNT; f++) {
       const length = scan.lengths[f]!;
@@ -418,10 +435,8 @@ export function indexTools(
     }
     a++;
   }
-  if (arrivals.length > 0) {
-    sentenceSlab.push(sentences.finish(generation));
-    for (let slot = oldCapacity; slot < capacity; slot++) slotSlab[slot] = sentenceSlab[0];
-  }
+  // A fresh build's sentences are exact; a patch's keep room to grow.
+  if (base === undefined) trimPostingBuffer(sentences);
 
   // The averages the length norms divide by (computed per posting at query time).
   const averages = averagesOf(sums, n);
@@ -545,8 +560,9 @@ export function indexTools(
     lengths,
     longLengths,
     sums,
-    slotSlab,
-    slotDoc,
+    sentences,
+    sentenceLength: sentences.used,
+    slotSentence,
     slotTools,
     slotHashes,
     ...groups,

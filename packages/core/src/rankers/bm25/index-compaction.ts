@@ -6,7 +6,6 @@ import type { ToolDefinition } from '../../types.js';
 import type { FieldIndex, PostingBuffer } from './field-index.js';
 import { buildGroups } from './tool-groups.js';
 import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
-import { SlabWriter, type VectorSlab } from './vector-slab.js';
 
 /**
  * The index with its alive slots only, numbered in their old order (postings stay in
@@ -24,10 +23,11 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   const lengths = new Uint16Array(count * FIELD_COUNT);
   const slotHashes = new Uint32Array(count * 2);
   const position = new Uint32Array(count);
-  const slotDoc = new Uint32Array(count);
+  const slotSentence = new Uint32Array(count);
   const slotTools: ToolDefinition[] = new Array(count);
   const longLengths = new Map<number, readonly number[]>();
-  const sentences = new SlabWriter(count, count * 16);
+  const sentences = new Uint8Array(index.sentenceLength);
+  let sentenceLength = 0;
   for (let slot = 0; slot < capacity; slot++) {
     const to = renumbered[slot]!;
     if (to < 0) continue;
@@ -38,15 +38,15 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     slotHashes[to * 2] = index.slotHashes[slot * 2]!;
     slotHashes[to * 2 + 1] = index.slotHashes[slot * 2 + 1]!;
     position[to] = index.position[slot]!;
-    slotDoc[to] = to;
+    slotSentence[to] = sentenceLength;
     slotTools[to] = index.slotTools[slot]!;
     const long = index.longLengths.get(slot);
     if (long !== undefined) longLengths.set(to, long);
-    const doc = index.slotDoc[slot]!;
-    sentences.copy(index.slotSlab[slot]!, doc, doc + 1);
+    const start = index.slotSentence[slot]!;
+    const end = sentenceEnd(index.sentences.bytes, start);
+    sentences.set(index.sentences.bytes.subarray(start, end), sentenceLength);
+    sentenceLength += end - start;
   }
-  const slab = sentences.finish(index.generation);
-  const slotSlab: VectorSlab[] = new Array(count).fill(slab);
   const order = new Uint32Array(n);
   for (let i = 0; i < n; i++) order[i] = renumbered[index.order[i]!]!;
 
@@ -84,12 +84,28 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     lengths,
     longLengths,
     sums: index.sums,
-    slotSlab,
-    slotDoc,
+    sentences: { bytes: sentences.slice(0, sentenceLength), used: sentenceLength },
+    sentenceLength,
+    slotSentence,
     slotTools,
     slotHashes,
     ...buildGroups(index.tools, order, count),
   };
+}
+
+/** Where the sentence at `start` ends: its count, then that many varints. */
+function sentenceEnd(bytes: Uint8Array, start: number): number {
+  let at = start;
+  let count = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    byte = bytes[at++]!;
+    count |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte >= 0x80);
+  for (let left = count >>> 0; left > 0; left--) while (bytes[at++]! >= 0x80);
+  return at;
 }
 
 /** One list's postings of alive slots, renumbered, in a buffer of exactly their bytes. */

@@ -135,4 +135,3 @@ describe('postings of the default preset', () => {
     }
   });
 });
-

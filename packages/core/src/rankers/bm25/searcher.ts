@@ -29,7 +29,7 @@ import {
 const DESCRIPTION_FIELD = TOOL_FIELDS.indexOf('description');
 const DESCRIPTION_SHIFT = DESCRIPTION_FIELD * FREQUENCY_BITS;
 
-import { SlabReader, type VectorSlab } from './vector-slab.js';
+import { SlabReader } from './vector-slab.js';
 
 function idfOf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -321,15 +321,15 @@ export function createSearcher(
     }
   };
 
-  let readerSlab: VectorSlab | undefined;
   let reader: SlabReader | undefined;
-  const readerOf = (slab: VectorSlab): SlabReader => {
-    if (slab !== readerSlab) {
-      readerSlab = slab;
-      reader = new SlabReader(slab.bytes);
+  // The sentences' bytes may be replaced by a grown copy (same prefix) by a later patch.
+  const sentenceReader = (): SlabReader => {
+    if (reader === undefined || reader.bytes !== index.sentences.bytes) {
+      reader = new SlabReader(index.sentences.bytes);
     }
-    return reader!;
+    return reader;
   };
+
   /**
    * The tools of an adjacent pair (a, b) found by walking both posting lists (for terms
    * past those that mark slots): the alive slots of the shorter list, then the longer
@@ -360,8 +360,7 @@ export function createSearcher(
       while (next < count && candidates[next]! < doc) next++;
       if (next === count || candidates[next] !== doc) continue;
       next++;
-      const slab = index.slotSlab[doc]!;
-      const adjacent = adjacentCount(readerOf(slab), slab.starts[index.slotDoc[doc]!]!, a, b);
+      const adjacent = adjacentCount(sentenceReader(), index.slotSentence[doc]!, a, b);
       if (adjacent > 0) {
         if (found === scratch.pairDocs.length) scratch.growPairs(found + 1, found);
         scratch.pairDocs[found] = doc;
@@ -401,8 +400,7 @@ export function createSearcher(
         for (let t = 0; t < touchedCount; t++) {
           const doc = touched[t]!;
           if ((mask[doc]! & both) >>> 0 !== both) continue;
-          const slab = index.slotSlab[doc]!;
-          const adjacent = adjacentCount(readerOf(slab), slab.starts[index.slotDoc[doc]!]!, a, b);
+          const adjacent = adjacentCount(sentenceReader(), index.slotSentence[doc]!, a, b);
           if (adjacent > 0) {
             if (found === scratch.pairDocs.length) scratch.growPairs(found + 1, found);
             scratch.pairDocs[found] = doc;

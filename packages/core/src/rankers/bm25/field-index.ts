@@ -26,7 +26,7 @@ import {
   MAX_FREQUENCY,
   skipSentence,
 } from './vector-codec.js';
-import { SlabReader, SlabWriter, type VectorSlab } from './vector-slab.js';
+import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
  * An index over slots: `tools` is in catalog order, everything else by slot.

@@ -1,6 +1,7 @@
 // The coverage behind the relevance floor: per tool, how much of a query's weighted
 // content words it holds, tracked while the searcher walks the postings.
 
+import type { PostingCursor } from './posting-cursor.js';
 import type { RelevanceFloor } from './relevance-floor.js';
 import { FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
 
@@ -16,18 +17,11 @@ export interface CoverageTracker {
   /** Starts a query whose content words weigh `weights` (any non-negative numbers). */
   start(weights: readonly number[]): void;
   /**
-   * Credits content word `word` to the tools of a posting list. A tool is credited once
+   * Credits content word `word` to the tools of a posting list (read to its end). A tool is credited once
    * per word, with the first credit it gets: credit a word's own term before its
    * expansions.
    */
-  credit(
-    word: number,
-    docs: Uint32Array,
-    codes: ArrayLike<number>,
-    length: number,
-    alive: Uint8Array,
-    credit: number,
-  ): void;
+  credit(word: number, postings: PostingCursor, alive: Uint8Array, credit: number): void;
   /** The share of the query's weight a tool covers, in [0, 1]. */
   share(doc: number): number;
   /** How many of the query's content words a tool holds as they are (up to 255). */
@@ -63,16 +57,16 @@ export function createCoverageTracker(capacity: number, floor: RelevanceFloor): 
       markOfWord = mark + 1;
       mark += weights.length + 1;
     },
-    credit(word, docs, codes, length, alive, credit) {
+    credit(word, postings, alive, credit) {
       const weight = weightsOfWords[word]! * credit;
       if (!(weight > 0)) return;
       const wordMark = markOfWord + word;
       const weak = weight * floor.weakFieldCredit;
-      for (let p = 0; p < length; p++) {
-        const doc = docs[p]!;
+      while (postings.next()) {
+        const doc = postings.slot;
         if (alive[doc] === 0 || stamp[doc] === wordMark) continue;
         stamp[doc] = wordMark;
-        covered[doc]! += (codes[p]! & STRONG_FIELDS) !== 0 ? weight : weak;
+        covered[doc]! += (postings.frequencies & STRONG_FIELDS) !== 0 ? weight : weak;
         // A word counts as held only through its own term: a synonym pair (`run`,
         // `execute`) in the query is one word's worth of evidence, not two.
         if (credit === 1 && counts[doc]! < 255) counts[doc]!++;

@@ -33,20 +33,22 @@ export function nameHash(name: string): number {
 }
 
 /**
- * The names of an index's tools, and each tool's name hash and bare-name hash (0: none),
- * two words a tool.
+ * The names of an index's tools by slot: each slot's name hash and bare-name hash (0:
+ * none), two words a slot, and which slots are alive at which catalog position.
  *
  * @internal
  */
 export interface ToolNames {
   /** The tools, in catalog order (their names are read only where a hash matches). */
   readonly tools: readonly { readonly name: string }[];
-  readonly nameHashes: Uint32Array;
+  readonly slotHashes: Uint32Array;
+  readonly alive: Uint8Array;
+  readonly position: Uint32Array;
 }
 
 /**
- * The tools a query names exactly (any case or separators; the bare name of
- * `server__tool` too), in catalog order: a scan of the name hashes of the vectors, each
+ * The positions of the tools a query names exactly (any case or separators; the bare
+ * name of `server__tool` too), in catalog order: a scan of the slots' name hashes, each
  * hit checked against the name itself.
  *
  * @internal
@@ -55,11 +57,13 @@ export function exactMatches(index: ToolNames, query: string): number[] {
   const wanted = normalizeName(query);
   const hash = nameHash(wanted);
   if (hash === 0) return [];
-  const { nameHashes, tools } = index;
-  const n = tools.length;
+  const { slotHashes, alive, position, tools } = index;
+  const slots = alive.length;
   const found: number[] = [];
-  for (let doc = 0; doc < n; doc++) {
-    if (nameHashes[doc * 2] !== hash && nameHashes[doc * 2 + 1] !== hash) continue;
+  for (let slot = 0; slot < slots; slot++) {
+    if (slotHashes[slot * 2] !== hash && slotHashes[slot * 2 + 1] !== hash) continue;
+    if (alive[slot] === 0) continue;
+    const doc = position[slot]!;
     const name = tools[doc]!.name;
     const bare = name.lastIndexOf('__');
     if (
@@ -69,7 +73,7 @@ export function exactMatches(index: ToolNames, query: string): number[] {
       found.push(doc);
     }
   }
-  return found;
+  return found.length > 1 ? found.sort((x, y) => x - y) : found;
 }
 
 /** How many identifier-like words of a query are looked up as tool names. */

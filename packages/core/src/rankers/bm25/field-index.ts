@@ -1,6 +1,11 @@
 // The field index: the postings of one tool list over stable slots, built from the
-// tools' vectors, or patched from a previous index for the tools that left and arrived
-// (the other tools keep their slot and the postings of untouched terms are shared).
+// arrivals' analysed vectors, or patched from a previous index for the tools that left
+// and arrived (the other tools keep their slot and the postings of untouched terms are
+// shared). A vector is read once, when its tool arrives: the index keeps its postings,
+// field lengths, name hashes and the terms of its description's first sentence (for
+// proximity), not the vector. A tool that leaves is marked dead: its postings stay
+// until a compaction, the field length sums lose its lengths, and the document
+// frequencies are counted again, lazily, for the terms a search uses.
 // Postings carry a tool's packed field frequencies, not a weight: the BM25F weight
 // depends on the average field lengths, which change with every edit, so it is computed
 // at query time from the slot's field lengths and the index's averages (the same float
@@ -9,6 +14,8 @@
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
 import type { ToolNames } from './exact-names.js';
+import { compactIndex } from './index-compaction.js';
+import { appendPosting, trimPostingBuffer } from './posting-append.js';
 import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
 import type { Bm25Tuning } from './tuning.js';
 import {
@@ -22,7 +29,7 @@ import {
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
- * An index over slots: `tools`/`nameHashes` are in catalog order, everything else by slot.
+ * An index over slots: `tools` is in catalog order, everything else by slot.
  *
  * @internal
  */
@@ -36,13 +43,21 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly order: Uint32Array;
   readonly position: Uint32Array;
   /**
-   * Per term id: the slots that hold it (ascending; slots of tools that left included,
-   * see `alive`) and their packed field frequencies, the first `termLength[id]` of its
-   * buffer; `termCount[id]` of them are alive (the document frequency).
+   * Per term id: its postings, the first `termLength[id]` bytes of its buffer (see
+   * {@link PostingBuffer}); slots of tools that left are included (see `alive`).
+   * `termLast[id]` is the slot of the last posting of the prefix (-1: none), where the
+   * next append continues.
    */
   readonly termBuffers: readonly (PostingBuffer | undefined)[];
   readonly termLength: Uint32Array;
+  readonly termLast: Int32Array;
+  /**
+   * Per term id: its document frequency (the alive postings) where `termCounted[id]` is
+   * 1; else it is counted from the postings when first needed (see `documentFrequency`),
+   * which writes both. A patch where tools left cannot tell which terms they held.
+   */
   readonly termCount: Uint32Array;
+  readonly termCounted: Uint8Array;
   /** Per slot: 1 when its tool is in the list. */
   readonly alive: Uint8Array;
   /** Per field: the average field length the length norms divide by ({@link lengthNorm}). */
@@ -52,30 +67,79 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly fieldBs: Float64Array;
   /** Per slot and field: the field length (as a 16-bit number, as norms read it). */
   readonly lengths: Uint16Array;
+  /** The untruncated field lengths of the slots with a field longer than 65,535. */
+  readonly longLengths: ReadonlyMap<number, readonly number[]>;
   /** Per field: the sum of the untruncated field lengths of the tools. */
   readonly sums: Float64Array;
-  /** Per slot: its vector (the slab and the vector's number in it). */
-  readonly slotSlab: readonly (VectorSlab | undefined)[];
-  readonly slotDoc: Uint32Array;
-  /** Per slot: its two name hashes. */
-  readonly slotHashes: Uint32Array;
+  /**
+   * The term ids of the slots' descriptions' first sentences (for proximity), each a
+   * count and the ids as varints, shared like postings: this index reads the first
+   * `sentenceLength` bytes; `slotSentence[slot]` is where the slot's starts.
+   */
+  readonly sentences: PostingBuffer;
+  readonly sentenceLength: number;
+  readonly slotSentence: Uint32Array;
+  /**
+   * Per slot: its tool, also after it left (until a compaction), so that a tool that
+   * comes back takes its slot again, with its postings, instead of being analysed.
+   */
+  readonly slotTools: readonly (ToolDefinition | undefined)[];
 }
 
 /**
  * The postings of a term, shared by the indexes patched from one another: each reads
  * its own prefix, and a patch appends in place only after the last prefix handed out.
+ * A posting is the slot's difference from the posting before (the first: from -1) as
+ * a varint, then the code of its packed field frequencies (`frequencyCode`: one byte,
+ * or {@link FREQUENCY_ESCAPE} and the packed frequencies as a varint). About two or
+ * three bytes a posting, where a slot and a code as 32-bit numbers took eight.
  *
  * @internal
  */
 export interface PostingBuffer {
-  docs: Uint32Array;
-  codes: Uint32Array;
+  bytes: Uint8Array;
   used: number;
+}
+
+/**
+ * The document frequency of a term in an index: counted from its postings the first
+ * time it is asked after a patch where tools left, then remembered in the index.
+ *
+ * @internal
+ */
+export function documentFrequency(index: FieldIndex, id: number): number {
+  if (id >= index.termCount.length) return 0;
+  if (index.termCounted[id] === 1) return index.termCount[id]!;
+  const buffer = index.termBuffers[id];
+  const end = index.termLength[id]!;
+  const alive = index.alive;
+  let count = 0;
+  if (buffer !== undefined) {
+    const bytes = buffer.bytes;
+    let slot = -1;
+    for (let at = 0; at < end; ) {
+      let byte = bytes[at++]!;
+      let delta = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++]!;
+        delta |= (byte & 0x7f) << shift;
+      }
+      slot += delta >>> 0;
+      if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
+      count += alive[slot]!;
+    }
+  }
+  // A remembered count: the same whenever it is counted, so the index stays as built.
+  (index.termCount as Uint32Array)[id] = count;
+  (index.termCounted as Uint8Array)[id] = 1;
+  return count;
 }
 
 /** One vector's header and terms, read into reused scratch arrays. */
 class VectorScan {
   readonly lengths = new Float64Array(FIELD_COUNT);
+  /** Where the vector's first sentence ends (it starts the vector). */
+  sentenceEnd = 0;
   hash0 = 0;
   hash1 = 0;
   count = 0;
@@ -85,6 +149,7 @@ class VectorScan {
   read(reader: SlabReader, slab: VectorSlab, doc: number): void {
     reader.position = slab.starts[doc]!;
     skipSentence(reader);
+    this.sentenceEnd = reader.position;
     const count = reader.varint();
     for (let f = 0; f < FIELD_COUNT; f++) this.lengths[f] = reader.varint();
     this.hash0 = reader.uint32();
@@ -153,15 +218,18 @@ interface SlotMatch {
   /** Per position of the list: its slot in the previous index, -1 when the tool arrives. */
   readonly slots: Int32Array;
   /**
-   * The positions whose tool arrives when every other tool kept its position in a list
+   * The positions whose tool changed when every other tool kept its position in a list
    * of the same length (the usual edit: tools replaced in place); undefined otherwise.
    */
   readonly replaced: number[] | undefined;
+  /** The slots of tools that had left and come back: their postings are still there. */
+  readonly revived: number[];
 }
 
 /**
- * The position of each tool of `tools` in the previous index's slots (-1: it arrives),
- * matching by object: same position first, then any unclaimed slot of the same object.
+ * The slot of each tool of `tools` in the previous index (-1: it arrives), matching by
+ * object: the same position first, then any other slot that held the same object,
+ * alive (the tool moved) or left (it comes back, with the postings it had).
  */
 function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): SlotMatch {
   const n = tools.length;
@@ -174,40 +242,48 @@ function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Slo
     else missing.push(i);
   }
   for (let i = same; i < n; i++) missing.push(i);
-  if (missing.length === 0) return { slots, replaced: n === old.length ? missing : undefined };
-  const claimed = new Uint8Array(previous.capacity);
-  for (let i = 0; i < n; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
-  let rest: Map<ToolDefinition, number[]> | undefined;
-  let moved = false;
-  for (const i of missing) {
-    if (rest === undefined) {
-      rest = new Map();
-      for (let j = 0; j < old.length; j++) {
-        const slot = previous.order[j]!;
-        if (claimed[slot] === 1) continue;
-        const list = rest.get(old[j]!);
-        if (list === undefined) rest.set(old[j]!, [slot]);
-        else list.push(slot);
-      }
-    }
-    const free = rest.get(tools[i]!);
-    const slot = free?.shift();
-    if (slot !== undefined) {
-      slots[i] = slot;
-      claimed[slot] = 1;
-      moved = true;
-    }
+  const revived: number[] = [];
+  if (missing.length === 0) {
+    return { slots, replaced: n === old.length ? missing : undefined, revived };
   }
-  return { slots, replaced: !moved && n === old.length ? missing : undefined };
+  // The missing tools by object, looked for among the other slots in one pass.
+  const wanted = new Map<ToolDefinition, number[]>();
+  for (const i of missing) {
+    const list = wanted.get(tools[i]!);
+    if (list === undefined) wanted.set(tools[i]!, [i]);
+    else list.push(i);
+  }
+  const claimed = new Uint8Array(previous.capacity);
+  for (let i = 0; i < same; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
+  const { slotTools, alive } = previous;
+  let moved = false;
+  for (let slot = 0; slot < slotTools.length && wanted.size > 0; slot++) {
+    const tool = slotTools[slot];
+    if (tool === undefined || claimed[slot] === 1) continue;
+    const positions = wanted.get(tool);
+    if (positions === undefined) continue;
+    const i = positions.shift()!;
+    if (positions.length === 0) wanted.delete(tool);
+    slots[i] = slot;
+    claimed[slot] = 1;
+    if (alive[slot] === 1) moved = true;
+    else revived.push(slot);
+  }
+  return { slots, replaced: !moved && n === old.length ? missing : undefined, revived };
 }
+
+/** Past this share of arrivals, a fresh build costs less than a patch. */
+const FRESH_SHARE = 0.5;
 
 /**
  * Builds the index of a tool list, or patches `previous` (an index of this tuning and
- * dictionary generation) into it: the tools that left are taken out of the postings and
- * statistics, the arrivals put in, the rest shared.
+ * dictionary generation) into it: the tools that left are marked dead and their lengths
+ * taken out of the sums, the arrivals put in, the rest shared. Freed slots are not
+ * reused: when they would pass the list's size, the previous index is compacted first
+ * (from its postings, without analysing anything again).
  *
  * @param arrivalsSlab - the vectors of the tools that arrive, in catalog order, given the
- *   tools (called once)
+ *   tools (called once; the slab is read during the build only)
  * @internal
  */
 export function indexTools(
@@ -218,43 +294,65 @@ export function indexTools(
   arrivalsSlab: (arrivals: readonly ToolDefinition[]) => VectorSlab,
 ): FieldIndex {
   const n = tools.length;
-  const base =
+  let base =
     previous !== undefined && previous.generation === generation && patchable(tuning)
       ? previous
       : undefined;
-  const match = base === undefined ? undefined : matchSlots(base, tools);
+  let match = base === undefined ? undefined : matchSlots(base, tools);
+  const arrivingCount = (slots: Int32Array): number => {
+    let count = 0;
+    if (match?.replaced !== undefined)
+      for (const i of match.replaced) count += slots[i]! < 0 ? 1 : 0;
+    else for (let i = 0; i < n; i++) if (slots[i]! < 0) count++;
+    return count;
+  };
+  if (base !== undefined && match !== undefined) {
+    const arriving = arrivingCount(match.slots);
+    if (arriving > n * FRESH_SHARE + 16) {
+      base = undefined;
+      match = undefined;
+    } else if (base.capacity + arriving > 2 * n + 1024) {
+      base = compactIndex(base);
+      match = matchSlots(base, tools);
+    }
+  }
   const slots = match?.slots ?? new Int32Array(n).fill(-1);
   // Tools replaced in place: the passes below visit the replaced positions only, and
-  // copy what is by position (order, positions, name hashes) from the previous index.
+  // copy what is by position (order, positions) from the previous index.
   const replaced = match?.replaced;
+  const revived = match?.revived ?? [];
   const arrivals: ToolDefinition[] = [];
-  if (replaced !== undefined) for (const i of replaced) arrivals.push(tools[i]!);
-  else for (let i = 0; i < n; i++) if (slots[i]! < 0) arrivals.push(tools[i]!);
-  const oldCapacity = base?.capacity ?? 0;
-  // Freed slots are not reused: past twice the list, a fresh build compacts them.
-  if (base !== undefined && oldCapacity + arrivals.length > 2 * n + 1024) {
-    return indexTools(undefined, tools, tuning, generation, arrivalsSlab);
+  const positionsToCheck = replaced ?? slots;
+  for (let k = 0; k < positionsToCheck.length; k++) {
+    const i = replaced === undefined ? k : replaced[k]!;
+    if (slots[i]! < 0) arrivals.push(tools[i]!);
   }
+  const oldCapacity = base?.capacity ?? 0;
   const capacity = oldCapacity + arrivals.length;
   const slab = arrivalsSlab(arrivals);
 
   const lengths = new Uint16Array(capacity * FIELD_COUNT);
-  const slotDoc = new Uint32Array(capacity);
+  const slotSentence = new Uint32Array(capacity);
   const slotHashes = new Uint32Array(capacity * 2);
-  const slotSlab: (VectorSlab | undefined)[] = base === undefined ? [] : base.slotSlab.slice();
+  const slotTools: (ToolDefinition | undefined)[] =
+    base === undefined ? new Array(capacity) : base.slotTools.slice();
   const sums = new Float64Array(FIELD_COUNT);
+  let longLengths: Map<number, readonly number[]> | ReadonlyMap<number, readonly number[]> =
+    base?.longLengths ?? new Map();
   if (base !== undefined) {
     lengths.set(base.lengths);
-    slotDoc.set(base.slotDoc);
+    slotSentence.set(base.slotSentence);
     slotHashes.set(base.slotHashes);
     sums.set(base.sums);
   }
-  const scan = new VectorScan();
+  const ownLongLengths = (): Map<number, readonly number[]> => {
+    if (longLengths === base?.longLengths) longLengths = new Map(longLengths);
+    return longLengths as Map<number, readonly number[]>;
+  };
 
-  // The tools that left: their lengths out of the sums, their terms to patch.
+  // The tools that left: their lengths out of the sums.
   const left = new Uint8Array(capacity);
-  let leaving: ArrayLike<number> | undefined;
-  const removed = new Map<number, number>();
+  let leaving: ArrayLike<number> = [];
   if (base !== undefined) {
     // In catalog order of the previous list, as the sums are (integers: exact in any order).
     if (replaced !== undefined) leaving = replaced.map((i) => base.order[i]!);
@@ -273,46 +371,72 @@ export function indexTools(
     for (let g = 0; g < leaving.length; g++) {
       const slot = leaving[g]!;
       left[slot] = 1;
-      const from = base.slotSlab[slot]!;
-      scan.read(new SlabReader(from.bytes), from, base.slotDoc[slot]!);
-      for (let f = 0; f < FIELD_COUNT; f++) sums[f]! -= scan.lengths[f]!;
-      for (let t = 0; t < scan.count; t++) {
-        const tf = fieldFrequency(
-          scan.codes[t]!,
-          base.lengths,
-          slot * FIELD_COUNT,
-          base.fieldWeights,
-          base.fieldBs,
-          base.averages,
-        );
-        // A posting is made when its weight is above 0 (with every b in [0, 1] that does
-        // not depend on the averages): the same test as when the tool arrived.
-        if (!(tf > 0)) continue;
-        const id = scan.ids[t]!;
-        removed.set(id, (removed.get(id) ?? 0) + 1);
+      const long = base.longLengths.get(slot);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        sums[f]! -= long === undefined ? base.lengths[slot * FIELD_COUNT + f]! : long[f]!;
       }
-      slotSlab[slot] = undefined;
+      // The slot keeps its tool, lengths, sentence and postings: the tool may come back.
+    }
+    // The tools that come back: their lengths into the sums again.
+    for (const slot of revived) {
+      const long = base.longLengths.get(slot);
+      for (let f = 0; f < FIELD_COUNT; f++) {
+        sums[f]! += long === undefined ? base.lengths[slot * FIELD_COUNT + f]! : long[f]!;
+      }
     }
   }
-  // The arrivals: new slots after the old ones, in catalog order.
+  // The arrivals: new slots after the old ones, in catalog order, each with its first
+  // sentence appended to the sentences.
   const reader = new SlabReader(slab.bytes);
+  // Appended in place when no other index appended past the previous one's sentences.
+  let sentences: PostingBuffer;
+  if (base !== undefined && base.sentences.used === base.sentenceLength) sentences = base.sentences;
+  else {
+    const length = base?.sentenceLength ?? 0;
+    sentences = {
+      bytes: new Uint8Array(Math.max(64, length * 2, arrivals.length * 16)),
+      used: length,
+    };
+    if (base !== undefined) sentences.bytes.set(base.sentences.bytes.subarray(0, length));
+  }
   const arriving = replaced ?? slots;
+  const scan = new VectorScan();
+  let maxArrivingId = -1;
   for (let a = 0, k = 0; k < arriving.length; k++) {
     const i = replaced === undefined ? k : replaced[k]!;
     if (slots[i]! >= 0) continue;
     const slot = oldCapacity + a;
     slots[i] = slot;
-    slotSlab[slot] = slab;
-    slotDoc[slot] = a;
+    slotTools[slot] = tools[i];
     scan.read(reader, slab, a);
-    for (let f = 0; f < FIELD_COUNT; f++) {
-      lengths[slot * FIELD_COUNT + f] = scan.lengths[f]!;
-      sums[f]! += scan.lengths[f]!;
+    const start = slab.starts[a]!;
+    const size = scan.sentenceEnd - start;
+    if (sentences.used + size > sentences.bytes.length) {
+      const grown = new Uint8Array(Math.max(sentences.used + size, sentences.bytes.length * 2));
+      grown.set(sentences.bytes.subarray(0, sentences.used));
+      sentences.bytes = grown;
     }
+    sentences.bytes.set(slab.bytes.subarray(start, scan.sentenceEnd), sentences.used);
+    slotSentence[slot] = sentences.used;
+    sentences.used += size;
+    let long = false;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      const length = scan.lengths[f]!;
+      lengths[slot * FIELD_COUNT + f] = length;
+      sums[f]! += length;
+      if (length > 0xffff) long = true;
+    }
+    if (long) ownLongLengths().set(slot, Array.from(scan.lengths));
     slotHashes[slot * 2] = scan.hash0;
     slotHashes[slot * 2 + 1] = scan.hash1;
+    // Term ids ascend in a vector: its last is its largest.
+    if (scan.count > 0 && scan.ids[scan.count - 1]! > maxArrivingId) {
+      maxArrivingId = scan.ids[scan.count - 1]!;
+    }
     a++;
   }
+  // A fresh build's sentences are exact; a patch's keep room to grow.
+  if (base === undefined) trimPostingBuffer(sentences);
 
   // The averages the length norms divide by (computed per posting at query time).
   const averages = averagesOf(sums, n);
@@ -321,12 +445,10 @@ export function indexTools(
   let order: Uint32Array;
   const position = new Uint32Array(capacity);
   const alive = new Uint8Array(capacity);
-  let nameHashes: Uint32Array;
   if (base !== undefined && replaced !== undefined) {
     order = base.order.slice();
     position.set(base.position);
     alive.set(base.alive);
-    nameHashes = base.nameHashes.slice();
     for (const i of replaced) {
       const gone = base.order[i]!;
       // A freed slot reads as a fresh array's would: not alive, position 0.
@@ -335,7 +457,6 @@ export function indexTools(
     }
   } else {
     order = new Uint32Array(n);
-    nameHashes = new Uint32Array(n * 2);
   }
   const positions = replaced ?? slots;
   for (let k = 0; k < positions.length; k++) {
@@ -344,66 +465,66 @@ export function indexTools(
     order[i] = slot;
     position[slot] = i;
     alive[slot] = 1;
-    nameHashes[i * 2] = slotHashes[slot * 2]!;
-    nameHashes[i * 2 + 1] = slotHashes[slot * 2 + 1]!;
   }
 
-  // The arrivals' postings, per term in slot order (arrival slots ascend).
-  const added = new Map<number, number[]>();
+  // The arrivals' postings, appended per term in slot order (arrival slots ascend).
+  let vocabulary = base?.termLength.length ?? 0;
+  if (maxArrivingId >= vocabulary) vocabulary = maxArrivingId + 1;
+  const termBuffers: (PostingBuffer | undefined)[] =
+    base === undefined ? [] : base.termBuffers.slice();
+  const termLength = new Uint32Array(vocabulary);
+  const termLast = new Int32Array(vocabulary).fill(-1);
+  const termCount = new Uint32Array(vocabulary);
+  const termCounted = new Uint8Array(vocabulary);
+  if (base !== undefined) {
+    termLength.set(base.termLength);
+    termLast.set(base.termLast);
+    termCount.set(base.termCount);
+    // Which terms the tools that left or came back hold is not kept: counted again.
+    if (leaving.length === 0 && revived.length === 0) termCounted.set(base.termCounted);
+  } else {
+    termCounted.fill(1);
+  }
+  // The terms this build writes to, each in a buffer it may append to: the term's own
+  // when no other index appended past this one's prefix, else a copy of the prefix.
+  // Per term: 0 not written yet, 1 appending (room doubles), 2 a new list (trimmed).
+  const writing: number[] = [];
+  const state = new Uint8Array(vocabulary);
   for (let a = 0; a < arrivals.length; a++) {
     const slot = oldCapacity + a;
     scan.read(reader, slab, a);
     for (let t = 0; t < scan.count; t++) {
-      const code = scan.codes[t]!;
-      const tf = fieldFrequency(code, lengths, slot * FIELD_COUNT, weights, bs, averages);
+      const packed = scan.codes[t]!;
+      const tf = fieldFrequency(packed, lengths, slot * FIELD_COUNT, weights, bs, averages);
+      // A posting is made when its weight is above 0 (with every b in [0, 1] that does
+      // not depend on the averages).
       if (!(tf > 0)) continue;
       const id = scan.ids[t]!;
-      let list = added.get(id);
-      if (list === undefined) {
-        list = [];
-        added.set(id, list);
+      let buffer = termBuffers[id];
+      if (state[id] === 0) {
+        const length = termLength[id]!;
+        state[id] = buffer === undefined ? 2 : 1;
+        if (buffer === undefined || buffer.used !== length) {
+          const grown: PostingBuffer = {
+            bytes: new Uint8Array(Math.max(16, length * 2)),
+            used: length,
+          };
+          if (buffer !== undefined) grown.bytes.set(buffer.bytes.subarray(0, length));
+          buffer = grown;
+          termBuffers[id] = buffer;
+        }
+        writing.push(id);
       }
-      list.push(slot, code);
+      appendPosting(buffer!, slot - termLast[id]!, packed);
+      termLast[id] = slot;
+      termCount[id]!++;
     }
   }
-  let vocabulary = base?.termLength.length ?? 0;
-  for (const id of added.keys()) if (id >= vocabulary) vocabulary = id + 1;
-  const termBuffers: (PostingBuffer | undefined)[] =
-    base === undefined ? [] : base.termBuffers.slice();
-  const termLength = new Uint32Array(vocabulary);
-  const termCount = new Uint32Array(vocabulary);
-  if (base !== undefined) {
-    termLength.set(base.termLength);
-    termCount.set(base.termCount);
-  }
-  for (const [id, count] of removed) termCount[id]! -= count;
-  for (const [id, extra] of added) {
-    const length = termLength[id]!;
-    const more = extra.length / 2;
-    let buffer = termBuffers[id];
-    // Appends in place when no other index has appended past this one's prefix.
-    if (buffer === undefined || buffer.used !== length || buffer.docs.length < length + more) {
-      // A new list is exact (a cold build's heap); a list that grows doubles its room.
-      const size = buffer === undefined ? length + more : Math.max(4, (length + more) * 2);
-      const grown: PostingBuffer = {
-        docs: new Uint32Array(size),
-        codes: new Uint32Array(size),
-        used: length,
-      };
-      if (buffer !== undefined) {
-        grown.docs.set(buffer.docs.subarray(0, length));
-        grown.codes.set(buffer.codes.subarray(0, length));
-      }
-      buffer = grown;
-      termBuffers[id] = buffer;
-    }
-    for (let p = 0, at = length; p < extra.length; p += 2, at++) {
-      buffer.docs[at] = extra[p]!;
-      buffer.codes[at] = extra[p + 1]!;
-    }
-    buffer.used = length + more;
-    termLength[id] = length + more;
-    termCount[id]! += more;
+  for (const id of writing) {
+    const buffer = termBuffers[id]!;
+    termLength[id] = buffer.used;
+    // New lists are trimmed to their bytes; lists that grow keep room to double.
+    if (state[id] === 2) trimPostingBuffer(buffer);
   }
 
   const groups =
@@ -416,6 +537,7 @@ export function indexTools(
         capacity,
         oldCapacity,
         left,
+        revived,
         replaced === undefined ? undefined : leaving,
       )) ||
     buildGroups(tools, order, capacity);
@@ -428,17 +550,21 @@ export function indexTools(
     position,
     termBuffers,
     termLength,
+    termLast,
     termCount,
+    termCounted,
     alive,
     averages,
     fieldWeights: weights,
     fieldBs: bs,
     lengths,
+    longLengths,
     sums,
-    slotSlab,
-    slotDoc,
+    sentences,
+    sentenceLength: sentences.used,
+    slotSentence,
+    slotTools,
     slotHashes,
     ...groups,
-    nameHashes,
   };
 }

@@ -1,31 +1,18 @@
 // The field-weighted BM25 (BM25F) ranker of the default preset: indexes a tool list
-// from per-tool vectors (memoized per tool object), patches its last index for the tools
-// that left and arrived (field-index.ts), keeps the last few indexes for lists it sees
-// again, and searches with searcher.ts.
+// from the tools' analysed vectors, patches its last index for the tools that left and
+// arrived (field-index.ts), keeps the last few indexes for lists it sees again, and
+// searches with searcher.ts.
 import { createAnalyzer } from '../../analyzer.js';
 import { winkInstance } from '../../analyzer-wink.js';
 import type { ToolDefinition } from '../../types.js';
 import type { Ranker, RankerIndex } from '../ranker.js';
 import { type FieldIndex, indexTools } from './field-index.js';
+import { SearchScratch } from './search-scratch.js';
 import { createSearcher } from './searcher.js';
 import { currentGeneration, renewTermsIfFull } from './term-dictionary.js';
 import { type Bm25TuningOverrides, resolveBm25Tuning } from './tuning.js';
 import { writeVector } from './vector-codec.js';
-import { SlabWriter, VectorMemo } from './vector-slab.js';
-
-// Per kind of analysis, the vectors of the tools seen, memoized per tool object.
-// Module-level on purpose: a new ranker (one per request, say) finds the vectors the
-// rankers before it made, instead of analysing every tool again.
-const vectorMemos = new Map<string, VectorMemo<ToolDefinition>>();
-
-function vectorMemoFor(analyzerId: string): VectorMemo<ToolDefinition> {
-  let memo = vectorMemos.get(analyzerId);
-  if (memo === undefined) {
-    memo = new VectorMemo();
-    vectorMemos.set(analyzerId, memo);
-  }
-  return memo;
-}
+import { SlabWriter } from './vector-slab.js';
 
 /** How many recent indexes a ranker keeps for tool lists it sees again. */
 const INDEX_CACHE_SIZE = 2;
@@ -47,13 +34,15 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
 /**
  * Creates the field-weighted BM25 (BM25F) ranker behind the default preset.
  *
- * Speed by design: each tool's analysed fields are memoized per tool object (a
- * `WeakMap`), terms are interned to integers, postings are typed arrays, and a query
- * touches only the postings of its terms and keeps a partial top-k. Indexing the same
- * sequence of tool objects again returns the index built before; indexing a list where
- * a few tools left, arrived or moved analyses only the arrivals and patches the last
- * index (postings of their terms, document count, average field lengths), sharing the
- * rest: the results are exactly those of a fresh build.
+ * Speed and memory by design: terms are interned to integers, postings are slot
+ * differences and frequency codes packed in bytes (two or three bytes a posting), and
+ * a query touches only the postings of its terms and keeps a partial top-k. Indexing the
+ * same sequence of tool objects again returns the index built before; indexing a list
+ * where a few tools left, arrived or moved analyses only the arrivals and patches the
+ * last index (their postings, the average field lengths; document frequencies are
+ * counted again as searches need them), sharing the rest: the results are exactly those
+ * of a fresh build. Keep one ranker for a process (the default catalog ranker is
+ * shared): a new ranker over the same tools analyses them again.
  *
  * @internal
  */
@@ -63,10 +52,11 @@ export function createFieldBm25Ranker(
 ): Ranker {
   const tuning = resolveBm25Tuning(overrides);
   const analyzer = createAnalyzer(tuning.analyzer);
-  const vectors = vectorMemoFor(analyzer.id);
   const recent: CachedIndex[] = [];
   // Part-of-speech weights per query text, shared by the indexes of this ranker.
   const posCache = new Map<string, Map<string, number>>();
+  // The per-slot arrays of searches, shared by this ranker's indexes (searches are synchronous).
+  const scratch = new SearchScratch();
   return {
     specificationVersion: 'v1',
     id,
@@ -94,19 +84,13 @@ export function createFieldBm25Ranker(
         tuning,
         generation,
         (arrivals) => {
+          // Read once by the build: the index keeps what it needs of each vector.
           const writer = new SlabWriter(arrivals.length, arrivals.length * 256);
-          for (const tool of arrivals) {
-            const doc = vectors.find(tool, generation);
-            if (doc >= 0) writer.copy(vectors.found!, doc, doc + 1);
-            else writeVector(tool, analyzer, writer);
-          }
-          vectors.found = undefined;
-          const slab = writer.finish(generation);
-          vectors.remember(arrivals, slab);
-          return slab;
+          for (const tool of arrivals) writeVector(tool, analyzer, writer);
+          return writer.finish(generation);
         },
       );
-      const index = createSearcher(fieldIndex, analyzer, tuning, posCache);
+      const index = createSearcher(fieldIndex, analyzer, tuning, posCache, scratch);
       recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;

@@ -3,18 +3,33 @@
 // top-k, ranks exact names first, and falls back to a substring match of names.
 
 import type { Analyzer } from '../../analyzer.js';
+import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
 import { createCoverageTracker } from './coverage-tracker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
-import { type FieldIndex, fieldFrequency } from './field-index.js';
+import { documentFrequency, type FieldIndex } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
+import { PostingCursor } from './posting-cursor.js';
+import { CODE_FIELD, CODE_FREQUENCY, FREQUENCY_SLOTS, PostingWeights } from './posting-weights.js';
 import { expansionsFor, mentionedKinds } from './query-expansion.js';
+import { MARKED_TERMS, type SearchScratch } from './search-scratch.js';
 import { FALLBACK_SCORE } from './spec-ranker.js';
 import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';
-import { adjacentCount, FIELD_COUNT } from './vector-codec.js';
-import { SlabReader, type VectorSlab } from './vector-slab.js';
+import {
+  adjacentCount,
+  FIELD_COUNT,
+  FREQUENCY_BITS,
+  FREQUENCY_ESCAPE,
+  MAX_FREQUENCY,
+} from './vector-codec.js';
+
+// Proximity reads the first sentence of the description: a pair's tools hold both terms there.
+const DESCRIPTION_FIELD = TOOL_FIELDS.indexOf('description');
+const DESCRIPTION_SHIFT = DESCRIPTION_FIELD * FREQUENCY_BITS;
+
+import { SlabReader } from './vector-slab.js';
 
 function idfOf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
@@ -56,10 +71,75 @@ function topK(
 }
 
 /**
- * The searcher of an index: a {@link RankerIndex} whose searches (synchronous) reuse
- * one set of scratch arrays sized by the index.
+ * Adds one term's weights to the scores of its alive postings, marking the slots it
+ * touches: the loop every search spends in, the postings decoded inline (see
+ * PostingCursor) and every array a local.
+ *
+ * @returns the new count of touched slots
+ */
+function scoreTerm(
+  bytes: Uint8Array,
+  end: number,
+  idf: number,
+  alive: Uint8Array,
+  lengths: Uint16Array,
+  weights: PostingWeights,
+  scores: Float64Array,
+  seen: Uint8Array,
+  touched: Uint32Array,
+  touchedCount: number,
+  mask: Uint16Array,
+  bit: number,
+): number {
+  const singles = weights.singles;
+  let count = touchedCount;
+  let doc = -1;
+  for (let at = 0; at < end; ) {
+    let byte = bytes[at++]!;
+    let delta = byte & 0x7f;
+    for (let shift = 7; byte >= 0x80; shift += 7) {
+      byte = bytes[at++]!;
+      delta |= (byte & 0x7f) << shift;
+    }
+    doc += delta >>> 0;
+    const code = bytes[at++]!;
+    let weight: number;
+    if (code !== FREQUENCY_ESCAPE) {
+      if (alive[doc] === 0) continue;
+      const field = CODE_FIELD[code]!;
+      const length = lengths[doc * FIELD_COUNT + field]!;
+      const frequency = CODE_FREQUENCY[code]!;
+      const table = singles[field]!;
+      const cell = length * FREQUENCY_SLOTS + frequency;
+      weight = cell < table.length ? table[cell]! : Number.NaN;
+      if (Number.isNaN(weight)) weight = weights.fill(field, length, frequency);
+      if (bit !== 0 && field === DESCRIPTION_FIELD) mask[doc]! |= bit;
+    } else {
+      byte = bytes[at++]!;
+      let packed = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++]!;
+        packed |= (byte & 0x7f) << shift;
+      }
+      if (alive[doc] === 0) continue;
+      weight = weights.packed(packed >>> 0, lengths, doc);
+      if (bit !== 0 && ((packed >>> DESCRIPTION_SHIFT) & MAX_FREQUENCY) !== 0) mask[doc]! |= bit;
+    }
+    if (seen[doc] === 0) {
+      seen[doc] = 1;
+      touched[count++] = doc;
+    }
+    scores[doc]! += idf * weight;
+  }
+  return count;
+}
+
+/**
+ * The searcher of an index: a {@link RankerIndex} whose searches (synchronous) use the
+ * ranker's scratch arrays, grown to the index.
  *
  * @param posCache - the part-of-speech weights per query text, shared by the indexes of a ranker
+ * @param scratch - the per-slot arrays of searches, shared by the indexes of a ranker
  * @internal
  */
 export function createSearcher(
@@ -67,8 +147,9 @@ export function createSearcher(
   analyzer: Analyzer,
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
+  scratch: SearchScratch,
 ): RankerIndex {
-  const { n, capacity, termBuffers, termLength, termCount, alive, position } = index;
+  const { n, capacity, termBuffers, termLength, alive, position } = index;
   const { lengths, fieldWeights, fieldBs, averages } = index;
   const { groupOf, groupMembers } = index;
   const k1 = tuning.k1;
@@ -78,15 +159,19 @@ export function createSearcher(
   const relatedWords =
     tuning.relatedWords && tuning.relatedWordsWeight > 0 && tuning.analyzer.normalize === 'stem';
   const relatedWeight = tuning.relatedWordsWeight;
-  const vocabulary = termCount.length;
-  const empty = (id: number): boolean => id >= vocabulary || termCount[id] === 0;
-  // The posting weights of the terms queried so far.
-  const weightsOf: (Float32Array | undefined)[] = [];
-  // Scratch space reused by every query of this index (searches are synchronous).
-  const scores = new Float64Array(capacity);
-  const seen = new Uint8Array(capacity);
-  const touched = new Uint32Array(capacity);
-  const groupBest = new Float64Array(groupMembers.length);
+  const vocabulary = termLength.length;
+  // Document frequencies, counted from the postings where a patch left them unknown.
+  const df = (id: number): number => documentFrequency(index, id);
+  const empty = (id: number): boolean => id >= vocabulary || df(id) === 0;
+  const weights = new PostingWeights(fieldWeights, fieldBs, averages, k1);
+  const cursor = new PostingCursor();
+  // The scratch arrays of the current search (the ranker's, grown to this index).
+  let scores = scratch.scores;
+  let seen = scratch.seen;
+  let touched = scratch.touched;
+  let termMask = scratch.termMask;
+  let groupBest: Float64Array | undefined;
+  let groupLift: Float64Array | undefined;
   let touchedCount = 0;
   const floor = tuning.relevanceFloor === false ? undefined : tuning.relevanceFloor;
   const coverage = floor === undefined ? undefined : createCoverageTracker(capacity, floor);
@@ -167,44 +252,42 @@ export function createSearcher(
         }
       }
     }
+    // The terms that stand beside another query term (proximity pairs).
+    const inPairs: number[] = [];
+    for (let i = 1; i < termIds.length; i++) {
+      if (termIds[i - 1]! >= 0 && termIds[i]! >= 0) inPairs.push(termIds[i - 1]!, termIds[i]!);
+    }
     // Each distinct query term counts once: repeats in long queries are not evidence.
     for (let q = 0; q < ids.length; q++) {
       const id = ids[q]!;
-      const { docs, codes } = termBuffers[id]!;
-      const length = termLength[id]!;
-      const idf = idfOf(termCount[id]!, n) * factors[q]!;
-      let termWeights = weightsOf[id];
-      if (termWeights === undefined) {
-        // The saturated BM25F weights, as a fresh build would have stored them (float32),
-        // computed once per term and index.
-        termWeights = new Float32Array(length);
-        for (let p = 0; p < length; p++) {
-          const doc = docs[p]!;
-          if (alive[doc] === 0) continue;
-          const at = doc * FIELD_COUNT;
-          const tf = fieldFrequency(codes[p]!, lengths, at, fieldWeights, fieldBs, averages);
-          termWeights[p] = (tf * (k1 + 1)) / (k1 + tf);
-        }
-        weightsOf[id] = termWeights;
-      }
-      for (let p = 0; p < length; p++) {
-        const doc = docs[p]!;
-        if (alive[doc] === 0) continue;
-        touch(doc);
-        scores[doc]! += idf * termWeights[p]!;
-      }
+      const idf = idfOf(df(id), n) * factors[q]!;
+      touchedCount = scoreTerm(
+        termBuffers[id]!.bytes,
+        termLength[id]!,
+        idf,
+        alive,
+        lengths,
+        weights,
+        scores,
+        seen,
+        touched,
+        touchedCount,
+        scratch.termMask,
+        // Terms of proximity pairs mark their slots, for the pairs' intersections.
+        q < MARKED_TERMS && tuning.proximityWeight > 0 && inPairs.includes(id) ? 1 << q : 0,
+      );
     }
-    if (tuning.proximityWeight > 0) addProximity(termIds);
+    if (tuning.proximityWeight > 0) addProximity(termIds, ids);
     if (coverage !== undefined && floor !== undefined) {
       usedWords = 0;
       // A word's weight is its rarity here (a word no tool uses is as rare as can be)
       // and its part of speech, as in the score.
       const weights = words.map((word) => {
         const id = terms.get(word);
-        const df = id === undefined || empty(id) ? 0 : termCount[id]!;
-        if (df > 0) usedWords++;
-        const known = df > 0 ? 1 : floor.unknownWordWeight;
-        return idfOf(df, n) * known * (byTerm?.get(word) ?? 1);
+        const frequency = id === undefined || empty(id) ? 0 : df(id);
+        if (frequency > 0) usedWords++;
+        const known = frequency > 0 ? 1 : floor.unknownWordWeight;
+        return idfOf(frequency, n) * known * (byTerm?.get(word) ?? 1);
       });
       coverage.start(weights);
       // Each word's own term first: a tool is credited once per word, with its first credit.
@@ -212,8 +295,8 @@ export function createSearcher(
         for (let q = 0; q < ids.length; q++) {
           if (origins[q] !== word) continue;
           const id = ids[q]!;
-          const { docs, codes } = termBuffers[id]!;
-          coverage.credit(word, docs, codes, termLength[id]!, alive, credits[q]!);
+          cursor.open(termBuffers[id]!.bytes, termLength[id]!);
+          coverage.credit(word, cursor, alive, credits[q]!);
         }
       }
     }
@@ -238,25 +321,64 @@ export function createSearcher(
     }
   };
 
-  let pairDocs: Uint32Array | undefined;
-  let pairCounts: Uint8Array | undefined;
-  let readerSlab: VectorSlab | undefined;
   let reader: SlabReader | undefined;
-  const readerOf = (slab: VectorSlab): SlabReader => {
-    if (slab !== readerSlab) {
-      readerSlab = slab;
-      reader = new SlabReader(slab.bytes);
+  // The sentences' bytes may be replaced by a grown copy (same prefix) by a later patch.
+  const sentenceReader = (): SlabReader => {
+    if (reader === undefined || reader.bytes !== index.sentences.bytes) {
+      reader = new SlabReader(index.sentences.bytes);
     }
-    return reader!;
+    return reader;
+  };
+
+  /**
+   * The tools of an adjacent pair (a, b) found by walking both posting lists (for terms
+   * past those that mark slots): the alive slots of the shorter list, then the longer
+   * list walked against them. Fills the scratch's pair lists; returns how many.
+   */
+  const walkPair = (a: number, b: number): number => {
+    const aShorter = termLength[a]! <= termLength[b]!;
+    const shortId = aShorter ? a : b;
+    const longId = aShorter ? b : a;
+    const candidates = scratch.candidates(df(shortId));
+    let count = 0;
+    cursor.open(termBuffers[shortId]!.bytes, termLength[shortId]!);
+    while (cursor.next()) if (alive[cursor.slot] !== 0) candidates[count++] = cursor.slot;
+    let found = 0;
+    const bytes = termBuffers[longId]!.bytes;
+    const end = termLength[longId]!;
+    let doc = -1;
+    for (let at = 0, next = 0; at < end && next < count; ) {
+      let byte = bytes[at++]!;
+      let delta = byte & 0x7f;
+      for (let shift = 7; byte >= 0x80; shift += 7) {
+        byte = bytes[at++]!;
+        delta |= (byte & 0x7f) << shift;
+      }
+      doc += delta >>> 0;
+      // Past the code (and the packed frequencies after an escape).
+      if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
+      while (next < count && candidates[next]! < doc) next++;
+      if (next === count || candidates[next] !== doc) continue;
+      next++;
+      const adjacent = adjacentCount(sentenceReader(), index.slotSentence[doc]!, a, b);
+      if (adjacent > 0) {
+        if (found === scratch.pairDocs.length) scratch.growPairs(found + 1, found);
+        scratch.pairDocs[found] = doc;
+        scratch.pairCounts[found] = adjacent;
+        found++;
+      }
+    }
+    return found;
   };
   /**
    * Proximity: each distinct pair of adjacent query terms (a, b) that is also adjacent,
    * in that order, in the first sentence of a tool's description adds the pair's idf
    * (over the tools that have it) × proximityWeight × its saturated count. The tools are
-   * found by intersecting the postings of a and b (both in catalog order).
+   * found by walking the postings of a and b side by side (both in slot order).
    */
-  const addProximity = (termIds: readonly number[]): void => {
+  const addProximity = (termIds: readonly number[], ids: readonly number[]): void => {
     const done: number[] = [];
+    const mask = termMask;
     for (let i = 1; i < termIds.length; i++) {
       const a = termIds[i - 1]!;
       const b = termIds[i]!;
@@ -267,42 +389,30 @@ export function createSearcher(
       }
       if (repeated) continue;
       done.push(a, b);
-      // Walk the shorter postings list; binary-search the longer one from where the
-      // last search stopped (both are in catalog order).
-      if (termCount[a] === 0 || termCount[b] === 0) continue;
-      let shortDocs = termBuffers[a]!.docs;
-      let longDocs = termBuffers[b]!.docs;
-      let shortEnd = termLength[a]!;
-      let longEnd = termLength[b]!;
-      if (shortEnd > longEnd) {
-        [shortDocs, longDocs] = [longDocs, shortDocs];
-        [shortEnd, longEnd] = [longEnd, shortEnd];
-      }
-      let short = 0;
-      let long = 0;
-      pairDocs ??= new Uint32Array(n);
-      pairCounts ??= new Uint8Array(n);
+      if (df(a) === 0 || df(b) === 0) continue;
       let found = 0;
-      for (; short < shortEnd && long < longEnd; short++) {
-        const doc = shortDocs[short]!;
-        if (alive[doc] === 0) continue;
-        let low = long;
-        let high = longEnd;
-        while (low < high) {
-          const middle = (low + high) >>> 1;
-          if (longDocs[middle]! < doc) low = middle + 1;
-          else high = middle;
+      const qa = ids.indexOf(a);
+      const qb = ids.indexOf(b);
+      if (qa >= 0 && qa < MARKED_TERMS && qb >= 0 && qb < MARKED_TERMS) {
+        // Both terms marked the slots whose description holds them while scoring (the
+        // first sentence is the description's): the pair's tools have both marks.
+        const both = ((1 << qa) | (1 << qb)) >>> 0;
+        for (let t = 0; t < touchedCount; t++) {
+          const doc = touched[t]!;
+          if ((mask[doc]! & both) >>> 0 !== both) continue;
+          const adjacent = adjacentCount(sentenceReader(), index.slotSentence[doc]!, a, b);
+          if (adjacent > 0) {
+            if (found === scratch.pairDocs.length) scratch.growPairs(found + 1, found);
+            scratch.pairDocs[found] = doc;
+            scratch.pairCounts[found] = adjacent;
+            found++;
+          }
         }
-        long = low;
-        if (long === longEnd || longDocs[long] !== doc) continue;
-        const slab = index.slotSlab[doc]!;
-        const count = adjacentCount(readerOf(slab), slab.starts[index.slotDoc[doc]!]!, a, b);
-        if (count > 0) {
-          pairDocs[found] = doc;
-          pairCounts[found] = count;
-          found++;
-        }
+      } else {
+        found = walkPair(a, b);
       }
+      const pairDocs = scratch.pairDocs;
+      const pairCounts = scratch.pairCounts;
       if (found === 0) continue;
       const idf = idfOf(found, n) * tuning.proximityWeight;
       for (let j = 0; j < found; j++) {
@@ -312,49 +422,61 @@ export function createSearcher(
     }
   };
 
-  const groupLift = new Float64Array(groupMembers.length);
+  /** Whether group `a` ranks before group `b`: best score, then its first tool's position. */
+  const before = (a: number, b: number, best: Float64Array): boolean => {
+    const difference = best[b]! - best[a]!;
+    if (difference !== 0) return difference < 0;
+    return position[groupMembers[a]![0]!]! < position[groupMembers[b]![0]!]!;
+  };
   /**
    * Lifts every tool of the best groups by a share of the group's best score. Untouched
    * members all get the same score and tie in catalog order, so only the first `limit`
    * of them can reach the results: the others are not visited.
    */
   const boostGroups = (limit: number): void => {
+    groupBest ??= new Float64Array(groupMembers.length);
+    groupLift ??= new Float64Array(groupMembers.length);
+    const best = groupBest;
+    const lift = groupLift;
     const groups: number[] = [];
     const count = touchedCount;
     for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
       const group = groupOf[doc]!;
       if (group < 0) continue;
-      if (groupBest[group] === 0) groups.push(group);
-      if (scores[doc]! > groupBest[group]!) groupBest[group] = scores[doc]!;
+      if (best[group] === 0) groups.push(group);
+      if (scores[doc]! > best[group]!) best[group] = scores[doc]!;
     }
-    // Equal groups in catalog order of their first tools (a fresh build's group ids).
-    groups.sort(
-      (a, b) =>
-        groupBest[b]! - groupBest[a]! ||
-        position[groupMembers[a]![0]!]! - position[groupMembers[b]![0]!]!,
-    );
-    const top = Math.min(groups.length, tuning.groupTop);
-    for (let g = 0; g < top; g++)
-      groupLift[groups[g]!] = tuning.groupBoost * groupBest[groups[g]!]!;
+    // The best few groups in order, kept by insertion (a sort of every touched group
+    // would cost more than the rest of a search at 100,000 tools).
+    const top: number[] = [];
+    const want = Math.min(groups.length, tuning.groupTop);
+    for (let g = 0; g < groups.length && want > 0; g++) {
+      const group = groups[g]!;
+      if (top.length === want && !before(group, top[want - 1]!, best)) continue;
+      let at = top.length === want ? want - 1 : top.length;
+      while (at > 0 && before(group, top[at - 1]!, best)) at--;
+      top.splice(at, 0, group);
+      if (top.length > want) top.pop();
+    }
+    for (const group of top) lift[group] = tuning.groupBoost * best[group]!;
     for (let i = 0; i < count; i++) {
       const group = groupOf[touched[i]!]!;
-      if (group >= 0 && groupLift[group]! > 0) scores[touched[i]!]! += groupLift[group]!;
+      if (group >= 0 && lift[group]! > 0) scores[touched[i]!]! += lift[group]!;
     }
-    for (let g = 0; g < top; g++) {
-      const group = groups[g]!;
+    for (const group of top) {
       let added = 0;
       for (const doc of groupMembers[group]!) {
         if (added === limit) break;
         if (seen[doc] === 1) continue;
         touch(doc);
-        scores[doc] = groupLift[group]!;
+        scores[doc] = lift[group]!;
         added++;
       }
     }
     for (const group of groups) {
-      groupBest[group] = 0;
-      groupLift[group] = 0;
+      best[group] = 0;
+      lift[group] = 0;
     }
   };
 
@@ -364,6 +486,7 @@ export function createSearcher(
       const doc = touched[i]!;
       scores[doc] = 0;
       seen[doc] = 0;
+      termMask[doc] = 0;
     }
     touchedCount = 0;
   };
@@ -398,6 +521,11 @@ export function createSearcher(
     search(query: string, limit: number): RankedTool[] {
       if (n === 0 || typeof query !== 'string' || !(limit >= 1)) return [];
       const k = Math.min(Math.floor(limit), n);
+      scratch.ensure(capacity);
+      scores = scratch.scores;
+      seen = scratch.seen;
+      touched = scratch.touched;
+      termMask = scratch.termMask;
       let results: RankedTool[];
       try {
         accumulate(query);

@@ -63,6 +63,7 @@ export function buildGroups(
  * order (every member list would move): then the groups are built fresh.
  *
  * @param left - per old slot: 1 when its tool left
+ * @param revived - old slots whose tool had left and comes back: they join their group
  * @param leftInPlace - the slots that left, when every kept tool kept its position (tools
  *   replaced in place): the order holds without a check, and only these are visited
  * @internal
@@ -75,12 +76,14 @@ export function patchGroups(
   capacity: number,
   firstNew: number,
   left: Uint8Array,
+  revived: readonly number[],
   leftInPlace?: ArrayLike<number>,
 ): ToolGroups | undefined {
   let last = -1;
+  const back = revived.length === 0 ? undefined : new Set(revived);
   for (let i = 0; i < order.length && leftInPlace === undefined; i++) {
     const slot = order[i]!;
-    if (slot >= firstNew) continue;
+    if (slot >= firstNew || back?.has(slot)) continue;
     const before = base.position[slot]!;
     if (before < last) return undefined;
     last = before;
@@ -103,9 +106,14 @@ export function patchGroups(
       if (left[slot] === 1 && group >= 0 && !joining.has(group)) joining.set(group, []);
     }
   }
-  for (let slot = firstNew; slot < capacity; slot++) {
+  const joiners: number[] = [...revived];
+  for (let slot = firstNew; slot < capacity; slot++) joiners.push(slot);
+  for (const slot of joiners) {
     const key = groupKey(tools[position[slot]!]!);
-    if (key === undefined) continue;
+    if (key === undefined) {
+      groupOf[slot] = -1;
+      continue;
+    }
     let group = groupIds.get(key);
     if (group === undefined) {
       group = groupIds.size;

@@ -180,8 +180,13 @@ export function writeVector(tool: ToolDefinition, analyzer: Analyzer, writer: Sl
   writer.end();
 }
 
-/** The one-byte code of a term's packed field frequencies, or {@link FREQUENCY_ESCAPE}. */
-function frequencyCode(frequencies: number): number {
+/**
+ * The one-byte code of a term's packed field frequencies, or {@link FREQUENCY_ESCAPE}
+ * (then the packed frequencies follow as a varint).
+ *
+ * @internal
+ */
+export function frequencyCode(frequencies: number): number {
   for (let field = 0; field < FIELD_COUNT; field++) {
     const shift = field * FREQUENCY_BITS;
     const frequency = (frequencies >>> shift) & MAX_FREQUENCY;

@@ -1,14 +1,6 @@
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  SlabReader,
-  type SlabRef,
-  SlabWriter,
-  VectorMemo,
-  type VectorSlab,
-} from './vector-slab.js';
+import { SlabReader, SlabWriter, type VectorSlab } from './vector-slab.js';
 
 /** Reads back the varints of one vector. */
 function varints(slab: VectorSlab, doc: number): number[] {
@@ -65,7 +57,7 @@ describe('SlabWriter', () => {
     writer.copy(a, 0, 3);
     const copied = writer.finish(0);
     expect([0, 1, 2, 3].map((doc) => varints(copied, doc))).toEqual([[5], [1], [2, 300], [3]]);
-    expect(copied.serial).not.toBe(a.serial);
+    expect(copied.bytes).not.toBe(a.bytes);
   });
 
   it('refuses more or fewer vectors than its count', () => {
@@ -118,62 +110,5 @@ describe('SlabReader', () => {
     reader.position = slab.starts[0]!;
     expect([reader.varint(), reader.varint()]).toEqual([7, 8]);
     expect(reader.position).toBe(slab.starts[1]);
-  });
-});
-
-describe('VectorMemo', () => {
-  it('finds each remembered key in the newest slab that holds it', () => {
-    const memo = new VectorMemo<object>();
-    const [k0, k1, k2] = [{}, {}, {}];
-    const first = slabOf([[1], [2]]);
-    memo.remember([k0, k1], first);
-    expect(memo.find(k1, 0)).toBe(1);
-    expect(memo.found).toBe(first);
-    const second = slabOf([[2], [3], [1]]);
-    memo.remember([k1, k2, k0], second);
-    expect(memo.find(k0, 0)).toBe(2);
-    expect(memo.found).toBe(second);
-    expect(memo.find({}, 0)).toBe(-1);
-  });
-
-  it('finds nothing in a slab of another dictionary generation', () => {
-    const memo = new VectorMemo<object>();
-    const key = {};
-    memo.remember([key], slabOf([[1]], 3));
-    expect(memo.find(key, 4)).toBe(-1);
-    expect(memo.find(key, 3)).toBe(0);
-  });
-
-  it('finds nothing once a slab is gone, and forgets it', () => {
-    const refs: { slab: VectorSlab | undefined }[] = [];
-    const memo = new VectorMemo<object>((slab): SlabRef => {
-      const ref = { slab: slab as VectorSlab | undefined, deref: () => ref.slab };
-      refs.push(ref);
-      return ref;
-    });
-    const [a, b] = [{}, {}];
-    memo.remember([a], slabOf([[1]]));
-    memo.remember([b], slabOf([[2]]));
-    expect(memo.slabCount).toBe(2);
-    refs[0]!.slab = undefined;
-    expect(memo.find(a, 0)).toBe(-1);
-    expect(memo.slabCount).toBe(1);
-    expect(memo.find(b, 0)).toBe(0);
-  });
-
-  it('holds slabs weakly: a slab no index holds is collected', async () => {
-    setFlagsFromString('--expose-gc');
-    const gc = runInNewContext('gc') as () => void;
-    const memo = new VectorMemo<object>();
-    const [key, keptKey] = [{}, {}];
-    const kept = slabOf([[7]]);
-    memo.remember([keptKey], kept);
-    (() => memo.remember([key], slabOf([[1]])))();
-    // A WeakRef keeps its target until the end of the job that made or read it.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    gc();
-    expect(memo.find(key, 0)).toBe(-1);
-    expect(memo.find(keptKey, 0)).toBe(0);
-    expect(memo.found).toBe(kept);
   });
 });

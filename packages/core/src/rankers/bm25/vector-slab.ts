@@ -1,7 +1,8 @@
-// Per-tool vectors packed side by side in one byte array per index (a slab), the writer
-// and the reader of its numbers, and the per-tool memo that finds a tool's vector again. A small typed array per tool would
-// carry about 180 bytes of object overhead (the view and its buffer) besides its data:
-// at 10,000 tools, more than the data itself.
+// Per-tool vectors packed side by side in one byte array (a slab), and the writer and
+// the reader of its numbers. A small typed array per tool would carry about 180 bytes of
+// object overhead (the view and its buffer) besides its data: at 10,000 tools, more than
+// the data itself. An index build reads the arrivals' vectors from a slab, and keeps the
+// first sentences of their descriptions in one of its own.
 
 /**
  * The vectors of one index's tools, in catalog order: vector `doc` is
@@ -10,15 +11,11 @@
  * @internal
  */
 export interface VectorSlab {
-  /** Unique per slab in the process: memo handles name their slab by it. */
-  readonly serial: number;
   /** The term dictionary generation the vectors were made with. */
   readonly generation: number;
   readonly bytes: Uint8Array;
   readonly starts: Uint32Array;
 }
-
-let nextSerial = 1;
 
 /**
  * Writes the vectors of one slab in order: each vector is written (or copied from
@@ -140,7 +137,6 @@ export class SlabWriter {
       throw new RangeError(`SlabWriter: ${this.doc} of ${this.count} vectors written`);
     }
     return {
-      serial: nextSerial++,
       generation,
       bytes: this.bytes.slice(0, this.length),
       starts: this.starts,
@@ -201,94 +197,5 @@ export class SlabReader {
     return (
       (bytes[at]! | (bytes[at + 1]! << 8) | (bytes[at + 2]! << 16) | (bytes[at + 3]! << 24)) >>> 0
     );
-  }
-}
-
-/** Handles are `serial * DOC_LIMIT + doc`: exact in a double below a serial of 2^27. */
-const DOC_LIMIT = 2 ** 26;
-const SERIAL_LIMIT = 2 ** 27;
-
-/** Something that may still hold a slab (a `WeakRef` in production). */
-export interface SlabRef {
-  deref(): VectorSlab | undefined;
-}
-
-/**
- * Finds the vector of a tool object again: a `WeakMap` from the object to a handle
- * (the slab and the position in it), and the slabs themselves held weakly. A slab
- * lives as long as an index that reads it; once every index over it is dropped, it is
- * collected and the handles into it find nothing (the tool is analysed again when it
- * comes back). Every build points the handles of its tools at its own slab, so the
- * tools of live indexes stay found.
- *
- * @internal
- */
-export class VectorMemo<K extends object> {
-  private readonly handles = new WeakMap<K, number>();
-  private readonly slabs = new Map<number, SlabRef>();
-  private readonly finalizer: FinalizationRegistry<number> | undefined;
-
-  /** The slab of the last successful {@link VectorMemo.find}. */
-  found: VectorSlab | undefined;
-
-  /**
-   * @param makeRef - how slabs are held @defaultValue a `WeakRef` (tests pass their own)
-   * @throws nothing
-   */
-  constructor(
-    private readonly makeRef: (slab: VectorSlab) => SlabRef = (slab) => new WeakRef(slab),
-  ) {
-    this.finalizer =
-      typeof FinalizationRegistry === 'function'
-        ? new FinalizationRegistry((serial: number) => this.drop(serial))
-        : undefined;
-  }
-
-  /** Forgets a slab whose ref is empty (a finalizer's callback, or a lookup that found it gone). */
-  private drop(serial: number): void {
-    if (this.slabs.get(serial)?.deref() === undefined) this.slabs.delete(serial);
-  }
-
-  /**
-   * The position of a key's vector in {@link VectorMemo.found}, or -1 when the key was
-   * never remembered, its slab is gone, or its slab is of another dictionary generation.
-   *
-   * @throws nothing
-   */
-  find(key: K, generation: number): number {
-    const handle = this.handles.get(key);
-    if (handle === undefined) return -1;
-    const serial = Math.floor(handle / DOC_LIMIT);
-    const slab = this.slabs.get(serial)?.deref();
-    if (slab === undefined) {
-      this.drop(serial);
-      return -1;
-    }
-    if (slab.generation !== generation) return -1;
-    this.found = slab;
-    return handle - serial * DOC_LIMIT;
-  }
-
-  /**
-   * Points each key at its vector in a slab: `keys[doc]` at vector `doc`.
-   *
-   * @throws nothing
-   */
-  remember(keys: readonly K[], slab: VectorSlab): void {
-    // Past the limits a handle would not be exact: such slabs are simply not memoized.
-    if (keys.length > DOC_LIMIT || slab.serial >= SERIAL_LIMIT) return;
-    this.slabs.set(slab.serial, this.makeRef(slab));
-    this.finalizer?.register(slab, slab.serial);
-    const base = slab.serial * DOC_LIMIT;
-    for (let doc = 0; doc < keys.length; doc++) this.handles.set(keys[doc]!, base + doc);
-  }
-
-  /**
-   * How many slabs the memo holds refs to (live, or collected but not yet forgotten).
-   *
-   * @throws nothing
-   */
-  get slabCount(): number {
-    return this.slabs.size;
   }
 }

@@ -1,0 +1,147 @@
+// Compaction of a field index: the slots of tools that left are dropped and the others
+// numbered again, from the index itself (its postings, lengths, hashes and sentences),
+// so that a long run of patches never analyses a kept tool again.
+
+import type { ToolDefinition } from '../../types.js';
+import type { FieldIndex, PostingBuffer } from './field-index.js';
+import { buildGroups } from './tool-groups.js';
+import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
+
+/**
+ * The index with its alive slots only, numbered in their old order (postings stay in
+ * slot order, so each list is copied in one pass): every search answers as before.
+ *
+ * @throws the `RangeError` of a typed array beyond the size limit
+ * @internal
+ */
+export function compactIndex(index: FieldIndex): FieldIndex {
+  const { capacity, alive, n } = index;
+  const renumbered = new Int32Array(capacity).fill(-1);
+  let count = 0;
+  for (let slot = 0; slot < capacity; slot++) if (alive[slot] === 1) renumbered[slot] = count++;
+
+  const lengths = new Uint16Array(count * FIELD_COUNT);
+  const slotHashes = new Uint32Array(count * 2);
+  const position = new Uint32Array(count);
+  const slotSentence = new Uint32Array(count);
+  const slotTools: ToolDefinition[] = new Array(count);
+  const longLengths = new Map<number, readonly number[]>();
+  const sentences = new Uint8Array(index.sentenceLength);
+  let sentenceLength = 0;
+  for (let slot = 0; slot < capacity; slot++) {
+    const to = renumbered[slot]!;
+    if (to < 0) continue;
+    lengths.set(
+      index.lengths.subarray(slot * FIELD_COUNT, (slot + 1) * FIELD_COUNT),
+      to * FIELD_COUNT,
+    );
+    slotHashes[to * 2] = index.slotHashes[slot * 2]!;
+    slotHashes[to * 2 + 1] = index.slotHashes[slot * 2 + 1]!;
+    position[to] = index.position[slot]!;
+    slotSentence[to] = sentenceLength;
+    slotTools[to] = index.slotTools[slot]!;
+    const long = index.longLengths.get(slot);
+    if (long !== undefined) longLengths.set(to, long);
+    const start = index.slotSentence[slot]!;
+    const end = sentenceEnd(index.sentences.bytes, start);
+    sentences.set(index.sentences.bytes.subarray(start, end), sentenceLength);
+    sentenceLength += end - start;
+  }
+  const order = new Uint32Array(n);
+  for (let i = 0; i < n; i++) order[i] = renumbered[index.order[i]!]!;
+
+  const vocabulary = index.termLength.length;
+  const termBuffers: (PostingBuffer | undefined)[] = new Array(vocabulary).fill(undefined);
+  const termLength = new Uint32Array(vocabulary);
+  const termLast = new Int32Array(vocabulary).fill(-1);
+  const termCount = new Uint32Array(vocabulary);
+  for (let id = 0; id < vocabulary; id++) {
+    const buffer = index.termBuffers[id];
+    if (buffer === undefined) continue;
+    const { written, last, postings } = copyAlive(buffer.bytes, index.termLength[id]!, renumbered);
+    if (postings === 0) continue;
+    termBuffers[id] = { bytes: written, used: written.length };
+    termLength[id] = written.length;
+    termLast[id] = last;
+    termCount[id] = postings;
+  }
+  return {
+    n,
+    capacity: count,
+    generation: index.generation,
+    tools: index.tools,
+    order,
+    position,
+    termBuffers,
+    termLength,
+    termLast,
+    termCount,
+    termCounted: new Uint8Array(vocabulary).fill(1),
+    alive: new Uint8Array(count).fill(1),
+    averages: index.averages,
+    fieldWeights: index.fieldWeights,
+    fieldBs: index.fieldBs,
+    lengths,
+    longLengths,
+    sums: index.sums,
+    sentences: { bytes: sentences.slice(0, sentenceLength), used: sentenceLength },
+    sentenceLength,
+    slotSentence,
+    slotTools,
+    slotHashes,
+    ...buildGroups(index.tools, order, count),
+  };
+}
+
+/** Where the sentence at `start` ends: its count, then that many varints. */
+function sentenceEnd(bytes: Uint8Array, start: number): number {
+  let at = start;
+  let count = 0;
+  let shift = 0;
+  let byte: number;
+  do {
+    byte = bytes[at++]!;
+    count |= (byte & 0x7f) << shift;
+    shift += 7;
+  } while (byte >= 0x80);
+  for (let left = count >>> 0; left > 0; left--) while (bytes[at++]! >= 0x80);
+  return at;
+}
+
+/** One list's postings of alive slots, renumbered, in a buffer of exactly their bytes. */
+function copyAlive(
+  bytes: Uint8Array,
+  end: number,
+  renumbered: Int32Array,
+): { written: Uint8Array; last: number; postings: number } {
+  // Renumbered differences are never longer than the old ones: the old size is room enough.
+  const out = new Uint8Array(end);
+  let length = 0;
+  let last = -1;
+  let postings = 0;
+  let slot = -1;
+  for (let at = 0; at < end; ) {
+    let byte = bytes[at++]!;
+    let delta = byte & 0x7f;
+    for (let shift = 7; byte >= 0x80; shift += 7) {
+      byte = bytes[at++]!;
+      delta |= (byte & 0x7f) << shift;
+    }
+    slot += delta >>> 0;
+    const codeStart = at;
+    if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
+    const to = renumbered[slot]!;
+    if (to < 0) continue;
+    let rest = to - last;
+    while (rest >= 0x80) {
+      out[length++] = (rest & 0x7f) | 0x80;
+      rest >>>= 7;
+    }
+    out[length++] = rest;
+    out.set(bytes.subarray(codeStart, at), length);
+    length += at - codeStart;
+    last = to;
+    postings++;
+  }
+  return { written: out.slice(0, length), last, postings };
+}

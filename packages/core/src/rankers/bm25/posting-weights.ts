@@ -1,0 +1,128 @@
+// The saturated BM25F weight of a posting, from its frequency code and its slot's field
+// lengths. Tools share few distinct field lengths, so the length norms, and for the
+// usual posting (one field, a small frequency) the whole weight, are computed once per
+// index and looked up after: a search decodes and scores a posting with a few reads.
+// The floats are those a fresh build's stored weights had: the same expressions in the
+// same order, the weight rounded to a float32.
+
+import { lengthNorm } from './field-index.js';
+import { FIELD_COUNT, FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
+
+/** Frequencies a one-byte code holds (see `FREQUENCY_CODES`). */
+const CODE_FREQUENCIES = 31;
+/**
+ * Per one-byte code: its field. @internal
+ */
+export const CODE_FIELD = Uint8Array.from({ length: 256 }, (_, code) =>
+  Math.floor(code / CODE_FREQUENCIES),
+);
+/**
+ * Per one-byte code: its frequency (1 to 31). @internal
+ */
+export const CODE_FREQUENCY = Uint8Array.from(
+  { length: 256 },
+  (_, code) => (code % CODE_FREQUENCIES) + 1,
+);
+
+/** Slots per field length in a single-field table: a frequency's weight at `frequency`. */
+export const FREQUENCY_SLOTS = 32;
+
+/**
+ * Posting weights of one index, filled as field lengths are met. The single-field
+ * weights are read by the searcher's loop itself: `singles[field][length * 32 +
+ * frequency]`, NaN until {@link PostingWeights.fill} computed it.
+ *
+ * @internal
+ */
+export class PostingWeights {
+  /** Per field: the length norm by field length (NaN: not computed yet). */
+  private readonly norms: Float64Array[] = [];
+  /** Per field: the weight of each frequency (1 to 31) at each field length. */
+  readonly singles: Float32Array[] = [];
+  private readonly k1Plus1: number;
+
+  /**
+   * @param weights - per field, its weight
+   * @param bs - per field, its `b`
+   * @param averages - per field, the index's average length
+   * @param k1 - the term-frequency saturation
+   * @throws nothing
+   */
+  constructor(
+    private readonly weights: Float64Array,
+    private readonly bs: Float64Array,
+    private readonly averages: Float64Array,
+    private readonly k1: number,
+  ) {
+    this.k1Plus1 = k1 + 1;
+    for (let f = 0; f < FIELD_COUNT; f++) {
+      this.norms.push(new Float64Array(64).fill(Number.NaN));
+      this.singles.push(new Float32Array(16 * FREQUENCY_SLOTS).fill(Number.NaN));
+    }
+  }
+
+  /** The length norm of field `field` at `length`. */
+  private norm(field: number, length: number): number {
+    let table = this.norms[field]!;
+    if (length < table.length) {
+      const norm = table[length]!;
+      if (!Number.isNaN(norm)) return norm;
+    } else {
+      const grown = new Float64Array(Math.max(length + 1, table.length * 2)).fill(Number.NaN);
+      grown.set(table);
+      table = grown;
+      this.norms[field] = grown;
+    }
+    const norm = lengthNorm(this.weights[field]!, this.bs[field]!, length, this.averages[field]!);
+    table[length] = norm;
+    return norm;
+  }
+
+  /** Saturates a BM25F frequency, as a float32 (as the index once stored it). */
+  private saturate(tf: number): number {
+    return Math.fround((tf * this.k1Plus1) / (this.k1 + tf));
+  }
+
+  /**
+   * Computes the weight of a one-field posting into `singles` (grown to hold it).
+   *
+   * @param field - the field
+   * @param length - the slot's length of the field
+   * @param frequency - the term's frequency in the field, 1 to 31
+   * @returns the weight
+   * @throws nothing
+   */
+  fill(field: number, length: number, frequency: number): number {
+    let table = this.singles[field]!;
+    const at = length * FREQUENCY_SLOTS + frequency;
+    if (at >= table.length) {
+      const size = Math.max((length + 1) * FREQUENCY_SLOTS, table.length * 2);
+      const grown = new Float32Array(size).fill(Number.NaN);
+      grown.set(table);
+      table = grown;
+      this.singles[field] = grown;
+    }
+    // Fields before this one hold 0 of the term: they add 0 to the sum.
+    const weight = this.saturate(frequency * this.norm(field, length));
+    table[at] = weight;
+    return weight;
+  }
+
+  /**
+   * The weight of a posting with packed field frequencies (any fields).
+   *
+   * @param frequencies - the packed field frequencies
+   * @param lengths - per slot and field, the field lengths
+   * @param slot - the posting's slot
+   * @throws nothing
+   */
+  packed(frequencies: number, lengths: Uint16Array, slot: number): number {
+    const at = slot * FIELD_COUNT;
+    let tf = 0;
+    for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+      const frequency = bits & MAX_FREQUENCY;
+      if (frequency !== 0) tf += frequency * this.norm(f, lengths[at + f]!);
+    }
+    return this.saturate(tf);
+  }
+}

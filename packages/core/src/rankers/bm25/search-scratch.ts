@@ -1,0 +1,66 @@
+// Scratch space of searches, shared by every index of a ranker: searches are
+// synchronous, so one set of per-slot arrays serves them all (grown to the largest
+// index), and an index patched for a small change allocates none of its own.
+
+/** How many query terms mark the slots they hold (see `termMask`). */
+export const MARKED_TERMS = 16;
+
+/**
+ * Per-slot arrays of one search at a time: scores, which slots a query touched, which
+ * query terms hold them; and lists of proximity pairs, grown as needed. Every search
+ * leaves `scores`, `seen` and `termMask` zeroed where it wrote them.
+ *
+ * @internal
+ */
+export class SearchScratch {
+  scores = new Float64Array(0);
+  seen = new Uint8Array(0);
+  touched = new Uint32Array(0);
+  /** Per slot: bit q set when query term q (below {@link MARKED_TERMS}) holds it. */
+  termMask = new Uint16Array(0);
+  pairDocs = new Uint32Array(0);
+  pairCounts = new Uint8Array(0);
+  pairCandidates = new Uint32Array(0);
+
+  /**
+   * Makes the per-slot arrays at least `capacity` long (kept zeroed: grown arrays are new).
+   *
+   * @throws the `RangeError` of a typed array beyond the size limit
+   */
+  ensure(capacity: number): void {
+    if (this.scores.length >= capacity) return;
+    const size = Math.max(capacity, Math.ceil(this.scores.length * 1.25));
+    this.scores = new Float64Array(size);
+    this.seen = new Uint8Array(size);
+    this.touched = new Uint32Array(size);
+    this.termMask = new Uint16Array(size);
+  }
+
+  /**
+   * Makes the pair lists at least `size` long, keeping their first `kept` entries.
+   *
+   * @throws the `RangeError` of a typed array beyond the size limit
+   */
+  growPairs(size: number, kept: number): void {
+    if (this.pairDocs.length >= size) return;
+    const length = Math.max(size, this.pairDocs.length * 2, 256);
+    const docs = new Uint32Array(length);
+    docs.set(this.pairDocs.subarray(0, kept));
+    const counts = new Uint8Array(length);
+    counts.set(this.pairCounts.subarray(0, kept));
+    this.pairDocs = docs;
+    this.pairCounts = counts;
+  }
+
+  /**
+   * Makes the candidate list at least `size` long (its content is not kept).
+   *
+   * @throws the `RangeError` of a typed array beyond the size limit
+   */
+  candidates(size: number): Uint32Array {
+    if (this.pairCandidates.length < size) {
+      this.pairCandidates = new Uint32Array(Math.max(size, this.pairCandidates.length * 2));
+    }
+    return this.pairCandidates;
+  }
+}

@@ -70,7 +70,7 @@ export interface CatalogOptions {
 
 let sharedDefaultRanker: Ranker | undefined;
 
-// One default ranker for every catalog, so that its per-tool memo is shared.
+// One default ranker for every catalog, so that the indexes it remembers are shared.
 function defaultRanker(): Ranker {
   if (sharedDefaultRanker === undefined) sharedDefaultRanker = createBm25Ranker();
   return sharedDefaultRanker;
@@ -203,7 +203,7 @@ function normalizeLimit(limit: unknown): number {
 
 /**
  * Creates a searchable catalog over a list of tools. Tool objects are treated as
- * immutable; rankers memoize per tool object, so building a catalog over an
+ * immutable; rankers remember their indexes by tool objects, so building a catalog over an
  * unchanged list again is cheap. A frozen array is taken as the catalog's list as it
  * is (no copy), and a catalog over the same frozen array again reuses its name map.
  *

@@ -381,7 +381,7 @@ export function formatSizeReport(result: SizeResult): string {
     '',
     mainTable(result),
     '',
-    'Peers keep no per-tool memo, so their new assembly is a full rebuild (the cold build).',
+    'Peers keep no index to patch, so their new assembly is a full rebuild (the cold build).',
   ];
   if (peers.length > 0) {
     for (const system of ours) parts.push('', ratioTable(system, peers));

@@ -104,7 +104,7 @@ function ourSystem(name: OurRankerName): OurSystem {
   return {
     id: `bm25:${name}`,
     name,
-    setup: `createCatalog(tools, { ranker }) with ranker = ${call} (id '${freshRanker().id}'), a new one per measurement and per cold build; per-tool memos are module-wide`,
+    setup: `createCatalog(tools, { ranker }) with ranker = ${call} (id '${freshRanker().id}'), a new one per measurement and per cold build; each ranker remembers its last two indexes`,
     freshRanker,
   };
 }

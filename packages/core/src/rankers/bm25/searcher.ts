@@ -438,6 +438,9 @@ export function createSearcher(
     groupLift ??= new Float64Array(groupMembers.length);
     const best = groupBest;
     const lift = groupLift;
+    // Locals, not the closure's variables: these loops run over every touched tool.
+    const touched = scratch.touched;
+    const scores = scratch.scores;
     const groups: number[] = [];
     const count = touchedCount;
     for (let i = 0; i < count; i++) {
@@ -459,18 +462,21 @@ export function createSearcher(
       top.splice(at, 0, group);
       if (top.length > want) top.pop();
     }
-    for (const group of top) lift[group] = tuning.groupBoost * best[group]!;
-    for (let i = 0; i < count; i++) {
-      const group = groupOf[touched[i]!]!;
-      if (group >= 0 && lift[group]! > 0) scores[touched[i]!]! += lift[group]!;
-    }
+    // Each lifted group's members: the touched ones gain the lift, and the first
+    // `limit` untouched ones get it as their score (a member is in one group only, so
+    // this visits the lifted tools without a pass over every touched tool).
     for (const group of top) {
+      const value = tuning.groupBoost * best[group]!;
+      lift[group] = value;
       let added = 0;
       for (const doc of groupMembers[group]!) {
-        if (added === limit) break;
-        if (seen[doc] === 1) continue;
+        if (seen[doc] === 1) {
+          if (value > 0) scores[doc]! += value;
+          continue;
+        }
+        if (added === limit) continue;
         touch(doc);
-        scores[doc] = lift[group]!;
+        scores[doc] = value;
         added++;
       }
     }
@@ -481,8 +487,10 @@ export function createSearcher(
   };
 
   const reset = (): void => {
-    coverage?.reset(touched, touchedCount);
-    for (let i = 0; i < touchedCount; i++) {
+    const { touched, scores, seen, termMask } = scratch;
+    const count = touchedCount;
+    coverage?.reset(touched, count);
+    for (let i = 0; i < count; i++) {
       const doc = touched[i]!;
       scores[doc] = 0;
       seen[doc] = 0;

@@ -292,9 +292,12 @@ export function withChangedFraction(
   for (const position of positions) {
     i++;
     const tool = result[position]!;
+    // The mark of an earlier revision is replaced, not kept: a long run of changes does
+    // not grow the descriptions (the heap it measures is the system's, not the data's).
+    const text = (tool.description ?? '').replace(/ \(revision \d+\.\d+\)$/, '');
     result[position] = {
       ...tool,
-      description: `${tool.description ?? ''} (revision ${round}.${i})`,
+      description: `${text} (revision ${round}.${i})`,
       inputSchema: structuredClone(tool.inputSchema),
     };
   }

@@ -79,11 +79,20 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly sentences: PostingBuffer;
   readonly sentenceLength: number;
   readonly slotSentence: Uint32Array;
-  /**
-   * Per slot: its tool, also after it left (until a compaction), so that a tool that
-   * comes back takes its slot again, with its postings, instead of being analysed.
-   */
-  readonly slotTools: readonly (ToolDefinition | undefined)[];
+  /** The slots of the indexes patched from one another since a fresh build or compaction. */
+  readonly family: SlotFamily;
+}
+
+/**
+ * What the indexes patched from one another share about their slots (a slot is never
+ * given to another tool until a compaction starts a new family): the slot each tool
+ * that left had, held weakly, so that a tool that comes back takes its slot again, with
+ * its postings, instead of being analysed; a tool nobody holds any more is forgotten.
+ *
+ * @internal
+ */
+export interface SlotFamily {
+  readonly left: WeakMap<ToolDefinition, number>;
 }
 
 /**
@@ -246,28 +255,37 @@ function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Slo
   if (missing.length === 0) {
     return { slots, replaced: n === old.length ? missing : undefined, revived };
   }
-  // The missing tools by object, looked for among the other slots in one pass.
-  const wanted = new Map<ToolDefinition, number[]>();
-  for (const i of missing) {
-    const list = wanted.get(tools[i]!);
-    if (list === undefined) wanted.set(tools[i]!, [i]);
-    else list.push(i);
-  }
   const claimed = new Uint8Array(previous.capacity);
   for (let i = 0; i < same; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
-  const { slotTools, alive } = previous;
+  const { alive, capacity } = previous;
+  // A tool that left an index of this family comes back to its slot; the others are
+  // looked for among the previous list's tools (moved), in one pass.
+  let wanted: Map<ToolDefinition, number[]> | undefined;
+  for (const i of missing) {
+    const tool = tools[i]!;
+    const slot = previous.family.left.get(tool);
+    if (slot !== undefined && slot < capacity && alive[slot] === 0 && claimed[slot] === 0) {
+      slots[i] = slot;
+      claimed[slot] = 1;
+      revived.push(slot);
+      continue;
+    }
+    wanted ??= new Map();
+    const list = wanted.get(tool);
+    if (list === undefined) wanted.set(tool, [i]);
+    else list.push(i);
+  }
   let moved = false;
-  for (let slot = 0; slot < slotTools.length && wanted.size > 0; slot++) {
-    const tool = slotTools[slot];
-    if (tool === undefined || claimed[slot] === 1) continue;
-    const positions = wanted.get(tool);
+  for (let p = 0; wanted !== undefined && p < old.length && wanted.size > 0; p++) {
+    const positions = wanted.get(old[p]!);
     if (positions === undefined) continue;
+    const slot = previous.order[p]!;
+    if (claimed[slot] === 1) continue;
     const i = positions.shift()!;
-    if (positions.length === 0) wanted.delete(tool);
+    if (positions.length === 0) wanted.delete(old[p]!);
     slots[i] = slot;
     claimed[slot] = 1;
-    if (alive[slot] === 1) moved = true;
-    else revived.push(slot);
+    moved = true;
   }
   return { slots, replaced: !moved && n === old.length ? missing : undefined, revived };
 }
@@ -334,8 +352,7 @@ export function indexTools(
   const lengths = new Uint16Array(capacity * FIELD_COUNT);
   const slotSentence = new Uint32Array(capacity);
   const slotHashes = new Uint32Array(capacity * 2);
-  const slotTools: (ToolDefinition | undefined)[] =
-    base === undefined ? new Array(capacity) : base.slotTools.slice();
+  const family: SlotFamily = base?.family ?? { left: new WeakMap() };
   const sums = new Float64Array(FIELD_COUNT);
   let longLengths: Map<number, readonly number[]> | ReadonlyMap<number, readonly number[]> =
     base?.longLengths ?? new Map();
@@ -375,7 +392,8 @@ export function indexTools(
       for (let f = 0; f < FIELD_COUNT; f++) {
         sums[f]! -= long === undefined ? base.lengths[slot * FIELD_COUNT + f]! : long[f]!;
       }
-      // The slot keeps its tool, lengths, sentence and postings: the tool may come back.
+      // The slot keeps its lengths, sentence and postings: the tool may come back.
+      family.left.set(base.tools[base.position[slot]!]!, slot);
     }
     // The tools that come back: their lengths into the sums again.
     for (const slot of revived) {
@@ -407,7 +425,6 @@ export function indexTools(
     if (slots[i]! >= 0) continue;
     const slot = oldCapacity + a;
     slots[i] = slot;
-    slotTools[slot] = tools[i];
     scan.read(reader, slab, a);
     const start = slab.starts[a]!;
     const size = scan.sentenceEnd - start;
@@ -563,7 +580,7 @@ export function indexTools(
     sentences,
     sentenceLength: sentences.used,
     slotSentence,
-    slotTools,
+    family,
     slotHashes,
     ...groups,
   };

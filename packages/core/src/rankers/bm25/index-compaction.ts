@@ -2,7 +2,6 @@
 // numbered again, from the index itself (its postings, lengths, hashes and sentences),
 // so that a long run of patches never analyses a kept tool again.
 
-import type { ToolDefinition } from '../../types.js';
 import type { FieldIndex, PostingBuffer } from './field-index.js';
 import { buildGroups } from './tool-groups.js';
 import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
@@ -24,7 +23,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   const slotHashes = new Uint32Array(count * 2);
   const position = new Uint32Array(count);
   const slotSentence = new Uint32Array(count);
-  const slotTools: ToolDefinition[] = new Array(count);
   const longLengths = new Map<number, readonly number[]>();
   const sentences = new Uint8Array(index.sentenceLength);
   let sentenceLength = 0;
@@ -39,7 +37,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     slotHashes[to * 2 + 1] = index.slotHashes[slot * 2 + 1]!;
     position[to] = index.position[slot]!;
     slotSentence[to] = sentenceLength;
-    slotTools[to] = index.slotTools[slot]!;
     const long = index.longLengths.get(slot);
     if (long !== undefined) longLengths.set(to, long);
     const start = index.slotSentence[slot]!;
@@ -87,7 +84,8 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     sentences: { bytes: sentences.slice(0, sentenceLength), used: sentenceLength },
     sentenceLength,
     slotSentence,
-    slotTools,
+    // Slots are numbered again: a new family, whose tools that left are forgotten.
+    family: { left: new WeakMap() },
     slotHashes,
     ...buildGroups(index.tools, order, count),
   };

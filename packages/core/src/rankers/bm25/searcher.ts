@@ -35,6 +35,21 @@ function idfOf(df: number, n: number): number {
   return Math.log(1 + (n - df + 0.5) / (df + 0.5));
 }
 
+/** How many of the best tools before the group boost settle it (see `boostFromLeaders`). */
+const LEADERS = 128;
+
+/**
+ * Options of {@link createSearcher} for tests.
+ *
+ * @internal
+ */
+export interface SearcherOptions {
+  /** The leaders that settle the group boost; 0 for the full passes. @defaultValue 128 */
+  leaders?: number;
+  /** Told which way each search with a group boost went. */
+  onGroupBoost?: (way: 'settled' | 'unsettled' | 'rechecked') => void;
+}
+
 /** The `limit` best of the candidates, best first; equal scores keep catalog order. */
 function topK(
   scores: Float64Array,
@@ -140,6 +155,7 @@ function scoreTerm(
  *
  * @param posCache - the part-of-speech weights per query text, shared by the indexes of a ranker
  * @param scratch - the per-slot arrays of searches, shared by the indexes of a ranker
+ * @param options - for tests: the leaders that settle the group boost
  * @internal
  */
 export function createSearcher(
@@ -148,7 +164,9 @@ export function createSearcher(
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
   scratch: SearchScratch,
+  options: SearcherOptions = {},
 ): RankerIndex {
+  const leaderCount = options.leaders ?? LEADERS;
   const { n, capacity, termBuffers, termLength, alive, position } = index;
   const { lengths, fieldWeights, fieldBs, averages } = index;
   const { groupOf, groupMembers } = index;
@@ -171,7 +189,6 @@ export function createSearcher(
   let touched = scratch.touched;
   let termMask = scratch.termMask;
   let groupBest: Float64Array | undefined;
-  let groupLift: Float64Array | undefined;
   let touchedCount = 0;
   const floor = tuning.relevanceFloor === false ? undefined : tuning.relevanceFloor;
   const coverage = floor === undefined ? undefined : createCoverageTracker(capacity, floor);
@@ -433,12 +450,56 @@ export function createSearcher(
    * members all get the same score and tie in catalog order, so only the first `limit`
    * of them can reach the results: the others are not visited.
    */
+  /** The best `groupTop` of `groups` (each with its best score in `best`), in order. */
+  const bestGroups = (groups: readonly number[], best: Float64Array): number[] => {
+    // Kept by insertion: a sort of every touched group would cost more than the rest
+    // of a search at 100,000 tools.
+    const top: number[] = [];
+    const want = Math.min(groups.length, tuning.groupTop);
+    for (let g = 0; g < groups.length && want > 0; g++) {
+      const group = groups[g]!;
+      if (top.length === want && !before(group, top[want - 1]!, best)) continue;
+      let at = top.length === want ? want - 1 : top.length;
+      while (at > 0 && before(group, top[at - 1]!, best)) at--;
+      top.splice(at, 0, group);
+      if (top.length > want) top.pop();
+    }
+    return top;
+  };
+  /**
+   * Each lifted group's members: the touched ones gain a share of the group's best
+   * score, and the first `limit` untouched ones get it as their score (untouched members
+   * all tie, in catalog order, so the others cannot reach the results). A member is in
+   * one group only. `visit` is told every member whose score the lift set or raised.
+   */
+  const liftGroups = (
+    top: readonly number[],
+    best: Float64Array,
+    limit: number,
+    visit?: (doc: number) => void,
+  ): void => {
+    for (const group of top) {
+      const value = tuning.groupBoost * best[group]!;
+      let added = 0;
+      for (const doc of groupMembers[group]!) {
+        if (seen[doc] === 1) {
+          if (value > 0) scores[doc]! += value;
+          visit?.(doc);
+          continue;
+        }
+        if (added === limit) continue;
+        touch(doc);
+        scores[doc] = value;
+        visit?.(doc);
+        added++;
+      }
+    }
+  };
+  /** The group boost over every touched tool: each touched group's best, then the lift. */
   const boostGroups = (limit: number): void => {
     groupBest ??= new Float64Array(groupMembers.length);
-    groupLift ??= new Float64Array(groupMembers.length);
     const best = groupBest;
-    const lift = groupLift;
-    // Locals, not the closure's variables: these loops run over every touched tool.
+    // Locals, not the closure's variables: this loop runs over every touched tool.
     const touched = scratch.touched;
     const scores = scratch.scores;
     const groups: number[] = [];
@@ -450,40 +511,62 @@ export function createSearcher(
       if (best[group] === 0) groups.push(group);
       if (scores[doc]! > best[group]!) best[group] = scores[doc]!;
     }
-    // The best few groups in order, kept by insertion (a sort of every touched group
-    // would cost more than the rest of a search at 100,000 tools).
-    const top: number[] = [];
-    const want = Math.min(groups.length, tuning.groupTop);
-    for (let g = 0; g < groups.length && want > 0; g++) {
-      const group = groups[g]!;
-      if (top.length === want && !before(group, top[want - 1]!, best)) continue;
-      let at = top.length === want ? want - 1 : top.length;
-      while (at > 0 && before(group, top[at - 1]!, best)) at--;
-      top.splice(at, 0, group);
-      if (top.length > want) top.pop();
+    liftGroups(bestGroups(groups, best), best, limit);
+    for (const group of groups) best[group] = 0;
+  };
+  /**
+   * The results of the group boost from the best tools before it (the leaders), without
+   * a pass over every touched tool for the groups and another for the results: the
+   * groups of the leaders are every group whose best score is above the last leader's,
+   * and the tools the lift does not touch keep their scores. Undefined when that does
+   * not settle the answer (too few groups among the leaders, or ties with the last
+   * leader's score): the caller then takes the full passes.
+   */
+  const boostFromLeaders = (k: number): number[] | undefined => {
+    const leaders = topK(scores, position, touched, touchedCount, leaderCount);
+    // Fewer leaders than asked: every tool with a score is a leader.
+    const floorScore = leaders.length < leaderCount ? 0 : scores[leaders[leaderCount - 1]!]!;
+    groupBest ??= new Float64Array(groupMembers.length);
+    const best = groupBest;
+    const groups: number[] = [];
+    for (const doc of leaders) {
+      const group = groupOf[doc]!;
+      // Leaders come best first: a group's first leader holds its best score.
+      if (group < 0 || best[group] !== 0) continue;
+      best[group] = scores[doc]!;
+      groups.push(group);
     }
-    // Each lifted group's members: the touched ones gain the lift, and the first
-    // `limit` untouched ones get it as their score (a member is in one group only, so
-    // this visits the lifted tools without a pass over every touched tool).
-    for (const group of top) {
-      const value = tuning.groupBoost * best[group]!;
-      lift[group] = value;
-      let added = 0;
-      for (const doc of groupMembers[group]!) {
-        if (seen[doc] === 1) {
-          if (value > 0) scores[doc]! += value;
-          continue;
-        }
-        if (added === limit) continue;
-        touch(doc);
-        scores[doc] = value;
-        added++;
+    const top = bestGroups(groups, best);
+    // Settled when the groups lifted are every group above the last leader's score.
+    const settled =
+      top.length === tuning.groupTop
+        ? best[top[top.length - 1]!]! > floorScore
+        : leaders.length < leaderCount;
+    if (!settled) {
+      for (const group of groups) best[group] = 0;
+      options.onGroupBoost?.('unsettled');
+      return undefined;
+    }
+    const candidates: number[] = [...leaders];
+    const listed = new Set(leaders);
+    liftGroups(top, best, k, (doc) => {
+      if (!listed.has(doc)) {
+        listed.add(doc);
+        candidates.push(doc);
       }
+    });
+    for (const group of groups) best[group] = 0;
+    const results = topK(scores, position, Uint32Array.from(candidates), candidates.length, k);
+    // A tool outside the candidates kept a score of at most the last leader's.
+    if (
+      (results.length === k && scores[results[k - 1]!]! > floorScore) ||
+      leaders.length < leaderCount
+    ) {
+      options.onGroupBoost?.('settled');
+      return results;
     }
-    for (const group of groups) {
-      best[group] = 0;
-      lift[group] = 0;
-    }
+    options.onGroupBoost?.('rechecked');
+    return topK(scores, position, touched, touchedCount, k);
   };
 
   const reset = (): void => {
@@ -537,9 +620,17 @@ export function createSearcher(
       let results: RankedTool[];
       try {
         accumulate(query);
-        if (tuning.groupBoost > 0 && groupMembers.length > 0) boostGroups(k);
-        applyFloor();
-        results = topK(scores, position, touched, touchedCount, k).map((doc) => ({
+        const grouped = tuning.groupBoost > 0 && groupMembers.length > 0;
+        // Without a relevance floor (which reads every touched tool), the leaders settle
+        // the group boost and the results in most searches.
+        let best =
+          grouped && coverage === undefined && leaderCount > 0 ? boostFromLeaders(k) : undefined;
+        if (best === undefined) {
+          if (grouped) boostGroups(k);
+          applyFloor();
+          best = topK(scores, position, touched, touchedCount, k);
+        }
+        results = best.map((doc) => ({
           name: index.tools[position[doc]!]!.name,
           score: scores[doc]!,
         }));

@@ -36,7 +36,7 @@ function idfOf(df: number, n: number): number {
 }
 
 /** How many of the best tools before the group boost settle it (see `boostFromLeaders`). */
-const LEADERS = 128;
+const LEADERS = 32;
 
 /**
  * Options of {@link createSearcher} for tests.
@@ -44,7 +44,7 @@ const LEADERS = 128;
  * @internal
  */
 export interface SearcherOptions {
-  /** The leaders that settle the group boost; 0 for the full passes. @defaultValue 128 */
+  /** The leaders that settle the group boost; 0 for the full passes. @defaultValue 32 */
   leaders?: number;
   /** Told which way each search with a group boost went. */
   onGroupBoost?: (way: 'settled' | 'unsettled' | 'rechecked') => void;

@@ -44,8 +44,9 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * first sentence of a tool's description add a bonus; when nothing matches, tools whose
  * name contains the query score 0.1. With `relevanceFloor`, a query no tool fits (its
  * words spread one a tool over several tools) gets nothing and hits that hold too little
- * of the query (a sibling lifted by its toolset alone) are dropped. It is memoized
- * per tool object and per tool list, so rebuilding the catalog every turn is cheap.
+ * of the query (a sibling lifted by its toolset alone) are dropped. A ranker
+ * remembers its last indexes by their tool objects and patches one for a list where
+ * a few tools changed, so rebuilding the catalog every turn is cheap: keep one ranker.
  *
  * `preset: 'spec'` reproduces the reference behaviour exactly: document = tool name
  * with `_ . - :` as spaces + description + top-level parameter names; tokens =

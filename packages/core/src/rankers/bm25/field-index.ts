@@ -276,7 +276,16 @@ function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): Slo
     else list.push(i);
   }
   let moved = false;
+  // Only the previous positions whose tool is not at the same position now can hold a
+  // moved tool: every other slot is claimed. They are those missing below `same`, then
+  // every position past it, visited in order as a scan of the whole list would.
+  let next = 0;
   for (let p = 0; wanted !== undefined && p < old.length && wanted.size > 0; p++) {
+    if (p < same) {
+      if (next === missing.length || missing[next]! >= same) p = same;
+      else p = missing[next++]!;
+      if (p >= old.length) break;
+    }
     const positions = wanted.get(old[p]!);
     if (positions === undefined) continue;
     const slot = previous.order[p]!;

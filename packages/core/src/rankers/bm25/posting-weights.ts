@@ -35,11 +35,15 @@ export const FREQUENCY_SLOTS = 32;
  * @internal
  */
 export class PostingWeights {
-  /** Per field: the length norm by field length (NaN: not computed yet). */
-  private readonly norms: Float64Array[] = [];
+  /**
+   * Per field: the length norm by field length, NaN until {@link PostingWeights.norm}
+   * computed it (read by the searcher's loop for postings of several fields).
+   */
+  readonly norms: Float64Array[] = [];
   /** Per field: the weight of each frequency (1 to 31) at each field length. */
   readonly singles: Float32Array[] = [];
-  private readonly k1Plus1: number;
+  /** `k1 + 1`, the numerator's factor of {@link PostingWeights.saturate}. */
+  readonly k1Plus1: number;
 
   /**
    * @param weights - per field, its weight
@@ -52,7 +56,7 @@ export class PostingWeights {
     private readonly weights: Float64Array,
     private readonly bs: Float64Array,
     private readonly averages: Float64Array,
-    private readonly k1: number,
+    readonly k1: number,
   ) {
     this.k1Plus1 = k1 + 1;
     for (let f = 0; f < FIELD_COUNT; f++) {
@@ -61,8 +65,12 @@ export class PostingWeights {
     }
   }
 
-  /** The length norm of field `field` at `length`. */
-  private norm(field: number, length: number): number {
+  /**
+   * The length norm of field `field` at `length`, computed into `norms` (grown to hold it).
+   *
+   * @throws nothing
+   */
+  norm(field: number, length: number): number {
     let table = this.norms[field]!;
     if (length < table.length) {
       const norm = table[length]!;
@@ -78,7 +86,10 @@ export class PostingWeights {
     return norm;
   }
 
-  /** Saturates a BM25F frequency, as a float32 (as the index once stored it). */
+  /**
+   * Saturates a BM25F frequency, as a float32 (as the index once stored it). The
+   * searcher's loop spells out the same expression.
+   */
   private saturate(tf: number): number {
     return Math.fround((tf * this.k1Plus1) / (this.k1 + tf));
   }

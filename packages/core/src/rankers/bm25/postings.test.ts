@@ -134,4 +134,42 @@ describe('postings of the default preset', () => {
       }
     }
   });
+
+  it('analyses only the tools that arrive when others moved, left or stayed', async () => {
+    // Each tool counts the reads of its description: analysing a tool reads it.
+    const reads = new Map<string, number>();
+    const counted = (i: number, tag = ''): ToolDefinition => {
+      const name = `tool_${i}${tag}`;
+      return {
+        name,
+        get description() {
+          reads.set(name, (reads.get(name) ?? 0) + 1);
+          return `${['Read', 'Send', 'List'][i % 3]} the ${['files', 'messages'][i % 2]} ${i}`;
+        },
+        inputSchema: { type: 'object', properties: {} },
+      };
+    };
+    const tools = Array.from({ length: 40 }, (_, i) => counted(i));
+    const ranker = createBm25Ranker();
+    await ranker.index(tools);
+    const arrivalsAnalysed = async (list: readonly ToolDefinition[], arriving: string[]) => {
+      const before = new Map(reads);
+      const index = await ranker.index(list);
+      const analysed = [...reads].filter(([name, count]) => count !== (before.get(name) ?? 0));
+      expect(analysed.map(([name]) => name).sort()).toEqual([...arriving].sort());
+      return index;
+    };
+    // Two tools swap places, one is replaced in place, the list keeps its length.
+    const swapped = [...tools];
+    [swapped[3], swapped[30]] = [swapped[30]!, swapped[3]!];
+    swapped[10] = counted(10, '_new');
+    await arrivalsAnalysed(swapped, ['tool_10_new']);
+    // A tool moves from the middle to the end, one arrives before it: the list grows.
+    const grown = [...swapped.slice(0, 5), ...swapped.slice(6), counted(99), swapped[5]!];
+    const index = await arrivalsAnalysed(grown, ['tool_99']);
+    const fresh = await createBm25Ranker().index(grown.map((tool) => ({ ...tool })));
+    for (const query of ['read files', 'send messages', 'tool_5', 'list the files 99']) {
+      expect(await index.search(query, 40), query).toEqual(await fresh.search(query, 40));
+    }
+  });
 });

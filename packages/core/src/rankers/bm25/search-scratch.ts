@@ -20,6 +20,8 @@ export class SearchScratch {
   termMask = new Uint16Array(0);
   pairDocs = new Uint32Array(0);
   pairCounts = new Uint8Array(0);
+  /** Per pair entry: which of the query's pairs it is of. */
+  pairOf = new Uint16Array(0);
   pairCandidates = new Uint32Array(0);
 
   /**
@@ -48,8 +50,11 @@ export class SearchScratch {
     docs.set(this.pairDocs.subarray(0, kept));
     const counts = new Uint8Array(length);
     counts.set(this.pairCounts.subarray(0, kept));
+    const pairs = new Uint16Array(length);
+    pairs.set(this.pairOf.subarray(0, kept));
     this.pairDocs = docs;
     this.pairCounts = counts;
+    this.pairOf = pairs;
   }
 
   /**

@@ -107,6 +107,9 @@ function scoreTerm(
   bit: number,
 ): number {
   const singles = weights.singles;
+  const norms = weights.norms;
+  const k1 = weights.k1;
+  const k1Plus1 = weights.k1Plus1;
   let count = touchedCount;
   let doc = -1;
   for (let at = 0; at < end; ) {
@@ -137,7 +140,20 @@ function scoreTerm(
         packed |= (byte & 0x7f) << shift;
       }
       if (alive[doc] === 0) continue;
-      weight = weights.packed(packed >>> 0, lengths, doc);
+      // A term in several fields (about a third of the postings): PostingWeights.packed
+      // spelled out here, the same float operations in the same order.
+      const row = doc * FIELD_COUNT;
+      let tf = 0;
+      for (let f = 0, bits = packed >>> 0; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+        const frequency = bits & MAX_FREQUENCY;
+        if (frequency === 0) continue;
+        const length = lengths[row + f]!;
+        const table = norms[f]!;
+        let norm = length < table.length ? table[length]! : Number.NaN;
+        if (Number.isNaN(norm)) norm = weights.norm(f, length);
+        tf += frequency * norm;
+      }
+      weight = Math.fround((tf * k1Plus1) / (k1 + tf));
       if (bit !== 0 && ((packed >>> DESCRIPTION_SHIFT) & MAX_FREQUENCY) !== 0) mask[doc]! |= bit;
     }
     if (seen[doc] === 0) {
@@ -350,9 +366,10 @@ export function createSearcher(
   /**
    * The tools of an adjacent pair (a, b) found by walking both posting lists (for terms
    * past those that mark slots): the alive slots of the shorter list, then the longer
-   * list walked against them. Fills the scratch's pair lists; returns how many.
+   * list walked against them. Writes the scratch's pair lists from `from`; returns how
+   * many it wrote.
    */
-  const walkPair = (a: number, b: number): number => {
+  const walkPair = (a: number, b: number, from: number): number => {
     const aShorter = termLength[a]! <= termLength[b]!;
     const shortId = aShorter ? a : b;
     const longId = aShorter ? b : a;
@@ -360,7 +377,7 @@ export function createSearcher(
     let count = 0;
     cursor.open(termBuffers[shortId]!.bytes, termLength[shortId]!);
     while (cursor.next()) if (alive[cursor.slot] !== 0) candidates[count++] = cursor.slot;
-    let found = 0;
+    let found = from;
     const bytes = termBuffers[longId]!.bytes;
     const end = termLength[longId]!;
     let doc = -1;
@@ -385,57 +402,94 @@ export function createSearcher(
         found++;
       }
     }
-    return found;
+    return found - from;
+  };
+  /** Adds a pair's bonus to each of its tools (the scratch's pair entries `from` to `to` of pair `pair`). */
+  const addPair = (pair: number, from: number, to: number, found: number): void => {
+    const { pairDocs, pairCounts, pairOf } = scratch;
+    const idf = idfOf(found, n) * tuning.proximityWeight;
+    for (let j = from; j < to; j++) {
+      if (pairOf[j] !== pair) continue;
+      const count = pairCounts[j]!;
+      scores[pairDocs[j]!]! += (idf * (count * (k1 + 1))) / (k1 + count);
+    }
   };
   /**
    * Proximity: each distinct pair of adjacent query terms (a, b) that is also adjacent,
    * in that order, in the first sentence of a tool's description adds the pair's idf
-   * (over the tools that have it) × proximityWeight × its saturated count. The tools are
-   * found by walking the postings of a and b side by side (both in slot order).
+   * (over the tools that have it) × proximityWeight × its saturated count. The tools of
+   * pairs whose terms both marked the slots holding them in the description (the first
+   * sentence is the description's) are found in one pass over the touched tools for
+   * all such pairs; the tools of other pairs by walking both posting lists side by side.
+   * The bonuses are added pair after pair, in query order, as each pair's idf needs its
+   * count.
    */
   const addProximity = (termIds: readonly number[], ids: readonly number[]): void => {
-    const done: number[] = [];
-    const mask = termMask;
+    const firsts: number[] = [];
+    const seconds: number[] = [];
+    // Per pair: the marks of its two terms (0: walked), or -1 when a term is in no tool.
+    const marks: number[] = [];
+    let anyMarked = false;
     for (let i = 1; i < termIds.length; i++) {
       const a = termIds[i - 1]!;
       const b = termIds[i]!;
       if (a < 0 || b < 0 || a === b || a >= vocabulary || b >= vocabulary) continue;
       let repeated = false;
-      for (let d = 0; d < done.length && !repeated; d += 2) {
-        repeated = done[d] === a && done[d + 1] === b;
+      for (let d = 0; d < firsts.length && !repeated; d++) {
+        repeated = firsts[d] === a && seconds[d] === b;
       }
       if (repeated) continue;
-      done.push(a, b);
-      if (df(a) === 0 || df(b) === 0) continue;
-      let found = 0;
+      firsts.push(a);
+      seconds.push(b);
+      if (df(a) === 0 || df(b) === 0) {
+        marks.push(-1);
+        continue;
+      }
       const qa = ids.indexOf(a);
       const qb = ids.indexOf(b);
-      if (qa >= 0 && qa < MARKED_TERMS && qb >= 0 && qb < MARKED_TERMS) {
-        // Both terms marked the slots whose description holds them while scoring (the
-        // first sentence is the description's): the pair's tools have both marks.
-        const both = ((1 << qa) | (1 << qb)) >>> 0;
-        for (let t = 0; t < touchedCount; t++) {
-          const doc = touched[t]!;
-          if ((mask[doc]! & both) >>> 0 !== both) continue;
-          const adjacent = adjacentCount(sentenceReader(), index.slotSentence[doc]!, a, b);
-          if (adjacent > 0) {
-            if (found === scratch.pairDocs.length) scratch.growPairs(found + 1, found);
-            scratch.pairDocs[found] = doc;
-            scratch.pairCounts[found] = adjacent;
-            found++;
-          }
+      const marked = qa >= 0 && qa < MARKED_TERMS && qb >= 0 && qb < MARKED_TERMS;
+      marks.push(marked ? (1 << qa) | (1 << qb) : 0);
+      anyMarked ||= marked;
+    }
+    if (firsts.length === 0) return;
+    // The marked pairs' tools, in touched order: a tool needs two marks to be in one.
+    let entries = 0;
+    if (anyMarked) {
+      const mask = termMask;
+      for (let t = 0; t < touchedCount; t++) {
+        const doc = touched[t]!;
+        const held = mask[doc]!;
+        if ((held & (held - 1)) === 0) continue;
+        for (let p = 0; p < marks.length; p++) {
+          const both = marks[p]!;
+          if (both <= 0 || (held & both) !== both) continue;
+          const adjacent = adjacentCount(
+            sentenceReader(),
+            index.slotSentence[doc]!,
+            firsts[p]!,
+            seconds[p]!,
+          );
+          if (adjacent === 0) continue;
+          if (entries === scratch.pairDocs.length) scratch.growPairs(entries + 1, entries);
+          scratch.pairDocs[entries] = doc;
+          scratch.pairCounts[entries] = adjacent;
+          scratch.pairOf[entries] = p;
+          entries++;
         }
-      } else {
-        found = walkPair(a, b);
       }
-      const pairDocs = scratch.pairDocs;
-      const pairCounts = scratch.pairCounts;
-      if (found === 0) continue;
-      const idf = idfOf(found, n) * tuning.proximityWeight;
-      for (let j = 0; j < found; j++) {
-        const count = pairCounts[j]!;
-        scores[pairDocs[j]!]! += (idf * (count * (k1 + 1))) / (k1 + count);
+    }
+    for (let p = 0; p < marks.length; p++) {
+      const both = marks[p]!;
+      if (both < 0) continue;
+      if (both > 0) {
+        let found = 0;
+        for (let j = 0; j < entries; j++) if (scratch.pairOf[j] === p) found++;
+        if (found > 0) addPair(p, 0, entries, found);
+        continue;
       }
+      const found = walkPair(firsts[p]!, seconds[p]!, entries);
+      scratch.pairOf.fill(p, entries, entries + found);
+      if (found > 0) addPair(p, entries, entries + found, found);
     }
   };
 

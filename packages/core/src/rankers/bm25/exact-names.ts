@@ -32,6 +32,34 @@ export function nameHash(name: string): number {
   return hash >>> 0 || 1;
 }
 
+/** Bits of a name filter per name hash it is made for (about one hash in nine passes falsely). */
+const FILTER_BITS_PER_HASH = 8;
+
+/**
+ * A filter of name hashes for `slots` slots (two hashes a slot): a bit per hash value
+ * modulo its size, so that a query naming no tool skips the scan of every slot. Bits
+ * are only ever set: indexes patched from one another share it, an older one seeing
+ * more bits than its own slots set, which only costs it a scan.
+ *
+ * @internal
+ */
+export function createNameFilter(slots: number): Uint32Array {
+  let words = 32;
+  while (words * 32 < slots * 2 * FILTER_BITS_PER_HASH) words *= 2;
+  return new Uint32Array(words);
+}
+
+/**
+ * Sets a name hash's bit in a filter (0, no name, sets none).
+ *
+ * @internal
+ */
+export function addToNameFilter(filter: Uint32Array, hash: number): void {
+  if (hash === 0) return;
+  const bit = hash & (filter.length * 32 - 1);
+  filter[bit >>> 5]! |= 1 << (bit & 31);
+}
+
 /**
  * The names of an index's tools by slot: each slot's name hash and bare-name hash (0:
  * none), two words a slot, and which slots are alive at which catalog position.
@@ -42,6 +70,8 @@ export interface ToolNames {
   /** The tools, in catalog order (their names are read only where a hash matches). */
   readonly tools: readonly { readonly name: string }[];
   readonly slotHashes: Uint32Array;
+  /** Every slot's hashes, set in a {@link createNameFilter} filter. */
+  readonly nameFilter: Uint32Array;
   readonly alive: Uint8Array;
   readonly position: Uint32Array;
 }
@@ -57,7 +87,9 @@ export function exactMatches(index: ToolNames, query: string): number[] {
   const wanted = normalizeName(query);
   const hash = nameHash(wanted);
   if (hash === 0) return [];
-  const { slotHashes, alive, position, tools } = index;
+  const { slotHashes, alive, position, tools, nameFilter } = index;
+  const bit = hash & (nameFilter.length * 32 - 1);
+  if ((nameFilter[bit >>> 5]! & (1 << (bit & 31))) === 0) return [];
   const slots = alive.length;
   const found: number[] = [];
   for (let slot = 0; slot < slots; slot++) {

@@ -13,7 +13,7 @@
 
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
-import type { ToolNames } from './exact-names.js';
+import { addToNameFilter, createNameFilter, type ToolNames } from './exact-names.js';
 import { compactIndex } from './index-compaction.js';
 import { appendPosting, trimPostingBuffer } from './posting-append.js';
 import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
@@ -361,6 +361,7 @@ export function indexTools(
   const lengths = new Uint16Array(capacity * FIELD_COUNT);
   const slotSentence = new Uint32Array(capacity);
   const slotHashes = new Uint32Array(capacity * 2);
+  const nameFilter = base?.nameFilter ?? createNameFilter(capacity);
   const family: SlotFamily = base?.family ?? { left: new WeakMap() };
   const sums = new Float64Array(FIELD_COUNT);
   let longLengths: Map<number, readonly number[]> | ReadonlyMap<number, readonly number[]> =
@@ -455,6 +456,8 @@ export function indexTools(
     if (long) ownLongLengths().set(slot, Array.from(scan.lengths));
     slotHashes[slot * 2] = scan.hash0;
     slotHashes[slot * 2 + 1] = scan.hash1;
+    addToNameFilter(nameFilter, scan.hash0);
+    addToNameFilter(nameFilter, scan.hash1);
     // Term ids ascend in a vector: its last is its largest.
     if (scan.count > 0 && scan.ids[scan.count - 1]! > maxArrivingId) {
       maxArrivingId = scan.ids[scan.count - 1]!;
@@ -591,6 +594,7 @@ export function indexTools(
     slotSentence,
     family,
     slotHashes,
+    nameFilter,
     ...groups,
   };
 }

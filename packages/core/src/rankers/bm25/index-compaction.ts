@@ -87,6 +87,8 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     // Slots are numbered again: a new family, whose tools that left are forgotten.
     family: { left: new WeakMap() },
     slotHashes,
+    // The alive slots' hashes are set in it already.
+    nameFilter: index.nameFilter,
     ...buildGroups(index.tools, order, count),
   };
 }

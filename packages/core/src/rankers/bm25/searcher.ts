@@ -59,14 +59,15 @@ function topK(
   limit: number,
 ): number[] {
   const best: number[] = [];
+  // The last kept tool's score once `limit` are kept (0 before: scores must be above it).
+  let threshold = 0;
   for (let i = 0; i < count; i++) {
     const doc = candidates[i]!;
     const score = scores[doc]!;
-    if (!(score > 0)) continue;
+    if (!(score > 0) || score < threshold) continue;
     if (best.length === limit) {
       const last = best[limit - 1]!;
-      const lastScore = scores[last]!;
-      if (score < lastScore || (score === lastScore && position[doc]! > position[last]!)) continue;
+      if (score === threshold && position[doc]! > position[last]!) continue;
       best.pop();
     }
     let at = best.length;
@@ -81,6 +82,7 @@ function topK(
       at--;
     }
     best.splice(at, 0, doc);
+    if (best.length === limit) threshold = scores[best[limit - 1]!]!;
   }
   return best;
 }
@@ -627,11 +629,19 @@ export function createSearcher(
     const { touched, scores, seen, termMask } = scratch;
     const count = touchedCount;
     coverage?.reset(touched, count);
-    for (let i = 0; i < count; i++) {
-      const doc = touched[i]!;
-      scores[doc] = 0;
-      seen[doc] = 0;
-      termMask[doc] = 0;
+    if (count * 4 > capacity) {
+      // A search that touched much of the catalog: clearing whole arrays costs less
+      // than writes scattered over them.
+      scores.fill(0, 0, capacity);
+      seen.fill(0, 0, capacity);
+      termMask.fill(0, 0, capacity);
+    } else {
+      for (let i = 0; i < count; i++) {
+        const doc = touched[i]!;
+        scores[doc] = 0;
+        seen[doc] = 0;
+        termMask[doc] = 0;
+      }
     }
     touchedCount = 0;
   };

@@ -15,10 +15,9 @@ import {
   planActivation,
   ToolSearchError,
 } from '@tool-search/core';
-import { isBridgeToolName } from '@tool-search/core/internal';
+import { isBridgeToolName, listChangeOf } from '@tool-search/core/internal';
 import { listWorkOf, pinsKey } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
-import { listChangeOf } from './list-changes.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
 import { toolsetListingOf } from './toolset-listing.js';

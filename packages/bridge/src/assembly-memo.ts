@@ -14,8 +14,7 @@ import {
   estimateSingleToolTokens,
   ToolSearchError,
 } from '@tool-search/core';
-import { patchCatalogList } from '@tool-search/core/internal';
-import { recordListChange } from './list-changes.js';
+import { patchCatalogList, recordListChange } from '@tool-search/core/internal';
 
 /** What an assembly derives from its whole input list, before the activation decision. */
 export interface ListWork {

@@ -9,8 +9,8 @@
 // last list is held weakly, so nothing here outlives the lists themselves.
 
 import type { ToolDefinition } from '@tool-search/core';
+import { listChangeOf } from '@tool-search/core/internal';
 import { CountVersion } from './count-versions.js';
-import { listChangeOf } from './list-changes.js';
 import { sourceName } from './search-match.js';
 
 /** A list's counts, and its toolset names sorted (what the listing shows in order). */

@@ -1,10 +1,10 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import type { ToolDefinition } from '@tool-search/core';
+import { recordListChange } from '@tool-search/core/internal';
 import { describe, expect, it } from 'vitest';
 import { forcedOn, paddedTool } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
-import { recordListChange } from './list-changes.js';
 import { toolsetCounts } from './toolset-counts.js';
 import { summarizeToolsets, toolsetListing, toolsetListingOf } from './toolset-listing.js';
 

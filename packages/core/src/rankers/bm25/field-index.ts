@@ -12,6 +12,7 @@
 // operations as a fresh build), so that a patch does no work per kept tool for them.
 
 import { TOOL_FIELDS } from '../../analyzer-fields.js';
+import { changedPositions } from '../../list-changes.js';
 import type { ToolDefinition } from '../../types.js';
 import { addToNameFilter, createNameFilter, type ToolNames } from './exact-names.js';
 import { compactIndex } from './index-compaction.js';
@@ -242,21 +243,37 @@ interface SlotMatch {
  */
 function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): SlotMatch {
   const n = tools.length;
-  const slots = new Int32Array(n).fill(-1);
   const old = previous.tools;
   const same = Math.min(n, old.length);
   const missing: number[] = [];
-  for (let i = 0; i < same; i++) {
-    if (tools[i] === old[i]) slots[i] = previous.order[i]!;
-    else missing.push(i);
-  }
-  for (let i = same; i < n; i++) missing.push(i);
   const revived: number[] = [];
-  if (missing.length === 0) {
-    return { slots, replaced: n === old.length ? missing : undefined, revived };
+  // The positions the bridge's recorded changes name are the only ones that can differ
+  // (at 100,000 tools, reading both whole lists costs more than the rest of a small patch).
+  const known = changedPositions(old, tools);
+  let slots: Int32Array;
+  let claimed: Uint8Array;
+  if (known !== undefined) {
+    for (const i of known) if (tools[i] !== old[i]) missing.push(i);
+    slots = new Int32Array(n);
+    slots.set(previous.order);
+    if (missing.length === 0) return { slots, replaced: missing, revived };
+    for (const i of missing) slots[i] = -1;
+    // The alive slots are those of the previous list's positions: all kept but the missing.
+    claimed = previous.alive.slice();
+    for (const i of missing) claimed[previous.order[i]!] = 0;
+  } else {
+    slots = new Int32Array(n).fill(-1);
+    for (let i = 0; i < same; i++) {
+      if (tools[i] === old[i]) slots[i] = previous.order[i]!;
+      else missing.push(i);
+    }
+    for (let i = same; i < n; i++) missing.push(i);
+    if (missing.length === 0) {
+      return { slots, replaced: n === old.length ? missing : undefined, revived };
+    }
+    claimed = new Uint8Array(previous.capacity);
+    for (let i = 0; i < same; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
   }
-  const claimed = new Uint8Array(previous.capacity);
-  for (let i = 0; i < same; i++) if (slots[i]! >= 0) claimed[slots[i]!] = 1;
   const { alive, capacity } = previous;
   // A tool that left an index of this family comes back to its slot; the others are
   // looked for among the previous list's tools (moved), in one pass.

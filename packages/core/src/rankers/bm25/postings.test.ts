@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { recordListChange } from '../../list-changes.js';
 import type { ToolDefinition } from '../../types.js';
 import { createBm25Ranker } from './index.js';
 
@@ -170,6 +171,42 @@ describe('postings of the default preset', () => {
     const fresh = await createBm25Ranker().index(grown.map((tool) => ({ ...tool })));
     for (const query of ['read files', 'send messages', 'tool_5', 'list the files 99']) {
       expect(await index.search(query, 40), query).toEqual(await fresh.search(query, 40));
+    }
+  });
+
+  it('patches from the changes the bridge recorded, analysing only the tools that arrive', async () => {
+    const reads = new Map<string, number>();
+    const counted = (i: number, tag = ''): ToolDefinition => {
+      const name = `tool_${i}${tag}`;
+      return {
+        name,
+        get description() {
+          reads.set(name, (reads.get(name) ?? 0) + 1);
+          return `${['Read', 'Send', 'List'][i % 3]} the ${['files', 'messages'][i % 2]} ${i}`;
+        },
+        inputSchema: { type: 'object', properties: {} },
+      };
+    };
+    const base = Object.freeze(Array.from({ length: 60 }, (_, i) => counted(i)));
+    const ranker = createBm25Ranker();
+    await ranker.index(base);
+    // Two lists patched from `base` the way the bridge records them; the second is
+    // indexed after the first, so the ranker patches across both changes.
+    const patch = (at: number[], tag: string) => {
+      const list = Object.freeze(base.map((t, i) => (at.includes(i) ? counted(i, tag) : t)));
+      recordListChange(list, base, at);
+      return list;
+    };
+    const first = patch([3, 40], '_a');
+    await ranker.index(first);
+    const second = patch([40, 41], '_b');
+    const before = new Map(reads);
+    const index = await ranker.index(second);
+    const analysed = [...reads].filter(([name, count]) => count !== (before.get(name) ?? 0));
+    expect(analysed.map(([name]) => name).sort()).toEqual(['tool_40_b', 'tool_41_b']);
+    const fresh = await createBm25Ranker().index(second.map((tool) => ({ ...tool })));
+    for (const query of ['read files', 'send messages 40', 'tool_3', 'list the files 41']) {
+      expect(await index.search(query, 60), query).toEqual(await fresh.search(query, 60));
     }
   });
 });

@@ -114,6 +114,23 @@ const IDENTIFIER_WORD = /[A-Za-z0-9][\w.:/-]{1,126}[A-Za-z0-9]/g;
 const IDENTIFIER_SHAPE = /[_.:/-]|[a-z][A-Z]/;
 
 /**
+ * Whether a text has what {@link IDENTIFIER_SHAPE} looks for anywhere (`_ . : / -`, or a
+ * lowercase letter before a capital): most queries do not, and skip the patterns (a
+ * pattern's compiled code is dropped by a full garbage collection, so each first use
+ * after one compiles it again).
+ */
+function mayHoldIdentifier(text: string): boolean {
+  let lower = false;
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 95 || code === 46 || code === 58 || code === 47 || code === 45) return true;
+    if (lower && code >= 65 && code <= 90) return true;
+    lower = code >= 97 && code <= 122;
+  }
+  return false;
+}
+
+/**
  * The words of a query shaped like identifiers (`sort_list`, `github.create_issue`,
  * `getWeather`), at most {@link MAX_QUOTED_IDENTIFIERS}, from its first 4,096
  * characters; URLs and paths are left out.
@@ -123,6 +140,7 @@ const IDENTIFIER_SHAPE = /[_.:/-]|[a-z][A-Z]/;
 export function quotedIdentifiers(query: string): string[] {
   const found: string[] = [];
   const text = query.length > MAX_QUERY_SCAN ? query.slice(0, MAX_QUERY_SCAN) : query;
+  if (!mayHoldIdentifier(text)) return found;
   for (const match of text.matchAll(IDENTIFIER_WORD)) {
     const word = match[0];
     if (!IDENTIFIER_SHAPE.test(word) || word.includes('//') || word.startsWith('/')) continue;

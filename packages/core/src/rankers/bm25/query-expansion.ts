@@ -51,6 +51,19 @@ const PATH_START = /^(?:~|\.{1,2})?\/[^/\s]+\/|^[A-Za-z]:\\/;
 const URL_START = /^(?:https?:\/\/|www\.)/i;
 
 /**
+ * Whether a word holds a character every URL, path and file name above has (`.`, `/` or
+ * `\`): most words do not, and skip the patterns (a pattern's compiled code is dropped by
+ * a full garbage collection, so each first use after one compiles it again).
+ */
+function mayNameFileOrUrl(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const code = word.charCodeAt(i);
+    if (code === 46 || code === 47 || code === 92) return true;
+  }
+  return false;
+}
+
+/**
  * The kind words of the file paths and URLs a query mentions (a whitespace scan, linear).
  *
  * @internal
@@ -60,7 +73,7 @@ export function mentionedKinds(query: string, expansions: Expansions): string[] 
   let file = false;
   let url = false;
   for (const word of query.slice(0, MAX_QUERY_SCAN).split(/\s+/)) {
-    if (word.length < 3 || word.length > 512) continue;
+    if (word.length < 3 || word.length > 512 || !mayNameFileOrUrl(word)) continue;
     const bare = word.replace(/[.,;:!?)\]'"`]+$/, '');
     if (!url && URL_START.test(bare)) url = true;
     else if (!file && (PATH_START.test(bare) || FILE_EXTENSION.test(bare))) file = true;

@@ -62,6 +62,9 @@ describe.concurrent('pnpm bench', () => {
       expect(stdout).toContain(column);
     }
     expect(stdout).toContain('Ratios for bm25:default');
+    expect(stdout).toMatch(
+      /starts after two full collections and [1-9]\d* ms idle for the collector's concurrent work \(--settle-ms auto/,
+    );
     expect(stdout).toContain('estimateToolTokens, chars/4, cold');
     expect(stdout).toMatch(/retained heap at most 1 KB per tool .* (MET|NOT MET)/);
     expect(stdout).toMatch(
@@ -75,12 +78,20 @@ describe.concurrent('pnpm bench', () => {
       'spec',
       '--peers',
       'minisearch',
+      '--settle-ms',
+      '0',
       '--json',
     ]);
     expect(status, stderr).toBe(0);
     const report = JSON.parse(stdout) as {
-      results: { size: number; source: { kind: string }; systems: { id: string }[] }[];
+      results: {
+        size: number;
+        source: { kind: string };
+        systems: { id: string }[];
+        settle: { option: number | 'auto'; ms: number };
+      }[];
     };
+    expect(report.results[0]?.settle).toEqual({ option: 0, ms: 0 });
     expect(report.results[0]?.source.kind).toBe('fixtures');
     expect(report.results[0]?.size).toBe(100);
     expect(report.results[0]?.systems.map((system) => system.id)).toEqual([

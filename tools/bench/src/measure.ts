@@ -64,6 +64,41 @@ export function collectGarbage(): void {
 
 export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc === 'function';
 
+/**
+ * Idle time `--settle-ms auto` gives per MiB of V8 heap after the collection: a full
+ * collection leaves the heap to be swept by other threads, and on a two-core machine a
+ * timed operation started during that runs two to three times slower (at 100,000 tools,
+ * a 660 MB heap: a search measured 11 ms started at once, 8 ms 60 ms later, 6 ms after
+ * 120 ms or more, and 5 ms at once with `--single-threaded-gc`).
+ */
+export const AUTO_SETTLE_MS_PER_MIB = 0.25;
+
+/**
+ * The idle time `--settle-ms auto` gives after collecting a heap of `heapBytes`.
+ *
+ * @returns milliseconds, 10 to 500
+ */
+export function autoSettleMs(heapBytes: number): number {
+  const ms = Math.ceil((heapBytes / 1_048_576) * AUTO_SETTLE_MS_PER_MIB);
+  return Math.min(500, Math.max(10, ms));
+}
+
+/**
+ * What every timed build and assembly starts from: a full collection (twice, so that the
+ * garbage of the sample before is not collected inside this one), then idle time for the
+ * collector's concurrent work on the heap it collected (see {@link AUTO_SETTLE_MS_PER_MIB}).
+ *
+ * @param settleMs - the idle time, or `auto` to scale it with the heap
+ * @returns the idle time given (0 without `--expose-gc`)
+ */
+export async function collectBeforeSample(settleMs: number | 'auto'): Promise<number> {
+  collectGarbage();
+  if (!hasGc()) return 0;
+  const ms = settleMs === 'auto' ? autoSettleMs(process.memoryUsage().heapTotal) : settleMs;
+  if (ms > 0) await new Promise((resolve) => setTimeout(resolve, ms));
+  return ms;
+}
+
 /** One timed operation: prepares its inputs, times only what counts, returns ms (or several). */
 export type TimedRun = (iteration: number) => Promise<number | number[]>;
 

@@ -36,6 +36,8 @@ describe('parseOptions', () => {
       '--assembly',
       'core',
       '--rounds=1000',
+      '--settle-ms',
+      '40',
       '--json',
     ]);
     expect(options).toEqual({
@@ -50,8 +52,17 @@ describe('parseOptions', () => {
       seed: 42,
       assembly: 'core',
       rounds: 1_000,
+      settleMs: 40,
       json: true,
     });
+  });
+
+  it('takes auto or a number of milliseconds for the idle time after a collection', () => {
+    expect(parseOptions([])).toMatchObject({ settleMs: 'auto' });
+    expect(parseOptions(['--settle-ms', 'auto'])).toMatchObject({ settleMs: 'auto' });
+    expect(parseOptions(['--settle-ms=0'])).toMatchObject({ settleMs: 0 });
+    expect(usageError(['--settle-ms', 'soon'])).toContain('--settle-ms');
+    expect(usageError(['--settle-ms', '-5'])).toContain('--settle-ms');
   });
 
   it('skips a `--` separator, lets the last of a repeated flag win and caps min-samples at iterations', () => {

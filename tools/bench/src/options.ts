@@ -31,6 +31,11 @@ export interface BenchOptions {
   json: boolean;
   /** When above 0: the long run instead of the tables, this many 1%-changed assemblies. */
   rounds: number;
+  /**
+   * Idle milliseconds after the full collection before each timed build and assembly,
+   * or `auto` (scaled with the heap; see `collectBeforeSample`).
+   */
+  settleMs: number | 'auto';
 }
 
 /** The peer libraries measured side by side. */
@@ -60,6 +65,7 @@ export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze<BenchOption
   assembly: 'auto',
   json: false,
   rounds: 0,
+  settleMs: 'auto',
 });
 
 export const USAGE = `Usage: pnpm bench [options]
@@ -81,6 +87,10 @@ export const USAGE = `Usage: pnpm bench [options]
   --rounds 1000            the long run instead of the tables: this many assemblies of one
                            session, 1% of its tools changed each time, heap read at 10
                            checkpoints (e.g. --sizes 10000 --rounds 1000)
+  --settle-ms auto         idle time after the full collection that starts each timed build
+                           and assembly, for the collector's concurrent work: auto (a
+                           quarter of a millisecond per MiB of heap, 10 to 500 ms) or a
+                           number (0: time right after the collection)
   --json                   print JSON instead of tables
   --help                   this text
 
@@ -101,6 +111,7 @@ const FLAGS = {
   seed: { type: 'string' },
   assembly: { type: 'string' },
   rounds: { type: 'string' },
+  'settle-ms': { type: 'string' },
   json: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -227,6 +238,9 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
         break;
       case 'rounds':
         options.rounds = nonNegativeInteger(flag, value);
+        break;
+      case 'settle-ms':
+        options.settleMs = value === 'auto' ? 'auto' : nonNegativeInteger(flag, value);
         break;
     }
   }

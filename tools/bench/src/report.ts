@@ -378,6 +378,7 @@ export function formatSizeReport(result: SizeResult): string {
     `${count(result.realCount)} ${source}; ${count(result.syntheticCount)} synthetic (seed ${result.seed}).`,
     `${env.node}, ${env.platform}, ${env.cpu}, ${env.cores} cores, ${env.memoryGb} GB${env.gcExposed ? '' : ', WITHOUT --expose-gc'}; load average ${env.loadAverage[0].toFixed(1)} → ${env.loadAverage[1].toFixed(1)}${busy(env) ? ' (BUSY machine: times are inflated and noisy)' : ''}; ${result.queries} queries; ${formatDuration(result.elapsedMs)} in all.`,
     `Assembly: ${result.assembly.description}.`,
+    `Each timed build and assembly starts after two full collections and ${result.settle.ms} ms idle for the collector's concurrent work (--settle-ms ${result.settle.option === 'auto' ? 'auto: scaled with the heap, as at the first sample' : result.settle.option}).`,
     '',
     mainTable(result),
     '',

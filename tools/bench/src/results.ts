@@ -67,6 +67,8 @@ export interface SizeResult {
   source: RealToolsSource;
   seed: number;
   assembly: { id: string; description: string };
+  /** The idle time after the collection before each timed build and assembly (`--settle-ms`). */
+  settle: { option: number | 'auto'; ms: number };
   queries: number;
   environment: Environment;
   systems: SystemResult[];

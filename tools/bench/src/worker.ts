@@ -17,7 +17,9 @@ import { type AssemblyPath, resolveAssemblyPath } from './assembly.js';
 import { buildCatalog, freshCopies, loadRealTools, withChangedFraction } from './catalog-data.js';
 import { type LongRunResult, runLongRun } from './long-run.js';
 import {
+  autoSettleMs,
   collect,
+  collectBeforeSample,
   collectGarbage,
   collectInterleaved,
   hasGc,
@@ -207,6 +209,7 @@ async function ourBuildTasks(
   base: readonly ToolDefinition[],
   assembly: AssemblyPath,
   seed: number,
+  settleMs: number | 'auto',
   result: SystemResult,
 ): Promise<Task[]> {
   // Each assembly task gets its own ranker of the preset (a runtime holds one), so that
@@ -227,7 +230,7 @@ async function ourBuildTasks(
       field: 'coldBuild',
       run: async (iteration) => {
         const tools = freshCopies(base);
-        collectGarbage();
+        await collectBeforeSample(settleMs);
         const start = now();
         const catalog = createCatalog(tools, { ranker: system.freshRanker() });
         await catalog.search(queryAt(iteration), { limit: LIMIT });
@@ -239,7 +242,7 @@ async function ourBuildTasks(
       result,
       field: 'assemblyUnchanged',
       run: async (iteration) => {
-        collectGarbage();
+        await collectBeforeSample(settleMs);
         const start = now();
         const assembled = await assembly.assemble(session, unchangedRanker);
         await assembled.search(queryAt(iteration), { limit: LIMIT });
@@ -252,7 +255,7 @@ async function ourBuildTasks(
       field: 'assemblyChanged',
       run: async (iteration) => {
         const tools = withChangedFraction(session, CHANGED_FRACTION, random, iteration + 1_000);
-        collectGarbage();
+        await collectBeforeSample(settleMs);
         const start = now();
         const assembled = await assembly.assemble(tools, changedRanker);
         await assembled.search(queryAt(iteration), { limit: LIMIT });
@@ -270,7 +273,7 @@ async function ourBuildTasks(
           random,
           iteration + 100_000,
         );
-        collectGarbage();
+        await collectBeforeSample(settleMs);
         const start = now();
         const assembled = await assembly.assemble(tools, tenthRanker);
         await assembled.search(queryAt(iteration), { limit: LIMIT });
@@ -280,13 +283,18 @@ async function ourBuildTasks(
   ];
 }
 
-function peerBuildTask(peer: Peer, base: readonly ToolDefinition[], result: SystemResult): Task {
+function peerBuildTask(
+  peer: Peer,
+  base: readonly ToolDefinition[],
+  settleMs: number | 'auto',
+  result: SystemResult,
+): Task {
   return {
     label: `${peer.id} cold build`,
     result,
     field: 'coldBuild',
     run: async (iteration) => {
-      collectGarbage();
+      await collectBeforeSample(settleMs);
       const start = now();
       const index = await peer.build(base);
       await settle(index.search(queryAt(iteration), LIMIT));
@@ -452,10 +460,27 @@ export async function runSize(size: number, options: BenchOptions): Promise<Size
   const buildTasks: Task[] = [];
   for (const [i, system] of ours.entries()) {
     buildTasks.push(
-      ...(await ourBuildTasks(system, base, assembly, options.seed, oursResults[i]!)),
+      ...(await ourBuildTasks(
+        system,
+        base,
+        assembly,
+        options.seed,
+        options.settleMs,
+        oursResults[i]!,
+      )),
     );
   }
-  for (const { peer, result } of measuredPeers) buildTasks.push(peerBuildTask(peer, base, result));
+  for (const { peer, result } of measuredPeers) {
+    buildTasks.push(peerBuildTask(peer, base, options.settleMs, result));
+  }
+  // What the first sample's collection will leave idle, for the report.
+  collectGarbage();
+  const settleMs =
+    options.settleMs === 'auto'
+      ? autoSettleMs(process.memoryUsage().heapTotal)
+      : hasGc()
+        ? options.settleMs
+        : 0;
   await runTasks(buildTasks, sampling);
   buildTasks.length = 0;
 
@@ -477,6 +502,7 @@ export async function runSize(size: number, options: BenchOptions): Promise<Size
     source,
     seed: options.seed,
     assembly: { id: assembly.id, description: assembly.description },
+    settle: { option: options.settleMs, ms: settleMs },
     queries: BENCH_QUERIES.length,
     environment: environment(loadAtStart),
     systems,

@@ -2,6 +2,7 @@
 // numbered again, from the index itself (its postings, lengths, hashes and sentences),
 // so that a long run of patches never analyses a kept tool again.
 
+import { addToNameFilter, createNameFilter } from './exact-names.js';
 import type { FieldIndex, PostingBuffer } from './field-index.js';
 import { buildGroups } from './tool-groups.js';
 import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
@@ -87,8 +88,9 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     // Slots are numbered again: a new family, whose tools that left are forgotten.
     family: { left: new WeakMap() },
     slotHashes,
-    // The alive slots' hashes are set in it already.
-    nameFilter: index.nameFilter,
+    // A filter of the alive slots' names alone: the old one also holds every name that
+    // arrived and left since the last fresh build.
+    nameFilter: filterOf(slotHashes, count),
     ...buildGroups(index.tools, order, count),
   };
 }
@@ -144,4 +146,11 @@ function copyAlive(
     postings++;
   }
   return { written: out.slice(0, length), last, postings };
+}
+
+/** A name filter of `slots` slots' hashes. */
+function filterOf(slotHashes: Uint32Array, slots: number): Uint32Array {
+  const filter = createNameFilter(slots);
+  for (let at = 0; at < slots * 2; at++) addToNameFilter(filter, slotHashes[at]!);
+  return filter;
 }

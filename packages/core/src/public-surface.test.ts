@@ -69,11 +69,14 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'TOOL_CALL',
     'TOOL_DESCRIBE',
     'TOOL_SEARCH',
+    'changedPositions',
     'describeError',
     'isBridgeToolName',
+    'listChangeOf',
     'loadRelatedWords',
     'modelFacingJson',
     'patchCatalogList',
+    'recordListChange',
   ],
 };
 

@@ -172,6 +172,13 @@ describe('postings of the default preset', () => {
     for (const query of ['read files', 'send messages', 'tool_5', 'list the files 99']) {
       expect(await index.search(query, 40), query).toEqual(await fresh.search(query, 40));
     }
+    // The list shrinks, the tool just past its new end moves to the front, its last tool stays.
+    const shrunk = [grown[31]!, ...grown.slice(0, 29), grown[30]!];
+    const smaller = await arrivalsAnalysed(shrunk, []);
+    const freshSmaller = await createBm25Ranker().index(shrunk.map((tool) => ({ ...tool })));
+    expect(await smaller.search('read files', 40)).toEqual(
+      await freshSmaller.search('read files', 40),
+    );
   });
 
   it('patches from the changes the bridge recorded, analysing only the tools that arrive', async () => {

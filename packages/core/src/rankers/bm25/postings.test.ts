@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { recordListChange } from '../../list-changes.js';
 import type { ToolDefinition } from '../../types.js';
+import type { Ranker } from '../ranker.js';
 import { createBm25Ranker } from './index.js';
 
 // Postings are stored as slot differences (varints of one to three bytes here) and
@@ -13,6 +14,32 @@ const filler = (i: number): ToolDefinition => ({
   description: `Alpha beta item ${i % 7}`,
   inputSchema: { type: 'object', properties: {} },
 });
+
+/**
+ * Tools that count the reads of their description (analysing a tool reads it), and what
+ * an index of a list analysed: the names whose count changed.
+ */
+function readCounting() {
+  const reads = new Map<string, number>();
+  const counted = (i: number, tag = ''): ToolDefinition => {
+    const name = `tool_${i}${tag}`;
+    return {
+      name,
+      get description() {
+        reads.set(name, (reads.get(name) ?? 0) + 1);
+        return `${['Read', 'Send', 'List'][i % 3]} the ${['files', 'messages'][i % 2]} ${i}`;
+      },
+      inputSchema: { type: 'object', properties: {} },
+    };
+  };
+  const indexed = async (ranker: Ranker, list: readonly ToolDefinition[]) => {
+    const before = new Map(reads);
+    const index = await ranker.index(list);
+    const analysed = [...reads].filter(([name, count]) => count !== (before.get(name) ?? 0));
+    return { index, analysed: analysed.map(([name]) => name).sort() };
+  };
+  return { counted, indexed };
+}
 
 describe('postings of the default preset', () => {
   it('finds tools far apart in a large catalog, a term in several fields scoring above one field', async () => {
@@ -137,27 +164,13 @@ describe('postings of the default preset', () => {
   });
 
   it('analyses only the tools that arrive when others moved, left or stayed', async () => {
-    // Each tool counts the reads of its description: analysing a tool reads it.
-    const reads = new Map<string, number>();
-    const counted = (i: number, tag = ''): ToolDefinition => {
-      const name = `tool_${i}${tag}`;
-      return {
-        name,
-        get description() {
-          reads.set(name, (reads.get(name) ?? 0) + 1);
-          return `${['Read', 'Send', 'List'][i % 3]} the ${['files', 'messages'][i % 2]} ${i}`;
-        },
-        inputSchema: { type: 'object', properties: {} },
-      };
-    };
+    const { counted, indexed } = readCounting();
     const tools = Array.from({ length: 40 }, (_, i) => counted(i));
     const ranker = createBm25Ranker();
     await ranker.index(tools);
     const arrivalsAnalysed = async (list: readonly ToolDefinition[], arriving: string[]) => {
-      const before = new Map(reads);
-      const index = await ranker.index(list);
-      const analysed = [...reads].filter(([name, count]) => count !== (before.get(name) ?? 0));
-      expect(analysed.map(([name]) => name).sort()).toEqual([...arriving].sort());
+      const { index, analysed } = await indexed(ranker, list);
+      expect(analysed).toEqual([...arriving].sort());
       return index;
     };
     // Two tools swap places, one is replaced in place, the list keeps its length.
@@ -182,18 +195,7 @@ describe('postings of the default preset', () => {
   });
 
   it('patches from the changes the bridge recorded, analysing only the tools that arrive', async () => {
-    const reads = new Map<string, number>();
-    const counted = (i: number, tag = ''): ToolDefinition => {
-      const name = `tool_${i}${tag}`;
-      return {
-        name,
-        get description() {
-          reads.set(name, (reads.get(name) ?? 0) + 1);
-          return `${['Read', 'Send', 'List'][i % 3]} the ${['files', 'messages'][i % 2]} ${i}`;
-        },
-        inputSchema: { type: 'object', properties: {} },
-      };
-    };
+    const { counted, indexed } = readCounting();
     const base = Object.freeze(Array.from({ length: 60 }, (_, i) => counted(i)));
     const ranker = createBm25Ranker();
     await ranker.index(base);
@@ -207,10 +209,8 @@ describe('postings of the default preset', () => {
     const first = patch([3, 40], '_a');
     await ranker.index(first);
     const second = patch([40, 41], '_b');
-    const before = new Map(reads);
-    const index = await ranker.index(second);
-    const analysed = [...reads].filter(([name, count]) => count !== (before.get(name) ?? 0));
-    expect(analysed.map(([name]) => name).sort()).toEqual(['tool_40_b', 'tool_41_b']);
+    const { index, analysed } = await indexed(ranker, second);
+    expect(analysed).toEqual(['tool_40_b', 'tool_41_b']);
     const fresh = await createBm25Ranker().index(second.map((tool) => ({ ...tool })));
     for (const query of ['read files', 'send messages 40', 'tool_3', 'list the files 41']) {
       expect(await index.search(query, 60), query).toEqual(await fresh.search(query, 60));

@@ -36,7 +36,7 @@ const dispatch = createDispatcher({
     {
       name: 'log',
       beforeCall: (call, ctx) => {
-        console.log(`  hook sees ${call.name}${ctx.viaBridge ? ' (via the bridge)' : ''}`);
+        console.log(`  hook sees ${call.name}${ctx.via === 'bridge' ? ' (via the bridge)' : ''}`);
       },
     },
   ],

@@ -83,7 +83,7 @@ function activityLine(pool: UpstreamPool, entry: GatewayActivity, style: Style):
     return `${TOOL_DESCRIBE} ${style.dim(String(entry.arguments['name'] ?? ''))}`;
   }
   const real = `${pool.lookup(entry.name)?.server ?? '?'} ${style.bold(entry.name)}`;
-  return entry.viaBridge ? `${TOOL_CALL} → ${real}` : `direct → ${real}`;
+  return entry.via === 'bridge' ? `${TOOL_CALL} → ${real}` : `direct → ${real}`;
 }
 
 function activityResult(entry: GatewayActivity, style: Style): string {

@@ -130,7 +130,6 @@ export async function dispatchForModel(
   extra: {
     sessionId?: string;
     via?: 'bridge' | 'direct';
-    route?: 'tool_call' | 'direct';
     tool?: ToolDefinition;
   },
 ): Promise<unknown> {

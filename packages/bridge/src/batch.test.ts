@@ -260,7 +260,7 @@ describe('tool_call with calls', () => {
       { name: 'slack_post_message', arguments: post },
       { name: 'slack_get_users', arguments: {} },
     ]);
-    expect(batch.calls.every((entry) => entry.context.route === 'tool_call')).toBe(true);
+    expect(batch.calls.every((entry) => entry.context.via === 'bridge')).toBe(true);
   });
 
   it('answers a refused call with its error and still runs the others', async () => {

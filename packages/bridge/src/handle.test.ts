@@ -274,7 +274,7 @@ describe('handleBridgeCall', () => {
   });
 
   describe('tool_call', () => {
-    it('dispatches the real call with viaBridge and returns its result', async () => {
+    it('dispatches the real call with via: bridge and returns its result', async () => {
       const { calls, dispatch } = recorder();
       const assembly = fresh();
       const result = await handleBridgeCall(
@@ -296,8 +296,7 @@ describe('handleBridgeCall', () => {
       });
       expect(calls[0]!.context).toMatchObject({
         sessionId: 's1',
-        viaBridge: true,
-        route: 'tool_call',
+        via: 'bridge',
         tool: { name: 'slack_post_message' },
       });
       expect(assembly.telemetry).toMatchObject({ calls: 1, dispatched: 1, errors: 0 });
@@ -365,7 +364,7 @@ describe('handleBridgeCall', () => {
         name: 'slack_post_message',
         arguments: { channel_id: 'C1', text: 'hi' },
       });
-      expect(calls[0]!.context).toMatchObject({ viaBridge: true, route: 'direct' });
+      expect(calls[0]!.context).toMatchObject({ via: 'direct' });
       expect(assembly.telemetry.directCalls).toBe(1);
 
       const missing = await handleBridgeCall(assembly, { ...direct, arguments: {} }, dispatch);

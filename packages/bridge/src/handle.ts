@@ -97,10 +97,12 @@ export type BridgeResult<R = unknown> =
 
 /** What {@link handleBridgeCall} passes to `dispatch` besides the real call. */
 export interface BridgeDispatchContext {
-  /** Always true: the bridge resolved this call (hooks see the real tool either way). */
-  viaBridge: true;
-  /** How the model called it: through `tool_call`, or directly by the deferred tool's name. */
-  route: 'tool_call' | 'direct';
+  /**
+   * How the model called it: `'bridge'` through `tool_call` (single or batch), or
+   * `'direct'` by the deferred tool's own name, which the bridge routed. The dispatcher
+   * of `@tool-search/hooks` reads the same field.
+   */
+  via: 'bridge' | 'direct';
   /** The deferred tool's definition. */
   tool: ToolDefinition;
 }
@@ -360,7 +362,7 @@ function answerCallBatch<R, C extends object>(
     const single: IncomingToolCall = { name: TOOL_CALL, arguments: item };
     if (typeof id === 'string') single.id = `${id}#${index}`;
     try {
-      return await answerCall(assembly, single, dispatch, 'tool_call', context);
+      return await answerCall(assembly, single, dispatch, 'bridge', context);
     } catch (error) {
       // A throwing dispatch must not cost the model the answers of the other calls.
       bump(assembly, 'errors');
@@ -373,10 +375,10 @@ async function answerCall<R, C extends object>(
   assembly: Assembly,
   call: IncomingToolCall,
   dispatch: BridgeDispatch<R, C>,
-  route: BridgeDispatchContext['route'],
+  via: BridgeDispatchContext['via'],
   context: C | undefined,
 ): Promise<BridgeErrorResult | R> {
-  bump(assembly, route === 'direct' ? 'directCalls' : 'calls');
+  bump(assembly, via === 'direct' ? 'directCalls' : 'calls');
   const resolved = resolveUnderlyingCall(assembly, call);
   if (!resolved.ok) return refuse(assembly, resolved);
   bump(assembly, 'dispatched');
@@ -384,8 +386,7 @@ async function answerCall<R, C extends object>(
   if (resolved.unchecked !== undefined) bump(assembly, 'argumentsUnchecked');
   const dispatchContext = {
     ...(context ?? {}),
-    viaBridge: true,
-    route,
+    via,
     tool: resolved.tool,
   } as C & BridgeDispatchContext;
   return await dispatch(resolved.call, dispatchContext);
@@ -403,7 +404,7 @@ async function answerCall<R, C extends object>(
  * - `tool_describe` → `{ name, description, parameters }` with the full schema, or
  *   a DESIGN error text (an unknown name adds up to three `did_you_mean` names from
  *   this session's catalog only);
- * - `tool_call` → {@link resolveUnderlyingCall}, then `dispatch(realCall, { viaBridge: true, route, tool })`
+ * - `tool_call` → {@link resolveUnderlyingCall}, then `dispatch(realCall, { via, tool })`
  *   and its result; a refused call never reaches `dispatch`;
  * - batches: `tool_search` with `queries` (at most `MAX_SEARCH_QUERIES`, 5),
  *   `tool_describe` with `names` (at most `MAX_DESCRIBE_NAMES`, 10) and `tool_call`
@@ -470,7 +471,7 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   if (name === TOOL_CALL) {
     const plan = planCalls(ownValue(call, 'arguments'));
     if (plan.kind === 'single') {
-      return answerCall(assembly, call, dispatch, 'tool_call', options.context);
+      return answerCall(assembly, call, dispatch, 'bridge', options.context);
     }
     if (plan.kind === 'refused') return Promise.resolve(refuseBatch(assembly, 'calls', plan.error));
     return answerCallBatch(assembly, call, plan.items, dispatch, options.context);

@@ -128,7 +128,7 @@ describe('bridge properties', () => {
       dispatched += 1;
       expect(deferredNames).toContain(call.name);
       expect(isPlainObject(call.arguments)).toBe(true);
-      expect(context.viaBridge).toBe(true);
+      expect(['bridge', 'direct']).toContain(context.via);
       expect(context.tool).toBe(assembly.catalog.get(call.name));
       for (const key of context.tool.inputSchema.required ?? []) {
         expect(Object.hasOwn(call.arguments, key)).toBe(true);

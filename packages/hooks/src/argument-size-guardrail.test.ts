@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createArgumentSizeGuardrail } from './argument-size-guardrail.js';
 import type { DispatchContext } from './types.js';
 
-const ctx: DispatchContext = { viaBridge: false, signal: new AbortController().signal };
+const ctx: DispatchContext = { via: 'direct', signal: new AbortController().signal };
 
 describe('createArgumentSizeGuardrail', () => {
   it('allows arguments up to the limit, as compact UTF-8 JSON', () => {

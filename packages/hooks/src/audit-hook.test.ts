@@ -16,21 +16,20 @@ const tool: ToolDefinition = {
 };
 
 describe('createAuditHook', () => {
-  it('writes one record per call that ran, with the real name, viaBridge, decision and duration', async () => {
+  it('writes one record per call that ran, with the real name, via, decision and duration', async () => {
     const records: AuditRecord[] = [];
     const dispatch = createDispatcher({
       execute: () => 'ok',
       hooks: [createAuditHook((record) => void records.push(record))],
       approval: { request: () => 'allow-once' },
     });
-    await dispatch(call, { sessionId: 's1', viaBridge: true });
+    await dispatch(call, { sessionId: 's1', via: 'bridge' });
     expect(records).toHaveLength(1);
     expect(records[0]).toEqual({
       tool: 'github_create_issue',
       callId: 'c1',
       sessionId: 's1',
       via: 'bridge',
-      viaBridge: true,
       decision: 'allowed',
       status: 'ok',
       approval: 'allow-once',
@@ -51,7 +50,7 @@ describe('createAuditHook', () => {
     expect(records).toEqual([
       expect.objectContaining({
         tool: 'github_create_issue',
-        viaBridge: false,
+        via: 'direct',
         decision: 'denied',
         status: 'denied',
         deniedBy: { kind: 'guardrail', name: 'tool-policy' },

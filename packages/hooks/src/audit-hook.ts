@@ -31,12 +31,6 @@ export interface AuditRecord {
    */
   via: CallRoute;
   /**
-   * `via === 'bridge'`.
-   * @deprecated Use `via`. Before it, a routed direct call of a deferred tool was recorded
-   * with `viaBridge: true`.
-   */
-  viaBridge: boolean;
-  /**
    * The policy decision: `allowed` (every guardrail, hook and the approval let it
    * through, and the tool was started), `denied`, `cancelled` (the caller aborted
    * before a decision), or `invalid` (a malformed call, or the tool lookup failed).
@@ -93,7 +87,7 @@ export interface AuditHookOptions {
  *   hooks: [createAuditHook((record) => logger.info(record, 'tool call'))],
  * });
  * // { tool: 'github_create_issue', origin: { server: 'github', name: 'create_issue' },
- * //   via: 'bridge', viaBridge: true, decision: 'denied', status: 'denied',
+ * //   via: 'bridge', decision: 'denied', status: 'denied',
  * //   deniedBy: { kind: 'guardrail', name: 'tool-policy' }, reason: '...', durationMs: 0.4, ... }
  * ```
  */
@@ -106,8 +100,7 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
     onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {
       const record: AuditRecord = {
         tool: result.call.name,
-        via: ctx.via ?? (ctx.viaBridge ? 'bridge' : 'direct'),
-        viaBridge: ctx.via === undefined ? ctx.viaBridge : ctx.via === 'bridge',
+        via: ctx.via ?? 'direct',
         decision: executed
           ? 'allowed'
           : result.status === 'denied' || result.status === 'cancelled'

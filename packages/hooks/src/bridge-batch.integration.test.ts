@@ -66,9 +66,9 @@ const deferred = tools.filter((tool) => tool.source !== 'core');
 
 /** A dispatcher with a policy, a schema check, a denying hook and an asking approval, recording each step. */
 function world(answers: readonly ('allow-once' | 'deny')[]) {
-  const log: { step: string; call: ToolCall; viaBridge: boolean | undefined }[] = [];
-  const record = (step: string, call: ToolCall, ctx: { viaBridge?: boolean | undefined }) =>
-    log.push({ step, call: structuredClone(call), viaBridge: ctx.viaBridge });
+  const log: { step: string; call: ToolCall; via: string | undefined }[] = [];
+  const record = (step: string, call: ToolCall, ctx: { via?: string | undefined }) =>
+    log.push({ step, call: structuredClone(call), via: ctx.via });
   let asked = 0;
   const dispatch = createDispatcher({
     execute: (call, ctx) => {
@@ -99,7 +99,7 @@ function world(answers: readonly ('allow-once' | 'deny')[]) {
       require: { annotations: { destructiveHint: true } },
       otherwise: 'allow',
       ask: createCallbackApproval((request) => {
-        record('approval', request.call, { viaBridge: undefined });
+        record('approval', request.call, { via: undefined });
         return answers[asked++ % answers.length]!;
       }),
     }),
@@ -181,7 +181,7 @@ describe('a tool_call batch through the hooks dispatcher (strict mode)', () => {
           const answer = (await handleBridgeCall(
             assembly,
             { id: 'turn1', name: 'tool_call', arguments: modelArguments },
-            (real, ctx) => bridged.dispatch(real, { viaBridge: ctx.viaBridge, tool: ctx.tool }),
+            (real, ctx) => bridged.dispatch(real, { via: ctx.via, tool: ctx.tool }),
           )) as { results: (DispatchResult | { error: string })[] };
 
           expect(answer.results).toHaveLength(calls.length);
@@ -210,7 +210,7 @@ describe('a tool_call batch through the hooks dispatcher (strict mode)', () => {
               directly.status === 'denied' ? `denied:${directly.by.kind}` : directly.status,
             );
           }
-          const strip = ({ viaBridge: _viaBridge, ...rest }: (typeof bridged.log)[number]) => rest;
+          const strip = ({ via: _via, ...rest }: (typeof bridged.log)[number]) => rest;
           expect(bridged.log.map(strip)).toEqual(direct.log.map(strip));
           expect(bridged.log.every((entry) => entry.call.name !== 'tool_call')).toBe(true);
         },

@@ -195,7 +195,7 @@ interface Invocation {
   step: string;
   name: string;
   call: { name: string; arguments: Record<string, unknown> };
-  viaBridge: boolean;
+  via: string | undefined;
   sessionId: string | undefined;
   toolName: string | undefined;
 }
@@ -208,7 +208,7 @@ function world(scenario: Scenario) {
       step,
       name,
       call: structuredClone({ name: call.name, arguments: call.arguments }),
-      viaBridge: ctx.viaBridge,
+      via: ctx.via,
       sessionId: ctx.sessionId,
       toolName: ctx.tool?.name,
     });
@@ -284,7 +284,7 @@ function argumentsOf(call: Scenario['calls'][number]): Record<string, unknown> {
   return args;
 }
 
-const strip = ({ viaBridge: _viaBridge, ...rest }: Invocation) => rest;
+const strip = ({ via: _via, ...rest }: Invocation) => rest;
 
 describe('dispatch through tool_call and directly', () => {
   it('meets the same guardrails, hooks and approvals, on the real name and arguments, with the same result', async () => {
@@ -328,8 +328,8 @@ describe('dispatch through tool_call and directly', () => {
           expect(['ok', 'denied', 'error']).toContain((directly as DispatchResult).status);
         }
         expect(bridged.log.map(strip)).toEqual(direct.log.map(strip));
-        expect(bridged.log.every((entry) => entry.viaBridge)).toBe(true);
-        expect(direct.log.every((entry) => !entry.viaBridge)).toBe(true);
+        expect(bridged.log.every((entry) => entry.via === 'bridge')).toBe(true);
+        expect(direct.log.every((entry) => entry.via === 'direct')).toBe(true);
         // Every step saw the real tool (never a bridge name), its definition, and the
         // arguments the bridge accepted.
         for (const entry of bridged.log) {

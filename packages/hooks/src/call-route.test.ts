@@ -43,16 +43,16 @@ describe('createDispatcher: how a call came in', () => {
       { name: 'tool_call', arguments: { name: 'crm_record_3', arguments: args } },
       dispatch,
     );
-    expect(records.map(({ tool, via, viaBridge }) => ({ tool, via, viaBridge }))).toEqual([
-      { tool: 'crm_record_3', via: 'direct', viaBridge: false },
-      { tool: 'crm_record_3', via: 'bridge', viaBridge: true },
+    expect(records.map(({ tool, via }) => ({ tool, via }))).toEqual([
+      { tool: 'crm_record_3', via: 'direct' },
+      { tool: 'crm_record_3', via: 'bridge' },
     ]);
   });
 
-  it('hands guardrails and execute ctx.via, reading a legacy viaBridge when there is no route', async () => {
+  it("hands guardrails and execute ctx.via, 'direct' when the caller says nothing", async () => {
     const seen: unknown[] = [];
     const dispatch = createDispatcher({
-      execute: (_call, ctx) => void seen.push(['execute', ctx.via, ctx.viaBridge]),
+      execute: (_call, ctx) => void seen.push(['execute', ctx.via]),
       guardrails: [
         {
           name: 'look',
@@ -63,13 +63,13 @@ describe('createDispatcher: how a call came in', () => {
         },
       ],
     });
-    await dispatch({ name: 'x', arguments: {} }, { viaBridge: true });
+    await dispatch({ name: 'x', arguments: {} }, { via: 'bridge' });
     await dispatch({ name: 'x', arguments: {} });
     expect(seen).toEqual([
       ['guardrail', 'bridge'],
-      ['execute', 'bridge', true],
+      ['execute', 'bridge'],
       ['guardrail', 'direct'],
-      ['execute', 'direct', false],
+      ['execute', 'direct'],
     ]);
   });
 });

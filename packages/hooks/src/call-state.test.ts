@@ -25,10 +25,10 @@ describe('startCall', () => {
 });
 
 describe('contextFor', () => {
-  it("gives the caller's context with via, a boolean viaBridge, the state's tool and the step's signal", () => {
+  it("gives the caller's context with via, the state's tool and the step's signal", () => {
     const signal = new AbortController().signal;
     const context = contextFor(stateOf({ tool }, { sessionId: 's', tool: undefined }), signal);
-    expect(context).toEqual({ sessionId: 's', via: 'direct', viaBridge: false, tool, signal });
+    expect(context).toEqual({ sessionId: 's', via: 'direct', tool, signal });
   });
 });
 

@@ -94,28 +94,24 @@ export function startCall(input: unknown, context: ToolCallContext): CallState {
  *
  * @param state - the call's state (its current tool is `ctx.tool`)
  * @param signal - the step's own signal
- * @returns the caller's context with `viaBridge`, `tool` and `signal` set
+ * @returns the caller's context with `via`, `tool` and `signal` set
  * @throws nothing
  */
 export function contextFor(state: CallState, signal: AbortSignal): DispatchContext {
   const via = callRoute(state.context);
-  return { ...state.context, via, viaBridge: via === 'bridge', tool: state.tool, signal };
+  return { ...state.context, via, tool: state.tool, signal };
 }
 
 /**
- * How a call came in, read from the caller's context: its `via`, else the bridge's
- * `route` (a deferred tool called by its own name is `'direct'`, although the bridge
- * also says `viaBridge: true`), else `viaBridge`.
+ * How a call came in, read from the caller's context: its `via`, `'direct'` when absent
+ * or unknown.
  *
  * @param context - the caller's context
  * @returns `'bridge'` or `'direct'`
  * @throws nothing
  */
 export function callRoute(context: ToolCallContext): CallRoute {
-  if (context.via === 'bridge' || context.via === 'direct') return context.via;
-  if (context.route === 'direct') return 'direct';
-  if (context.route === 'tool_call') return 'bridge';
-  return context.viaBridge === true ? 'bridge' : 'direct';
+  return context.via === 'bridge' ? 'bridge' : 'direct';
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ApprovalRequest } from './types.js';
 
 const request: ApprovalRequest = {
   call: { name: 'write_file', arguments: {} },
-  viaBridge: false,
+  via: 'direct',
   signal: new AbortController().signal,
 };
 

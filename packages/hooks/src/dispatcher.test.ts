@@ -105,7 +105,7 @@ describe('createDispatcher', () => {
       expect(execute).not.toHaveBeenCalled();
     });
 
-    it('passes the context on with viaBridge, the tool and a signal', async () => {
+    it('passes the context on with via, the tool and a signal', async () => {
       const { execute } = setup();
       const seen: DispatchContext[] = [];
       const dispatch = createDispatcher({
@@ -122,10 +122,10 @@ describe('createDispatcher', () => {
         resolveTool: (name) => (name === tool.name ? tool : undefined),
       });
       await dispatch(call, { sessionId: 's1' });
-      await dispatch(call, { viaBridge: true });
-      expect(seen[0]).toMatchObject({ sessionId: 's1', viaBridge: false, tool });
+      await dispatch(call, { via: 'bridge' });
+      expect(seen[0]).toMatchObject({ sessionId: 's1', via: 'direct', tool });
       expect(seen[0]?.signal).toBeInstanceOf(AbortSignal);
-      expect(seen[1]).toMatchObject({ viaBridge: true, tool });
+      expect(seen[1]).toMatchObject({ via: 'bridge', tool });
       expect(execute.mock.calls[0]?.[1]).toMatchObject({ sessionId: 's1', tool });
     });
 
@@ -223,7 +223,7 @@ describe('createDispatcher', () => {
     });
   });
 
-  it('gives the approval adapter the call, the tool, the session and viaBridge', async () => {
+  it('gives the approval adapter the call, the tool, the session and via', async () => {
     const requests: ApprovalRequest[] = [];
     const dispatch = createDispatcher({
       execute: () => 'x',
@@ -234,8 +234,8 @@ describe('createDispatcher', () => {
         },
       },
     });
-    await dispatch(call, { sessionId: 's', viaBridge: true, tool });
-    expect(requests[0]).toMatchObject({ call, tool, sessionId: 's', viaBridge: true });
+    await dispatch(call, { sessionId: 's', via: 'bridge', tool });
+    expect(requests[0]).toMatchObject({ call, tool, sessionId: 's', via: 'bridge' });
   });
 
   it('produces results that survive JSON', async () => {

@@ -23,7 +23,7 @@ function requestFor(
   return {
     call: { name, arguments: {} },
     ...(definition ? { tool: definition } : {}),
-    viaBridge: false,
+    via: 'direct',
     signal: new AbortController().signal,
   };
 }

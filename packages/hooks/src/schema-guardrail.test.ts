@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { createSchemaGuardrail } from './schema-guardrail.js';
 import type { DispatchContext, Guardrail, GuardrailVerdict } from './types.js';
 
-const ctx: DispatchContext = { viaBridge: false, signal: new AbortController().signal };
+const ctx: DispatchContext = { via: 'direct', signal: new AbortController().signal };
 
 const createIssue: ToolDefinition = {
   name: 'github_create_issue',

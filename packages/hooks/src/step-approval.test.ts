@@ -38,7 +38,7 @@ describe('runApproval', () => {
     });
   });
 
-  it('asks with the current call, its tool, the session and viaBridge', async () => {
+  it('asks with the current call, its tool, the session and via', async () => {
     const requests: ApprovalRequest[] = [];
     const config = configOf({
       approval: {
@@ -48,8 +48,8 @@ describe('runApproval', () => {
         },
       },
     });
-    await runApproval(stateOf({ tool }, { sessionId: 's', viaBridge: true }), config);
-    expect(requests[0]).toMatchObject({ call, tool, sessionId: 's', viaBridge: true });
+    await runApproval(stateOf({ tool }, { sessionId: 's', via: 'bridge' }), config);
+    expect(requests[0]).toMatchObject({ call, tool, sessionId: 's', via: 'bridge' });
   });
 
   describe('with fake timers', () => {

@@ -42,7 +42,6 @@ export async function runApproval(
         ...(tool ? { tool } : {}),
         ...(sessionId !== undefined ? { sessionId } : {}),
         via,
-        viaBridge: via === 'bridge',
         signal: stepSignal,
       }),
     timeoutMs,

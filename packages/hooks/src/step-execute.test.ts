@@ -11,7 +11,7 @@ describe('runExecute', () => {
     expect(next.executed).toBe(true);
     expect(next.execution).toEqual({ kind: 'value', value: 'done' });
     expect(next.result).toBeUndefined();
-    expect(execute.mock.calls[0]?.[1]).toMatchObject({ tool, viaBridge: false });
+    expect(execute.mock.calls[0]?.[1]).toMatchObject({ tool, via: 'direct' });
   });
 
   it('keeps a throw as a failure, with the code of a thrown ToolSearchError', async () => {

@@ -45,10 +45,10 @@ describe('runGuardrails', () => {
       ],
     });
     const rewritten = { name: 'renamed', arguments: {} };
-    await runGuardrails(stateOf({ call: rewritten, tool }, { viaBridge: true }), config);
+    await runGuardrails(stateOf({ call: rewritten, tool }, { via: 'bridge' }), config);
     expect(seen).toHaveLength(1);
     expect(seen[0]?.[0]).toBe('renamed');
-    expect(seen[0]?.[1]).toMatchObject({ tool, viaBridge: true });
+    expect(seen[0]?.[1]).toMatchObject({ tool, via: 'bridge' });
   });
 });
 

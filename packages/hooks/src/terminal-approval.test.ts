@@ -27,7 +27,7 @@ function terminal(options: { inputTTY?: boolean; outputTTY?: boolean } = {}) {
 
 function request(name: string, extra: Partial<ApprovalRequest> = {}): ApprovalRequest {
   const call: ToolCall = { name, arguments: { path: '/tmp/x' } };
-  return { call, viaBridge: false, signal: new AbortController().signal, ...extra };
+  return { call, via: 'direct', signal: new AbortController().signal, ...extra };
 }
 
 function adapter(
@@ -45,7 +45,7 @@ describe('createTerminalApproval', () => {
   it("answers 'allow-once' to y, and shows the tool, the route and the arguments", async () => {
     const term = terminal();
     const answer = adapter(term).request(
-      request('delete_file', { viaBridge: true, sessionId: 's1' }),
+      request('delete_file', { via: 'bridge', sessionId: 's1' }),
     );
     await untilPrompts(term, 1);
     expect(term.screen()).toContain(

@@ -44,7 +44,7 @@ function argumentText(args: unknown, max: number): string {
 
 function promptText(request: ApprovalRequest, maxArgumentChars: number): string {
   const where = [
-    request.viaBridge ? 'via tool_call' : '',
+    request.via === 'bridge' ? 'via tool_call' : '',
     request.sessionId ? `session ${safe(request.sessionId)}` : '',
   ]
     .filter(Boolean)

@@ -64,7 +64,7 @@ describe('createToolPolicyGuardrail on identity', () => {
   const check = (options: Parameters<typeof createToolPolicyGuardrail>[0], tool = renamed) =>
     createToolPolicyGuardrail(options).check(
       { name: tool.name, arguments: {} },
-      { viaBridge: false, tool, signal: new AbortController().signal },
+      { via: 'direct', tool, signal: new AbortController().signal },
     );
 
   it('denies a renamed tool by its upstream name and by server/name', () => {
@@ -95,7 +95,7 @@ describe('createPolicyApproval on identity', () => {
     const request = (tool: ToolDefinition): ApprovalRequest => ({
       call: { name: tool.name, arguments: {} },
       tool,
-      viaBridge: false,
+      via: 'direct',
       signal: new AbortController().signal,
     });
     expect(await approval.request(request(renamed))).toMatchObject({ decision: 'deny' });

@@ -13,7 +13,7 @@ const tools: ToolDefinition[] = [
 function check(guardrail: Guardrail, name: string, known = true) {
   const call: ToolCall = { name, arguments: {} };
   const ctx: DispatchContext = {
-    viaBridge: false,
+    via: 'direct',
     signal: new AbortController().signal,
     ...(known ? { tool: tools.find((tool) => tool.name === name) } : {}),
   };
@@ -92,7 +92,7 @@ describe('createToolPolicyGuardrail', () => {
   it('ignores a context tool of another name', () => {
     const guardrail = createToolPolicyGuardrail({ allow: { toolsets: ['mcp-github'] } });
     const ctx: DispatchContext = {
-      viaBridge: false,
+      via: 'direct',
       signal: new AbortController().signal,
       tool: tools[0],
     };

@@ -4,7 +4,7 @@ import type { Promisable, ToolCall, ToolDefinition, ToolSearchErrorCode } from '
  * What the runtime knows about one call besides its name and arguments.
  *
  * Inside the dispatcher every hook, guardrail and `execute` receives a context whose
- * `viaBridge` is a boolean and whose `signal` is set (see {@link DispatchContext}).
+ * `via` and `signal` are set (see {@link DispatchContext}).
  */
 export interface ToolCallContext {
   /** The session the call belongs to; 'allow-session' approvals are remembered per session. */
@@ -12,50 +12,38 @@ export interface ToolCallContext {
   /** Cancels the call: a waiting guardrail, hook or approval, and the execution. */
   signal?: AbortSignal;
   /**
-   * How the model made the call: `'bridge'` through `tool_call`, `'direct'` by the tool's
-   * own name (a listed tool, or a deferred one the bridge routed). When absent, it is read
-   * from `route` (as `handleBridgeCall` passes it), else from `viaBridge`.
+   * How the call came in: `'bridge'` through `tool_call` (a single call or one item of a
+   * batch), `'direct'` by the tool's own name (a listed tool, or a deferred one the
+   * bridge routed). Absent means `'direct'`.
    */
   via?: CallRoute;
-  /**
-   * How the bridge resolved the call (`handleBridgeCall` sets it): `'tool_call'` or
-   * `'direct'` for a deferred tool called by its own name.
-   */
-  route?: 'tool_call' | 'direct';
-  /**
-   * Whether the model made the call through `tool_call` (set by the runtime or the bridge).
-   * @deprecated Use `via`; `handleBridgeCall` sets `viaBridge: true` for a routed direct
-   * call too, which `route` then corrects.
-   */
-  viaBridge?: boolean;
   /** The definition of the called tool, when the runtime knows it. */
   tool?: ToolDefinition;
 }
 
-/** How a call came in: through the bridge's `tool_call`, or directly by the tool's own name. */
+/**
+ * How a call came in: through the bridge's `tool_call` (`'bridge'`), or directly by the
+ * tool's own name (`'direct'`). Every surface passes the same final call to the same
+ * dispatcher; this is the one field that tells them apart.
+ */
 export type CallRoute = 'bridge' | 'direct';
 
 /**
  * The context the dispatcher hands to guardrails, hooks, approvals and `execute`: the
  * caller's context (its own fields `C` included, e.g. an AI SDK `toolCallId`) with
- * `via`, `viaBridge` and `signal` always set. The signal aborts when the caller's signal
+ * `via` and `signal` always set. The signal aborts when the caller's signal
  * aborts or the step runs out of time.
  */
 export type DispatchContext<C extends object = Record<never, never>> = Omit<
   ToolCallContext,
-  'via' | 'viaBridge' | 'signal'
+  'via' | 'signal'
 > &
-  Omit<C, 'via' | 'viaBridge' | 'signal'> & {
+  Omit<C, 'via' | 'signal'> & {
     /**
      * How the model made the call. The dispatcher always sets it; it is optional only so
      * that a context built by hand (a test calling a guardrail) need not.
      */
     via?: CallRoute;
-    /**
-     * `via === 'bridge'`.
-     * @deprecated Use `via`.
-     */
-    viaBridge: boolean;
     signal: AbortSignal;
   };
 
@@ -164,11 +152,6 @@ export interface ApprovalRequest {
    * dispatcher always sets it; optional only so that a request built by hand need not.
    */
   via?: CallRoute;
-  /**
-   * `via === 'bridge'`.
-   * @deprecated Use `via`.
-   */
-  viaBridge: boolean;
   /** Aborts when the call is cancelled or the approval runs out of time: stop asking. */
   signal: AbortSignal;
 }

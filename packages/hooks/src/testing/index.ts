@@ -5,6 +5,7 @@ import type {
   ApprovalAdapter,
   ApprovalDecision,
   ApprovalRequest,
+  CallRoute,
   DispatchContext,
   Guardrail,
 } from '../types.js';
@@ -15,8 +16,8 @@ export interface ConformanceCase {
   /** The called tool's definition, as `ctx.tool` / `request.tool`. */
   tool?: ToolDefinition;
   sessionId?: string;
-  /** @defaultValue false */
-  viaBridge?: boolean;
+  /** How the call came in. @defaultValue 'direct' */
+  via?: CallRoute;
 }
 
 /** Options of {@link testGuardrail}. */
@@ -79,14 +80,14 @@ const DEFAULT_REQUESTS: readonly ConformanceCase[] = [
       toolset: 'mcp-fs',
     },
     sessionId: 'conformance',
-    viaBridge: true,
+    via: 'bridge',
   },
   { call: { name: 'unknown_tool', arguments: {} } },
 ];
 
 function contextOf(testCase: ConformanceCase, signal: AbortSignal): DispatchContext {
   return {
-    viaBridge: testCase.viaBridge === true,
+    via: testCase.via ?? 'direct',
     signal,
     ...(testCase.tool ? { tool: testCase.tool } : {}),
     ...(testCase.sessionId !== undefined ? { sessionId: testCase.sessionId } : {}),
@@ -97,7 +98,7 @@ function requestOf(testCase: ConformanceCase, signal: AbortSignal): ApprovalRequ
   const { tool, sessionId } = testCase;
   return {
     call: testCase.call,
-    viaBridge: testCase.viaBridge === true,
+    via: testCase.via ?? 'direct',
     signal,
     ...(tool ? { tool } : {}),
     ...(sessionId !== undefined ? { sessionId } : {}),
@@ -189,7 +190,7 @@ export function testGuardrail(guardrail: Guardrail, options: TestGuardrailOption
       const context = (testCase: ConformanceCase) => ({
         ...(testCase.tool ? { tool: testCase.tool } : {}),
         ...(testCase.sessionId !== undefined ? { sessionId: testCase.sessionId } : {}),
-        viaBridge: testCase.viaBridge === true,
+        via: testCase.via ?? 'direct',
       });
       for (const testCase of allows) {
         expect(await dispatch(testCase.call, context(testCase))).toMatchObject({ status: 'ok' });

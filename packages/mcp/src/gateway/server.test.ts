@@ -118,7 +118,7 @@ describe('createGatewayServer', () => {
       kind: 'call',
       name: 'get-sum',
       arguments: { a: 2, b: 3 },
-      viaBridge: true,
+      via: 'bridge',
       status: 'ok',
     });
   });
@@ -126,7 +126,7 @@ describe('createGatewayServer', () => {
   it('calls a deferred tool directly by its name, and a visible tool as usual', async () => {
     const sum = await admin.call('get-sum', { a: 20, b: 22 });
     expect(textOf(sum)).toContain('42');
-    expect(activity.at(-1)).toMatchObject({ name: 'get-sum', viaBridge: false, status: 'ok' });
+    expect(activity.at(-1)).toMatchObject({ name: 'get-sum', via: 'direct', status: 'ok' });
     const read = await admin.call('read_text_file', {
       path: join(workspace.directory, 'notes.txt'),
     });

@@ -221,7 +221,7 @@ export function createGatewaySession(
         kind: 'call',
         name: settled.result.call.name,
         arguments: settled.result.call.arguments,
-        viaBridge: ctx.viaBridge,
+        via: ctx.via ?? 'direct',
         status: activityStatus(settled.result),
         durationMs: Math.round(settled.durationMs),
       };
@@ -309,7 +309,7 @@ export function createGatewaySession(
         const context: CallContext = {
           sessionId: id,
           signal,
-          viaBridge: ctx.route === 'tool_call',
+          via: ctx.via,
           tool: ctx.tool,
           onProgress,
         };
@@ -332,7 +332,6 @@ export function createGatewaySession(
           kind: call.name === TOOL_SEARCH ? 'search' : 'describe',
           name: call.name,
           arguments: call.arguments,
-          viaBridge: false,
           status: isError ? 'error' : 'ok',
           durationMs: Math.round(performance.now() - began),
         };
@@ -350,7 +349,7 @@ export function createGatewaySession(
     const context: CallContext = {
       sessionId: id,
       signal,
-      viaBridge: false,
+      via: 'direct',
       tool,
       onProgress,
     };

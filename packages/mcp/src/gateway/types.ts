@@ -2,7 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
 import type { Ranker, TokenCounter, ToolDefinition } from '@tool-search/core';
-import type { ApprovalAdapter, Guardrail, ToolCallHook } from '@tool-search/hooks';
+import type { ApprovalAdapter, CallRoute, Guardrail, ToolCallHook } from '@tool-search/hooks';
 import type { GatewayConfig } from '../config/parse.js';
 import type { GatewayStore } from '../store/types.js';
 import type { UpstreamPool } from '../upstream/pool.js';
@@ -22,8 +22,8 @@ export interface GatewayActivity {
   name: string;
   /** The real arguments. */
   arguments: Record<string, unknown>;
-  /** Whether the model went through `tool_call`. */
-  viaBridge: boolean;
+  /** For a call: how it came in, `'bridge'` through `tool_call`, else `'direct'`. */
+  via?: CallRoute;
   /**
    * `ok`: the tool ran and succeeded; `tool_error`: it ran and answered an error (or the
    * upstream failed); `denied` by a guardrail, hook or approval; `error`; `cancelled`.

@@ -33,7 +33,6 @@ async function ready(store: GatewayStore): Promise<GatewayStore> {
 const record = (tool: string): StoredAuditRecord => ({
   tool,
   via: 'direct',
-  viaBridge: false,
   decision: 'allowed',
   status: 'ok',
   startedAt: new Date().toISOString(),

@@ -75,3 +75,24 @@ redis.call('ZADD', KEYS[4], 'XX', ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[5], 'XX', ARGV[2], ARGV[3])
 return 1
 `;
+
+/**
+ * How many field-value pairs one `HSET` of {@link REPLACE_HASH_SCRIPT} takes: Lua's
+ * `unpack` fails past about 8,000 values (LUAI_MAXCSTACK), so a long list goes in
+ * slices well below it.
+ */
+export const REPLACE_HASH_CHUNK = 500;
+
+/**
+ * Replaces a hash with the pairs in ARGV[2..], in one step (no replica reads half a
+ * list), writing ARGV[1] pairs per `HSET`. KEYS: the hash. Returns the pairs written.
+ */
+export const REPLACE_HASH_SCRIPT = `
+redis.call('DEL', KEYS[1])
+local step = tonumber(ARGV[1]) * 2
+local last = #ARGV
+for first = 2, last, step do
+  redis.call('HSET', KEYS[1], unpack(ARGV, first, math.min(first + step - 1, last)))
+end
+return (last - 1) / 2
+`;

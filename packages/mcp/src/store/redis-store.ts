@@ -2,7 +2,14 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from '@redis/client';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { ADMIT_SCRIPT, EXPIRE_WITH_SESSION, redisKeys, TOUCH_SCRIPT } from './redis-keys.js';
+import {
+  ADMIT_SCRIPT,
+  EXPIRE_WITH_SESSION,
+  REPLACE_HASH_CHUNK,
+  REPLACE_HASH_SCRIPT,
+  redisKeys,
+  TOUCH_SCRIPT,
+} from './redis-keys.js';
 import {
   type AuditEntry,
   DEFAULT_AUDIT_MAX_RECORDS,
@@ -408,9 +415,10 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
       const flat = [...accepted].flat();
       await call('writing the tool fingerprints', [
         'EVAL',
-        "redis.call('DEL', KEYS[1]) if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end return 1",
+        REPLACE_HASH_SCRIPT,
         1,
         keys.fingerprints,
+        REPLACE_HASH_CHUNK,
         ...flat,
       ]);
     },

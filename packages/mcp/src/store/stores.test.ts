@@ -117,6 +117,22 @@ describe.each(kinds)('the %s store', (_kind, open) => {
     await store.putFingerprints(new Map([['fs/read', 'sha256:1']]));
     expect(await store.getFingerprints()).toEqual(new Map([['fs/read', 'sha256:1']]));
   });
+
+  it('stores 5,000 accepted tool fingerprints and replaces them all at once', async () => {
+    const store = await open();
+    const many = new Map(
+      Array.from(
+        { length: 5_000 },
+        (_, index) => [`big/tool_${index}`, `sha256:${index}`] as const,
+      ),
+    );
+    await store.putFingerprints(many);
+    expect(await store.getFingerprints()).toEqual(many);
+    // A smaller list replaces the whole of the old one, nothing of it stays behind.
+    const fewer = new Map([...many].slice(0, 10));
+    await store.putFingerprints(fewer);
+    expect(await store.getFingerprints()).toEqual(fewer);
+  });
 });
 
 describe('openGatewayStore', () => {

@@ -207,7 +207,7 @@ export async function listenGatewayHttp(
       let entry = sessions.get(sessionId);
       if (entry === undefined && store !== undefined) {
         // Opened on another replica (or by this one before a restart): rebuild it here.
-        const restored = await restore(sessionId, auth.principal, res);
+        const restored = await restore(sessionId, auth, res);
         if (restored === undefined) return;
         entry = restored;
       }
@@ -327,7 +327,7 @@ export async function listenGatewayHttp(
       }
     }
     let initialized = false;
-    const entry = open(record, () => {
+    const entry = open(record, auth.profile, () => {
       initialized = true;
     });
     trackActivity(entry.activity, res);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,6 +13,59 @@ import { reviewKey } from '../upstream/review.js';
 import { type StartedGateway, startGateway } from './start.js';
 
 const TOKEN = 'replica-token-0123456789abcdef';
+const READER_TOKEN = 'replica-reader-token-0123456789';
+const WRITER_TOKEN = 'replica-writer-token-0123456789';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A client whose POSTs go where `route` says, by their body, with no standing GET
+ * stream: a balancer without affinity that happens to split one session's calls.
+ * Every answer to a question the client sends is kept in `answers`.
+ */
+async function routedClient(
+  token: string,
+  route: (body: string) => string,
+  elicit: (message: string) => Promise<string>,
+) {
+  const answers: string[] = [];
+  const client = new Client(
+    { name: 'replica-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+    action: 'accept',
+    content: { decision: await elicit(request.params.message) },
+  }));
+  const transport = new StreamableHTTPClientTransport(new URL(route('')), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    fetch: async (_input, init) => {
+      if (init?.method === 'GET') return new Response(null, { status: 405 });
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (body.includes('"result"') && !body.includes('"method"')) answers.push(body);
+      return fetch(route(body), init);
+    },
+  });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { client, transport, call, answers };
+}
+
+/** Posts a raw JSON-RPC message on a session, as a client would. */
+async function postRaw(url: string, token: string, sessionId: string, message: unknown) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(message),
+  });
+  return { status: response.status, text: await response.text() };
+}
 
 /**
  * A client whose every request goes to the next replica in turn: round robin with no
@@ -58,6 +111,11 @@ describe('gateway replicas on a shared Redis store', () => {
       mcpServers: { filesystem: filesystemServer(workspace.directory) },
       toolSearch: { enabled: 'off' },
       approval: { require: ['write_file'], fallback: 'deny' },
+      toolsets: [{ name: 'reading', tools: ['read_text_file', 'list_allowed_directories'] }],
+      profiles: {
+        reader: { enabledToolsets: ['reading'], token: READER_TOKEN },
+        writer: { enabledToolsets: ['mcp-filesystem'], token: WRITER_TOKEN },
+      },
     });
     for (let index = 0; index < 2; index += 1) {
       replicas.push(
@@ -111,6 +169,53 @@ describe('gateway replicas on a shared Redis store', () => {
     ]);
     expect(mine.every((entry) => entry.record.decision === 'allowed')).toBe(true);
     await session.client.close();
+  }, 60_000);
+
+  it('scopes a session restored on another replica by its token, whatever its stored record says', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    const listed = async (target: { url: string }) => {
+      const session = await routedClient(
+        READER_TOKEN,
+        () => target.url,
+        async () => 'deny',
+      );
+      return session;
+    };
+    const key = (id: string) => `tool-search:session:${id}`;
+    const forge = (id: string, edit: (record: Record<string, unknown>) => void) => {
+      const record = JSON.parse(redis.cli(['GET', key(id)])) as Record<string, unknown>;
+      edit(record);
+      expect(redis.cli(['SET', key(id), JSON.stringify(record), 'KEEPTTL'])).toBe('OK');
+    };
+    // A record of an older gateway, without a profile; and one that names a wider profile.
+    const edits: ((record: Record<string, unknown>) => void)[] = [
+      (record) => {
+        delete record['profile'];
+      },
+      (record) => {
+        record['profile'] = 'writer';
+      },
+    ];
+    for (const edit of edits) {
+      const target = { url: a };
+      const session = await listed(target);
+      const own = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
+      expect(own).toEqual(['list_allowed_directories', 'read_text_file']);
+      forge(session.transport.sessionId!, edit);
+      // The next request lands on the replica that has never seen the session.
+      target.url = b;
+      const restored = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
+      expect(restored).toEqual(own);
+      const written = await session
+        .call('write_file', { path: join(workspace.directory, 'forged.txt'), content: 'x' })
+        .catch((error: unknown) => ({
+          isError: true,
+          content: [{ type: 'text', text: String(error) }],
+        }));
+      expect(written.isError).toBe(true);
+      expect(existsSync(join(workspace.directory, 'forged.txt'))).toBe(false);
+      await session.client.close();
+    }
   }, 60_000);
 
   it('fails closed with a store_unavailable error while Redis is down, then serves the same session again', async () => {

@@ -11,7 +11,11 @@ export interface StoredSession {
   id: string;
   /** The principal (token) that opened it: '' when no token is required. */
   principal: string;
-  /** The session's profile, when it has one. */
+  /**
+   * The session's profile when it opened, for people reading the store. Never what
+   * scopes the session: a replica that restores it takes the profile from the token of
+   * each request and its own config.
+   */
   profile?: string;
   /** The params of the client's `initialize` request (protocol version, capabilities, client info). */
   initialize: Record<string, unknown>;

@@ -22,6 +22,8 @@ export interface SessionFactoryContext {
   createSession(profile: string | undefined, id: string): GatewaySession;
   /** The shared store, when sessions are shared between replicas. */
   store: GatewayStore | undefined;
+  /** This replica's id, unique across replicas: the answers to its questions come to it. */
+  replica: string;
   sessions: SessionTable<HttpSession>;
   describePrincipal: (principal: string) => string;
   onStoreError?: (message: string) => void;
@@ -83,7 +85,16 @@ export function createSessionFactory(context: SessionFactoryContext) {
       close: () => {
         transport.close().catch(() => {});
       },
-      ...(store === undefined ? {} : { deliver: trackServerRequests(transport) }),
+      ...(store === undefined
+        ? {}
+        : {
+            deliver: trackServerRequests(transport, {
+              store,
+              sessionId: id,
+              replica: context.replica,
+              ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
+            }),
+          }),
     };
     // In the table before the first await: concurrent initializations count at once.
     sessions.add(id, entry);

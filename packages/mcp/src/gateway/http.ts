@@ -19,7 +19,7 @@ import {
   type GatewayHttpListener,
   type GatewayHttpOptions,
 } from './http-options.js';
-import { isResponsesOnly, routeResponses } from './http-replicas.js';
+import { routeResponses, splitAnswers } from './http-replicas.js';
 import { reply, storeFailure } from './http-reply.js';
 import { createSessionFactory, type HttpSession } from './http-session-factory.js';
 import { createSessionTable, trackActivity } from './http-session-table.js';
@@ -99,6 +99,8 @@ export async function listenGatewayHttp(
   const limits = resolveHttpLimits(options, tokens.size);
   // Only a shared store changes how sessions are served: one in memory is this process.
   const store = host.store?.shared === true ? host.store : undefined;
+  // Who asks a session's client a question: its answer comes back to this id alone.
+  const replica = randomUUID();
   const sessions = createSessionTable<HttpSession>({
     maxSessions: limits.maxSessions,
     maxPerPrincipal: limits.maxSessionsPerPrincipal,
@@ -240,18 +242,24 @@ export async function listenGatewayHttp(
           } catch (error) {
             return reply(res, 400, `Bad request: ${describeError(error)}`);
           }
-          if (isResponsesOnly(body)) {
-            // An answer to an elicitation belongs to the replica that asked, maybe another.
+          const { answers, rest } = splitAnswers(body);
+          if (answers.length > 0) {
+            // An answer to an elicitation belongs to the one question it answers, which
+            // the replica that asked (maybe another) is waiting on.
+            let refused: string[];
             try {
-              await routeResponses(store, sessionId, body);
+              refused = await routeResponses(store, sessionId, answers);
             } catch (error) {
               return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
             }
-            res.writeHead(202).end();
-            return;
+            if (refused.length > 0) return reply(res, 400, `Bad request: ${refused.join(' ')}`);
+            if (rest === undefined) {
+              res.writeHead(202).end();
+              return;
+            }
           }
           trackActivity(entry.activity, res);
-          await entry.transport.handleRequest(req, res, body);
+          await entry.transport.handleRequest(req, res, rest);
           return;
         }
       }
@@ -343,6 +351,7 @@ export async function listenGatewayHttp(
   const { open, restore } = createSessionFactory({
     createSession: host.createSession,
     store,
+    replica,
     sessions,
     describePrincipal,
     ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
@@ -371,12 +380,12 @@ export async function listenGatewayHttp(
   });
   port = (server.address() as AddressInfo).port;
   // Answers to a session's elicitations reach whichever replica the balancer picks;
-  // every replica hears them, the one that asked delivers them.
+  // the store hands each to the replica that asked, on its own channel.
   const subscribed =
     store === undefined
       ? undefined
       : store
-          .subscribe(({ sessionId, message }) => {
+          .subscribe(replica, ({ sessionId, message }) => {
             sessions.get(sessionId)?.deliver?.(message);
           })
           .catch((error: unknown) => {

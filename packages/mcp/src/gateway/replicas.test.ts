@@ -171,6 +171,61 @@ describe('gateway replicas on a shared Redis store', () => {
     await session.client.close();
   }, 60_000);
 
+  it('hands each approval answer to its own question when one session waits on two replicas, and refuses an answer to no open question', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    // Both questions are out before either is answered; the deny comes last.
+    let bothAsked = () => {};
+    const asked = new Promise<void>((resolve) => {
+      bothAsked = resolve;
+    });
+    const questions: string[] = [];
+    const session = await routedClient(
+      TOKEN,
+      (body) => (body.includes('dangerous') ? b : a),
+      async (message) => {
+        questions.push(message);
+        if (questions.length === 2) bothAsked();
+        await asked;
+        if (message.includes('dangerous')) {
+          await sleep(300);
+          return 'deny';
+        }
+        return 'allow-once';
+      },
+    );
+    const [benign, dangerous] = await Promise.all([
+      session.call('write_file', { path: join(workspace.directory, 'benign.txt'), content: 'ok' }),
+      session.call('write_file', {
+        path: join(workspace.directory, 'dangerous.txt'),
+        content: 'dangerous',
+      }),
+    ]);
+    expect(questions).toHaveLength(2);
+    expect(benign.isError ?? false, textOf(benign)).toBe(false);
+    expect(readFileSync(join(workspace.directory, 'benign.txt'), 'utf8')).toBe('ok');
+    expect(dangerous.isError, textOf(dangerous)).toBe(true);
+    expect(textOf(dangerous)).toMatch(/denied/);
+    expect(existsSync(join(workspace.directory, 'dangerous.txt'))).toBe(false);
+
+    // The two questions had ids of their own, and each was answered once.
+    const ids = session.answers.map((body) => (JSON.parse(body) as { id: unknown }).id);
+    expect(new Set(ids).size).toBe(2);
+    // An answer again, on either replica, or on another session: no open question has its id.
+    const sessionId = session.transport.sessionId!;
+    for (const url of [a, b]) {
+      const again = await postRaw(url, TOKEN, sessionId, JSON.parse(session.answers[0]!));
+      expect(again.status).toBe(400);
+      expect(again.text).toMatch(/no open question of this session/);
+    }
+    const unknown = await postRaw(a, TOKEN, sessionId, {
+      jsonrpc: '2.0',
+      id: 0,
+      result: { action: 'accept', content: { decision: 'allow-once' } },
+    });
+    expect(unknown.status).toBe(400);
+    await session.client.close();
+  }, 60_000);
+
   it('scopes a session restored on another replica by its token, whatever its stored record says', async () => {
     const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
     const listed = async (target: { url: string }) => {

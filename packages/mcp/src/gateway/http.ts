@@ -162,15 +162,16 @@ export async function listenGatewayHttp(
       res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
     }
     const url = new URL(req.url ?? '/', 'http://gateway');
-    if (req.method === 'GET' && (url.pathname === '/healthz' || url.pathname === '/readyz')) {
-      return answerHealth(
-        res,
-        url.pathname,
-        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
-      );
+    // `/healthz` says only that the process serves: a liveness probe gets it by any name.
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      return answerHealth(res, url.pathname, async () => ({ ready: true, store: 'ok' }));
     }
-    if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
+    if (url.pathname !== path && url.pathname !== '/readyz') {
+      return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
+    }
 
+    // DNS rebinding: a page on a name that resolves here may not read the endpoint, nor
+    // how this replica, its store and its upstreams are.
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (options.allowedHosts !== undefined || loopback) {
       const hostName = hostHeader.replace(/:\d+$/, '');
@@ -179,6 +180,14 @@ export async function listenGatewayHttp(
         (loopback && isLoopbackHost(hostName) && hostHeader.endsWith(`:${port}`));
       if (!allowed)
         return reply(res, 403, `Forbidden: host ${hostHeader || '(none)'} is not allowed`);
+    }
+    if (url.pathname === '/readyz') {
+      if (req.method !== 'GET') return reply(res, 405, 'Method not allowed: GET /readyz');
+      return answerHealth(
+        res,
+        url.pathname,
+        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
+      );
     }
 
     if (req.method === 'OPTIONS') {

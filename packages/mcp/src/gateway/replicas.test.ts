@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -289,7 +290,11 @@ describe('gateway replicas on a shared Redis store', () => {
     expect(failed).toMatch(/store .* is unavailable/);
     const ready = await fetch(new URL('/readyz', replicas[0]!.url));
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, detail: /the store does not answer/ });
+    const why = await ready.text();
+    expect(JSON.parse(why)).toMatchObject({ ready: false, detail: /the store does not answer/ });
+    // Anyone who can reach the port may ask: where the store lives is not theirs to learn.
+    expect(why).not.toContain(new URL(redis.url).port);
+    expect(why).not.toMatch(/redis:|127\.0\.0\.1/);
     // Alive all the same: a balancer takes it out of rotation, nobody restarts it.
     expect((await fetch(new URL('/healthz', replicas[0]!.url))).status).toBe(200);
     await redis.start();
@@ -400,6 +405,26 @@ describe('gateway replicas on a shared Redis store', () => {
     expect(replayed).toContain(`id: ${ids[1]}`);
     expect(replayed).toContain('Allowed directories');
   }, 30_000);
+
+  it('answers /readyz only to a Host it serves, as it does the MCP endpoint', async () => {
+    const url = new URL(replicas[0]!.url!);
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          { host: url.hostname, port: url.port, path: '/readyz', headers: { host } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    expect(await statusFor(url.host)).toBe(200);
+    // A page on a rebound name must not learn how the gateway and its store are.
+    expect(await statusFor(`evil.example:${url.port}`)).toBe(403);
+    expect(await statusFor(`localhost:1`)).toBe(403);
+  });
 
   it('refuses a store URL that is not redis:// with invalid_config', () => {
     expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);

@@ -123,9 +123,12 @@ async function connectApprover(
       ? { action: 'decline' as const }
       : { action: 'accept' as const, content: { decision } };
   });
-  // The SDK reports an answer whose POST failed here ("Failed to send response").
+  // The SDK reports an answer whose POST failed here ("Failed to send response"); only
+  // the gateway's refusal (HTTP 4xx) counts, not a POST cut off as the session closes.
   client.onerror = (error) => {
-    if (/send response/i.test(error.message)) onRefused(error);
+    if (/send response/i.test(error.message) && /HTTP 4\d\d/.test(error.message)) {
+      onRefused(error);
+    }
   };
   const transport = new StreamableHTTPClientTransport(new URL(url), {
     requestInit: { headers: { Authorization: `Bearer ${token}` } },

@@ -26,16 +26,16 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function routedClient(
   token: string,
   route: (body: string) => string,
-  elicit: (message: string) => Promise<string>,
+  elicit: (message: string, questionId: string | number) => Promise<string>,
 ) {
   const answers: string[] = [];
   const client = new Client(
     { name: 'replica-test', version: '1.0.0' },
     { capabilities: { elicitation: { form: {} } } },
   );
-  client.setRequestHandler(ElicitRequestSchema, async (request) => ({
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => ({
     action: 'accept',
-    content: { decision: await elicit(request.params.message) },
+    content: { decision: await elicit(request.params.message, extra.requestId) },
   }));
   const transport = new StreamableHTTPClientTransport(new URL(route('')), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
@@ -429,6 +429,73 @@ describe('gateway replicas on a shared Redis store', () => {
   it('refuses a store URL that is not redis:// with invalid_config', () => {
     expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);
   });
+});
+
+describe('approval questions that time out on replicas', () => {
+  let redis: TestRedis;
+  let workspace: ReturnType<typeof tempWorkspace>;
+  const replicas: StartedGateway[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    workspace = tempWorkspace();
+    const config = parseGatewayConfig({
+      mcpServers: { filesystem: filesystemServer(workspace.directory) },
+      toolSearch: { enabled: 'off' },
+      approval: { require: ['write_file'], fallback: 'deny', timeoutMs: 400 },
+    });
+    for (let index = 0; index < 2; index += 1) {
+      replicas.push(
+        await startGateway({
+          config,
+          store: redis.url,
+          http: { host: '127.0.0.1', port: 0, token: TOKEN },
+        }),
+      );
+    }
+    await Promise.all(replicas.map((replica) => replica.ready()));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await redis?.dispose();
+    workspace?.cleanup();
+  });
+
+  it('closes a question nobody answered in time, denies its call, and refuses a late answer', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    const asked: (string | number)[] = [];
+    const session = await routedClient(
+      TOKEN,
+      (body) => (body.includes('"method"') ? a : b),
+      async (_message, questionId) => {
+        asked.push(questionId);
+        await sleep(2_000);
+        return 'allow-once';
+      },
+    );
+    const path = join(workspace.directory, 'late.txt');
+    const result = await session.call('write_file', { path, content: 'late' });
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(textOf(result)).toMatch(/Nobody approved|did not answer|timed out/i);
+    // The question was cancelled (the client was told, under the id it saw) and closed.
+    const sessionId = session.transport.sessionId!;
+    expect(asked).toHaveLength(1);
+    expect(redis.cli(['HLEN', `tool-search:questions:${sessionId}`])).toBe('0');
+    // An answer that comes late all the same is refused, on either replica, and nothing runs.
+    for (const url of [a, b]) {
+      const answer = await postRaw(url, TOKEN, sessionId, {
+        jsonrpc: '2.0',
+        id: asked[0],
+        result: { action: 'accept', content: { decision: 'allow-once' } },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.text).toMatch(/no open question of this session/);
+    }
+    await sleep(200);
+    expect(existsSync(path)).toBe(false);
+    await session.client.close();
+  }, 30_000);
 });
 
 describe('tool review across replicas on a shared Redis store', () => {

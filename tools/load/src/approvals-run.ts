@@ -79,7 +79,14 @@ const NONCE = /approval-(s\d+-c\d+)-(allow|deny)-([0-9a-f]{12})/;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Counts a set of calls for one row of the table. */
+/**
+ * Counts a set of calls for one row of the approvals table. A crossed call is not also
+ * counted lost.
+ *
+ * @param calls - the calls of the row
+ * @returns calls, asked, answered, crossed and lost
+ * @throws nothing
+ */
 export function countCalls(calls: readonly ApprovalCall[]): ApprovalCounts {
   let asked = 0;
   let answered = 0;

@@ -89,8 +89,10 @@ export { openGatewayStore } from './store/open-store.js';
 export type { RedisStoreOptions } from './store/redis-store.js';
 export { createRedisStore, redactRedisUrl } from './store/redis-store.js';
 export type {
+  AnswerRouting,
   AuditEntry,
   GatewayStore,
+  OpenQuestion,
   RoutedMessage,
   StoreAdmission,
   StoredAuditRecord,

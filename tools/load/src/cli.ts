@@ -1,8 +1,11 @@
 /**
- * `pnpm load`: the load run (or `--fault`, the fault run) of the real gateway process;
+ * `pnpm load`: the load run (or `--fault`, the fault run, or `--approvals`, the
+ * approvals run) of the real gateway process;
  * prints tables (or JSON with `--json`). Exits 1 when a correctness check failed.
  */
 
+import { formatApprovalsReport } from './approvals-report.js';
+import { runApprovals } from './approvals-run.js';
 import { formatFaultReport } from './fault-report.js';
 import { runFault } from './fault-run.js';
 import { runLoad } from './load-run.js';
@@ -25,6 +28,15 @@ async function main(): Promise<number> {
     return 0;
   }
   const log = (line: string) => process.stderr.write(`[load] ${line}\n`);
+  if (options.approvals) {
+    const report = await runApprovals(options, log);
+    process.stdout.write(
+      options.json
+        ? `${JSON.stringify(report, null, 2)}\n`
+        : `\n${formatApprovalsReport(report)}\n`,
+    );
+    return report.failures.length === 0 ? 0 : 1;
+  }
   const report = options.fault ? await runFault(options, log) : await runLoad(options, log);
   if (options.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
   else if ('phases' in report) process.stdout.write(`\n${formatFaultReport(report)}\n`);

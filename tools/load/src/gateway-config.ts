@@ -59,6 +59,10 @@ export interface LoadConfigOptions {
   hang: boolean;
   /** Set `"maxConcurrency": 1` on the memory server. */
   memoryQueue: boolean;
+  /** Only these servers (the approvals run needs the filesystem alone). @defaultValue all */
+  only?: readonly ServerName[];
+  /** Every `write_file` needs the person's approval, asked through MCP elicitation. */
+  approval?: boolean;
 }
 
 /** What {@link writeLoadConfig} made. */
@@ -85,6 +89,9 @@ function token(name: string): string {
  * Writes the gateway config of a run into `folder`: the real filesystem, memory and
  * everything servers, two recorded catalogs (so that tool search activates), the hang
  * fixture for the fault run, and `profiles` profiles with their own tokens.
+ *
+ * With `only`, the config has only those servers; with `approval`, every `write_file`
+ * asks the client's person (MCP elicitation) and is denied when it cannot ask.
  *
  * @param folder - a fresh temporary folder
  * @param options - see {@link LoadConfigOptions}
@@ -124,6 +131,7 @@ export function writeLoadConfig(folder: string, options: LoadConfigOptions): Loa
   const mcpServers: Record<string, unknown> = {};
   for (const [name, server] of Object.entries(servers)) {
     if (name === 'hang' && !options.hang) continue;
+    if (options.only !== undefined && !options.only.includes(name as ServerName)) continue;
     // The memory server rewrites its whole file on every write: concurrent writes lose
     // each other. A per-upstream queue (`maxConcurrency`) holds them in line; a gateway
     // without that field ignores it.
@@ -141,6 +149,9 @@ export function writeLoadConfig(folder: string, options: LoadConfigOptions): Loa
   const config = {
     mcpServers,
     toolSearch: { enabled: 'auto', thresholdPct: 10 },
+    ...(options.approval === true
+      ? { approval: { require: ['write_file'], fallback: 'deny' } }
+      : {}),
     profiles: Object.fromEntries(
       profiles.map((profile) => [
         profile.name,

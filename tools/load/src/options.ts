@@ -10,6 +10,11 @@ export interface LoadOptions {
   profiles: number;
   /** Run the fault scenario instead of the load run. */
   fault: boolean;
+  /**
+   * Run the approvals scenario instead: every call needs the person's approval, two at
+   * a time per session, and every answer must reach its own call.
+   */
+  approvals: boolean;
   /** Sessions that write to the memory graph (the others only read it). */
   memoryWriters: number;
   /** Put `"maxConcurrency": 1` on the memory server (a per-upstream queue). */
@@ -37,6 +42,7 @@ export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
   operations: 30,
   profiles: 3,
   fault: false,
+  approvals: false,
   memoryWriters: 1,
   memoryQueue: false,
   requestTimeoutMs: 30_000,
@@ -61,6 +67,10 @@ export const USAGE = `Usage: pnpm load [options]
   --seed 1               seed of each session's sequence of operations
   --fault                the fault run instead: kill an upstream mid-call, hang another,
                          SIGTERM the gateway mid-call; prints what every client got
+  --approvals            the approvals run instead: each session makes --operations
+                         write_file calls that need approval, two at a time (one the
+                         client allows, one it denies, decided from the call's own
+                         arguments); prints questions asked, answered, crossed, lost
   --replicas 1           gateway replicas on a shared Redis store behind nginx (round
                          robin, no stickiness); needs redis-server and nginx (Debian)
   --store redis://H:P    the replicas' Redis (default: a redis-server the run starts)
@@ -106,6 +116,7 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
         budget: { type: 'string' },
         seed: { type: 'string' },
         fault: { type: 'boolean' },
+        approvals: { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -137,6 +148,10 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
   if (get('seed') !== undefined) options.seed = integer('seed', get('seed'), 0, 2 ** 31 - 1);
   options.memoryQueue = values['memory-queue'] === true;
   options.fault = values['fault'] === true;
+  options.approvals = values['approvals'] === true;
+  if (options.fault && options.approvals) {
+    throw new UsageError('--fault and --approvals are two runs: choose one.');
+  }
   options.json = values['json'] === true;
   return options;
 }

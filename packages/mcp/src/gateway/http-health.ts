@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
-import { describeError } from '@tool-search/core/internal';
 
 /** What `/readyz` reports: whether this replica should get traffic, and why not. */
 export interface GatewayReadiness {
   /** The store answers and the upstreams' first connect round is over with one ready (or none configured). */
   ready: boolean;
-  /** `ok`, or why the store does not answer. */
+  /** `ok` or `unavailable` (why stays in the gateway's log: the probe needs no token). */
   store: string;
   /** The upstream servers by state, e.g. `{ ready: 2, failed: 1 }`; absent before they settle. */
   upstreams?: Record<string, number>;
@@ -16,7 +15,8 @@ export interface GatewayReadiness {
 /**
  * Answers `GET /healthz` (the process serves: always 200) and `GET /readyz` (200 when
  * ready, 503 otherwise), each with a small JSON body. Neither needs a token: they say
- * nothing about sessions or tools.
+ * nothing about sessions or tools, nor where the store is. The listener checks the Host
+ * of `/readyz` as it does the MCP endpoint's.
  *
  * @param res - the response
  * @param path - `/healthz` or `/readyz`
@@ -36,9 +36,10 @@ export async function answerHealth(
       const report = await readiness();
       status = report.ready ? 200 : 503;
       body = { status: report.ready ? 'ready' : 'not ready', ...report };
-    } catch (error) {
+    } catch {
+      // Its message may name an address or a file: not for an unauthenticated probe.
       status = 503;
-      body = { status: 'not ready', ready: false, detail: describeError(error) };
+      body = { status: 'not ready', ready: false, detail: 'the readiness check failed' };
     }
   }
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });

@@ -22,6 +22,8 @@ export interface SessionFactoryContext {
   createSession(profile: string | undefined, id: string): GatewaySession;
   /** The shared store, when sessions are shared between replicas. */
   store: GatewayStore | undefined;
+  /** This replica's id, unique across replicas: the answers to its questions come to it. */
+  replica: string;
   sessions: SessionTable<HttpSession>;
   describePrincipal: (principal: string) => string;
   onStoreError?: (message: string) => void;
@@ -39,10 +41,18 @@ export interface SessionFactoryContext {
 export function createSessionFactory(context: SessionFactoryContext) {
   const { store, sessions, describePrincipal } = context;
   const host = context;
-  /** Creates a session's server and transport and puts them in the table (not connected). */
-  const open = (record: StoredSession, onInitialized: () => void): HttpSession => {
+  /**
+   * Creates a session's server and transport and puts them in the table (not
+   * connected). `profile` is the one the request's token selects in this replica's
+   * config: a stored record is a cache of how the session began, never what scopes it.
+   */
+  const open = (
+    record: StoredSession,
+    profile: string | undefined,
+    onInitialized: () => void,
+  ): HttpSession => {
     const { id, principal } = record;
-    const session = context.createSession(record.profile, id);
+    const session = context.createSession(profile, id);
     const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
@@ -75,7 +85,16 @@ export function createSessionFactory(context: SessionFactoryContext) {
       close: () => {
         transport.close().catch(() => {});
       },
-      ...(store === undefined ? {} : { deliver: trackServerRequests(transport) }),
+      ...(store === undefined
+        ? {}
+        : {
+            deliver: trackServerRequests(transport, {
+              store,
+              sessionId: id,
+              replica: context.replica,
+              ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
+            }),
+          }),
     };
     // In the table before the first await: concurrent initializations count at once.
     sessions.add(id, entry);
@@ -88,12 +107,17 @@ export function createSessionFactory(context: SessionFactoryContext) {
 
   // Sessions being rebuilt on this replica, so that concurrent requests share one.
   const restoring = new Map<string, Promise<HttpSession | undefined>>();
-  /** Rebuilds a stored session here; replies and resolves undefined when it cannot. */
+  /**
+   * Rebuilds a stored session here, scoped by `profile` (what the request's token
+   * selects in this replica's config, whatever the record says); replies and resolves
+   * undefined when it cannot.
+   */
   const restore = async (
     id: string,
-    principal: string,
+    auth: { principal: string; profile: string | undefined },
     res: ServerResponse,
   ): Promise<HttpSession | undefined> => {
+    const { principal } = auth;
     let record: StoredSession | undefined;
     try {
       record = await store!.getSession(id);
@@ -123,7 +147,7 @@ export function createSessionFactory(context: SessionFactoryContext) {
         reply(res, 503, admission.message);
         return undefined;
       }
-      const entry = open(found, () => {});
+      const entry = open(found, auth.profile, () => {});
       try {
         await entry.session.server.connect(entry.transport);
         await replayInitialize(entry.transport, found);

@@ -19,7 +19,7 @@ import {
   type GatewayHttpListener,
   type GatewayHttpOptions,
 } from './http-options.js';
-import { isResponsesOnly, routeResponses } from './http-replicas.js';
+import { routeResponses, splitAnswers } from './http-replicas.js';
 import { reply, storeFailure } from './http-reply.js';
 import { createSessionFactory, type HttpSession } from './http-session-factory.js';
 import { createSessionTable, trackActivity } from './http-session-table.js';
@@ -99,6 +99,8 @@ export async function listenGatewayHttp(
   const limits = resolveHttpLimits(options, tokens.size);
   // Only a shared store changes how sessions are served: one in memory is this process.
   const store = host.store?.shared === true ? host.store : undefined;
+  // Who asks a session's client a question: its answer comes back to this id alone.
+  const replica = randomUUID();
   const sessions = createSessionTable<HttpSession>({
     maxSessions: limits.maxSessions,
     maxPerPrincipal: limits.maxSessionsPerPrincipal,
@@ -160,15 +162,16 @@ export async function listenGatewayHttp(
       res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
     }
     const url = new URL(req.url ?? '/', 'http://gateway');
-    if (req.method === 'GET' && (url.pathname === '/healthz' || url.pathname === '/readyz')) {
-      return answerHealth(
-        res,
-        url.pathname,
-        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
-      );
+    // `/healthz` says only that the process serves: a liveness probe gets it by any name.
+    if (req.method === 'GET' && url.pathname === '/healthz') {
+      return answerHealth(res, url.pathname, async () => ({ ready: true, store: 'ok' }));
     }
-    if (url.pathname !== path) return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
+    if (url.pathname !== path && url.pathname !== '/readyz') {
+      return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
+    }
 
+    // DNS rebinding: a page on a name that resolves here may not read the endpoint, nor
+    // how this replica, its store and its upstreams are.
     const hostHeader = (req.headers.host ?? '').toLowerCase();
     if (options.allowedHosts !== undefined || loopback) {
       const hostName = hostHeader.replace(/:\d+$/, '');
@@ -177,6 +180,14 @@ export async function listenGatewayHttp(
         (loopback && isLoopbackHost(hostName) && hostHeader.endsWith(`:${port}`));
       if (!allowed)
         return reply(res, 403, `Forbidden: host ${hostHeader || '(none)'} is not allowed`);
+    }
+    if (url.pathname === '/readyz') {
+      if (req.method !== 'GET') return reply(res, 405, 'Method not allowed: GET /readyz');
+      return answerHealth(
+        res,
+        url.pathname,
+        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
+      );
     }
 
     if (req.method === 'OPTIONS') {
@@ -207,7 +218,7 @@ export async function listenGatewayHttp(
       let entry = sessions.get(sessionId);
       if (entry === undefined && store !== undefined) {
         // Opened on another replica (or by this one before a restart): rebuild it here.
-        const restored = await restore(sessionId, auth.principal, res);
+        const restored = await restore(sessionId, auth, res);
         if (restored === undefined) return;
         entry = restored;
       }
@@ -240,18 +251,24 @@ export async function listenGatewayHttp(
           } catch (error) {
             return reply(res, 400, `Bad request: ${describeError(error)}`);
           }
-          if (isResponsesOnly(body)) {
-            // An answer to an elicitation belongs to the replica that asked, maybe another.
+          const { answers, rest } = splitAnswers(body);
+          if (answers.length > 0) {
+            // An answer to an elicitation belongs to the one question it answers, which
+            // the replica that asked (maybe another) is waiting on.
+            let refused: string[];
             try {
-              await routeResponses(store, sessionId, body);
+              refused = await routeResponses(store, sessionId, answers);
             } catch (error) {
               return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
             }
-            res.writeHead(202).end();
-            return;
+            if (refused.length > 0) return reply(res, 400, `Bad request: ${refused.join(' ')}`);
+            if (rest === undefined) {
+              res.writeHead(202).end();
+              return;
+            }
           }
           trackActivity(entry.activity, res);
-          await entry.transport.handleRequest(req, res, body);
+          await entry.transport.handleRequest(req, res, rest);
           return;
         }
       }
@@ -327,7 +344,7 @@ export async function listenGatewayHttp(
       }
     }
     let initialized = false;
-    const entry = open(record, () => {
+    const entry = open(record, auth.profile, () => {
       initialized = true;
     });
     trackActivity(entry.activity, res);
@@ -343,6 +360,7 @@ export async function listenGatewayHttp(
   const { open, restore } = createSessionFactory({
     createSession: host.createSession,
     store,
+    replica,
     sessions,
     describePrincipal,
     ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
@@ -371,12 +389,12 @@ export async function listenGatewayHttp(
   });
   port = (server.address() as AddressInfo).port;
   // Answers to a session's elicitations reach whichever replica the balancer picks;
-  // every replica hears them, the one that asked delivers them.
+  // the store hands each to the replica that asked, on its own channel.
   const subscribed =
     store === undefined
       ? undefined
       : store
-          .subscribe(({ sessionId, message }) => {
+          .subscribe(replica, ({ sessionId, message }) => {
             sessions.get(sessionId)?.deliver?.(message);
           })
           .catch((error: unknown) => {

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -13,6 +14,59 @@ import { reviewKey } from '../upstream/review.js';
 import { type StartedGateway, startGateway } from './start.js';
 
 const TOKEN = 'replica-token-0123456789abcdef';
+const READER_TOKEN = 'replica-reader-token-0123456789';
+const WRITER_TOKEN = 'replica-writer-token-0123456789';
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A client whose POSTs go where `route` says, by their body, with no standing GET
+ * stream: a balancer without affinity that happens to split one session's calls.
+ * Every answer to a question the client sends is kept in `answers`.
+ */
+async function routedClient(
+  token: string,
+  route: (body: string) => string,
+  elicit: (message: string, questionId: string | number) => Promise<string>,
+) {
+  const answers: string[] = [];
+  const client = new Client(
+    { name: 'replica-test', version: '1.0.0' },
+    { capabilities: { elicitation: { form: {} } } },
+  );
+  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => ({
+    action: 'accept',
+    content: { decision: await elicit(request.params.message, extra.requestId) },
+  }));
+  const transport = new StreamableHTTPClientTransport(new URL(route('')), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    fetch: async (_input, init) => {
+      if (init?.method === 'GET') return new Response(null, { status: 405 });
+      const body = typeof init?.body === 'string' ? init.body : '';
+      if (body.includes('"result"') && !body.includes('"method"')) answers.push(body);
+      return fetch(route(body), init);
+    },
+  });
+  await client.connect(transport);
+  const call = async (name: string, args: Record<string, unknown>) =>
+    (await client.callTool({ name, arguments: args })) as CallToolResult;
+  return { client, transport, call, answers };
+}
+
+/** Posts a raw JSON-RPC message on a session, as a client would. */
+async function postRaw(url: string, token: string, sessionId: string, message: unknown) {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${token}`,
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-session-id': sessionId,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: JSON.stringify(message),
+  });
+  return { status: response.status, text: await response.text() };
+}
 
 /**
  * A client whose every request goes to the next replica in turn: round robin with no
@@ -58,6 +112,11 @@ describe('gateway replicas on a shared Redis store', () => {
       mcpServers: { filesystem: filesystemServer(workspace.directory) },
       toolSearch: { enabled: 'off' },
       approval: { require: ['write_file'], fallback: 'deny' },
+      toolsets: [{ name: 'reading', tools: ['read_text_file', 'list_allowed_directories'] }],
+      profiles: {
+        reader: { enabledToolsets: ['reading'], token: READER_TOKEN },
+        writer: { enabledToolsets: ['mcp-filesystem'], token: WRITER_TOKEN },
+      },
     });
     for (let index = 0; index < 2; index += 1) {
       replicas.push(
@@ -113,6 +172,108 @@ describe('gateway replicas on a shared Redis store', () => {
     await session.client.close();
   }, 60_000);
 
+  it('hands each approval answer to its own question when one session waits on two replicas, and refuses an answer to no open question', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    // Both questions are out before either is answered; the deny comes last.
+    let bothAsked = () => {};
+    const asked = new Promise<void>((resolve) => {
+      bothAsked = resolve;
+    });
+    const questions: string[] = [];
+    const session = await routedClient(
+      TOKEN,
+      (body) => (body.includes('dangerous') ? b : a),
+      async (message) => {
+        questions.push(message);
+        if (questions.length === 2) bothAsked();
+        await asked;
+        if (message.includes('dangerous')) {
+          await sleep(300);
+          return 'deny';
+        }
+        return 'allow-once';
+      },
+    );
+    const [benign, dangerous] = await Promise.all([
+      session.call('write_file', { path: join(workspace.directory, 'benign.txt'), content: 'ok' }),
+      session.call('write_file', {
+        path: join(workspace.directory, 'dangerous.txt'),
+        content: 'dangerous',
+      }),
+    ]);
+    expect(questions).toHaveLength(2);
+    expect(benign.isError ?? false, textOf(benign)).toBe(false);
+    expect(readFileSync(join(workspace.directory, 'benign.txt'), 'utf8')).toBe('ok');
+    expect(dangerous.isError, textOf(dangerous)).toBe(true);
+    expect(textOf(dangerous)).toMatch(/denied/);
+    expect(existsSync(join(workspace.directory, 'dangerous.txt'))).toBe(false);
+
+    // The two questions had ids of their own, and each was answered once.
+    const ids = session.answers.map((body) => (JSON.parse(body) as { id: unknown }).id);
+    expect(new Set(ids).size).toBe(2);
+    // An answer again, on either replica, or on another session: no open question has its id.
+    const sessionId = session.transport.sessionId!;
+    for (const url of [a, b]) {
+      const again = await postRaw(url, TOKEN, sessionId, JSON.parse(session.answers[0]!));
+      expect(again.status).toBe(400);
+      expect(again.text).toMatch(/no open question of this session/);
+    }
+    const unknown = await postRaw(a, TOKEN, sessionId, {
+      jsonrpc: '2.0',
+      id: 0,
+      result: { action: 'accept', content: { decision: 'allow-once' } },
+    });
+    expect(unknown.status).toBe(400);
+    await session.client.close();
+  }, 60_000);
+
+  it('scopes a session restored on another replica by its token, whatever its stored record says', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    const listed = async (target: { url: string }) => {
+      const session = await routedClient(
+        READER_TOKEN,
+        () => target.url,
+        async () => 'deny',
+      );
+      return session;
+    };
+    const key = (id: string) => `tool-search:session:${id}`;
+    const forge = (id: string, edit: (record: Record<string, unknown>) => void) => {
+      const record = JSON.parse(redis.cli(['GET', key(id)])) as Record<string, unknown>;
+      edit(record);
+      expect(redis.cli(['SET', key(id), JSON.stringify(record), 'KEEPTTL'])).toBe('OK');
+    };
+    // A record of an older gateway, without a profile; and one that names a wider profile.
+    const edits: ((record: Record<string, unknown>) => void)[] = [
+      (record) => {
+        delete record['profile'];
+      },
+      (record) => {
+        record['profile'] = 'writer';
+      },
+    ];
+    for (const edit of edits) {
+      const target = { url: a };
+      const session = await listed(target);
+      const own = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
+      expect(own).toEqual(['list_allowed_directories', 'read_text_file']);
+      forge(session.transport.sessionId!, edit);
+      // The next request lands on the replica that has never seen the session.
+      target.url = b;
+      const restored = (await session.client.listTools()).tools.map((tool) => tool.name).sort();
+      expect(restored).toEqual(own);
+      const written = await session
+        .call('write_file', { path: join(workspace.directory, 'forged.txt'), content: 'x' })
+        .catch((error: unknown) => ({
+          isError: true,
+          content: [{ type: 'text', text: String(error) }],
+        }));
+      expect(written.isError).toBe(true);
+      expect(existsSync(join(workspace.directory, 'forged.txt'))).toBe(false);
+      await session.client.close();
+    }
+  }, 60_000);
+
   it('fails closed with a store_unavailable error while Redis is down, then serves the same session again', async () => {
     const session = await roundRobinClient(
       replicas.map((replica) => replica.url!),
@@ -129,7 +290,11 @@ describe('gateway replicas on a shared Redis store', () => {
     expect(failed).toMatch(/store .* is unavailable/);
     const ready = await fetch(new URL('/readyz', replicas[0]!.url));
     expect(ready.status).toBe(503);
-    expect(await ready.json()).toMatchObject({ ready: false, detail: /the store does not answer/ });
+    const why = await ready.text();
+    expect(JSON.parse(why)).toMatchObject({ ready: false, detail: /the store does not answer/ });
+    // Anyone who can reach the port may ask: where the store lives is not theirs to learn.
+    expect(why).not.toContain(new URL(redis.url).port);
+    expect(why).not.toMatch(/redis:|127\.0\.0\.1/);
     // Alive all the same: a balancer takes it out of rotation, nobody restarts it.
     expect((await fetch(new URL('/healthz', replicas[0]!.url))).status).toBe(200);
     await redis.start();
@@ -241,9 +406,96 @@ describe('gateway replicas on a shared Redis store', () => {
     expect(replayed).toContain('Allowed directories');
   }, 30_000);
 
+  it('answers /readyz only to a Host it serves, as it does the MCP endpoint', async () => {
+    const url = new URL(replicas[0]!.url!);
+    const statusFor = (host: string) =>
+      new Promise<number>((resolve, reject) => {
+        const request = httpRequest(
+          { host: url.hostname, port: url.port, path: '/readyz', headers: { host } },
+          (response) => {
+            response.resume();
+            resolve(response.statusCode ?? 0);
+          },
+        );
+        request.on('error', reject);
+        request.end();
+      });
+    expect(await statusFor(url.host)).toBe(200);
+    // A page on a rebound name must not learn how the gateway and its store are.
+    expect(await statusFor(`evil.example:${url.port}`)).toBe(403);
+    expect(await statusFor(`localhost:1`)).toBe(403);
+  });
+
   it('refuses a store URL that is not redis:// with invalid_config', () => {
     expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);
   });
+});
+
+describe('approval questions that time out on replicas', () => {
+  let redis: TestRedis;
+  let workspace: ReturnType<typeof tempWorkspace>;
+  const replicas: StartedGateway[] = [];
+
+  beforeAll(async () => {
+    redis = await startRedis();
+    workspace = tempWorkspace();
+    const config = parseGatewayConfig({
+      mcpServers: { filesystem: filesystemServer(workspace.directory) },
+      toolSearch: { enabled: 'off' },
+      approval: { require: ['write_file'], fallback: 'deny', timeoutMs: 400 },
+    });
+    for (let index = 0; index < 2; index += 1) {
+      replicas.push(
+        await startGateway({
+          config,
+          store: redis.url,
+          http: { host: '127.0.0.1', port: 0, token: TOKEN },
+        }),
+      );
+    }
+    await Promise.all(replicas.map((replica) => replica.ready()));
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((replica) => replica.close()));
+    await redis?.dispose();
+    workspace?.cleanup();
+  });
+
+  it('closes a question nobody answered in time, denies its call, and refuses a late answer', async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    const asked: (string | number)[] = [];
+    const session = await routedClient(
+      TOKEN,
+      (body) => (body.includes('"method"') ? a : b),
+      async (_message, questionId) => {
+        asked.push(questionId);
+        await sleep(2_000);
+        return 'allow-once';
+      },
+    );
+    const path = join(workspace.directory, 'late.txt');
+    const result = await session.call('write_file', { path, content: 'late' });
+    expect(result.isError, textOf(result)).toBe(true);
+    expect(textOf(result)).toMatch(/Nobody approved|did not answer|timed out/i);
+    // The question was cancelled (the client was told, under the id it saw) and closed.
+    const sessionId = session.transport.sessionId!;
+    expect(asked).toHaveLength(1);
+    expect(redis.cli(['HLEN', `tool-search:questions:${sessionId}`])).toBe('0');
+    // An answer that comes late all the same is refused, on either replica, and nothing runs.
+    for (const url of [a, b]) {
+      const answer = await postRaw(url, TOKEN, sessionId, {
+        jsonrpc: '2.0',
+        id: asked[0],
+        result: { action: 'accept', content: { decision: 'allow-once' } },
+      });
+      expect(answer.status).toBe(400);
+      expect(answer.text).toMatch(/no open question of this session/);
+    }
+    await sleep(200);
+    expect(existsSync(path)).toBe(false);
+    await session.client.close();
+  }, 30_000);
 });
 
 describe('tool review across replicas on a shared Redis store', () => {

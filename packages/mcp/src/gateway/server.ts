@@ -185,11 +185,13 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     },
   );
   const readiness = async (): Promise<GatewayReadiness> => {
+    // Only whether it answers: `/readyz` needs no token, so where the store lives and
+    // why it failed stay in the log (the store reports going down and coming back).
     let storeState = 'ok';
     try {
       await store.ping();
-    } catch (error) {
-      storeState = describeError(error);
+    } catch {
+      storeState = 'unavailable';
     }
     const status = (options.pool as Partial<Pick<UpstreamPool, 'status'>>).status;
     const states = typeof status === 'function' ? status.call(options.pool) : [];
@@ -201,7 +203,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     const detail = ready
       ? undefined
       : storeState !== 'ok'
-        ? `the store does not answer: ${storeState}`
+        ? `the store does not answer (${store.kind}); see the gateway's log`
         : upstreamsSettledYet
           ? 'no upstream server is ready'
           : 'the upstream servers are still connecting';

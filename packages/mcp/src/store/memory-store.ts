@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import {
+  type AnswerRouting,
   type AuditEntry,
   DEFAULT_EVENTS_PER_SESSION,
   type GatewayStore,
@@ -41,7 +42,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
   const admitted = new Map<string, Map<string, number>>();
   const audit: AuditEntry[] = [];
   const auditWaiters = new Set<() => void>();
-  const listeners = new Set<(routed: RoutedMessage) => void>();
+  // replica → who hears the answers to its questions
+  const listeners = new Map<string, Set<(routed: RoutedMessage) => void>>();
+  // session id → question id → the replica that asked
+  const questions = new Map<string, Map<string, string>>();
   let fingerprints = new Map<string, string>();
   let sequence = 0;
   const expiry = (ttlMs: number) => (ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
@@ -82,6 +86,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     async deleteSession(id, principal) {
       sessions.delete(id);
       approvals.delete(id);
+      questions.delete(id);
       events.delete(id);
       admitted.get(principal)?.delete(id);
     },
@@ -153,13 +158,31 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
       });
       return read();
     },
-    async publish(routed) {
-      for (const listener of listeners) listener(routed);
+    async openQuestion({ sessionId, questionId, replica }) {
+      const open = questions.get(sessionId) ?? new Map<string, string>();
+      open.set(questionId, replica);
+      questions.set(sessionId, open);
     },
-    async subscribe(listener) {
-      listeners.add(listener);
+    async closeQuestion(sessionId, questionId) {
+      questions.get(sessionId)?.delete(questionId);
+    },
+    async routeAnswer(routed): Promise<AnswerRouting> {
+      const id = 'id' in routed.message ? routed.message.id : undefined;
+      const open = questions.get(routed.sessionId);
+      const replica = typeof id === 'string' ? open?.get(id) : undefined;
+      if (replica === undefined || typeof id !== 'string') return 'unknown';
+      open!.delete(id);
+      const heard = listeners.get(replica);
+      if (heard === undefined || heard.size === 0) return 'orphaned';
+      for (const listener of heard) listener(routed);
+      return 'delivered';
+    },
+    async subscribe(replica, listener) {
+      const heard = listeners.get(replica) ?? new Set();
+      heard.add(listener);
+      listeners.set(replica, heard);
       return async () => {
-        listeners.delete(listener);
+        heard.delete(listener);
       };
     },
     getFingerprints: async () => new Map(fingerprints),

@@ -3,11 +3,13 @@ export interface RedisKeys {
   session(id: string): string;
   approvals(id: string): string;
   events(id: string): string;
+  questions(id: string): string;
   capsOf(principal: string): string;
   capsAll: string;
   audit: string;
   fingerprints: string;
-  routed: string;
+  /** The channel of the answers to one replica's questions. */
+  routedTo(replica: string): string;
 }
 
 /**
@@ -23,11 +25,12 @@ export function redisKeys(prefix: string): RedisKeys {
     session: (id) => `${prefix}session:${id}`,
     approvals: (id) => `${prefix}approvals:${id}`,
     events: (id) => `${prefix}events:${id}`,
+    questions: (id) => `${prefix}questions:${id}`,
     capsOf: (principal) => `${prefix}caps:p:${principal}`,
     capsAll: `${prefix}caps:all`,
     audit: `${prefix}audit`,
     fingerprints: `${prefix}fingerprints`,
-    routed: `${prefix}routed`,
+    routedTo: (replica) => `${prefix}routed:${replica}`,
   };
 }
 
@@ -62,16 +65,52 @@ export const EXPIRE_WITH_SESSION = (body: string, result = '1'): string =>
   `${body} local ttl = redis.call('PTTL', KEYS[1]) if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) end return ${result}`;
 
 /**
- * Restarts a session's idle clock. KEYS: the session, its approvals, its events, the
- * principal's and the overall caps sets; ARGV: ttl ms (0: no expiry), now, the id.
- * Returns 1 when the session exists, 0 when it is gone.
+ * Restarts a session's idle clock. KEYS: the session, its approvals, its events, its
+ * open questions, the principal's and the overall caps sets; ARGV: ttl ms (0: no
+ * expiry), now, the id. Returns 1 when the session exists, 0 when it is gone.
  */
 export const TOUCH_SCRIPT = `
 if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
 if tonumber(ARGV[1]) > 0 then
-  for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+  for i = 1, 4 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
 end
-redis.call('ZADD', KEYS[4], 'XX', ARGV[2], ARGV[3])
 redis.call('ZADD', KEYS[5], 'XX', ARGV[2], ARGV[3])
+redis.call('ZADD', KEYS[6], 'XX', ARGV[2], ARGV[3])
 return 1
+`;
+
+/**
+ * Hands a client's answer to the replica that asked its question, and closes the
+ * question, in one step. KEYS: the session's open questions; ARGV: the answer's id,
+ * the routed message (JSON), the prefix of the replicas' channels. Returns 1 when
+ * the replica that asked heard it, 2 when no replica listens on its channel any more,
+ * 0 when no open question of the session has that id.
+ */
+export const ROUTE_ANSWER_SCRIPT = `
+local replica = redis.call('HGET', KEYS[1], ARGV[1])
+if not replica then return 0 end
+redis.call('HDEL', KEYS[1], ARGV[1])
+if redis.call('PUBLISH', ARGV[3] .. replica, ARGV[2]) > 0 then return 1 end
+return 2
+`;
+
+/**
+ * How many field-value pairs one `HSET` of {@link REPLACE_HASH_SCRIPT} takes: Lua's
+ * `unpack` fails past about 8,000 values (LUAI_MAXCSTACK), so a long list goes in
+ * slices well below it.
+ */
+export const REPLACE_HASH_CHUNK = 500;
+
+/**
+ * Replaces a hash with the pairs in ARGV[2..], in one step (no replica reads half a
+ * list), writing ARGV[1] pairs per `HSET`. KEYS: the hash. Returns the pairs written.
+ */
+export const REPLACE_HASH_SCRIPT = `
+redis.call('DEL', KEYS[1])
+local step = tonumber(ARGV[1]) * 2
+local last = #ARGV
+for first = 2, last, step do
+  redis.call('HSET', KEYS[1], unpack(ARGV, first, math.min(first + step - 1, last)))
+end
+return (last - 1) / 2
 `;

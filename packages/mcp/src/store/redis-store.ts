@@ -2,8 +2,17 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from '@redis/client';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { ADMIT_SCRIPT, EXPIRE_WITH_SESSION, redisKeys, TOUCH_SCRIPT } from './redis-keys.js';
 import {
+  ADMIT_SCRIPT,
+  EXPIRE_WITH_SESSION,
+  REPLACE_HASH_CHUNK,
+  REPLACE_HASH_SCRIPT,
+  ROUTE_ANSWER_SCRIPT,
+  redisKeys,
+  TOUCH_SCRIPT,
+} from './redis-keys.js';
+import {
+  type AnswerRouting,
   type AuditEntry,
   DEFAULT_AUDIT_MAX_RECORDS,
   DEFAULT_EVENTS_PER_SESSION,
@@ -83,9 +92,10 @@ function entriesOf(reply: Reply): { id: string; fields: Map<string, string> }[] 
  * `store_unavailable` (no command is queued for later) and `ping()` says why.
  *
  * Keys (under `prefix`): `session:<id>` (JSON, expires when idle), `approvals:<id>`
- * (a set), `events:<id>` (a stream of at most `eventsPerSession`), `caps:all` and
+ * (a set), `questions:<id>` (a hash: open question id → the replica that asked),
+ * `events:<id>` (a stream of at most `eventsPerSession`), `caps:all` and
  * `caps:p:<principal>` (sorted sets by last request), `audit` (a stream of at most
- * about `maxAuditRecords`), `fingerprints` (a hash); channel `routed`.
+ * about `maxAuditRecords`), `fingerprints` (a hash); channels `routed:<replica>`, one per replica.
  *
  * @param options - see {@link RedisStoreOptions}
  * @returns the store, connecting
@@ -204,10 +214,11 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
       const alive = await call('touching the session', [
         'EVAL',
         TOUCH_SCRIPT,
-        5,
+        6,
         keys.session(id),
         keys.approvals(id),
         keys.events(id),
+        keys.questions(id),
         keys.capsOf(principal),
         keys.capsAll,
         ttlMs,
@@ -219,11 +230,12 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     async deleteSession(id, principal) {
       await call('deleting the session', [
         'EVAL',
-        "redis.call('DEL', KEYS[1], KEYS[2], KEYS[3]) redis.call('ZREM', KEYS[4], ARGV[1]) redis.call('ZREM', KEYS[5], ARGV[1]) return 1",
-        5,
+        "redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) redis.call('ZREM', KEYS[5], ARGV[1]) redis.call('ZREM', KEYS[6], ARGV[1]) return 1",
+        6,
         keys.session(id),
         keys.approvals(id),
         keys.events(id),
+        keys.questions(id),
         keys.capsOf(principal),
         keys.capsAll,
         id,
@@ -365,16 +377,37 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
       const [, entries] = reply[0] as [string, Reply];
       return toEntries(entries);
     },
-    async publish(routed: RoutedMessage) {
-      await call('routing the message to its replica', [
-        'PUBLISH',
-        keys.routed,
-        JSON.stringify(routed),
+    async openQuestion({ sessionId, questionId, replica }) {
+      await call('storing the open question', [
+        'EVAL',
+        EXPIRE_WITH_SESSION("redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])"),
+        2,
+        keys.session(sessionId),
+        keys.questions(sessionId),
+        questionId,
+        replica,
       ]);
     },
-    async subscribe(listener) {
+    async closeQuestion(sessionId, questionId) {
+      await call('closing the open question', ['HDEL', keys.questions(sessionId), questionId]);
+    },
+    async routeAnswer(routed: RoutedMessage): Promise<AnswerRouting> {
+      const id = 'id' in routed.message ? routed.message.id : undefined;
+      if (typeof id !== 'string') return 'unknown';
+      const verdict = await call('routing the answer to its replica', [
+        'EVAL',
+        ROUTE_ANSWER_SCRIPT,
+        1,
+        keys.questions(routed.sessionId),
+        id,
+        JSON.stringify(routed),
+        keys.routedTo(''),
+      ]);
+      return Number(verdict) === 1 ? 'delivered' : Number(verdict) === 2 ? 'orphaned' : 'unknown';
+    },
+    async subscribe(replica, listener) {
       subscriber ??= connect('subscriber');
-      const channel = keys.routed;
+      const channel = keys.routedTo(replica);
       const onMessage = (text: string) => {
         try {
           listener(JSON.parse(text) as RoutedMessage);
@@ -408,9 +441,10 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
       const flat = [...accepted].flat();
       await call('writing the tool fingerprints', [
         'EVAL',
-        "redis.call('DEL', KEYS[1]) if #ARGV > 0 then redis.call('HSET', KEYS[1], unpack(ARGV)) end return 1",
+        REPLACE_HASH_SCRIPT,
         1,
         keys.fingerprints,
+        REPLACE_HASH_CHUNK,
         ...flat,
       ]);
     },

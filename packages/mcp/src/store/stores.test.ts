@@ -98,23 +98,68 @@ describe.each(kinds)('the %s store', (_kind, open) => {
     expect((await following).map((entry) => entry.record.tool)).toEqual(['three']);
   });
 
-  it('delivers a published message to its subscribers', async () => {
+  it('hands an answer to the one replica that asked its question, once, and refuses any other', async () => {
     const store = await open();
-    const heard: unknown[] = [];
-    const stop = await store.subscribe((routed) => heard.push(routed));
-    await store.publish({ sessionId: 's', message: { jsonrpc: '2.0', id: 1, result: {} } });
+    await store.putSession({ id: 's', principal: 'p', initialize: {}, createdAt: 1 }, 60_000);
+    await store.putSession({ id: 't', principal: 'p', initialize: {}, createdAt: 1 }, 60_000);
+    const heard: Record<string, unknown[]> = { one: [], two: [] };
+    const stops = await Promise.all(
+      Object.keys(heard).map((replica) =>
+        store.subscribe(replica, (routed) => heard[replica]!.push(routed)),
+      ),
+    );
+    await store.openQuestion({ sessionId: 's', questionId: 'q-1', replica: 'one' });
+    await store.openQuestion({ sessionId: 's', questionId: 'q-2', replica: 'two' });
+    const answer = (id: string | number, sessionId = 's') => ({
+      sessionId,
+      message: { jsonrpc: '2.0' as const, id, result: { decision: id } },
+    });
+    // Another session, a number id, an id never asked: nothing is delivered.
+    expect(await store.routeAnswer(answer('q-1', 't'))).toBe('unknown');
+    expect(await store.routeAnswer(answer(0))).toBe('unknown');
+    expect(await store.routeAnswer(answer('q-3'))).toBe('unknown');
+    expect(await store.routeAnswer(answer('q-2'))).toBe('delivered');
+    expect(await store.routeAnswer(answer('q-1'))).toBe('delivered');
+    expect(await store.routeAnswer(answer('q-1'))).toBe('unknown');
     const deadline = Date.now() + 5_000;
-    while (heard.length === 0 && Date.now() < deadline) {
+    while (heard['one']!.length + heard['two']!.length < 2 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    expect(heard).toEqual([{ sessionId: 's', message: { jsonrpc: '2.0', id: 1, result: {} } }]);
-    await stop();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(heard).toEqual({ one: [answer('q-1')], two: [answer('q-2')] });
+    // A question closed, and one of a replica that stopped listening.
+    await store.openQuestion({ sessionId: 's', questionId: 'q-4', replica: 'one' });
+    await store.closeQuestion('s', 'q-4');
+    expect(await store.routeAnswer(answer('q-4'))).toBe('unknown');
+    await store.openQuestion({ sessionId: 's', questionId: 'q-5', replica: 'gone' });
+    expect(await store.routeAnswer(answer('q-5'))).toBe('orphaned');
+    // The questions end with their session.
+    await store.openQuestion({ sessionId: 's', questionId: 'q-6', replica: 'one' });
+    await store.deleteSession('s', 'p');
+    expect(await store.routeAnswer(answer('q-6'))).toBe('unknown');
+    for (const stop of stops) await stop();
   });
 
   it('shares the accepted tool fingerprints', async () => {
     const store = await open();
     await store.putFingerprints(new Map([['fs/read', 'sha256:1']]));
     expect(await store.getFingerprints()).toEqual(new Map([['fs/read', 'sha256:1']]));
+  });
+
+  it('stores 5,000 accepted tool fingerprints and replaces them all at once', async () => {
+    const store = await open();
+    const many = new Map(
+      Array.from(
+        { length: 5_000 },
+        (_, index) => [`big/tool_${index}`, `sha256:${index}`] as const,
+      ),
+    );
+    await store.putFingerprints(many);
+    expect(await store.getFingerprints()).toEqual(many);
+    // A smaller list replaces the whole of the old one, nothing of it stays behind.
+    const fewer = new Map([...many].slice(0, 10));
+    await store.putFingerprints(fewer);
+    expect(await store.getFingerprints()).toEqual(fewer);
   });
 });
 

@@ -11,7 +11,11 @@ export interface StoredSession {
   id: string;
   /** The principal (token) that opened it: '' when no token is required. */
   principal: string;
-  /** The session's profile, when it has one. */
+  /**
+   * The session's profile when it opened, for people reading the store. Never what
+   * scopes the session: a replica that restores it takes the profile from the token of
+   * each request and its own config.
+   */
   profile?: string;
   /** The params of the client's `initialize` request (protocol version, capabilities, client info). */
   initialize: Record<string, unknown>;
@@ -51,8 +55,29 @@ export interface StoreSessionLimits {
 export type RoutedMessage = { sessionId: string; message: JSONRPCMessage };
 
 /**
+ * A question a replica put to a session's client (a server-side request such as an
+ * approval's `elicitation/create`), open until answered, cancelled or the session ends.
+ */
+export interface OpenQuestion {
+  /** The session it was asked in. */
+  sessionId: string;
+  /** The JSON-RPC id the client saw: fresh per question, unique across replicas. */
+  questionId: string;
+  /** The replica that asked, which alone delivers the answer. */
+  replica: string;
+}
+
+/**
+ * What became of a client's answer (see {@link GatewayStore.routeAnswer}): `delivered`
+ * to the replica that asked; `unknown` when no open question of the session has its
+ * id (answered already, cancelled, timed out or never asked); `orphaned` when the
+ * replica that asked no longer listens (it stopped, and the call it held with it).
+ */
+export type AnswerRouting = 'delivered' | 'unknown' | 'orphaned';
+
+/**
  * Where a gateway keeps the state that must outlive one process: sessions, their
- * `allow-session` approvals, the events of their streams (for `Last-Event-ID`), the
+ * `allow-session` approvals, their open questions to the client, the events of their streams (for `Last-Event-ID`), the
  * session caps, the audit trail and the accepted tool fingerprints. Two
  * implementations: {@link createMemoryStore} (one process, the default) and
  * {@link createRedisStore} (any number of replicas, Redis or Valkey).
@@ -112,10 +137,28 @@ export interface GatewayStore {
    */
   readAudit(options: { after?: string; count: number; blockMs?: number }): Promise<AuditEntry[]>;
 
-  /** Sends a client's answer to a server-side request to every replica. */
-  publish(routed: RoutedMessage): Promise<void>;
-  /** Receives what {@link GatewayStore.publish} sends, from every replica; returns how to stop. */
-  subscribe(listener: (routed: RoutedMessage) => void): Promise<() => Promise<void>>;
+  /**
+   * Records a question `question.replica` put to the client of `question.sessionId`,
+   * until {@link GatewayStore.routeAnswer} or {@link GatewayStore.closeQuestion}
+   * takes it, or the session ends.
+   */
+  openQuestion(question: OpenQuestion): Promise<void>;
+  /** Forgets an open question that will not be answered (cancelled, timed out). */
+  closeQuestion(sessionId: string, questionId: string): Promise<void>;
+  /**
+   * Hands a client's answer to exactly the replica whose open question of
+   * `routed.sessionId` has the answer's id, and closes that question, in one step: a
+   * second answer to it, or one given on another session, finds nothing.
+   */
+  routeAnswer(routed: RoutedMessage): Promise<AnswerRouting>;
+  /**
+   * Receives the answers that {@link GatewayStore.routeAnswer} hands to `replica`'s
+   * questions, from whichever replica got them; returns how to stop.
+   */
+  subscribe(
+    replica: string,
+    listener: (routed: RoutedMessage) => void,
+  ): Promise<() => Promise<void>>;
 
   /** The accepted tool fingerprints (`server/name` → `sha256:…`), shared by the replicas. */
   getFingerprints(): Promise<Map<string, string>>;

@@ -109,6 +109,23 @@ describe('withToolSearch: approval decides on the arguments that run', () => {
     });
   }
 
+  it('runs what it asked about when the tool counts as loaded by the time it runs', async () => {
+    // tool_describe in the same step: the question is asked on messages without its
+    // result (transfer deferred), the approved call runs on messages with it (loaded).
+    const { requests, ranBefore, askedBefore, log } = await run(
+      [
+        { toolName: 'tool_describe', input: { name: 'transfer' } },
+        { toolName: 'tool_call', input: transfer },
+      ],
+      true,
+    );
+    expect(ranBefore).toEqual([]);
+    expect(requests).toHaveLength(1);
+    expect(askedBefore).toEqual([{ name: 'transfer', input: repaired }]);
+    for (const asked of log.asked) expect(asked.input).toEqual(repaired);
+    expect(log.ran).toEqual([{ name: 'transfer', input: repaired }]);
+  });
+
   it('asks nothing about a call the bridge refuses, and runs nothing', async () => {
     const { requests, log, first } = await run([
       { toolName: 'tool_call', input: { name: 'transfer', arguments: { amount: 'lots' } } },

@@ -1,6 +1,13 @@
-import type { Assembly } from '@tool-search/bridge';
-import { handleBridgeCall, isBridgeToolName, TOOL_CALL, unwrapToolCall } from '@tool-search/bridge';
+import type { Assembly, BridgeErrorResult } from '@tool-search/bridge';
+import {
+  bridgeErrors,
+  handleBridgeCall,
+  isBridgeToolName,
+  TOOL_CALL,
+  unwrapToolCall,
+} from '@tool-search/bridge';
 import type { ToolCall, ToolDefinition } from '@tool-search/core';
+import { validateArguments } from '@tool-search/core/validate';
 
 /** How a final call came: through `tool_call`, or by the tool's own name. */
 export type FinalCallRoute = 'bridge' | 'direct';
@@ -75,9 +82,18 @@ export async function answerModelCall<R>(
     !Array.isArray(inner.arguments);
   if (loaded) {
     // A tool the model loaded is in its tools now; a call of it through tool_call is
-    // still the model's call of that tool, not a mistake to refuse.
+    // still the model's call of that tool, not a mistake to refuse. Its arguments are
+    // checked and repaired as the bridge does a deferred tool's, so that the same call
+    // runs with the same arguments whether the tool counts as loaded or not (the
+    // messages an approval was asked on may differ from those it runs with).
+    const checked = checkLoadedArguments(
+      inner.name,
+      toolOf(inner.name),
+      inner.arguments as Record<string, unknown>,
+    );
+    if (!checked.ok) return checked.refusal;
     return run(
-      { ...idOf(call), name: inner.name, arguments: inner.arguments as Record<string, unknown> },
+      { ...idOf(call), name: inner.name, arguments: checked.arguments },
       context('bridge', inner.name),
     );
   }
@@ -100,6 +116,27 @@ export async function answerModelCall<R>(
       context('direct', inner.name),
     )
   );
+}
+
+function checkLoadedArguments(
+  name: string,
+  tool: ToolDefinition | undefined,
+  args: Record<string, unknown>,
+): { ok: true; arguments: Record<string, unknown> } | { ok: false; refusal: BridgeErrorResult } {
+  if (tool === undefined) return { ok: true, arguments: args };
+  const checked = validateArguments(tool.inputSchema, args);
+  if (checked.status === 'valid') return { ok: true, arguments: checked.arguments };
+  // A schema that cannot be checked fails open, as the bridge's does.
+  if (checked.status === 'unchecked') return { ok: true, arguments: args };
+  return {
+    ok: false,
+    refusal: {
+      error: bridgeErrors.invalidArguments(name, checked.violations, checked.total),
+      name,
+      parameters: tool.inputSchema,
+      violations: checked.violations,
+    },
+  };
 }
 
 function idOf(call: ToolCall): { id?: string } {

@@ -1,6 +1,6 @@
 // The AI SDK's own tool approval (`needsApproval`) through tool search: asked about the
 // calls that will run, with the arguments they will run with. Runs on ai 7 and ai 6.
-import { generateText, stepCountIs } from 'ai';
+import { generateText, stepCountIs, streamText } from 'ai';
 import { describe, expect, it } from 'vitest';
 import { type ApprovalLog, approvalToolSet } from './__fixtures__/approval-tools.js';
 import {
@@ -33,7 +33,7 @@ async function run(calls: readonly ScriptedCall[], answer?: boolean) {
       messages: answerApprovals(prompt, first, answer),
     });
   }
-  return { first, requests, ranBefore, askedBefore, log };
+  return { first, requests, ranBefore, askedBefore, log, search };
 }
 
 const transfer = { name: 'transfer', arguments: { amount: '5000', force: 'true' } };
@@ -73,6 +73,43 @@ describe('withToolSearch: the AI SDK tool approval of a tool_call batch', () => 
     expect(approved.log.ran.map((call) => call.name)).toEqual(['list_repos', 'delete_repo']);
     const denied = await run(calls, false);
     expect(denied.log.ran).toEqual([]);
+  });
+
+  it("counts in the bridge's telemetry the calls that ran, not the questions asked about them", async () => {
+    const { log, search } = await run(
+      [
+        {
+          toolName: 'tool_call',
+          input: {
+            calls: [{ name: 'delete_repo', arguments: { repo: 'acme/site' } }, transfer],
+          },
+        },
+      ],
+      true,
+    );
+    expect(log.ran).toHaveLength(2);
+    const { telemetry } = await search.assemble([]);
+    expect(telemetry).toMatchObject({ calls: 2, dispatched: 2, argumentsRepaired: 1 });
+  });
+
+  it('asks before a batch runs under streamText too', async () => {
+    const log: ApprovalLog = { asked: [], ran: [] };
+    const search = withToolSearch(approvalToolSet(log), { config: { enabled: 'on' } });
+    const stream = streamText({
+      model: createScriptedModel([
+        { toolName: 'tool_call', input: { calls: [transfer, { name: 'list_repos' }] } },
+      ]),
+      tools: search.tools,
+      prepareStep: search.prepareStep,
+      experimental_repairToolCall: search.repairToolCall,
+      stopWhen: stepCountIs(3),
+      prompt,
+    });
+    const types: string[] = [];
+    for await (const part of stream.fullStream) types.push(part.type);
+    expect(types).toContain('tool-approval-request');
+    expect(log.ran).toEqual([]);
+    expect(log.asked).toEqual([{ name: 'transfer', input: repaired }]);
   });
 
   it('asks nothing for a batch whose tools need no approval', async () => {

@@ -1,6 +1,7 @@
 import type { Assembly, BridgeErrorResult } from '@tool-search/bridge';
 import {
   bridgeErrors,
+  createBridgeTelemetry,
   handleBridgeCall,
   isBridgeToolName,
   TOOL_CALL,
@@ -146,7 +147,7 @@ function idOf(call: ToolCall): { id?: string } {
 /**
  * The final calls a model's call stands for, without running anything: what
  * {@link answerModelCall} would hand its `run`, in the same order, with the same
- * arguments. A refused call stands for none.
+ * arguments. A refused call stands for none. The assembly's telemetry is left alone.
  *
  * @param assembly - the assembly of the step
  * @param call - the model's call (see {@link modelCall})
@@ -160,8 +161,10 @@ export async function finalCalls(
   toolOf: (name: string) => ToolDefinition | undefined,
 ): Promise<FinalCall[]> {
   const calls: FinalCall[] = [];
+  // A question is not a call: the session's counters count the calls that run.
+  const quiet: Assembly = { ...assembly, telemetry: createBridgeTelemetry() };
   await answerModelCall(
-    assembly,
+    quiet,
     call,
     async (real, context) => {
       calls.push({ call: real, context });

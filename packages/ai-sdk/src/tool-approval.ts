@@ -1,5 +1,6 @@
 import { TOOL_CALL, unwrapToolCall } from '@tool-search/bridge';
 import type { ToolCall } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
 import type { ToolSet } from 'ai';
 
 /** A tool call as AI SDK 7 hands it to `toolApproval`: the fields this adapter reads. */
@@ -110,15 +111,34 @@ const RANK: Readonly<Record<string, number>> = {
  * @param config - the configuration as you would give it to `generateText`
  * @param options - see {@link BridgeToolApprovalOptions}
  * @returns a generic `toolApproval` function for `generateText` / `streamText`
- * @throws nothing; the returned function rejects only when your configuration, a tool's
- * `needsApproval` or `options.finalCalls` does (the AI SDK then fails the step, and
- * nothing runs)
+ * @throws `ToolSearchError` `invalid_argument` when `config` is neither a function nor an
+ * object, or `options.finalCalls` is not a function; the returned function rejects only
+ * when your configuration, a tool's `needsApproval` or `options.finalCalls` does (the AI
+ * SDK then fails the step, and nothing runs)
  */
 export function createBridgeToolApproval(
   tools: ToolSet,
   config: ToolApprovalConfig = {},
   options: BridgeToolApprovalOptions = {},
 ): (request: ToolApprovalRequest) => Promise<unknown> {
+  if (
+    typeof config !== 'function' &&
+    (typeof config !== 'object' || config === null || Array.isArray(config))
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'createBridgeToolApproval: toolApproval must be a function or an object of entries per tool name, as generateText takes it.',
+      { data: { field: 'toolApproval' } },
+    );
+  }
+  const finalCallsOf = options?.finalCalls;
+  if (finalCallsOf !== undefined && typeof finalCallsOf !== 'function') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'createBridgeToolApproval: options.finalCalls must be a function of the call and the messages, or left out.',
+      { data: { field: 'finalCalls' } },
+    );
+  }
   const decide = async (request: ToolApprovalRequest, call: ToolCall): Promise<unknown> => {
     const toolName = call.name;
     const input = call.arguments;
@@ -145,8 +165,8 @@ export function createBridgeToolApproval(
     if (toolName !== TOOL_CALL) {
       return decide(request, { name: toolName, arguments: input as Record<string, unknown> });
     }
-    const calls = options.finalCalls
-      ? await options.finalCalls(request.toolCall, request.messages)
+    const calls = finalCallsOf
+      ? await finalCallsOf(request.toolCall, request.messages)
       : unwrappedCalls(request.toolCall);
     if (calls.length === 1) return decide(request, calls[0]!);
     let verdict: Status = { type: 'not-applicable' };

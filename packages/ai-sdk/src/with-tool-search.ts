@@ -165,8 +165,9 @@ function parsedInput(input: string): unknown {
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
  * @returns the tools, `prepareStep`, `repairToolCall`, `toolApproval` (AI SDK 7), the
  * dispatcher and `assemble`
- * @throws `ToolSearchError` `invalid_argument` when the dispatch options are malformed or
- * the tool set already has a tool named `tool_search`, `tool_describe` or `tool_call`;
+ * @throws `ToolSearchError` `invalid_argument` when the dispatch options or `toolApproval`
+ * are malformed or the tool set already has a tool named `tool_search`, `tool_describe`
+ * or `tool_call`;
  * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
  * converted
  */

@@ -14,27 +14,49 @@ const usage = {
 
 /**
  * The AI SDK's own mock model, answering its first step with the given tool calls (ids
- * `call-1`, `call-2`, ...) and every later step with the text `done`.
+ * `call-1`, `call-2`, ...) and every later step with the text `done`, generated or
+ * streamed.
  */
 export function createScriptedModel(calls: readonly ScriptedCall[]) {
   let step = 0;
+  const next = () => {
+    step += 1;
+    const content =
+      step === 1
+        ? calls.map((call, index) => ({
+            type: 'tool-call' as const,
+            toolCallId: `call-${index + 1}`,
+            toolName: call.toolName,
+            input: JSON.stringify(call.input),
+          }))
+        : [{ type: 'text' as const, text: 'done' }];
+    const finishReason = { unified: step === 1 ? 'tool-calls' : 'stop', raw: undefined };
+    return { content, finishReason };
+  };
   return new MockLanguageModelV3({
-    doGenerate: async () => {
-      step += 1;
-      const content =
-        step === 1
-          ? calls.map((call, index) => ({
-              type: 'tool-call' as const,
-              toolCallId: `call-${index + 1}`,
-              toolName: call.toolName,
-              input: JSON.stringify(call.input),
-            }))
-          : [{ type: 'text' as const, text: 'done' }];
+    doGenerate: async () => ({ ...next(), usage, warnings: [] }) as never,
+    doStream: async () => {
+      const { content, finishReason } = next();
+      const chunks: unknown[] = [{ type: 'stream-start', warnings: [] }];
+      for (const part of content) {
+        if (part.type === 'text') {
+          chunks.push(
+            { type: 'text-start', id: 't' },
+            { type: 'text-delta', id: 't', delta: part.text },
+            { type: 'text-end', id: 't' },
+          );
+        } else {
+          chunks.push(part);
+        }
+      }
+      chunks.push({ type: 'finish', finishReason, usage });
       return {
-        content,
-        finishReason: { unified: step === 1 ? 'tool-calls' : 'stop', raw: undefined },
-        usage,
-        warnings: [],
+        stream: new ReadableStream({
+          start(controller) {
+            for (const chunk of chunks) controller.enqueue(chunk);
+            controller.close();
+          },
+        }),
       } as never;
     },
   });

@@ -55,6 +55,7 @@ export type { ToolSearchFunction, ToolSearchFunctionOptions } from './search-fun
 export { createToolSearchFunction } from './search-function.js';
 export type {
   ApprovalToolCall,
+  BridgeToolApprovalOptions,
   ToolApprovalConfig,
   ToolApprovalRequest,
 } from './tool-approval.js';

@@ -8,7 +8,9 @@ export interface ToolSearchFunctionOptions {
   /**
    * The definitions behind the tool set (from `toolDefinitionsFromToolSet` or
    * `markDeferredTools`): their schemas, toolsets and labels feed the ranker. A tool the
-   * AI SDK offers that is not among them is searched by its name and description only.
+   * AI SDK offers that is not among them is searched by its name and description only,
+   * and, when a `scope` is set, only if the `registry` lists it in a toolset the scope
+   * allows (nothing else says which toolset holds it, so it is left out).
    */
   tools?: readonly ToolDefinition[];
   /** The session's scope: a tool outside it is never returned, whatever the AI SDK offers. */
@@ -35,8 +37,9 @@ export type ToolSearchFunction = (args: {
 /**
  * Creates the `search` function of AI SDK 7's `toolSearch({ search })`, backed by our
  * catalog and ranker instead of the AI SDK's keyword overlap. It searches only the tools
- * the AI SDK offers (those marked `deferLoading`) that are also in the session's scope,
- * and returns their names, best first. The catalog is built once per distinct list of
+ * the AI SDK offers (those marked `deferLoading`) that are also in the session's scope
+ * (with a scope, an offered tool without a definition only when the registry places it
+ * in an allowed toolset), and returns their names, best first. The catalog is built once per distinct list of
  * offered tools and reused while the list stays the same.
  *
  * @example
@@ -61,6 +64,14 @@ export function createToolSearchFunction(
     Math.floor(options.limit ?? parseToolSearchConfig(options.config).maxSearchLimit),
   );
   let cached: { key: string; catalog: ToolCatalog } | undefined;
+  const listed = (name: string): boolean => {
+    try {
+      const toolsets = options.registry?.listing(name);
+      return Array.isArray(toolsets) && toolsets.length > 0;
+    } catch {
+      return false;
+    }
+  };
 
   const catalogFor = (offered: readonly { name: string; description?: string }[]) => {
     const key = offered.map((tool) => tool.name).join('\u0000');
@@ -70,8 +81,12 @@ export function createToolSearchFunction(
     for (const tool of offered) {
       if (typeof tool?.name !== 'string' || seen.has(tool.name)) continue;
       seen.add(tool.name);
+      const definition = known.get(tool.name);
+      // Without a definition, nothing says which toolset holds the tool: in a scope,
+      // only the registry can place it, else it stays out (a disabled toolset may hold it).
+      if (definition === undefined && options.scope !== undefined && !listed(tool.name)) continue;
       definitions.push(
-        known.get(tool.name) ?? {
+        definition ?? {
           name: tool.name,
           ...(typeof tool.description === 'string' ? { description: tool.description } : {}),
           inputSchema: { type: 'object' },

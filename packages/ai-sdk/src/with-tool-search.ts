@@ -3,12 +3,9 @@ import {
   assembleTools,
   BRIDGE_TOOL_NAMES,
   createBridgeTools,
-  handleBridgeCall,
-  isBridgeToolName,
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
-  unwrapToolCall,
 } from '@tool-search/bridge';
 import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
@@ -24,11 +21,13 @@ import {
   createToolSetDispatcher,
   dispatchForModel,
 } from './call-dispatch.js';
+import { answerModelCall, finalCalls, modelCall } from './call-resolution.js';
 import { loadedToolNames } from './loaded-tools.js';
 import {
   createBridgeToolApproval,
   type ToolApprovalConfig,
   type ToolApprovalRequest,
+  toolNeedsApproval,
 } from './tool-approval.js';
 import {
   isFunctionTool,
@@ -91,8 +90,9 @@ export interface ToolSearchSetup {
   repairToolCall: RepairToolCall;
   /**
    * For AI SDK 7's `generateText({ toolApproval })`: your `toolApproval` option, deciding a
-   * call through `tool_call` as a call of the real tool (its name, its arguments), and
-   * falling back to the real tool's `needsApproval`.
+   * call through `tool_call` as the real calls it stands for (their names, their arguments
+   * after the bridge's repair; a batch denied when any call is, asked when any needs it),
+   * and falling back to the real tool's `needsApproval`.
    */
   toolApproval: (request: ToolApprovalRequest) => Promise<unknown>;
   /** The dispatcher every call goes through. */
@@ -139,8 +139,14 @@ function parsedInput(input: string): unknown {
  * (so its later calls are plain calls of the real tool). Every call, direct or through
  * `tool_call`, goes through one dispatcher (`createDispatcher` of `@tool-search/hooks`)
  * on the real name; a deferred tool called by its own name is routed, not rejected; and
- * a tool's own `needsApproval` (the AI SDK's tool approval) is asked for a call through
- * `tool_call` on the real tool and its arguments, so it is never bypassed.
+ * a tool's own `needsApproval` (the AI SDK's tool approval, ai 6 and 7) and AI SDK 7's
+ * `toolApproval` (through the returned `toolApproval`) decide a call through `tool_call`
+ * on the real calls it stands for, with the arguments that will run: the bridge's
+ * resolution (names checked, arguments repaired, `"5000"` to `5000` by the schema, bad
+ * ones refused) is computed once for the question and the same way again to run, for a
+ * single `tool_call`, each call of a `calls` batch (the batch needs approval when any of
+ * its calls does) and a routed direct call alike. A refused call runs nothing and asks
+ * nothing: the model gets the refusal as data.
  *
  * @example
  * ```ts
@@ -159,8 +165,9 @@ function parsedInput(input: string): unknown {
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
  * @returns the tools, `prepareStep`, `repairToolCall`, `toolApproval` (AI SDK 7), the
  * dispatcher and `assemble`
- * @throws `ToolSearchError` `invalid_argument` when the dispatch options are malformed or
- * the tool set already has a tool named `tool_search`, `tool_describe` or `tool_call`;
+ * @throws `ToolSearchError` `invalid_argument` when the dispatch options or `toolApproval`
+ * are malformed or the tool set already has a tool named `tool_search`, `tool_describe`
+ * or `tool_call`;
  * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
  * converted
  */
@@ -214,73 +221,44 @@ export function withToolSearch(
   };
 
   const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
-  const toolOf = (name: string) => {
+  const toolOf = (name: string) => known.get(name);
+  const toolContext = (name: string) => {
     const tool = known.get(name);
     return tool ? { tool } : {};
   };
 
-  const context = (options_: AiSdkExecutionOptions) => ({
-    toolCallId: options_.toolCallId,
-    messages: options_.messages,
-    executionOptions: options_,
-    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
-    ...(options_.abortSignal ? { signal: options_.abortSignal } : {}),
-  });
-
-  const bridgeAnswer = async (call: ToolCall, execution: AiSdkExecutionOptions) => {
-    const assembly = await assemble(execution.messages);
-    const inner = unwrapToolCall(call);
-    const loaded =
-      inner.viaBridge &&
-      !isBridgeToolName(inner.name) &&
-      assembly.tools.some((tool) => tool.name === inner.name) &&
-      typeof inner.arguments === 'object' &&
-      inner.arguments !== null &&
-      !Array.isArray(inner.arguments);
-    if (loaded) {
-      // A tool the model loaded is in its tools now; a call of it through tool_call is
-      // still the model's call of that tool, not a mistake to refuse.
-      return dispatchForModel(
-        dispatch,
-        {
-          id: execution.toolCallId,
-          name: inner.name,
-          arguments: inner.arguments as Record<string, unknown>,
-        },
-        execution,
-        { ...sessionOf(), via: 'bridge', ...toolOf(inner.name) },
-      );
-    }
-    const answer = handleBridgeCall(
-      assembly,
+  // Approval and execution resolve a call the same way: the assembly of the same
+  // messages, the same bridge resolution and repair. Only `run` differs.
+  const answer = async (call: ToolCall, execution: AiSdkExecutionOptions) =>
+    answerModelCall(
+      await assemble(execution.messages),
       call,
-      (real, ctx) => dispatchForModel(dispatch, real, execution, { ...ctx, ...sessionOf() }),
-      { refuseUnknownNames: true, context: context(execution) },
+      (real, extra) => dispatchForModel(dispatch, real, execution, { ...sessionOf(), ...extra }),
+      toolOf,
     );
-    // A name the bridge leaves to the runtime is a visible tool called directly.
-    return (
-      answer ??
-      dispatchForModel(
-        dispatch,
-        {
-          id: execution.toolCallId,
-          name: inner.name,
-          arguments: (inner.arguments ?? {}) as Record<string, unknown>,
-        },
-        execution,
-        { ...sessionOf(), via: 'direct', ...toolOf(inner.name) },
-      )
-    );
-  };
 
+  const callsToApprove = async (toolCallId: string, input: unknown, messages?: ModelMessage[]) =>
+    finalCalls(
+      await assemble(messages),
+      modelCall(toolCallId, input, routed.has(toolCallId)),
+      toolOf,
+    );
+
+  // Every final call of a tool_call is asked about (no short cut), each on its real tool
+  // with the arguments that will run; one that needs approval makes the call need it.
   const innerNeedsApproval: NeedsApproval = async (input, approvalOptions) => {
-    const inner = unwrapToolCall({ name: TOOL_CALL, arguments: input });
-    const tool = Object.hasOwn(tools, inner.name) ? tools[inner.name] : undefined;
-    const needsApproval = (tool as { needsApproval?: boolean | NeedsApproval } | undefined)
-      ?.needsApproval;
-    if (needsApproval === undefined || needsApproval === null) return false;
-    if (typeof needsApproval === 'boolean') return needsApproval;
-    return needsApproval.call(tool, inner.arguments, approvalOptions);
+    const { toolCallId, messages } = (approvalOptions ?? {}) as {
+      toolCallId?: string;
+      messages?: ModelMessage[];
+    };
+    const calls = await callsToApprove(toolCallId ?? '', input, messages);
+    let needed = false;
+    for (const { call } of calls) {
+      if (await toolNeedsApproval(tools, call.name, call.arguments, approvalOptions)) {
+        needed = true;
+      }
+    }
+    return needed;
   };
 
   const [searchDefinition, describeDefinition, callDefinition] = createBridgeTools({
@@ -300,38 +278,24 @@ export function withToolSearch(
           dispatch,
           { id: execution.toolCallId, name, arguments: (input ?? {}) as Record<string, unknown> },
           execution,
-          { ...sessionOf(), via: 'direct', ...toolOf(name) },
+          { ...sessionOf(), via: 'direct', ...toolContext(name) },
         );
       },
     } as unknown as Tool;
   }
   result[TOOL_SEARCH] = bridgeTool(searchDefinition, (input, execution) =>
-    bridgeAnswer(
-      { id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never },
-      execution,
-    ),
+    answer({ id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never }, execution),
   );
   result[TOOL_DESCRIBE] = bridgeTool(describeDefinition, (input, execution) =>
-    bridgeAnswer(
-      { id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never },
-      execution,
-    ),
+    answer({ id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never }, execution),
   );
   result[TOOL_CALL] = bridgeTool(
     callDefinition,
-    (input, execution) => {
-      if (routed.delete(execution.toolCallId)) {
-        const inner = unwrapToolCall({ name: TOOL_CALL, arguments: input });
-        return bridgeAnswer(
-          { id: execution.toolCallId, name: inner.name, arguments: inner.arguments as never },
-          execution,
-        );
-      }
-      return bridgeAnswer(
-        { id: execution.toolCallId, name: TOOL_CALL, arguments: input as never },
+    (input, execution) =>
+      answer(
+        modelCall(execution.toolCallId, input, routed.delete(execution.toolCallId)),
         execution,
-      );
-    },
+      ),
     innerNeedsApproval,
   );
 
@@ -358,6 +322,11 @@ export function withToolSearch(
     };
   };
 
-  const toolApproval = createBridgeToolApproval(tools, options.toolApproval);
+  const toolApproval = createBridgeToolApproval(tools, options.toolApproval, {
+    finalCalls: async (toolCall, messages) =>
+      (await callsToApprove(toolCall.toolCallId, toolCall.input, messages as ModelMessage[])).map(
+        ({ call }) => call,
+      ),
+  });
   return { tools: result, prepareStep, repairToolCall, toolApproval, dispatch, assemble };
 }

@@ -139,9 +139,18 @@ export function createGatewayApproval(
   if (isEmptyRule(config.require) && config.otherwise === 'allow') return undefined;
   const asker: ApprovalAdapter = {
     name: 'approval',
-    request(request) {
+    async request(request) {
       const adapter = ask();
-      if (adapter !== undefined) return adapter.request(request);
+      if (adapter !== undefined) {
+        // The adapter that decided is named in a denial, not this wrapper.
+        const answer = await adapter.request(request);
+        const decidedBy = adapter.name ?? 'approval';
+        if (typeof answer === 'string') return { decision: answer, decidedBy };
+        if (typeof answer === 'object' && answer !== null && answer.decidedBy === undefined) {
+          return { ...answer, decidedBy };
+        }
+        return answer;
+      }
       if (config.fallback === 'allow') return 'allow-once';
       return {
         decision: 'deny',

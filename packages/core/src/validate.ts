@@ -17,14 +17,18 @@
  *
  * @packageDocumentation
  */
+
+export { DEFAULT_MAX_ARGUMENT_BYTES } from './arguments/budget.js';
 export type {
   ArgumentCheck,
   ArgumentsInvalid,
   ArgumentsUnchecked,
   ArgumentsValid,
+  InputSchemaInspection,
   ValidateArgumentsOptions,
 } from './arguments/check.js';
-export { validateArguments } from './arguments/check.js';
+export { inspectInputSchema, validateArguments } from './arguments/check.js';
 export type { PatternEngine } from './arguments/compile.js';
 export type { ArgumentRepair } from './arguments/repair.js';
+export type { SkippedKeyword } from './arguments/skipped.js';
 export type { ArgumentViolation } from './arguments/violations.js';

@@ -81,6 +81,13 @@ export interface AssembleOptions {
   knownNames?: Iterable<string>;
   /** Counters to update. @defaultValue `previous.telemetry`, else a new object */
   telemetry?: BridgeTelemetry;
+  /**
+   * The largest arguments a deferred call may carry, in bytes of compact JSON: larger
+   * ones are refused before their schema is checked (the check's time grows with them).
+   * Give it the same limit as the runtime's argument-size guardrail.
+   * @defaultValue `DEFAULT_MAX_ARGUMENT_BYTES` of `@tool-search/core/validate` (1 MiB)
+   */
+  maxArgumentBytes?: number;
 }
 
 /** The numbers a runtime logs about one assembly. */
@@ -135,6 +142,8 @@ export interface Assembly {
   knownNames: ReadonlySet<string>;
   /** The session's counters, updated in place. */
   telemetry: BridgeTelemetry;
+  /** The size limit of a deferred call's arguments (`maxArgumentBytes`), when one was given. */
+  maxArgumentBytes?: number;
 }
 
 function collectKnownNames(
@@ -225,7 +234,8 @@ function duplicateNameError(name: string): ToolSearchError {
  *
  * @param options - see {@link AssembleOptions}
  * @returns the {@link Assembly}
- * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array;
+ * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array or
+ * `maxArgumentBytes` is not a positive number;
  * `duplicate_tool_name` when two tools share a name, whether or not tool search activates (name them apart with `resolveToolNames` from `@tool-search/core` first); the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
@@ -236,6 +246,16 @@ export function assembleTools(options: AssembleOptions): Assembly {
     throw new ToolSearchError(
       'invalid_argument',
       `assembleTools needs { tools: ToolDefinition[] }, got ${typeof options?.tools}. Pass the session's (scoped) tool list.`,
+    );
+  }
+  const { maxArgumentBytes } = options;
+  if (
+    maxArgumentBytes !== undefined &&
+    (typeof maxArgumentBytes !== 'number' || !(maxArgumentBytes > 0))
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `assembleTools: maxArgumentBytes must be a positive number, got ${String(maxArgumentBytes)}.`,
     );
   }
   const input = options.tools;
@@ -327,5 +347,6 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     knownNames,
     telemetry,
+    ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
   };
 }

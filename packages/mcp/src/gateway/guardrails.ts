@@ -11,6 +11,12 @@ import type { GuardrailsConfig } from '../config/schemas.js';
  * `@tool-search/hooks`, in this order: tool policy (`allow` / `deny`), argument
  * size (`maxArgumentBytes`), argument schema (`validateArguments`).
  *
+ * The size limit comes first on every path: the gateway's sessions give
+ * `maxArgumentBytes` to the bridge, which refuses larger arguments of a deferred call
+ * before it checks their schema, and the schema guardrail refuses them before its own
+ * check too. Without `maxArgumentBytes`, both checks refuse arguments over core's
+ * `DEFAULT_MAX_ARGUMENT_BYTES` (1 MiB), and every check runs within its step budget.
+ *
  * The schema guardrail checks against the tool in the dispatch context (`ctx.tool`),
  * so give the dispatcher a `resolveTool`; a call whose tool is unknown is denied.
  *
@@ -32,6 +38,13 @@ export function createConfigGuardrails(config: GuardrailsConfig): Guardrail[] {
   if (config.maxArgumentBytes !== undefined) {
     guardrails.push(createArgumentSizeGuardrail(config.maxArgumentBytes));
   }
-  if (config.validateArguments) guardrails.push(createSchemaGuardrail());
+  if (config.validateArguments) {
+    guardrails.push(
+      createSchemaGuardrail(
+        undefined,
+        config.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: config.maxArgumentBytes },
+      ),
+    );
+  }
   return guardrails;
 }

@@ -234,6 +234,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         toolSearch,
         approvalConfig,
         guardrails,
+        ...(config.guardrails?.maxArgumentBytes === undefined
+          ? {}
+          : { maxArgumentBytes: config.guardrails.maxArgumentBytes }),
         serverInfo,
         maxDescriptionChars,
         upstreamsSettled,

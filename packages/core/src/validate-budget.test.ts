@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_ARGUMENT_BYTES,
@@ -212,6 +213,46 @@ describe('validateArguments within its budget', () => {
     ).toBe('valid');
     expect(() => validateArguments(schema, {}, { maxArgumentBytes: 0 })).toThrow(
       expect.objectContaining({ code: 'invalid_argument' }),
+    );
+  });
+});
+
+describe('validateArguments on ordinary schemas', () => {
+  const json = fc.jsonValue({ maxDepth: 3 });
+  const subschema = fc.letrec((tie) => ({
+    node: fc.oneof(
+      { depthSize: 'small' },
+      fc.record({ type: fc.constantFrom('integer', 'string', 'array', 'object') }),
+      fc.record(
+        {
+          type: fc.constantFrom('integer', 'number', 'string', 'object', 'array'),
+          anyOf: fc.array(tie('node'), { minLength: 1, maxLength: 3 }),
+          properties: fc.dictionary(fc.constantFrom('a', 'b'), tie('node'), { maxKeys: 2 }),
+          items: tie('node'),
+          uniqueItems: fc.boolean(),
+          pattern: fc.constantFrom('^a', '[0-9]+', 'x{2,5}$'),
+        },
+        { requiredKeys: [] },
+      ),
+    ),
+  }));
+
+  it('leaves no keyword of an ordinary schema unchecked, and judges as the native engine does', () => {
+    fc.assert(
+      fc.property(
+        subschema.node,
+        fc.dictionary(fc.constantFrom('a', 'b'), json, { maxKeys: 2 }),
+        (node, args) => {
+          const root = { type: 'object', properties: { a: node, b: node } };
+          const checked = validateArguments(root, args, { repair: false });
+          expect(checked).not.toHaveProperty('skipped');
+        expect(checked.status).not.toBe('unchecked');
+          // RegExp and RE2 agree on these patterns: the native engine is the reference.
+          const native = validateArguments(root, args, { repair: false, patterns: 'native' });
+          expect(checked.status).toBe(native.status);
+        },
+      ),
+      { numRuns: 300 },
     );
   });
 });

@@ -11,6 +11,9 @@
  *   {@link EVALUATIONS_PER_CHAR} per character;
  * - a `pattern` costs the length of its linear-time program times the string's length,
  *   at most {@link MAX_PATTERN_STEPS} a check;
+ * - a `format` checks strings of at most {@link MAX_FORMAT_STRING_CHARS} characters,
+ *   {@link MAX_FORMAT_CHARS} in all a check (some formats' expressions, `url` among
+ *   them, take time quadratic in the string's length);
  * - `uniqueItems` is one hashing pass over the items, linear in their size.
  *
  * A check that overruns is not stopped halfway with an unknown verdict: the keyword
@@ -37,6 +40,10 @@ export const MAX_EVALUATIONS_PER_SUBSCHEMA_BASE = 1_000;
 export const EVALUATIONS_PER_SUBSCHEMA_PER_CHAR = 4;
 /** Pattern steps (program instructions times string length) a check may spend. */
 export const MAX_PATTERN_STEPS = 20_000_000;
+/** The longest string a `format` is checked on. */
+export const MAX_FORMAT_STRING_CHARS = 8_192;
+/** Characters of strings all `format` checks of a check may read together. */
+export const MAX_FORMAT_CHARS = 65_536;
 /** How many times a check runs: the first time and after each keyword left unchecked. */
 export const MAX_CHECK_ATTEMPTS = 3;
 
@@ -57,6 +64,9 @@ export interface RunningCheck {
   patternSteps: number;
   /** Pattern sources whose test was skipped for the budget. */
   skippedPatterns: Set<string>;
+  formatChars: number;
+  /** Formats whose check was skipped for the budget. */
+  skippedFormats: Set<string>;
 }
 
 let running: RunningCheck | undefined;
@@ -85,6 +95,8 @@ export function withBudget<T>(
     counts: new Uint32Array(Math.max(locations, 1)),
     patternSteps: 0,
     skippedPatterns: new Set(),
+    formatChars: 0,
+    skippedFormats: new Set(),
   };
   running = check;
   try {
@@ -124,5 +136,22 @@ export function spendPatternSteps(source: string, cost: number): boolean {
     return false;
   }
   check.patternSteps += cost;
+  return true;
+}
+
+/**
+ * Whether a `format` check of a string of `length` characters still fits the running
+ * check's budget; when it does, the characters are spent. Outside a check every
+ * string fits.
+ * @internal
+ */
+export function spendFormatChars(format: string, length: number): boolean {
+  const check = running;
+  if (check === undefined) return true;
+  if (length > MAX_FORMAT_STRING_CHARS || check.formatChars + length > MAX_FORMAT_CHARS) {
+    check.skippedFormats.add(format);
+    return false;
+  }
+  check.formatChars += length;
   return true;
 }

@@ -4,6 +4,8 @@ import {
   BudgetExceeded,
   DEFAULT_MAX_ARGUMENT_BYTES,
   MAX_CHECK_ATTEMPTS,
+  MAX_FORMAT_CHARS,
+  MAX_FORMAT_STRING_CHARS,
   MAX_PATTERN_STEPS,
   type RunningCheck,
   withBudget,
@@ -346,6 +348,18 @@ function boundedCheck(
               pointer,
               cause: 'budget',
               reason: `matching it on strings this long would exceed the check's budget of ${MAX_PATTERN_STEPS} pattern steps (program length times string length)`,
+            }),
+          );
+        }
+      }
+      for (const format of outcome.check.skippedFormats) {
+        for (const pointer of compiled.prepared.formats.get(format) ?? []) {
+          skipped.push(
+            named({
+              keyword: 'format',
+              pointer,
+              cause: 'budget',
+              reason: `its '${format}' check reads strings of at most ${MAX_FORMAT_STRING_CHARS} characters, ${MAX_FORMAT_CHARS} in all a check (some formats take time quadratic in the length)`,
             }),
           );
         }

@@ -15,6 +15,8 @@ export interface PreparedSchema {
   applicators: string[][];
   /** Per pattern source, the pointers of the `pattern` keywords that hold it. */
   patterns: Map<string, string[]>;
+  /** Per format name, the pointers of the `format` keywords that name it. */
+  formats: Map<string, string[]>;
 }
 
 /** Can the linear-time engine run this pattern? The reason when it cannot. */
@@ -63,6 +65,7 @@ export function prepareSchema(
     locations: [],
     applicators: [],
     patterns: new Map(),
+    formats: new Map(),
   };
   const skip = (keyword: string, pointer: string, reason: string): void => {
     prepared.skipped.push({ keyword, pointer, reason, cause: 'unsupported' });
@@ -81,6 +84,11 @@ export function prepareSchema(
       const at = `${pointer}/${pointerPart(key)}`;
       if (DATA_KEYWORDS.has(key) || key === STEP_KEYWORD) {
         if (key !== STEP_KEYWORD) copy[key] = value;
+      } else if (key === 'format' && typeof value === 'string') {
+        copy[key] = value;
+        const pointers = prepared.formats.get(value) ?? [];
+        pointers.push(at);
+        prepared.formats.set(value, pointers);
       } else if (key === 'pattern' && typeof value === 'string' && checkPattern) {
         const reason = checkPattern(value);
         if (reason === undefined) {

@@ -16,6 +16,7 @@ import {
   ToolSearchError,
 } from '@tool-search/core';
 import { isBridgeToolName, listChangeOf } from '@tool-search/core/internal';
+import type { SkippedKeyword } from '@tool-search/core/validate';
 import { listWorkOf, pinsKey } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
@@ -88,6 +89,14 @@ export interface AssembleOptions {
    * @defaultValue `DEFAULT_MAX_ARGUMENT_BYTES` of `@tool-search/core/validate` (1 MiB)
    */
   maxArgumentBytes?: number;
+  /**
+   * Told of each keyword of a deferred tool's schema that argument checks leave
+   * unchecked (a pattern the linear engine cannot run, a keyword whose check would
+   * overrun its budget), once per function, tool, keyword and pointer: a log line or a
+   * metric. Pass the same function to every assembly (and to the schema guardrail) to be
+   * told once in all. A function that throws is ignored.
+   */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 /** The numbers a runtime logs about one assembly. */
@@ -144,6 +153,8 @@ export interface Assembly {
   telemetry: BridgeTelemetry;
   /** The size limit of a deferred call's arguments (`maxArgumentBytes`), when one was given. */
   maxArgumentBytes?: number;
+  /** Told of keywords left unchecked (`onSkippedKeyword`), when a function was given. */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 function collectKnownNames(
@@ -348,5 +359,8 @@ export function assembleTools(options: AssembleOptions): Assembly {
     knownNames,
     telemetry,
     ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+    ...(options.onSkippedKeyword === undefined
+      ? {}
+      : { onSkippedKeyword: options.onSkippedKeyword }),
   };
 }

@@ -364,6 +364,20 @@ describe('the bridge checks arguments within a budget', () => {
     });
   });
 
+  it('reports each keyword left unchecked once to onSkippedKeyword, however many calls meet it', () => {
+    const reported: unknown[] = [];
+    const assembly = assembleTools({
+      tools: [fenced],
+      config: { enabled: 'on' },
+      onSkippedKeyword: (skipped) => reported.push(skipped),
+    });
+    resolveUnderlyingCall(assembly, { name: 'files_read', arguments: { path: '/a' } });
+    resolveUnderlyingCall(assembly, { name: 'files_read', arguments: { path: '/b' } });
+    expect(reported).toEqual([
+      expect.objectContaining({ tool: 'files_read', keyword: 'pattern', cause: 'unsupported' }),
+    ]);
+  });
+
   it('returns from a recursive anyOf that doubles per level, with that anyOf left unchecked', () => {
     const assembly = assembleTools({ tools: [tree], config: { enabled: 'on' } });
     expect(

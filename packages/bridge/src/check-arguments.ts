@@ -53,6 +53,8 @@ export interface CheckDeferredArgumentsOptions {
   tool?: string;
   /** The largest arguments checked, in bytes of JSON. @defaultValue core's `DEFAULT_MAX_ARGUMENT_BYTES` (1 MiB) */
   maxArgumentBytes?: number;
+  /** Told once of each keyword left unchecked. */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 /**
@@ -68,6 +70,7 @@ export interface CheckDeferredArgumentsOptions {
  * @param args - the parsed arguments object
  * @param options.tool - the tool's name
  * @param options.maxArgumentBytes - the size limit
+ * @param options.onSkippedKeyword - told once of each keyword left unchecked
  * @returns the arguments to dispatch, or the missing names and the violations
  * @throws `ToolSearchError` `invalid_argument` when `maxArgumentBytes` is not a positive number
  */
@@ -81,6 +84,9 @@ export function checkDeferredArguments(
     ...(options.maxArgumentBytes === undefined
       ? {}
       : { maxArgumentBytes: options.maxArgumentBytes }),
+    ...(options.onSkippedKeyword === undefined
+      ? {}
+      : { onSkippedKeyword: options.onSkippedKeyword }),
   });
   if (checked.status === 'valid') {
     return {

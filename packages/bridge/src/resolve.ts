@@ -302,6 +302,9 @@ export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall
     ...(assembly.maxArgumentBytes === undefined
       ? {}
       : { maxArgumentBytes: assembly.maxArgumentBytes }),
+    ...(assembly.onSkippedKeyword === undefined
+      ? {}
+      : { onSkippedKeyword: assembly.onSkippedKeyword }),
   });
   if (!checked.ok) {
     const { missing, violations, total } = checked;

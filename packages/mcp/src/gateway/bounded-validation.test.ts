@@ -46,6 +46,7 @@ describe('the gateway checks arguments within a budget', () => {
   };
   let gateway: GatewayServer;
   let client: Client;
+  const reported: { tool?: string; keyword: string; pointer: string }[] = [];
 
   beforeAll(async () => {
     const config = parseGatewayConfig({
@@ -53,7 +54,11 @@ describe('the gateway checks arguments within a budget', () => {
       toolSearch: { enabled: 'on' },
       guardrails: { validateArguments: true, maxArgumentBytes: 2_000 },
     });
-    gateway = createGatewayServer({ pool, config });
+    gateway = createGatewayServer({
+      pool,
+      config,
+      onSkippedKeyword: (skipped) => reported.push(skipped),
+    });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await gateway.connect(serverSide);
     client = new Client({ name: 'test', version: '1.0.0' });
@@ -78,6 +83,14 @@ describe('the gateway checks arguments within a budget', () => {
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain("'anyOf' at /$defs/node/anyOf");
     expect(called).toEqual([]);
+    // Told once, though both the bridge and the schema guardrail met it.
+    expect(reported).toEqual([
+      expect.objectContaining({
+        tool: 'tree_walk',
+        keyword: 'anyOf',
+        pointer: '/$defs/node/anyOf',
+      }),
+    ]);
   });
 
   it('refuses arguments over maxArgumentBytes in the bridge, before their schema is checked', async () => {

@@ -1,3 +1,4 @@
+import type { SkippedKeyword } from '@tool-search/core/validate';
 import {
   createArgumentSizeGuardrail,
   createSchemaGuardrail,
@@ -21,10 +22,15 @@ import type { GuardrailsConfig } from '../config/schemas.js';
  * so give the dispatcher a `resolveTool`; a call whose tool is unknown is denied.
  *
  * @param config - the guardrails section
+ * @param options.onSkippedKeyword - told once of each schema keyword the schema
+ * guardrail leaves unchecked
  * @returns the guardrails; empty when the section asks for nothing
  * @throws nothing for a parsed config
  */
-export function createConfigGuardrails(config: GuardrailsConfig): Guardrail[] {
+export function createConfigGuardrails(
+  config: GuardrailsConfig,
+  options: { onSkippedKeyword?: (skipped: SkippedKeyword) => void } = {},
+): Guardrail[] {
   const guardrails: Guardrail[] = [];
   const denies = config.deny.tools.length > 0 || config.deny.toolsets.length > 0;
   if (config.allow !== undefined || denies) {
@@ -40,10 +46,14 @@ export function createConfigGuardrails(config: GuardrailsConfig): Guardrail[] {
   }
   if (config.validateArguments) {
     guardrails.push(
-      createSchemaGuardrail(
-        undefined,
-        config.maxArgumentBytes === undefined ? {} : { maxArgumentBytes: config.maxArgumentBytes },
-      ),
+      createSchemaGuardrail(undefined, {
+        ...(config.maxArgumentBytes === undefined
+          ? {}
+          : { maxArgumentBytes: config.maxArgumentBytes }),
+        ...(options.onSkippedKeyword === undefined
+          ? {}
+          : { onSkippedKeyword: options.onSkippedKeyword }),
+      }),
     );
   }
   return guardrails;

@@ -190,6 +190,9 @@ export function createGatewaySession(
         : { stableDescriptions: options.stableDescriptions }),
       ...(options.strictBridge === undefined ? {} : { strict: options.strictBridge }),
       ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+      ...(options.onSkippedKeyword === undefined
+        ? {}
+        : { onSkippedKeyword: options.onSkippedKeyword }),
       describeToolset: (name) => registry.get(name)?.description,
       ...(assembly === undefined ? {} : { previous: assembly }),
       telemetry,

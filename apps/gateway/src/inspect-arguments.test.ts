@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { createStyle } from './format.js';
-import { printArgumentChecks } from './inspect-arguments.js';
+import { printArgumentChecks, skippedKeywordLine } from './inspect-arguments.js';
 
 function printed(tools: ToolDefinition[]): string {
   let text = '';
@@ -35,5 +35,21 @@ describe('printArgumentChecks', () => {
 
   it('prints nothing when every schema is checked whole', () => {
     expect(printed([{ name: 'fine', inputSchema: { type: 'object' } }])).toBe('');
+  });
+});
+
+describe('skippedKeywordLine', () => {
+  it('is one warning line naming the tool, keyword, pointer, cause and reason, with control characters made safe', () => {
+    const line = skippedKeywordLine({
+      tool: 'evil\u001b[2Jtool',
+      keyword: 'anyOf',
+      pointer: '/$defs/node/anyOf',
+      cause: 'budget',
+      reason: 'it overran',
+    });
+    expect(line).toMatch(
+      /^warning: argument checks of 'evil.*tool' leave 'anyOf' at \/\$defs\/node\/anyOf unchecked \(budget\): it overran\n$/,
+    );
+    expect(line).not.toContain('\u001b');
   });
 });

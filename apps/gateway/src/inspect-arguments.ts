@@ -1,5 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { inspectInputSchema } from '@tool-search/core/validate';
+import { inspectInputSchema, type SkippedKeyword } from '@tool-search/core/validate';
 import { renderTable, type Style, truncate } from './format.js';
 import { safeText } from './inspect-review.js';
 
@@ -52,4 +52,17 @@ export function printArgumentChecks(
       style,
     }).join('\n')}\n`,
   );
+}
+
+/**
+ * The log line of `serve` for a schema keyword that argument checks leave unchecked
+ * (the gateway tells it once per tool, keyword and pointer).
+ *
+ * @param skipped - the keyword
+ * @returns one line, ending in a newline, with the tool's name made safe to print
+ * @throws nothing
+ */
+export function skippedKeywordLine(skipped: SkippedKeyword): string {
+  const tool = skipped.tool === undefined ? 'a tool' : `'${safeText(skipped.tool)}'`;
+  return `warning: argument checks of ${tool} leave '${safeText(skipped.keyword)}' at ${safeText(skipped.pointer)} unchecked (${skipped.cause}): ${truncate(safeText(skipped.reason), 300)}\n`;
 }

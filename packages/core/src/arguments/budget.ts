@@ -3,24 +3,22 @@
  * loop, so every cost that could grow without bound is counted against a step budget
  * that is fixed before the check starts, from the size of the arguments:
  *
- * - the arguments' size comes first ({@link DEFAULT_MAX_ARGUMENT_BYTES});
+ * - the arguments' size comes first (`DEFAULT_MAX_ARGUMENT_BYTES`);
  * - every evaluation of a subschema is one step; a subschema evaluated more than
- *   {@link MAX_EVALUATIONS_PER_SUBSCHEMA_BASE} + {@link EVALUATIONS_PER_SUBSCHEMA_PER_CHAR}
+ *   `MAX_EVALUATIONS_PER_SUBSCHEMA_BASE` + `EVALUATIONS_PER_SUBSCHEMA_PER_CHAR`
  *   per character of the arguments' JSON is exponential nesting (a recursive `anyOf`),
- *   and all of them together may take {@link MAX_EVALUATIONS_BASE} +
- *   {@link EVALUATIONS_PER_CHAR} per character;
+ *   and all of them together may take `MAX_EVALUATIONS_BASE` +
+ *   `EVALUATIONS_PER_CHAR` per character;
  * - a `pattern` costs the length of its linear-time program times the string's length,
- *   at most {@link MAX_PATTERN_STEPS} a check;
- * - a `format` checks strings of at most {@link MAX_FORMAT_STRING_CHARS} characters,
- *   {@link MAX_FORMAT_CHARS} in all a check (some formats' expressions, `url` among
+ *   at most `MAX_PATTERN_STEPS` a check;
+ * - a `format` checks strings of at most `MAX_FORMAT_STRING_CHARS` characters,
+ *   `MAX_FORMAT_CHARS` in all a check (some formats' expressions, `url` among
  *   them, take time quadratic in the string's length);
  * - `uniqueItems` is one hashing pass over the items, linear in their size.
  *
  * A check that overruns is not stopped halfway with an unknown verdict: the keyword
  * that spent the budget is left unchecked for that call (and reported), the rest runs
- * again, at most {@link MAX_CHECK_ATTEMPTS} times in all.
- *
- * @packageDocumentation
+ * again, at most `MAX_CHECK_ATTEMPTS` times in all.
  */
 
 /**

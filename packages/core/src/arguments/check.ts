@@ -120,6 +120,19 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * dispatch, the violations (each with its `path` and `constraint`), or `unchecked` when
  * the schema cannot be checked.
  *
+ * The check is bounded, so that a hostile schema cannot hold the event loop: arguments
+ * over `maxArgumentBytes` (1 MiB by default) are `invalid` before the schema is looked
+ * at; every subschema evaluation counts against a budget of 100,000 plus 4 per
+ * character of the arguments' JSON (one subschema: 1,000 plus 4 per character), a
+ * `pattern` costs its program's length times the string's length (20,000,000 a check),
+ * a `format` reads strings of at most 8,192 characters (65,536 a check), and
+ * `uniqueItems` is one hashing pass. A keyword whose check would overrun is left out
+ * of this call's check, the rest is checked again (3 runs at most), and the result
+ * lists it in `skipped` (`cause: 'budget'`). A `pattern` the linear engine cannot run,
+ * or a draft-04 `exclusiveMaximum: true` without a `maximum`, is left out of every check
+ * (`cause: 'unsupported'`), not the whole schema; draft-04's boolean `exclusiveMaximum`
+ * and `exclusiveMinimum` are read as the modern numbers.
+ *
  * Unknown keywords are ignored, formats (`email`, `uri`, `date-time`, ...) are
  * checked, and OpenAPI's `nullable: true` lets `null` through (an `enum` too). Each
  * schema is compiled once: by identity, then by content (the last 1,000 distinct
@@ -143,11 +156,15 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * @param options.patterns - `'linear'` (RE2, the default) or `'native'` (`RegExp`)
  * @param options.repair - repair unambiguous values first (default true)
  * @param options.maxViolations - how many violations to list (default 50)
+ * @param options.maxArgumentBytes - the size limit, checked first (default 1 MiB)
+ * @param options.tool - the tool's name, for `skipped` and reports
+ * @param options.onSkippedKeyword - told once of each keyword left unchecked
  * @returns `valid` with the arguments to dispatch, `invalid` with the violations, or
- * `unchecked` with the reason
+ * `unchecked` with the reason; `valid` and `invalid` list in `skipped` the keywords
+ * left unchecked
  * @throws `ToolSearchError` `invalid_argument` when `patterns` is neither `'linear'`
- * nor `'native'` or `maxViolations` is not a positive integer; never for any schema or
- * arguments
+ * nor `'native'`, `maxViolations` is not a positive integer or `maxArgumentBytes` is not
+ * a positive number; never for any schema or arguments
  */
 export function validateArguments(
   schema: unknown,

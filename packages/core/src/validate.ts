@@ -24,11 +24,12 @@ export type {
   ArgumentsInvalid,
   ArgumentsUnchecked,
   ArgumentsValid,
-  InputSchemaInspection,
   ValidateArgumentsOptions,
 } from './arguments/check.js';
-export { inspectInputSchema, validateArguments } from './arguments/check.js';
+export { validateArguments } from './arguments/check.js';
 export type { PatternEngine } from './arguments/compile.js';
+export type { InputSchemaInspection } from './arguments/inspect.js';
+export { inspectInputSchema } from './arguments/inspect.js';
 export type { ArgumentRepair } from './arguments/repair.js';
 export type { SkippedKeyword } from './arguments/skipped.js';
 export type { ArgumentViolation } from './arguments/violations.js';

@@ -11,6 +11,7 @@ import {
   withBudget,
 } from './budget.js';
 import { type CompiledSchema, compiledSchema, type PatternEngine } from './compile.js';
+import { culprit, keywordOf } from './culprit.js';
 import { type ArgumentRepair, repairArguments } from './repair.js';
 import type { SkippedKeyword } from './skipped.js';
 import { type ArgumentViolation, toViolation } from './violations.js';
@@ -253,53 +254,6 @@ function judge(
   return violationsOf(validate.errors ?? [], maxViolations);
 }
 
-const UNIONS = ['anyOf', 'oneOf', 'allOf'];
-
-/**
- * The keyword an overrun leaves out. First choice: the union (`anyOf`, `oneOf`,
- * `allOf`) closest to the root of the blowup, i.e. the least evaluated of those that
- * ran more than once and whose branches together ran at least half as often again as
- * itself (each such union multiplies the work below it; dropping the first one drops
- * the product). Else the in-place applicator that ran most often.
- */
-function culprit(compiled: CompiledSchema, counts: Uint32Array): string | undefined {
-  const { locations, applicators } = compiled.prepared;
-  const ids = new Map(locations.map((pointer, location) => [pointer, location]));
-  let multiplier: string | undefined;
-  let fewest = Number.POSITIVE_INFINITY;
-  let busiest: string | undefined;
-  let most = 0;
-  for (let location = 0; location < counts.length; location++) {
-    const count = counts[location] ?? 0;
-    const keywords = applicators[location] ?? [];
-    const first = keywords[0];
-    if (first !== undefined && count > most) {
-      most = count;
-      busiest = `${locations[location]}/${first}`;
-    }
-    if (count < 2 || count >= fewest) continue;
-    for (const keyword of keywords) {
-      if (!UNIONS.includes(keyword)) continue;
-      let branches = 0;
-      for (let index = 0; ; index++) {
-        const branch = ids.get(`${locations[location]}/${keyword}/${index}`);
-        if (branch === undefined) break;
-        branches += counts[branch] ?? 0;
-      }
-      if (branches * 2 >= count * 3) {
-        fewest = count;
-        multiplier = `${locations[location]}/${keyword}`;
-        break;
-      }
-    }
-  }
-  return multiplier ?? busiest;
-}
-
-function keywordOf(pointer: string): string {
-  return (pointer.split('/').at(-1) ?? '').replace(/~1/g, '/').replace(/~0/g, '~');
-}
-
 function report(
   compiled: CompiledSchema,
   skipped: readonly SkippedKeyword[],
@@ -415,46 +369,4 @@ function boundedCheck(
     }
     current = next;
   }
-}
-
-/** What {@link inspectInputSchema} finds. */
-export type InputSchemaInspection =
-  | {
-      status: 'checked';
-      /**
-       * The keywords left unchecked: those no check runs (`cause: 'unsupported'`), and
-       * those a budget overrun left out of some call so far (`cause: 'budget'`).
-       */
-      skipped: SkippedKeyword[];
-    }
-  | { status: 'unchecked'; reason: string };
-
-/**
- * What checking a tool's arguments against this schema leaves out, before any call:
- * for `inspect` and start-up logs. The schema is compiled (and cached) as
- * {@link validateArguments} would.
- *
- * @param schema - the tool's input schema
- * @param options.patterns - the pattern engine (default `'linear'`)
- * @returns `checked` with the keywords left unchecked, or `unchecked` with the reason
- * @throws `ToolSearchError` `invalid_argument` when `patterns` is neither `'linear'`
- * nor `'native'`; never for any schema
- */
-export function inspectInputSchema(
-  schema: unknown,
-  options: { patterns?: PatternEngine } = {},
-): InputSchemaInspection {
-  const patterns = options.patterns ?? 'linear';
-  if (patterns !== 'linear' && patterns !== 'native') {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `inspectInputSchema: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
-    );
-  }
-  if (!isPlainObject(schema)) {
-    return { status: 'unchecked', reason: 'the input schema is not a JSON Schema object' };
-  }
-  const compiled = compiledSchema(schema, patterns);
-  if ('error' in compiled) return { status: 'unchecked', reason: compiled.error };
-  return { status: 'checked', skipped: [...compiled.prepared.skipped, ...compiled.observed] };
 }

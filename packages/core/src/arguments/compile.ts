@@ -4,10 +4,10 @@ import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RE2JS } from 're2js';
 import { describeError } from '../errors.js';
-import { countEvaluation, spendFormatChars, spendPatternSteps } from './budget.js';
+import { boundFormats, uniqueItems } from './bounded-keywords.js';
+import { countEvaluation, spendPatternSteps } from './budget.js';
 import { type PreparedSchema, prepareSchema, STEP_KEYWORD, withoutKeyword } from './prepare.js';
 import type { SkippedKeyword } from './skipped.js';
-import { duplicateItems } from './unique-items.js';
 
 // ajv, its formats and re2js take about 0.2 s to load: load them on the first check, so
 // that importing a package that may validate (the bridge) stays cheap.
@@ -113,23 +113,6 @@ function linearRegExp(
   };
 }
 
-function uniqueItems(this: unknown, schema: unknown, data: unknown): boolean {
-  const validate = uniqueItems as unknown as { errors?: unknown[] | null };
-  validate.errors = null;
-  if (schema !== true || !Array.isArray(data)) return true;
-  const duplicate = duplicateItems(data);
-  if (!duplicate) return true;
-  const [i, j] = duplicate;
-  validate.errors = [
-    {
-      keyword: 'uniqueItems',
-      message: `must NOT have duplicate items (items ## ${j} and ${i} are identical)`,
-      params: { i, j },
-    },
-  ];
-  return false;
-}
-
 const AJV_OPTIONS: Options = {
   // Tool schemas come from third parties and carry keywords of their own.
   strict: false,
@@ -142,38 +125,6 @@ const AJV_OPTIONS: Options = {
 };
 
 const instances = new Map<string, AnyAjv>();
-
-type StringTest = (input: string) => boolean;
-
-function stringTest(format: unknown): StringTest | undefined {
-  if (format instanceof RegExp) return (input) => format.test(input);
-  if (typeof format === 'function') return format as StringTest;
-  return undefined;
-}
-
-/**
- * Every string format within the check's budget: some of ajv-formats' expressions
- * (`url`) take time quadratic in the string's length, so a string too long for the
- * budget passes its format unchecked and the check reports it.
- */
-function boundFormats(ajv: AnyAjv): void {
-  for (const [name, format] of Object.entries(ajv.formats)) {
-    const definition =
-      typeof format === 'object' && format !== null && !(format instanceof RegExp)
-        ? (format as { type?: string; async?: boolean; validate?: unknown; compare?: unknown })
-        : undefined;
-    if (definition && (definition.type === 'number' || definition.async)) continue;
-    const test = stringTest(definition ? definition.validate : format);
-    if (!test) continue;
-    ajv.addFormat(name, {
-      type: 'string',
-      validate: (input: string) => (spendFormatChars(name, input.length) ? test(input) : true),
-      ...(typeof definition?.compare === 'function'
-        ? { compare: definition.compare as (a: string, b: string) => number | undefined }
-        : {}),
-    });
-  }
-}
 
 function ajvFor(draft: Draft, patterns: PatternEngine): AnyAjv {
   const key = `${draft}:${patterns}`;

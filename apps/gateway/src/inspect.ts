@@ -23,6 +23,7 @@ import {
   shouldColor,
   truncate,
 } from './format.js';
+import { printArgumentChecks } from './inspect-arguments.js';
 import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
 
 /** The context windows `inspect` decides activation for. */
@@ -137,7 +138,8 @@ function printUnmatchedRules(
  * `inspect --config <file> [--profile P] [--accept]`: per server, its state, tools and
  * estimated tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of
  * context; then the patterns of guardrails, approval and pins that match no tool; then
- * the definitions that were refused, cut, held or flagged as poisoning, and the new,
+ * the definitions that were refused, cut, held or flagged as poisoning; then the schema
+ * keywords that argument checks leave unchecked (with their JSON pointers); and the new,
  * changed and removed tools against the review file (`--accept` writes the current
  * fingerprints into it).
  *
@@ -264,6 +266,7 @@ export async function runInspect(
     );
     printUnmatchedRules(config, pool, out, style);
     printUntrustedDefinitions(pool, out, style);
+    printArgumentChecks(tools, out, style);
     const shared = options.store ?? config.store;
     await printToolReview(
       pool,

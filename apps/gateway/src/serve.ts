@@ -13,6 +13,7 @@ import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
+import { skippedKeywordLine } from './inspect-arguments.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves
@@ -122,6 +123,8 @@ export async function runServe(options: ServeOptions): Promise<number> {
     ...(options.store !== undefined ? { store: options.store } : {}),
     // The log says when the store drops and comes back, and what it could not keep.
     onStoreError: (message) => stderr.write(`tool-search-gateway: store: ${message}\n`),
+    // Once per tool, keyword and pointer: what argument checks leave unchecked.
+    onSkippedKeyword: (skipped) => stderr.write(skippedKeywordLine(skipped)),
   };
   const start = async (extra: Omit<StartGatewayOptions, 'config'>) => {
     starting = startGateway({ config, ...common, ...extra });

@@ -16,6 +16,7 @@ import {
   ToolSearchError,
 } from '@tool-search/core';
 import { isBridgeToolName, listChangeOf } from '@tool-search/core/internal';
+import type { SkippedKeyword } from '@tool-search/core/validate';
 import { listWorkOf, pinsKey } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
@@ -81,6 +82,21 @@ export interface AssembleOptions {
   knownNames?: Iterable<string>;
   /** Counters to update. @defaultValue `previous.telemetry`, else a new object */
   telemetry?: BridgeTelemetry;
+  /**
+   * The largest arguments a deferred call may carry, in bytes of compact JSON: larger
+   * ones are refused before their schema is checked (the check's time grows with them).
+   * Give it the same limit as the runtime's argument-size guardrail.
+   * @defaultValue `DEFAULT_MAX_ARGUMENT_BYTES` of `@tool-search/core/validate` (1 MiB)
+   */
+  maxArgumentBytes?: number;
+  /**
+   * Told of each keyword of a deferred tool's schema that argument checks leave
+   * unchecked (a pattern the linear engine cannot run, a keyword whose check would
+   * overrun its budget), once per function, tool, keyword and pointer: a log line or a
+   * metric. Pass the same function to every assembly (and to the schema guardrail) to be
+   * told once in all. A function that throws is ignored.
+   */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 /** The numbers a runtime logs about one assembly. */
@@ -135,6 +151,10 @@ export interface Assembly {
   knownNames: ReadonlySet<string>;
   /** The session's counters, updated in place. */
   telemetry: BridgeTelemetry;
+  /** The size limit of a deferred call's arguments (`maxArgumentBytes`), when one was given. */
+  maxArgumentBytes?: number;
+  /** Told of keywords left unchecked (`onSkippedKeyword`), when a function was given. */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 function collectKnownNames(
@@ -225,7 +245,8 @@ function duplicateNameError(name: string): ToolSearchError {
  *
  * @param options - see {@link AssembleOptions}
  * @returns the {@link Assembly}
- * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array;
+ * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array or
+ * `maxArgumentBytes` is not a positive number;
  * `duplicate_tool_name` when two tools share a name, whether or not tool search activates (name them apart with `resolveToolNames` from `@tool-search/core` first); the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
@@ -236,6 +257,16 @@ export function assembleTools(options: AssembleOptions): Assembly {
     throw new ToolSearchError(
       'invalid_argument',
       `assembleTools needs { tools: ToolDefinition[] }, got ${typeof options?.tools}. Pass the session's (scoped) tool list.`,
+    );
+  }
+  const { maxArgumentBytes } = options;
+  if (
+    maxArgumentBytes !== undefined &&
+    (typeof maxArgumentBytes !== 'number' || !(maxArgumentBytes > 0))
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `assembleTools: maxArgumentBytes must be a positive number, got ${String(maxArgumentBytes)}.`,
     );
   }
   const input = options.tools;
@@ -327,5 +358,9 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     knownNames,
     telemetry,
+    ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+    ...(options.onSkippedKeyword === undefined
+      ? {}
+      : { onSkippedKeyword: options.onSkippedKeyword }),
   };
 }

@@ -295,3 +295,117 @@ describe('resolveUnderlyingCall', () => {
     expect(resolved.ok === false && resolved.error).toContain('(and 2 more)');
   });
 });
+
+describe('the bridge checks arguments within a budget', () => {
+  const fenced: ToolDefinition = {
+    name: 'files_read',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string', pattern: '^(?!/etc)' }, lines: { type: 'integer' } },
+      required: ['path'],
+    },
+    source: 'mcp',
+  };
+  let nestedValue: unknown = 0;
+  for (let level = 0; level < 40; level++) nestedValue = [nestedValue];
+  const tree: ToolDefinition = {
+    name: 'tree_walk',
+    inputSchema: {
+      type: 'object',
+      properties: { tree: { $ref: '#/$defs/node' } },
+      $defs: {
+        node: {
+          anyOf: [
+            { type: 'array', items: { $ref: '#/$defs/node' } },
+            { type: 'array', items: { $ref: '#/$defs/node' } },
+          ],
+        },
+      },
+    },
+    source: 'mcp',
+  };
+
+  it('leaves only a lookahead pattern unchecked: the rest of the schema still refuses a bad call', async () => {
+    const telemetry = createBridgeTelemetry();
+    const assembly = assembleTools({ tools: [fenced], config: { enabled: 'on' }, telemetry });
+    expect(
+      resolveUnderlyingCall(assembly, {
+        name: 'files_read',
+        arguments: { path: '/tmp', lines: 'x' },
+      }),
+    ).toMatchObject({
+      ok: false,
+      reason: 'invalid-arguments',
+      violations: [{ path: 'arguments.lines', constraint: 'type' }],
+    });
+    const resolved = resolveUnderlyingCall(assembly, {
+      name: 'files_read',
+      arguments: { path: '/tmp', lines: '3' },
+    });
+    expect(resolved).toMatchObject({
+      ok: true,
+      call: { arguments: { path: '/tmp', lines: 3 } },
+      skipped: [
+        {
+          tool: 'files_read',
+          keyword: 'pattern',
+          pointer: '/properties/path/pattern',
+          cause: 'unsupported',
+        },
+      ],
+    });
+    expect(resolved).not.toHaveProperty('unchecked');
+    const dispatch = vi.fn(() => 'ok');
+    await handleBridgeCall(assembly, { name: 'files_read', arguments: { path: '/tmp' } }, dispatch);
+    expect(telemetry).toMatchObject({
+      dispatched: 1,
+      argumentsPartlyChecked: 1,
+      argumentsUnchecked: 0,
+    });
+  });
+
+  it('reports each keyword left unchecked once to onSkippedKeyword, however many calls meet it', () => {
+    const reported: unknown[] = [];
+    const assembly = assembleTools({
+      tools: [fenced],
+      config: { enabled: 'on' },
+      onSkippedKeyword: (skipped) => reported.push(skipped),
+    });
+    resolveUnderlyingCall(assembly, { name: 'files_read', arguments: { path: '/a' } });
+    resolveUnderlyingCall(assembly, { name: 'files_read', arguments: { path: '/b' } });
+    expect(reported).toEqual([
+      expect.objectContaining({ tool: 'files_read', keyword: 'pattern', cause: 'unsupported' }),
+    ]);
+  });
+
+  it('returns from a recursive anyOf that doubles per level, with that anyOf left unchecked', () => {
+    const assembly = assembleTools({ tools: [tree], config: { enabled: 'on' } });
+    expect(
+      resolveUnderlyingCall(assembly, { name: 'tree_walk', arguments: { tree: nestedValue } }),
+    ).toMatchObject({
+      ok: true,
+      skipped: [{ keyword: 'anyOf', pointer: '/$defs/node/anyOf', cause: 'budget' }],
+    });
+  });
+
+  it('refuses arguments over the size limit before their schema is checked', () => {
+    const assembly = assembleTools({
+      tools: [tree],
+      config: { enabled: 'on' },
+      maxArgumentBytes: 64,
+    });
+    expect(
+      resolveUnderlyingCall(assembly, {
+        name: 'tree_walk',
+        arguments: { tree: nestedValue, note: 'x'.repeat(100) },
+      }),
+    ).toMatchObject({
+      ok: false,
+      reason: 'invalid-arguments',
+      violations: [{ path: 'arguments', constraint: 'maxArgumentBytes' }],
+    });
+    expect(() =>
+      assembleTools({ tools: [tree], config: { enabled: 'on' }, maxArgumentBytes: -1 }),
+    ).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+  });
+});

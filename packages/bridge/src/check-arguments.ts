@@ -2,6 +2,7 @@ import type { JsonSchemaObject } from '@tool-search/core';
 import {
   type ArgumentRepair,
   type ArgumentViolation,
+  type SkippedKeyword,
   validateArguments,
 } from '@tool-search/core/validate';
 
@@ -15,6 +16,8 @@ export type ArgumentsVerdict =
       repairs: ArgumentRepair[];
       /** Set when the schema could not be checked: why (the call goes out untouched). */
       unchecked?: string;
+      /** The keywords left unchecked (the rest was checked), when any were. */
+      skipped?: SkippedKeyword[];
     }
   | {
       ok: false;
@@ -44,24 +47,54 @@ function requiredViolation(key: string): ArgumentViolation {
   return { path, constraint: 'required', message: 'is required' };
 }
 
+/** Options of {@link checkDeferredArguments}. */
+export interface CheckDeferredArgumentsOptions {
+  /** The tool's name, for the reports of keywords left unchecked. */
+  tool?: string;
+  /** The largest arguments checked, in bytes of JSON. @defaultValue core's `DEFAULT_MAX_ARGUMENT_BYTES` (1 MiB) */
+  maxArgumentBytes?: number;
+  /** Told once of each keyword left unchecked. */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
+}
+
 /**
  * Checks a deferred call's arguments against its tool's schema with core's
- * `validateArguments`, repairs included. A schema that cannot be checked fails open
- * (the call goes out untouched), but its top-level `required` list still holds: the
- * design contract never invokes a call that misses a required argument.
+ * `validateArguments`, repairs included: arguments over `maxArgumentBytes` are refused
+ * first, then the check runs within its step budget, and a keyword it cannot run or
+ * that would overrun the budget is left unchecked (listed in `skipped`) while the rest
+ * is checked. A schema that cannot be checked at all fails open (the call goes out
+ * untouched), but its top-level `required` list still holds: the design contract never
+ * invokes a call that misses a required argument.
  *
  * @param schema - the deferred tool's input schema
  * @param args - the parsed arguments object
+ * @param options.tool - the tool's name
+ * @param options.maxArgumentBytes - the size limit
+ * @param options.onSkippedKeyword - told once of each keyword left unchecked
  * @returns the arguments to dispatch, or the missing names and the violations
- * @throws nothing
+ * @throws `ToolSearchError` `invalid_argument` when `maxArgumentBytes` is not a positive number
  */
 export function checkDeferredArguments(
   schema: JsonSchemaObject,
   args: Record<string, unknown>,
+  options: CheckDeferredArgumentsOptions = {},
 ): ArgumentsVerdict {
-  const checked = validateArguments(schema, args);
+  const checked = validateArguments(schema, args, {
+    ...(options.tool === undefined ? {} : { tool: options.tool }),
+    ...(options.maxArgumentBytes === undefined
+      ? {}
+      : { maxArgumentBytes: options.maxArgumentBytes }),
+    ...(options.onSkippedKeyword === undefined
+      ? {}
+      : { onSkippedKeyword: options.onSkippedKeyword }),
+  });
   if (checked.status === 'valid') {
-    return { ok: true, arguments: checked.arguments, repairs: checked.repairs };
+    return {
+      ok: true,
+      arguments: checked.arguments,
+      repairs: checked.repairs,
+      ...(checked.skipped ? { skipped: checked.skipped } : {}),
+    };
   }
   const missing = missingRequired(schema ?? {}, args);
   if (checked.status === 'invalid') {

@@ -442,6 +442,7 @@ describe('handleBridgeCall', () => {
       dispatched: 1,
       argumentsRepaired: 0,
       argumentsUnchecked: 0,
+      argumentsPartlyChecked: 0,
       misses: 2,
       errors: 1,
       tokensSaved: assembly.stats.tokensSaved,

@@ -384,6 +384,7 @@ async function answerCall<R, C extends object>(
   bump(assembly, 'dispatched');
   if (resolved.repairs) bump(assembly, 'argumentsRepaired');
   if (resolved.unchecked !== undefined) bump(assembly, 'argumentsUnchecked');
+  if (resolved.skipped) bump(assembly, 'argumentsPartlyChecked');
   const dispatchContext = {
     ...(context ?? {}),
     via,

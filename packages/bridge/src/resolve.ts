@@ -1,6 +1,6 @@
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
 import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core/internal';
-import type { ArgumentRepair, ArgumentViolation } from '@tool-search/core/validate';
+import type { ArgumentRepair, ArgumentViolation, SkippedKeyword } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
 import { checkDeferredArguments } from './check-arguments.js';
 
@@ -65,6 +65,12 @@ export interface ResolveSuccess {
    * why. The call goes out with its arguments untouched (fail open).
    */
   unchecked?: string;
+  /**
+   * The keywords of the tool's schema left unchecked for this call, when any were: a
+   * pattern the linear engine cannot run, a keyword whose check would overrun its
+   * budget. Everything else was checked.
+   */
+  skipped?: SkippedKeyword[];
 }
 
 /** The result of {@link resolveUnderlyingCall}. */
@@ -223,8 +229,11 @@ function fail(
  *    (`tool_call 'arguments' is not valid JSON: <detail>`); anything but an object →
  *    `tool_call 'arguments' must be an object`;
  * 5. the arguments checked against the tool's schema (`validateArguments` of
- *    `@tool-search/core/validate`), after repairing what is unambiguous (`"42"` for an
- *    integer, `""` or `"{}"` for an object that requires no field): a call that still
+ *    `@tool-search/core/validate`; arguments over the assembly's `maxArgumentBytes`, 1 MiB
+ *    by default, are refused before the schema is looked at, and a keyword that cannot run
+ *    or would overrun the check's budget is left unchecked and listed in `skipped`),
+ *    after repairing what is unambiguous (`"42"` for an integer, `""` or `"{}"` for an
+ *    object that requires no field): a call that still
  *    breaks it is not invoked, and the failure carries the tool's schema in
  *    `parameters` and the `violations`, each with its `path` and `constraint`. Missing
  *    top-level required arguments alone keep the design text (`missing-required-arguments`,
@@ -288,7 +297,15 @@ export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall
       : fail(bridgeErrors.notAnObject, 'not-an-object', { name: toolName });
   }
 
-  const checked = checkDeferredArguments(tool.inputSchema, parsed.value);
+  const checked = checkDeferredArguments(tool.inputSchema, parsed.value, {
+    tool: toolName,
+    ...(assembly.maxArgumentBytes === undefined
+      ? {}
+      : { maxArgumentBytes: assembly.maxArgumentBytes }),
+    ...(assembly.onSkippedKeyword === undefined
+      ? {}
+      : { onSkippedKeyword: assembly.onSkippedKeyword }),
+  });
   if (!checked.ok) {
     const { missing, violations, total } = checked;
     const onlyMissing = missing.length > 0 && missing.length === total;
@@ -312,5 +329,6 @@ export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall
   const resolved: ResolveSuccess = { ok: true, call: realCall, tool };
   if (checked.repairs.length > 0) resolved.repairs = checked.repairs;
   if (checked.unchecked !== undefined) resolved.unchecked = checked.unchecked;
+  if (checked.skipped) resolved.skipped = checked.skipped;
   return resolved;
 }

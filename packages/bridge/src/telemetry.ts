@@ -29,6 +29,12 @@ export interface BridgeTelemetry {
    * an external `$ref`, a pattern the linear engine cannot run): they went out untouched.
    */
   argumentsUnchecked: number;
+  /**
+   * Of the dispatched calls, those whose check left a keyword of the schema unchecked
+   * and checked the rest: a pattern the linear engine cannot run, or a keyword whose
+   * check would overrun its step budget (`skipped` of the resolved call names them).
+   */
+  argumentsPartlyChecked: number;
   /** Searches with no match, and describes or calls of a name that is not in the catalog. */
   misses: number;
   /** Bridge answers that carried an `error` (misses included). */
@@ -64,6 +70,7 @@ export function createBridgeTelemetry(): BridgeTelemetry {
     dispatched: 0,
     argumentsRepaired: 0,
     argumentsUnchecked: 0,
+    argumentsPartlyChecked: 0,
     misses: 0,
     errors: 0,
     tokensSaved: 0,

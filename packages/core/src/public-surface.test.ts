@@ -61,7 +61,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'validateToolDefinitions',
   ],
   './wink-embeddings': ['createWinkEmbedding'],
-  './validate': ['validateArguments'],
+  './validate': ['DEFAULT_MAX_ARGUMENT_BYTES', 'inspectInputSchema', 'validateArguments'],
   './testing': ['conformanceTools', 'testRanker'],
   './internal': [
     'BRIDGE_TOOL_NAMES',

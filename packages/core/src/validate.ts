@@ -17,6 +17,8 @@
  *
  * @packageDocumentation
  */
+
+export { DEFAULT_MAX_ARGUMENT_BYTES } from './arguments/budget.js';
 export type {
   ArgumentCheck,
   ArgumentsInvalid,
@@ -26,5 +28,8 @@ export type {
 } from './arguments/check.js';
 export { validateArguments } from './arguments/check.js';
 export type { PatternEngine } from './arguments/compile.js';
+export type { InputSchemaInspection } from './arguments/inspect.js';
+export { inspectInputSchema } from './arguments/inspect.js';
 export type { ArgumentRepair } from './arguments/repair.js';
+export type { SkippedKeyword } from './arguments/skipped.js';
 export type { ArgumentViolation } from './arguments/violations.js';

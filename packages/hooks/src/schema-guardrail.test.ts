@@ -303,18 +303,82 @@ describe('createSchemaGuardrail patterns', () => {
     expect(check(guardrail, starts, { id: 'xb' }).allow).toBe(false);
   });
 
-  it("denies a tool whose pattern needs lookaround, and checks it with patterns: 'native'", () => {
+  it("denies a call of a tool whose pattern needs lookaround, naming that keyword, and checks it with patterns: 'native'", () => {
     const tool = toolWith(
       { type: 'object', properties: { path: { type: 'string', pattern: '^(?!/etc).*$' } } },
       'lookahead',
     );
     const verdict = check(guardrailFor(tool), tool, { path: '/tmp/x' });
     expect(verdict.allow).toBe(false);
-    expect(reasonOf(verdict)).toContain('could not be compiled');
+    expect(reasonOf(verdict)).toContain("'pattern' at /properties/path/pattern");
     expect(reasonOf(verdict)).toContain("patterns: 'native'");
     const native = guardrailFor(tool, 'native');
     expect(check(native, tool, { path: '/tmp/x' })).toEqual({ allow: true });
     expect(check(native, tool, { path: '/etc/passwd' }).allow).toBe(false);
+  });
+
+  it("with skippedKeywords: 'allow', leaves only that pattern unchecked and still checks the rest", () => {
+    const tool = toolWith(
+      {
+        type: 'object',
+        properties: { path: { type: 'string', pattern: '^(?!/etc)' }, lines: { type: 'integer' } },
+      },
+      'lookahead',
+    );
+    const guardrail = createSchemaGuardrail(() => tool, { skippedKeywords: 'allow' });
+    expect(check(guardrail, tool, { path: '/tmp/x', lines: 3 })).toEqual({ allow: true });
+    const verdict = check(guardrail, tool, { path: '/tmp/x', lines: 'x' });
+    expect(verdict.allow).toBe(false);
+    expect(reasonOf(verdict)).toContain('arguments.lines: must be integer');
+  });
+
+  it('returns from a recursive anyOf that doubles per level and denies, naming the keyword that overran', () => {
+    let tree: unknown = 0;
+    for (let level = 0; level < 40; level++) tree = [tree];
+    const tool = toolWith(
+      {
+        type: 'object',
+        properties: { tree: { $ref: '#/$defs/node' } },
+        $defs: {
+          node: {
+            anyOf: [
+              { type: 'array', items: { $ref: '#/$defs/node' } },
+              { type: 'array', items: { $ref: '#/$defs/node' } },
+            ],
+          },
+        },
+      },
+      'tree_walk',
+    );
+    const reported: unknown[] = [];
+    const guardrail = createSchemaGuardrail(() => tool, {
+      skippedKeywords: 'allow',
+      onSkippedKeyword: (skipped) => reported.push(skipped),
+    });
+    const verdict = check(guardrail, tool, { tree });
+    expect(verdict.allow).toBe(false);
+    expect(reasonOf(verdict)).toContain("'anyOf' at /$defs/node/anyOf");
+    expect(reported).toEqual([
+      expect.objectContaining({ tool: 'tree_walk', keyword: 'anyOf', cause: 'budget' }),
+    ]);
+    expect(check(guardrail, tool, { tree: [[0]] }).allow).toBe(false);
+    expect(check(guardrail, tool, { tree: [[]] })).toEqual({ allow: true });
+  });
+
+  it('refuses arguments over maxArgumentBytes before it checks them against the schema', () => {
+    const tool = toolWith({
+      type: 'object',
+      properties: { list: { type: 'array', uniqueItems: true } },
+    });
+    const guardrail = createSchemaGuardrail(() => tool, { maxArgumentBytes: 1_000 });
+    const verdict = check(guardrail, tool, {
+      list: Array.from({ length: 500 }, (_, index) => index),
+    });
+    expect(verdict.allow).toBe(false);
+    expect(reasonOf(verdict)).toContain('at most 1000 are allowed');
+    expect(() => createSchemaGuardrail(undefined, { maxArgumentBytes: 0 })).toThrow(
+      /maxArgumentBytes must be a positive number/,
+    );
   });
 
   it('refuses an unknown pattern engine', () => {

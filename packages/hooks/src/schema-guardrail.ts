@@ -1,7 +1,7 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { validateArguments } from '@tool-search/core/validate';
+import { type SkippedKeyword, validateArguments } from '@tool-search/core/validate';
 import type { Guardrail } from './types.js';
 
 /** Finds a tool's definition by name; `undefined` when the tool is unknown. */
@@ -27,8 +27,37 @@ export interface SchemaGuardrailOptions {
    * @defaultValue `'linear'`
    */
   patterns?: 'linear' | 'native';
+  /**
+   * What to do with a call whose check left a keyword of the schema unchecked while the
+   * rest fitted: a pattern the linear engine cannot run, draft-04 `exclusiveMaximum:
+   * true` without a `maximum`, or a keyword whose check would overrun the step budget
+   * on these arguments (a recursive `anyOf` that doubles per level, a long pattern
+   * program over a long string). `'deny'` fails closed and names the keyword; `'allow'`
+   * lets the call through when every other keyword fits. A call whose check overran its
+   * budget is denied either way: the model can send smaller arguments.
+   * @defaultValue `'deny'`
+   */
+  skippedKeywords?: 'allow' | 'deny';
+  /**
+   * The largest arguments checked, in bytes of compact JSON; larger ones are denied
+   * before their schema is looked at.
+   * @defaultValue `DEFAULT_MAX_ARGUMENT_BYTES` of `@tool-search/core/validate` (1 MiB)
+   */
+  maxArgumentBytes?: number;
+  /**
+   * Told of each keyword left unchecked, once per tool, keyword and pointer: a log
+   * line or a metric. A callback that throws is ignored.
+   */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
   /** @defaultValue `'schema'` */
   name?: string;
+}
+
+function describeSkipped(skipped: readonly SkippedKeyword[]): string {
+  return skipped
+    .slice(0, 3)
+    .map((entry) => `'${entry.keyword}' at ${entry.pointer} (${entry.reason})`)
+    .join('; ');
 }
 
 /**
@@ -45,8 +74,11 @@ export interface SchemaGuardrailOptions {
  * cannot be checked, the guardrail fails closed: a schema that cannot be compiled
  * denies the call, as does a tool with no known schema (unless `unknownTools: 'allow'`).
  *
- * Put {@link createArgumentSizeGuardrail} before it: validation time grows with the
- * size of the arguments. A schema's `pattern` runs on whatever the model sent, so by
+ * The check is bounded: arguments over `maxArgumentBytes` are denied first, and the
+ * check runs within a step budget (see `validateArguments`), so a hostile schema (a
+ * recursive `anyOf`, `uniqueItems` over a large array, a long pattern program) cannot
+ * hold the event loop. A keyword left unchecked is denied by default and named
+ * (`skippedKeywords`). A schema's `pattern` runs on whatever the model sent, so by
  * default patterns run on a linear-time engine (RE2 semantics, see `patterns`): a
  * third-party schema with a catastrophic pattern cannot stall the process.
  *
@@ -56,9 +88,13 @@ export interface SchemaGuardrailOptions {
  * @param options.maxProblems - how many problems a denial lists
  * @param options.name - the guardrail's name in denials
  * @param options.patterns - `'linear'` (RE2, the default) or `'native'` (`RegExp`)
+ * @param options.skippedKeywords - deny (the default) or allow a call whose check left a keyword unchecked
+ * @param options.maxArgumentBytes - the size limit checked first
+ * @param options.onSkippedKeyword - told once of each keyword left unchecked
  * @returns a {@link Guardrail}
  * @throws `ToolSearchError` `invalid_argument` when `maxProblems` is not a positive
- * integer or `patterns` is neither `'linear'` nor `'native'`
+ * integer, `patterns` is neither `'linear'` nor `'native'`, `skippedKeywords` is neither
+ * `'allow'` nor `'deny'`, or `maxArgumentBytes` is not a positive number
  *
  * @example
  * ```ts
@@ -90,6 +126,23 @@ export function createSchemaGuardrail(
       `createSchemaGuardrail: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
     );
   }
+  const skippedKeywords = options.skippedKeywords ?? 'deny';
+  if (skippedKeywords !== 'allow' && skippedKeywords !== 'deny') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createSchemaGuardrail: skippedKeywords must be 'allow' or 'deny', got ${describeError(skippedKeywords)}.`,
+    );
+  }
+  const { maxArgumentBytes, onSkippedKeyword } = options;
+  if (
+    maxArgumentBytes !== undefined &&
+    (typeof maxArgumentBytes !== 'number' || !(maxArgumentBytes > 0))
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createSchemaGuardrail: maxArgumentBytes must be a positive number, got ${String(maxArgumentBytes)}.`,
+    );
+  }
   return {
     name: options.name ?? 'schema',
     check(call, ctx) {
@@ -110,14 +163,35 @@ export function createSchemaGuardrail(
         patterns,
         repair: false,
         maxViolations: maxProblems,
+        tool: call.name,
+        ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+        ...(onSkippedKeyword === undefined ? {} : { onSkippedKeyword }),
       });
       if (checked.status === 'unchecked') {
         return {
           allow: false,
-          reason: `The input schema of '${call.name}' could not be compiled (${checked.reason}), so its arguments cannot be checked and the call is denied.`,
+          // A schema that compiles can still overrun the check's budget on these arguments.
+          reason: `The input schema of '${call.name}' could not be ${
+            checked.reason.startsWith('checking') ? 'checked on these arguments' : 'compiled'
+          } (${checked.reason}), so its arguments cannot be checked and the call is denied.`,
         };
       }
-      if (checked.status === 'valid') return { allow: true };
+      if (checked.status === 'valid') {
+        const skipped = checked.skipped ?? [];
+        const denied =
+          skippedKeywords === 'deny'
+            ? skipped
+            : skipped.filter((entry) => entry.cause === 'budget');
+        if (denied.length === 0) return { allow: true };
+        return {
+          allow: false,
+          reason: `The arguments of '${call.name}' could not be fully checked against its schema, so the call is denied: ${describeSkipped(denied)}.${
+            denied.some((entry) => entry.cause === 'budget')
+              ? ' Send smaller or less deeply nested arguments and call again.'
+              : ''
+          }`,
+        };
+      }
       const listed = checked.violations
         .map((violation) => `${violation.path}: ${violation.message}`)
         .join('; ');

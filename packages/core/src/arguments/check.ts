@@ -1,7 +1,19 @@
-import type { ErrorObject } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
 import { describeError, ToolSearchError } from '../errors.js';
-import { compiledSchema, type PatternEngine } from './compile.js';
+import {
+  BudgetExceeded,
+  DEFAULT_MAX_ARGUMENT_BYTES,
+  MAX_CHECK_ATTEMPTS,
+  MAX_FORMAT_CHARS,
+  MAX_FORMAT_STRING_CHARS,
+  MAX_PATTERN_STEPS,
+  type RunningCheck,
+  withBudget,
+} from './budget.js';
+import { type CompiledSchema, compiledSchema, type PatternEngine } from './compile.js';
+import { culprit, keywordOf } from './culprit.js';
 import { type ArgumentRepair, repairArguments } from './repair.js';
+import type { SkippedKeyword } from './skipped.js';
 import { type ArgumentViolation, toViolation } from './violations.js';
 
 /** Options of {@link validateArguments}. */
@@ -28,6 +40,22 @@ export interface ValidateArgumentsOptions {
    * @defaultValue 50
    */
   maxViolations?: number;
+  /**
+   * The largest arguments checked, in bytes of compact JSON (UTF-8). Larger arguments
+   * are `invalid` before the schema is looked at, with one violation
+   * `{ path: 'arguments', constraint: 'maxArgumentBytes' }`: the size limit comes first,
+   * since the time of every check grows with the arguments.
+   * @defaultValue {@link DEFAULT_MAX_ARGUMENT_BYTES} (1 MiB)
+   */
+  maxArgumentBytes?: number;
+  /** The tool's name, copied into each {@link SkippedKeyword} so that a report names it. */
+  tool?: string;
+  /**
+   * Told of each keyword left unchecked, once per callback, tool, keyword and pointer
+   * (a log line or a metric, not a decision: the result's `skipped` lists them on every
+   * call). A callback that throws is ignored.
+   */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 /** Arguments that fit the schema, as sent or repaired. */
@@ -37,6 +65,8 @@ export interface ArgumentsValid {
   arguments: Record<string, unknown>;
   /** What was repaired; empty when the arguments fitted as sent. */
   repairs: ArgumentRepair[];
+  /** The keywords this check left unchecked (absent when none was); the rest fitted. */
+  skipped?: SkippedKeyword[];
 }
 
 /** Arguments that break the schema even after the repairs. */
@@ -46,11 +76,15 @@ export interface ArgumentsInvalid {
   violations: ArgumentViolation[];
   /** How many distinct violations there were in all. */
   total: number;
+  /** The keywords this check left unchecked (absent when none was). */
+  skipped?: SkippedKeyword[];
 }
 
 /**
  * A schema that cannot be checked: not an object, malformed, with an external `$ref`,
- * or (with linear patterns) a pattern the linear engine cannot run. The caller decides:
+ * or whose check overran its budget even with the keywords that spent it left out
+ * (a pattern the linear engine cannot run leaves only that keyword unchecked, see
+ * {@link SkippedKeyword}). The caller decides:
  * the bridge dispatches such a call untouched (fail open), the hooks' schema guardrail
  * denies it (fail closed).
  */
@@ -87,6 +121,19 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * dispatch, the violations (each with its `path` and `constraint`), or `unchecked` when
  * the schema cannot be checked.
  *
+ * The check is bounded, so that a hostile schema cannot hold the event loop: arguments
+ * over `maxArgumentBytes` (1 MiB by default) are `invalid` before the schema is looked
+ * at; every subschema evaluation counts against a budget of 100,000 plus 4 per
+ * character of the arguments' JSON (one subschema: 1,000 plus 4 per character), a
+ * `pattern` costs its program's length times the string's length (20,000,000 a check),
+ * a `format` reads strings of at most 8,192 characters (65,536 a check), and
+ * `uniqueItems` is one hashing pass. A keyword whose check would overrun is left out
+ * of this call's check, the rest is checked again (3 runs at most), and the result
+ * lists it in `skipped` (`cause: 'budget'`). A `pattern` the linear engine cannot run,
+ * or a draft-04 `exclusiveMaximum: true` without a `maximum`, is left out of every check
+ * (`cause: 'unsupported'`), not the whole schema; draft-04's boolean `exclusiveMaximum`
+ * and `exclusiveMinimum` are read as the modern numbers.
+ *
  * Unknown keywords are ignored, formats (`email`, `uri`, `date-time`, ...) are
  * checked, and OpenAPI's `nullable: true` lets `null` through (an `enum` too). Each
  * schema is compiled once: by identity, then by content (the last 1,000 distinct
@@ -110,11 +157,15 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * @param options.patterns - `'linear'` (RE2, the default) or `'native'` (`RegExp`)
  * @param options.repair - repair unambiguous values first (default true)
  * @param options.maxViolations - how many violations to list (default 50)
+ * @param options.maxArgumentBytes - the size limit, checked first (default 1 MiB)
+ * @param options.tool - the tool's name, for `skipped` and reports
+ * @param options.onSkippedKeyword - told once of each keyword left unchecked
  * @returns `valid` with the arguments to dispatch, `invalid` with the violations, or
- * `unchecked` with the reason
+ * `unchecked` with the reason; `valid` and `invalid` list in `skipped` the keywords
+ * left unchecked
  * @throws `ToolSearchError` `invalid_argument` when `patterns` is neither `'linear'`
- * nor `'native'` or `maxViolations` is not a positive integer; never for any schema or
- * arguments
+ * nor `'native'`, `maxViolations` is not a positive integer or `maxArgumentBytes` is not
+ * a positive number; never for any schema or arguments
  */
 export function validateArguments(
   schema: unknown,
@@ -135,26 +186,187 @@ export function validateArguments(
       `validateArguments: maxViolations must be a positive integer, got ${String(maxViolations)}.`,
     );
   }
+  const maxBytes = options.maxArgumentBytes ?? DEFAULT_MAX_ARGUMENT_BYTES;
+  if (typeof maxBytes !== 'number' || !(maxBytes > 0)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `validateArguments: maxArgumentBytes must be a positive number, got ${String(maxBytes)}.`,
+    );
+  }
   if (!isPlainObject(schema)) {
     return { status: 'unchecked', reason: 'the input schema is not a JSON Schema object' };
   }
+  const size = measure(args, maxBytes);
+  if ('error' in size) return { status: 'unchecked', reason: size.error };
+  if ('bytes' in size) {
+    return {
+      status: 'invalid',
+      violations: [
+        {
+          path: 'arguments',
+          constraint: 'maxArgumentBytes',
+          message: `are ${size.bytes} bytes of JSON; at most ${maxBytes} are allowed. Send less, e.g. in several calls`,
+        },
+      ],
+      total: 1,
+    };
+  }
   const compiled = compiledSchema(schema, patterns);
   if ('error' in compiled) return { status: 'unchecked', reason: compiled.error };
-  const { validate } = compiled;
+  return boundedCheck(compiled, args, size.chars, options, maxViolations);
+}
+
+const encoder = new TextEncoder();
+
+/** The arguments' JSON length, or their size in bytes when over the limit. */
+function measure(
+  args: unknown,
+  maxBytes: number,
+): { chars: number } | { bytes: number } | { error: string } {
+  let json: string;
   try {
-    if (validate(args)) {
-      return { status: 'valid', arguments: args as Record<string, unknown>, repairs: [] };
-    }
-    const errors = validate.errors ?? [];
-    const repaired =
-      options.repair !== false && isPlainObject(args) ? repairArguments(args, errors) : undefined;
-    if (!repaired) return violationsOf(errors, maxViolations);
-    if (validate(repaired.arguments)) {
-      return { status: 'valid', arguments: repaired.arguments, repairs: repaired.repairs };
-    }
-    return violationsOf(validate.errors ?? [], maxViolations);
+    json = JSON.stringify(args) ?? '';
   } catch (error) {
-    // A getter in the arguments or a pattern engine failure: nothing to judge by.
-    return { status: 'unchecked', reason: `checking failed (${describeError(error)})` };
+    return { error: `the arguments are not JSON (${describeError(error)})` };
+  }
+  // A UTF-16 unit takes at most 3 UTF-8 bytes: most calls are decided without encoding.
+  if (json.length * 3 <= maxBytes) return { chars: json.length };
+  const bytes = encoder.encode(json).byteLength;
+  return bytes <= maxBytes ? { chars: json.length } : { bytes };
+}
+
+function judge(
+  validate: ValidateFunction,
+  args: unknown,
+  options: ValidateArgumentsOptions,
+  maxViolations: number,
+): ArgumentsValid | ArgumentsInvalid {
+  if (validate(args)) {
+    return { status: 'valid', arguments: args as Record<string, unknown>, repairs: [] };
+  }
+  const errors = validate.errors ?? [];
+  const repaired =
+    options.repair !== false && isPlainObject(args) ? repairArguments(args, errors) : undefined;
+  if (!repaired) return violationsOf(errors, maxViolations);
+  if (validate(repaired.arguments)) {
+    return { status: 'valid', arguments: repaired.arguments, repairs: repaired.repairs };
+  }
+  return violationsOf(validate.errors ?? [], maxViolations);
+}
+
+function report(
+  compiled: CompiledSchema,
+  skipped: readonly SkippedKeyword[],
+  options: ValidateArgumentsOptions,
+): void {
+  for (const entry of skipped) {
+    if (
+      entry.cause === 'budget' &&
+      !compiled.observed.some((seen) => seen.pointer === entry.pointer)
+    ) {
+      const { tool: _tool, ...anyTool } = entry;
+      compiled.observed.push(anyTool);
+    }
+  }
+  const callback = options.onSkippedKeyword;
+  if (!callback) return;
+  let done = compiled.reported.get(callback);
+  if (!done) {
+    done = new Set();
+    compiled.reported.set(callback, done);
+  }
+  for (const entry of skipped) {
+    const key = `${entry.tool ?? ''}\u0000${entry.keyword}\u0000${entry.pointer}`;
+    if (done.has(key)) continue;
+    done.add(key);
+    try {
+      callback(entry);
+    } catch {
+      // A report is not a decision: a failing logger changes nothing.
+    }
+  }
+}
+
+function boundedCheck(
+  compiled: CompiledSchema,
+  args: unknown,
+  chars: number,
+  options: ValidateArgumentsOptions,
+  maxViolations: number,
+): ArgumentCheck {
+  const named = (entry: SkippedKeyword): SkippedKeyword =>
+    options.tool === undefined ? entry : { tool: options.tool, ...entry };
+  const skipped = compiled.prepared.skipped.map(named);
+  const dropped: string[] = [];
+  let current = compiled;
+  for (let attempt = 1; ; attempt++) {
+    const outcome = withBudget<
+      | { result: ArgumentsValid | ArgumentsInvalid; check: RunningCheck }
+      | { error: unknown; check: RunningCheck }
+    >(chars, compiled.prepared.locations.length, (check) => {
+      try {
+        return { result: judge(current.validate, args, options, maxViolations), check };
+      } catch (error) {
+        return { error, check };
+      }
+    });
+    if ('result' in outcome) {
+      for (const source of outcome.check.skippedPatterns) {
+        for (const pointer of compiled.prepared.patterns.get(source) ?? []) {
+          skipped.push(
+            named({
+              keyword: 'pattern',
+              pointer,
+              cause: 'budget',
+              reason: `matching it on strings this long would exceed the check's budget of ${MAX_PATTERN_STEPS} pattern steps (program length times string length)`,
+            }),
+          );
+        }
+      }
+      for (const format of outcome.check.skippedFormats) {
+        for (const pointer of compiled.prepared.formats.get(format) ?? []) {
+          skipped.push(
+            named({
+              keyword: 'format',
+              pointer,
+              cause: 'budget',
+              reason: `its '${format}' check reads strings of at most ${MAX_FORMAT_STRING_CHARS} characters, ${MAX_FORMAT_CHARS} in all a check (some formats take time quadratic in the length)`,
+            }),
+          );
+        }
+      }
+      report(compiled, skipped, options);
+      return skipped.length > 0 ? { ...outcome.result, skipped } : outcome.result;
+    }
+    if (!(outcome.error instanceof BudgetExceeded)) {
+      // A getter in the arguments or a pattern engine failure: nothing to judge by.
+      return { status: 'unchecked', reason: `checking failed (${describeError(outcome.error)})` };
+    }
+    const { maxEvaluations, maxPerSubschema } = outcome.check;
+    const pointer = culprit(current, outcome.check.counts);
+    if (pointer === undefined || dropped.includes(pointer) || attempt >= MAX_CHECK_ATTEMPTS) {
+      report(compiled, skipped, options);
+      return {
+        status: 'unchecked',
+        reason: `checking these arguments exceeded the check's budget (${maxEvaluations} subschema evaluations, ${maxPerSubschema} of one subschema) even with ${dropped.length === 0 ? 'nothing' : dropped.join(', ')} left out`,
+      };
+    }
+    dropped.push(pointer);
+    skipped.push(
+      named({
+        keyword: keywordOf(pointer),
+        pointer,
+        cause: 'budget',
+        reason: `checking it on these arguments exceeded the check's budget (${maxEvaluations} subschema evaluations, ${maxPerSubschema} of one subschema): its subschemas nest so that the work multiplies with the depth of the arguments`,
+      }),
+    );
+    const next = compiled.recompile(dropped);
+    if ('error' in next) {
+      return {
+        status: 'unchecked',
+        reason: `the schema without ${pointer} cannot be compiled (${next.error})`,
+      };
+    }
+    current = next;
   }
 }

@@ -4,6 +4,10 @@ import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RE2JS } from 're2js';
 import { describeError } from '../errors.js';
+import { boundFormats, uniqueItems } from './bounded-keywords.js';
+import { countEvaluation, spendPatternSteps } from './budget.js';
+import { type PreparedSchema, prepareSchema, STEP_KEYWORD, withoutKeyword } from './prepare.js';
+import type { SkippedKeyword } from './skipped.js';
 
 // ajv, its formats and re2js take about 0.2 s to load: load them on the first check, so
 // that importing a package that may validate (the bridge) stays cheap.
@@ -12,8 +16,23 @@ const require = createRequire(import.meta.url);
 /** How a schema's `pattern` and `patternProperties` run: RE2 (linear time) or `RegExp`. */
 export type PatternEngine = 'linear' | 'native';
 
+/** A schema compiled for a bounded check, and what it leaves out. */
+export interface CompiledSchema {
+  validate: ValidateFunction;
+  /** What the compiled copy leaves out of every check. */
+  prepared: PreparedSchema;
+  /** What budget overruns left unchecked so far (each keyword once), for `inspect`. */
+  observed: SkippedKeyword[];
+  /** Copies without a keyword a budget overrun dropped, by its pointer. */
+  variants: Map<string, CompiledSchema | { error: string }>;
+  /** Which reports were made already, per report callback. */
+  reported: WeakMap<object, Set<string>>;
+  /** Compiles a copy of the prepared schema without the keywords at `pointers`. */
+  recompile(pointers: readonly string[]): CompiledSchema | { error: string };
+}
+
 /** A compiled schema, or why it could not be compiled. */
-export type Compiled = { validate: ValidateFunction } | { error: string };
+export type Compiled = CompiledSchema | { error: string };
 
 type Draft = '2020-12' | '2019-09' | 'draft-07';
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
@@ -39,23 +58,59 @@ function load(): Libraries {
   return libraries;
 }
 
+const MAX_CACHED_PATTERNS = 1000;
+const linearPatterns = new Map<string, { compiled: RE2JS; size: number } | { error: string }>();
+
+function linearPattern(pattern: string): { compiled: RE2JS; size: number } | { error: string } {
+  let known = linearPatterns.get(pattern);
+  if (known) return known;
+  try {
+    const compiled = load().RE2JS.compile(pattern);
+    // The program's length bounds the matcher's work per character (re2js keeps it on
+    // an internal field: without it, assume the pattern's own length).
+    const program = (compiled as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input
+      ?.prog?.inst;
+    known = {
+      compiled,
+      size: Math.max(Array.isArray(program) ? program.length : 0, pattern.length, 1),
+    };
+  } catch (error) {
+    known = {
+      error: `its pattern ${JSON.stringify(pattern)} needs a feature the linear-time matcher does not have (${describeError(error)}); patterns: 'native' runs it with RegExp, for schemas you trust`,
+    };
+  }
+  linearPatterns.set(pattern, known);
+  if (linearPatterns.size > MAX_CACHED_PATTERNS) {
+    const oldest = linearPatterns.keys().next().value;
+    if (oldest !== undefined) linearPatterns.delete(oldest);
+  }
+  return known;
+}
+
+/** Why the linear engine cannot run a pattern, or `undefined` when it can. */
+function linearPatternProblem(pattern: string): string | undefined {
+  const known = linearPattern(pattern);
+  return 'error' in known ? known.error : undefined;
+}
+
 /**
  * A `RegExp` stand-in for ajv over RE2 (linear-time matching). ajv tells patterns
- * apart by `toString()`, so it must differ per pattern.
+ * apart by `toString()`, so it must differ per pattern. A test whose cost (program
+ * length times string length) no longer fits the check's budget is not run: the
+ * pattern passes, and the check reports it as left unchecked.
  */
 function linearRegExp(
   pattern: string,
   flags: string,
 ): { test(input: string): boolean; toString(): string } {
-  let compiled: RE2JS;
-  try {
-    compiled = load().RE2JS.compile(pattern);
-  } catch (error) {
-    throw new Error(
-      `its pattern ${JSON.stringify(pattern)} needs a feature the linear-time matcher does not have (${describeError(error)}); patterns: 'native' runs it with RegExp, for schemas you trust`,
-    );
-  }
-  return { test: (input) => compiled.test(input), toString: () => `/${pattern}/${flags}` };
+  const known = linearPattern(pattern);
+  if ('error' in known) throw new Error(known.error);
+  const { compiled, size } = known;
+  return {
+    test: (input) =>
+      spendPatternSteps(pattern, size * (input.length + 1)) ? compiled.test(input) : true,
+    toString: () => `/${pattern}/${flags}`,
+  };
 }
 
 const AJV_OPTIONS: Options = {
@@ -87,6 +142,22 @@ function ajvFor(draft: Draft, patterns: PatternEngine): AnyAjv {
           ? new lib.Ajv2019(options)
           : new lib.Ajv(options);
     lib.addFormats(ajv);
+    boundFormats(ajv);
+    ajv.addKeyword({
+      keyword: STEP_KEYWORD,
+      schemaType: 'number',
+      errors: false,
+      validate: (location: number) => countEvaluation(location),
+    });
+    // ajv compares every pair of items (quadratic); ours hashes each item once.
+    ajv.removeKeyword('uniqueItems');
+    ajv.addKeyword({
+      keyword: 'uniqueItems',
+      type: 'array',
+      schemaType: 'boolean',
+      errors: true,
+      validate: uniqueItems,
+    });
     instances.set(key, ajv);
   }
   return ajv;
@@ -148,12 +219,63 @@ function mentionsNullable(schema: object): boolean {
   }
 }
 
+function compileWith(ajv: AnyAjv, source: Record<string, unknown>): ValidateFunction {
+  try {
+    return ajv.compile(source);
+  } finally {
+    // The validator keeps what it needs; removing the schema keeps ajv from holding
+    // every schema forever and lets two tools share an `$id`.
+    try {
+      ajv.removeSchema(source);
+    } catch {
+      // Nothing was registered.
+    }
+  }
+}
+
+function compiledFrom(
+  ajv: AnyAjv,
+  source: Record<string, unknown>,
+  prepared: PreparedSchema,
+  validate: ValidateFunction,
+  parent?: CompiledSchema,
+): CompiledSchema {
+  const compiled: CompiledSchema = {
+    validate,
+    prepared,
+    observed: parent?.observed ?? [],
+    variants: parent?.variants ?? new Map(),
+    reported: parent?.reported ?? new WeakMap(),
+    recompile(pointers) {
+      const key = pointers.join('\u0000');
+      let variant = compiled.variants.get(key);
+      if (variant) return variant;
+      let reduced = source;
+      for (const pointer of pointers) reduced = withoutKeyword(reduced, pointer);
+      try {
+        variant = compiledFrom(ajv, reduced, prepared, compileWith(ajv, reduced), compiled);
+      } catch (error) {
+        variant = { error: describeError(error) };
+      }
+      compiled.variants.set(key, variant);
+      return variant;
+    },
+  };
+  return compiled;
+}
+
 function compileOnce(schema: Record<string, unknown>, patterns: PatternEngine): Compiled {
   let lastError = '';
-  const prepared = mentionsNullable(schema)
+  const nullable = mentionsNullable(schema)
     ? (honourNullable(schema) as Record<string, unknown>)
     : schema;
-  for (const draft of draftsFor(prepared)) {
+  let prepared: PreparedSchema;
+  try {
+    prepared = prepareSchema(nullable, patterns === 'linear' ? linearPatternProblem : undefined);
+  } catch (error) {
+    return { error: `the schema cannot be read (${describeError(error)})` };
+  }
+  for (const draft of draftsFor(prepared.schema)) {
     let ajv: AnyAjv;
     try {
       ajv = ajvFor(draft, patterns);
@@ -162,24 +284,15 @@ function compileOnce(schema: Record<string, unknown>, patterns: PatternEngine): 
     }
     // draft-07 also serves undeclared drafts (04, 06): drop the meta-schema ajv would
     // otherwise look up and fail on.
+    const declared = prepared.schema.$schema;
     const source =
-      draft === 'draft-07' &&
-      typeof prepared.$schema === 'string' &&
-      !/draft-0[67]/.test(prepared.$schema)
-        ? { ...prepared, $schema: undefined }
-        : prepared;
+      draft === 'draft-07' && typeof declared === 'string' && !/draft-0[67]/.test(declared)
+        ? { ...prepared.schema, $schema: undefined }
+        : prepared.schema;
     try {
-      return { validate: ajv.compile(source) };
+      return compiledFrom(ajv, source, prepared, compileWith(ajv, source));
     } catch (error) {
       lastError = describeError(error);
-    } finally {
-      // The validator keeps what it needs; removing the schema keeps ajv from holding
-      // every schema forever and lets two tools share an `$id`.
-      try {
-        ajv.removeSchema(source);
-      } catch {
-        // Nothing was registered.
-      }
     }
   }
   return { error: lastError };

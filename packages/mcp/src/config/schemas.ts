@@ -146,7 +146,11 @@ export const guardrailsSchema = z.strictObject({
   allow: toolPatternsSchema.optional(),
   /** Tools it matches are never called (wins over `allow`). */
   deny: toolPatternsSchema.optional().default({ tools: [], toolsets: [] }),
-  /** The largest arguments object, in bytes of compact JSON. */
+  /**
+   * The largest arguments object, in bytes of compact JSON; checked before the
+   * arguments' schema (by the bridge and the schema guardrail). Without it, argument
+   * checks still refuse more than 1 MiB (core's `DEFAULT_MAX_ARGUMENT_BYTES`).
+   */
   maxArgumentBytes: z.number().int().positive().optional(),
   /** Check arguments against the tool's input schema before calling. @defaultValue false */
   validateArguments: z.boolean().optional().default(false),

@@ -161,7 +161,10 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
-    ...createConfigGuardrails(config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG),
+    ...createConfigGuardrails(
+      config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
+      options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
+    ),
     ...(options.guardrails ?? []),
   ];
 
@@ -236,6 +239,9 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
         toolSearch,
         approvalConfig,
         guardrails,
+        ...(config.guardrails?.maxArgumentBytes === undefined
+          ? {}
+          : { maxArgumentBytes: config.guardrails.maxArgumentBytes }),
         serverInfo,
         maxDescriptionChars,
         upstreamsSettled,

@@ -99,6 +99,11 @@ export interface GatewaySessionContext {
   approvalConfig: ApprovalConfig;
   /** The guardrails of every session (configured ones, then the options'). */
   guardrails: readonly Guardrail[];
+  /**
+   * The size limit of a call's arguments (`guardrails.maxArgumentBytes`), when one is
+   * configured: the bridge refuses larger arguments before it checks their schema.
+   */
+  maxArgumentBytes?: number;
   /** How each session's MCP server introduces itself. */
   serverInfo: Implementation;
   /** Descriptions longer than this are cut. */
@@ -140,6 +145,7 @@ export function createGatewaySession(
     toolSearch,
     approvalConfig,
     guardrails,
+    maxArgumentBytes,
     serverInfo,
     maxDescriptionChars,
     upstreamsSettled,
@@ -183,6 +189,10 @@ export function createGatewaySession(
         ? {}
         : { stableDescriptions: options.stableDescriptions }),
       ...(options.strictBridge === undefined ? {} : { strict: options.strictBridge }),
+      ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
+      ...(options.onSkippedKeyword === undefined
+        ? {}
+        : { onSkippedKeyword: options.onSkippedKeyword }),
       describeToolset: (name) => registry.get(name)?.description,
       ...(assembly === undefined ? {} : { previous: assembly }),
       telemetry,

@@ -2,6 +2,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
 import type { Ranker, TokenCounter, ToolDefinition } from '@tool-search/core';
+import type { SkippedKeyword } from '@tool-search/core/validate';
 import type { ApprovalAdapter, CallRoute, Guardrail, ToolCallHook } from '@tool-search/hooks';
 import type { GatewayConfig } from '../config/parse.js';
 import type { GatewayStore } from '../store/types.js';
@@ -99,6 +100,13 @@ export interface GatewayServerOptions {
   store?: GatewayStore;
   /** Told of store trouble that failed no request (an audit record or event not stored). */
   onStoreError?: (message: string) => void;
+  /**
+   * Told of each keyword of a tool's input schema that argument checks leave unchecked
+   * (a pattern the linear-time engine cannot run, a keyword whose check overran its
+   * step budget on a call), once per tool, keyword and pointer, whether the bridge or
+   * the schema guardrail met it: a log line or a metric.
+   */
+  onSkippedKeyword?: (skipped: SkippedKeyword) => void;
 }
 
 /** One client's session: its own scope, assembly, approvals and telemetry. */

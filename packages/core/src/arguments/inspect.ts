@@ -1,0 +1,49 @@
+import { describeError, ToolSearchError } from '../errors.js';
+import { compiledSchema, type PatternEngine } from './compile.js';
+import type { SkippedKeyword } from './skipped.js';
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What {@link inspectInputSchema} finds. */
+export type InputSchemaInspection =
+  | {
+      status: 'checked';
+      /**
+       * The keywords left unchecked: those no check runs (`cause: 'unsupported'`), and
+       * those a budget overrun left out of some call so far (`cause: 'budget'`).
+       */
+      skipped: SkippedKeyword[];
+    }
+  | { status: 'unchecked'; reason: string };
+
+/**
+ * What checking a tool's arguments against this schema leaves out, before any call:
+ * for `inspect` and start-up logs. The schema is compiled (and cached) as
+ * {@link validateArguments} would.
+ *
+ * @param schema - the tool's input schema
+ * @param options.patterns - the pattern engine (default `'linear'`)
+ * @returns `checked` with the keywords left unchecked, or `unchecked` with the reason
+ * @throws `ToolSearchError` `invalid_argument` when `patterns` is neither `'linear'`
+ * nor `'native'`; never for any schema
+ */
+export function inspectInputSchema(
+  schema: unknown,
+  options: { patterns?: PatternEngine } = {},
+): InputSchemaInspection {
+  const patterns = options.patterns ?? 'linear';
+  if (patterns !== 'linear' && patterns !== 'native') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `inspectInputSchema: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
+    );
+  }
+  if (!isPlainObject(schema)) {
+    return { status: 'unchecked', reason: 'the input schema is not a JSON Schema object' };
+  }
+  const compiled = compiledSchema(schema, patterns);
+  if ('error' in compiled) return { status: 'unchecked', reason: compiled.error };
+  return { status: 'checked', skipped: [...compiled.prepared.skipped, ...compiled.observed] };
+}

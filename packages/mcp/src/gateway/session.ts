@@ -201,6 +201,8 @@ export function createGatewaySession(
     (clientSupportsElicitation(server)
       ? createElicitationApproval(server, {
           timeoutMs: approvalConfig.timeoutMs,
+          maxArgumentChars: approvalConfig.maxArgumentChars,
+          oversize: approvalConfig.oversize,
           relatedRequestId: () => servedRequest.getStore(),
         })
       : undefined);

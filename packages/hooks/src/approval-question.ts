@@ -1,0 +1,400 @@
+import type { ToolCall } from '@tool-search/core';
+import { ToolSearchError } from '@tool-search/core';
+import { sanitizeTerminalText } from './terminal-text.js';
+import type { ApprovalAnswer } from './types.js';
+
+/**
+ * The most characters of arguments an approval question shows, when the adapter is
+ * given no `maxArgumentChars`: 4000, counted in the rendered text (escapes and markers
+ * included). Arguments that render longer are not shown silently shortened: see
+ * {@link ApprovalOversize}.
+ */
+export const DEFAULT_APPROVAL_ARGUMENT_CHARS = 4000;
+
+/**
+ * What an approval adapter does with arguments too long to show whole: `'deny'` (the
+ * default) denies the call without asking, with a reason naming each field that would
+ * be cut and by how much; `'ask'` asks with the cut question, which says the same.
+ */
+export type ApprovalOversize = 'deny' | 'ask';
+
+/** Options of {@link renderApprovalQuestion}. */
+export interface ApprovalQuestionOptions {
+  /**
+   * The most characters of rendered arguments the question shows.
+   * @defaultValue {@link DEFAULT_APPROVAL_ARGUMENT_CHARS} (4000)
+   */
+  maxArgumentChars?: number;
+  /** What happens above that size. @defaultValue `'deny'` */
+  oversize?: ApprovalOversize;
+}
+
+/** One field of the arguments that the question does not show whole. */
+export interface ArgumentCut {
+  /** Where it is: `content`, `files[2].body`, `["odd key"]`; shown escaped. */
+  field: string;
+  /** Its length: characters of a string field, rendered characters otherwise. */
+  totalChars: number;
+  /** How many of those the question leaves out. */
+  cutChars: number;
+}
+
+/** What a person is shown about one call: see {@link renderApprovalQuestion}. */
+export interface ApprovalQuestion {
+  /** The tool name, escaped as the arguments are. */
+  tool: string;
+  /** The arguments as JSON, whole, or with each cut marked `⟨N characters cut⟩`. */
+  arguments: string;
+  /** The fields not shown whole; empty when the arguments are shown whole. */
+  cuts: ArgumentCut[];
+  /** One sentence naming each cut field and how much of it is left out; absent when whole. */
+  notice?: string;
+  /**
+   * Present when the arguments are over the size and `oversize` is `'deny'`: the adapter
+   * answers it without asking anyone.
+   */
+  denial?: ApprovalAnswer & { decision: 'deny' };
+}
+
+// Characters that show as nothing or as a plain space, on top of what
+// sanitizeTerminalText escapes (controls, bidi, zero-width): other Unicode spaces, the
+// soft hyphen, fillers, variation selectors (which can smuggle data behind an emoji),
+// interlinear annotation marks. Escaped in questions only: tool descriptions may use them
+// innocently, a question must show exactly what runs.
+const INVISIBLE =
+  // biome-ignore lint/suspicious/noMisleadingCharacterClass: each is matched alone, to be escaped
+  /[\u00a0\u00ad\u034f\u115f\u1160\u1680\u17b4\u17b5\u180e\u2000-\u200a\u202f\u205f\u2800\u3000\u3164\ufe00-\ufe0f\uffa0\ufff9-\ufffb]|\udb40[\udd00-\uddef]/g;
+
+// One shown unit: an escape we wrote (a lone backslash always starts one, since a
+// backslash of the text is shown as `\\`) or one code point.
+const UNIT = /\\(?:x[0-9a-f]{2}|u\{[0-9a-f]+\}|u[0-9a-f]{4}|.)|[\s\S]/gu;
+
+// A run of this many identical whitespace or escaped units or more is shown by its length.
+const RUN = 3;
+// Nesting deeper than this is not shown (and counts as a cut): no stack overflow.
+const MAX_DEPTH = 64;
+
+const count = (n: number) => n.toLocaleString('en-US');
+
+function visibleUnit(character: string): string {
+  const code = character.codePointAt(0)!;
+  return code > 0xffff ? `\\u{${code.toString(16)}}` : `\\u${code.toString(16).padStart(4, '0')}`;
+}
+
+interface Leaf {
+  field: string;
+  units: string[];
+  sources: number[];
+  keep: number;
+  /** Shown instead, for a value that cannot be shown at all (always a cut). */
+  label?: string;
+}
+
+// The units of a string shown in a question: JSON escapes (quote, backslash, C0), then
+// the terminal escapes (C1, bidi, zero-width), then the invisible ones, and the angle
+// brackets our markers use, so that a marker can never be typed by the model.
+function units(text: string): { units: string[]; sources: number[] } {
+  const json = JSON.stringify(text).slice(1, -1);
+  const shown = sanitizeTerminalText(json, { multiline: false })
+    .replace(INVISIBLE, visibleUnit)
+    .replace(/[⟨⟩]/g, visibleUnit);
+  const raw = shown.match(UNIT) ?? [];
+  const out: string[] = [];
+  const sources: number[] = [];
+  // What one shown unit stands for in the text: an escaped astral character is two
+  // UTF-16 units, every other escape one, a plain character itself.
+  const sourceOf = (unit: string) =>
+    unit.startsWith('\\') ? (unit.startsWith('\\u{') ? 2 : 1) : unit.length;
+  for (let index = 0; index < raw.length; ) {
+    const unit = raw[index]!;
+    let end = index + 1;
+    while (end < raw.length && raw[end] === unit) end += 1;
+    const length = end - index;
+    const repeatable = unit === ' ' || (unit.startsWith('\\') && unit !== '\\\\' && unit !== '\\"');
+    if (repeatable && length >= RUN) {
+      out.push(unit === ' ' ? `⟨${count(length)} spaces⟩` : `⟨${count(length)} × ${unit}⟩`);
+      sources.push(length * sourceOf(unit));
+    } else {
+      for (let k = 0; k < length; k += 1) {
+        out.push(unit);
+        sources.push(sourceOf(unit));
+      }
+    }
+    index = end;
+  }
+  return { units: out, sources };
+}
+
+const unshown = (field: string, label: string): Leaf => ({
+  field,
+  units: [label],
+  sources: [1],
+  keep: 0,
+  label,
+});
+
+type Part = { text: string; top: string } | { leaf: Leaf; top: string };
+
+function fieldOf(parent: string, key: string | number): string {
+  if (typeof key === 'number') return `${parent}[${key}]`;
+  const shown = units(key).units.join('');
+  if (/^[A-Za-z_$][\w$-]*$/.test(shown)) return parent === '' ? shown : `${parent}.${shown}`;
+  return `${parent}["${shown}"]`;
+}
+
+// Renders a value as JSON would send it (toJSON, undefined and functions left out of
+// objects, null in arrays, non-finite numbers as null), strings as shown units.
+function render(value: unknown): Part[] {
+  const parts: Part[] = [];
+  const seen = new Set<object>();
+  const walk = (
+    input: unknown,
+    key: string | number,
+    field: string,
+    top: string,
+    depth: number,
+  ) => {
+    let current = input;
+    if (
+      current !== null &&
+      typeof current === 'object' &&
+      typeof (current as { toJSON?: unknown }).toJSON === 'function'
+    ) {
+      try {
+        current = (current as { toJSON(key: string): unknown }).toJSON(String(key));
+      } catch {
+        parts.push({ leaf: unshown(field, '⟨cannot be shown⟩'), top });
+        return;
+      }
+    }
+    if (typeof current === 'string') {
+      const shown = units(current);
+      parts.push({ text: '"', top });
+      parts.push({ leaf: { field, ...shown, keep: shown.units.length }, top });
+      parts.push({ text: '"', top });
+      return;
+    }
+    if (typeof current === 'number') {
+      parts.push({ text: Number.isFinite(current) ? String(current) : 'null', top });
+      return;
+    }
+    if (typeof current === 'boolean' || current === null) {
+      parts.push({ text: String(current), top });
+      return;
+    }
+    if (typeof current === 'bigint') {
+      parts.push({ text: `${current}n`, top });
+      return;
+    }
+    if (typeof current !== 'object') {
+      parts.push({ text: 'null', top });
+      return;
+    }
+    if (seen.has(current)) {
+      parts.push({ text: '⟨circular⟩', top });
+      return;
+    }
+    if (depth >= MAX_DEPTH) {
+      parts.push({ leaf: unshown(field, '⟨nested too deep⟩'), top });
+      return;
+    }
+    seen.add(current);
+    if (Array.isArray(current)) {
+      parts.push({ text: '[', top });
+      current.forEach((item, index) => {
+        if (index > 0) parts.push({ text: ',', top });
+        const child = fieldOf(field, index);
+        walk(
+          item === undefined || typeof item === 'function' ? null : item,
+          index,
+          child,
+          top || child,
+          depth + 1,
+        );
+      });
+      parts.push({ text: ']', top });
+    } else {
+      parts.push({ text: '{', top });
+      let first = true;
+      for (const [name, item] of Object.entries(current)) {
+        if (item === undefined || typeof item === 'function' || typeof item === 'symbol') continue;
+        if (!first) parts.push({ text: ',', top });
+        first = false;
+        const child = fieldOf(field, name);
+        parts.push({ text: `"${units(name).units.join('')}":`, top: top || child });
+        walk(item, name, child, top || child, depth + 1);
+      }
+      parts.push({ text: '}', top });
+    }
+    seen.delete(current);
+  };
+  walk(value ?? {}, '', '', '', 0);
+  return parts;
+}
+
+const marker = (cut: number) => `⟨${count(cut)} characters cut⟩`;
+const LONGEST_MARKER = marker(10 ** 12).length;
+// Past this many cut strings, the rest is cut as one block: the question stays cheap
+// to build for arguments of many thousands of short strings.
+const MAX_STRING_CUTS = 32;
+
+const sum = (values: readonly number[], from = 0) => {
+  let total = 0;
+  for (let index = from; index < values.length; index += 1) total += values[index]!;
+  return total;
+};
+
+function leafText(leaf: Leaf): string {
+  if (leaf.label !== undefined) return leaf.label;
+  const shown = leaf.units.slice(0, leaf.keep).join('');
+  return leaf.keep >= leaf.units.length ? shown : shown + marker(sum(leaf.sources, leaf.keep));
+}
+
+const partText = (part: Part) => ('text' in part ? part.text : leafText(part.leaf));
+
+/** Cuts the longest strings first until the whole fits in `max` characters. */
+function fitArguments(parts: Part[], max: number): { text: string; cuts: ArgumentCut[] } {
+  const leaves = parts.flatMap((part) => ('leaf' in part ? [part.leaf] : []));
+  const lengths = new Map<Leaf, number>(leaves.map((leaf) => [leaf, leafText(leaf).length]));
+  let total = parts.reduce(
+    (length, part) => length + ('text' in part ? part.text.length : lengths.get(part.leaf)!),
+    0,
+  );
+  for (let round = 0; total > max && round < MAX_STRING_CUTS; round += 1) {
+    let longest: Leaf | undefined;
+    for (const leaf of leaves) {
+      if (leaf.keep > 0 && (longest === undefined || lengths.get(leaf)! > lengths.get(longest)!)) {
+        longest = leaf;
+      }
+    }
+    if (longest === undefined) break;
+    const before = lengths.get(longest)!;
+    const target = before - (total - max) - LONGEST_MARKER;
+    let length = 0;
+    let keep = 0;
+    while (keep < longest.keep && length + longest.units[keep]!.length <= target) {
+      length += longest.units[keep]!.length;
+      keep += 1;
+    }
+    longest.keep = Math.min(keep, longest.keep - 1);
+    const after = leafText(longest).length;
+    lengths.set(longest, after);
+    total += after - before;
+  }
+  const cuts: ArgumentCut[] = leaves
+    .filter((leaf) => leaf.keep < leaf.units.length)
+    .map((leaf) => ({
+      field: leaf.field || '(arguments)',
+      totalChars: sum(leaf.sources),
+      cutChars: sum(leaf.sources, leaf.keep),
+    }));
+  if (total <= max) return { text: parts.map(partText).join(''), cuts };
+  // Even with the longest strings cut, the rest is too long: cut it at a part.
+  let text = '';
+  let index = 0;
+  for (; index < parts.length; index += 1) {
+    const next = partText(parts[index]!);
+    if (text.length + next.length > max - LONGEST_MARKER) break;
+    text += next;
+  }
+  let rest = 0;
+  for (const part of parts.slice(index)) rest += partText(part).length;
+  cuts.push({ field: parts[index]?.top || '(arguments)', totalChars: total, cutChars: rest });
+  return { text: text + marker(rest), cuts };
+}
+
+/**
+ * Renders what a person is asked about one call, the same way for every approval
+ * adapter (terminal, MCP elicitation, your own UI through {@link createCallbackApproval}):
+ *
+ * - the arguments whole, as the JSON the tool will receive, up to `maxArgumentChars`
+ *   rendered characters;
+ * - control characters, bidi controls (U+202E and the rest), zero-width and other
+ *   invisible characters and Unicode spaces other than the plain space escaped
+ *   (`\u202e`, `\x9b`, `\u00a0`), so that nothing in the text can reorder or hide
+ *   another part of it;
+ * - a run of three or more spaces (or of one escaped character) shown by its length,
+ *   `⟨600 spaces⟩`, so that what follows a run is in view. A `⟨` or `⟩` of the
+ *   arguments is escaped, so a marker can only come from the renderer;
+ * - above the size, the longest strings are cut first, each cut marked in place with
+ *   `⟨N characters cut⟩` and listed in `cuts` and `notice` (which field, by how much
+ *   of its length). With `oversize: 'deny'` (the default), `denial` is set and the
+ *   adapter denies without asking: a question is never silently shortened.
+ *
+ * @param call - the call as it will run
+ * @param options.maxArgumentChars - the most rendered characters of arguments shown
+ * @defaultValue 4000 ({@link DEFAULT_APPROVAL_ARGUMENT_CHARS})
+ * @param options.oversize - what happens above that size @defaultValue `'deny'`
+ * @returns the question's parts
+ * @throws `ToolSearchError` `invalid_argument` when `maxArgumentChars` is not a positive
+ * integer or `oversize` is not `'deny'` or `'ask'`; never for any arguments
+ *
+ * @example
+ * ```ts
+ * const question = renderApprovalQuestion(request.call);
+ * if (question.denial) return question.denial;
+ * const yes = await ui.confirm(`Run ${question.tool} with ${question.arguments}?`);
+ * ```
+ */
+export function renderApprovalQuestion(
+  call: Pick<ToolCall, 'name' | 'arguments'>,
+  options: ApprovalQuestionOptions = {},
+): ApprovalQuestion {
+  const { maxArgumentChars, oversize } = checkApprovalQuestionOptions(
+    options,
+    'renderApprovalQuestion',
+  );
+  const tool = units(String(call.name)).units.join('');
+  const { text, cuts } = fitArguments(render(call.arguments), maxArgumentChars);
+  if (cuts.length === 0) return { tool, arguments: text, cuts };
+  const fields = cuts
+    .map(
+      (cut) =>
+        `field '${cut.field}' is cut by ${count(cut.cutChars)} of ${count(cut.totalChars)} characters`,
+    )
+    .join(', ');
+  const notice = `The arguments are longer than the ${count(maxArgumentChars)} characters an approval question shows: ${fields}.`;
+  if (oversize === 'ask') return { tool, arguments: text, cuts, notice };
+  const would = fields.replace(/ is cut by /g, ' would be cut by ');
+  return {
+    tool,
+    arguments: text,
+    cuts,
+    notice,
+    denial: {
+      decision: 'deny',
+      reason: `The arguments of '${tool}' are too long to show whole in an approval question (${would}; a question shows at most ${count(maxArgumentChars)} characters), so the call is denied without asking. Send shorter arguments, e.g. split the work into smaller calls.`,
+    },
+  };
+}
+
+/**
+ * Checks and defaults the options an approval adapter passes to
+ * {@link renderApprovalQuestion}, so that a bad option fails when the adapter is made.
+ *
+ * @param options - the adapter's options
+ * @param where - the factory's name, for the message
+ * @returns the options with their defaults
+ * @throws `ToolSearchError` `invalid_argument` when `maxArgumentChars` is not a positive
+ * integer or `oversize` is not `'deny'` or `'ask'`
+ */
+export function checkApprovalQuestionOptions(
+  options: ApprovalQuestionOptions,
+  where: string,
+): Required<ApprovalQuestionOptions> {
+  const maxArgumentChars = options.maxArgumentChars ?? DEFAULT_APPROVAL_ARGUMENT_CHARS;
+  if (!Number.isInteger(maxArgumentChars) || maxArgumentChars < 1) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `${where}: maxArgumentChars must be a positive integer, got ${String(maxArgumentChars)}.`,
+    );
+  }
+  const oversize = options.oversize ?? 'deny';
+  if (oversize !== 'deny' && oversize !== 'ask') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `${where}: oversize must be 'deny' or 'ask', got ${String(oversize)}.`,
+    );
+  }
+  return { maxArgumentChars, oversize };
+}

@@ -23,6 +23,7 @@ import {
 } from '@tool-search/bridge';
 import {
   type McpTool,
+  type ToolCall,
   type ToolDefinition,
   type ToolSearchConfig,
   toMcpTool,
@@ -42,6 +43,7 @@ import { batchCallResult } from '../tool-result/batch-result.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { DEFAULT_MAX_CALL_TIME_MS } from '../upstream/call.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { UpstreamCallOptions } from '../upstream/pool.js';
 import { activityDetail, activityStatus } from './activity.js';
@@ -74,6 +76,13 @@ function batchResults(value: unknown): unknown[] | undefined {
   if (typeof value !== 'object' || value === null || !('results' in value)) return undefined;
   const results = (value as { results: unknown }).results;
   return Array.isArray(results) ? results : undefined;
+}
+
+// A call that ran and answered without an error result.
+function succeeded(result: DispatchResult): boolean {
+  if (result.status !== 'ok') return false;
+  const value = result.result as { isError?: unknown } | null;
+  return !(typeof value === 'object' && value !== null && value.isError === true);
 }
 
 function batchOutcome(result: unknown) {
@@ -276,6 +285,30 @@ export function createGatewaySession(
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );
+  // A `tool_call` batch is one request of the client: it gets one call's time in all,
+  // so that ten calls that each run to their limit cannot hold it for ten limits.
+  const batchDeadlineMs = options.batchDeadlineMs ?? DEFAULT_MAX_CALL_TIME_MS;
+  const batchDeadline = (call: { name: string; arguments: Record<string, unknown> }) => {
+    const calls = call.name === TOOL_CALL ? call.arguments['calls'] : undefined;
+    if (calls === undefined || calls === null) return undefined;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), batchDeadlineMs);
+    timer.unref?.();
+    return {
+      signal: controller.signal,
+      passed: () => controller.signal.aborted,
+      clear: () => clearTimeout(timer),
+      result: (real: ToolCall, how: 'not run' | 'cancelled'): DispatchResult => ({
+        status: 'error',
+        call: real,
+        error: {
+          code: 'upstream_timeout',
+          message: `The call of '${real.name}' ${how === 'not run' ? 'was not run' : 'was cancelled'}: the tool_call batch passed its deadline of ${batchDeadlineMs} ms (a batch gets the time of one call in all). Send the calls that did not finish again, in another tool_call.`,
+        },
+      }),
+    };
+  };
+
   const callTool = async (
     request: CallToolRequest,
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
@@ -304,26 +337,34 @@ export function createGatewaySession(
             );
           };
     const settleProgress = () => Promise.all(forwarded);
+    const deadline = batchDeadline(call);
     const answer = handleBridgeCall(
       current,
       call,
       async (real, ctx) => {
+        if (deadline?.passed()) {
+          return { [DISPATCHED]: deadline.result(real, 'not run') } satisfies Dispatched;
+        }
         const context: CallContext = {
           sessionId: id,
-          signal,
+          signal: deadline === undefined ? signal : AbortSignal.any([signal, deadline.signal]),
           viaBridge: ctx.route === 'tool_call',
           tool: ctx.tool,
           onProgress,
         };
-        const result = await dispatcher(real, context);
+        let result = await dispatcher(real, context);
         await settleProgress();
+        // Cut short by the batch's deadline (not by the client): say so.
+        if (deadline?.passed() && !signal.aborted && !succeeded(result)) {
+          result = deadline.result(real, 'cancelled');
+        }
         return { [DISPATCHED]: result } satisfies Dispatched;
       },
       // The pool holds more tools than this session may see: refuse every other name here.
       { refuseUnknownNames: true },
     );
     if (answer !== undefined) {
-      const settled = await answer;
+      const settled = await answer.finally(() => deadline?.clear());
       if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
       const batch = call.name === TOOL_CALL ? batchResults(settled) : undefined;
       if (batch !== undefined) return batchCallResult(batch.map(batchOutcome));
@@ -344,6 +385,7 @@ export function createGatewaySession(
       }
       return bridgeAnswerResult(call.name, settled);
     }
+    deadline?.clear();
     const tool = scoped.get(call.name);
     const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
     if (!visible) {

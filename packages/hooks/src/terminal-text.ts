@@ -6,6 +6,12 @@ export interface SanitizeTerminalTextOptions {
    * @defaultValue true
    */
   multiline?: boolean;
+  /**
+   * Escape as JSON does (`\u009b`, a tag character as its two `\udb40\udc41` halves), so
+   * that a line of JSON stays valid JSON, e.g. a JSON line printed for a person.
+   * @defaultValue false
+   */
+  json?: boolean;
 }
 
 // C0 controls but tab and line feed, DEL, C1 controls; bidi embeddings, overrides,
@@ -14,6 +20,14 @@ export interface SanitizeTerminalTextOptions {
 // Zero-width (non-)joiners stay: scripts and emoji need them, and they hide nothing.
 const UNSAFE =
   /\r\n|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060-\u2069\ufeff]|\udb40[\udc00-\udc7f]/g;
+
+function jsonEscaped(character: string): string {
+  let out = '';
+  for (let index = 0; index < character.length; index += 1) {
+    out += `\\u${character.charCodeAt(index).toString(16).padStart(4, '0')}`;
+  }
+  return out;
+}
 
 function escaped(character: string): string {
   if (character.length === 2 && character.charCodeAt(0) === 0xdb40) {
@@ -36,6 +50,7 @@ function escaped(character: string): string {
  *
  * @param text - untrusted text
  * @param options.multiline - keep line breaks and tabs @defaultValue true
+ * @param options.json - escape as JSON does, so that JSON text stays valid @defaultValue false
  * @returns the text with nothing in it that a terminal would act on
  * @throws nothing
  */
@@ -44,8 +59,10 @@ export function sanitizeTerminalText(
   options: SanitizeTerminalTextOptions = {},
 ): string {
   const multiline = options.multiline ?? true;
+  const escapeOne = options.json === true ? jsonEscaped : escaped;
   const safe = String(text).replace(UNSAFE, (character) =>
-    character === '\r\n' ? '\n' : escaped(character),
+    character === '\r\n' ? (options.json === true ? '\\r\\n' : '\n') : escapeOne(character),
   );
+  if (options.json === true) return safe.replace(/\n/g, '\\n').replace(/\t/g, '\\t');
   return multiline ? safe : safe.replace(/\n/g, '\\n').replace(/\t/g, ' ');
 }

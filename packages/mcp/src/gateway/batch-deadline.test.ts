@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import { slowServer } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
+import { BATCH_META_KEY } from '../tool-result/batch-result.js';
+import { UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 
@@ -54,6 +56,10 @@ describe('the gateway: a tool_call batch has an overall deadline', () => {
       `The call of 'slow_stubborn' was not run: the tool_call batch passed its deadline of ${DEADLINE_MS} ms`,
     );
     expect(text).toContain('Call 10 of 10 (slow_stubborn): error');
+    // Each call keeps the code its own result had; all the same, the batch carries it too.
+    const statuses = result._meta?.[BATCH_META_KEY] as { code?: string }[];
+    expect(statuses.map((entry) => entry.code)).toEqual(Array(10).fill('upstream_timeout'));
+    expect(result._meta?.[UPSTREAM_ERROR_META_KEY]).toBe('upstream_timeout');
   }, 60_000);
 });
 

@@ -41,7 +41,13 @@ export type {
 export { DEFAULT_APPROVAL_ARGUMENT_CHARS, renderApprovalQuestion } from './approval-question.js';
 export type { ArgumentSizeGuardrailOptions } from './argument-size-guardrail.js';
 export { createArgumentSizeGuardrail } from './argument-size-guardrail.js';
-export type { AuditHookOptions, AuditRecord, AuditSink } from './audit-hook.js';
+export type {
+  AuditHook,
+  AuditHookOptions,
+  AuditRecord,
+  AuditRefusal,
+  AuditSink,
+} from './audit-hook.js';
 export { createAuditHook } from './audit-hook.js';
 export type { ApprovalCallbackAnswer, CallbackApprovalOptions } from './callback-approval.js';
 export { createCallbackApproval } from './callback-approval.js';

@@ -16,6 +16,7 @@ import {
   assembleTools,
   bridgeErrors,
   createBridgeTelemetry,
+  echoName,
   handleBridgeCall,
   TOOL_CALL,
   TOOL_DESCRIBE,
@@ -29,6 +30,8 @@ import {
   toMcpTool,
 } from '@tool-search/core';
 import {
+  type AuditHook,
+  type AuditRefusal,
   createDispatcher,
   type DispatchResult,
   type Guardrail,
@@ -123,7 +126,7 @@ export interface GatewaySessionContext {
   /** The gateway's store: a shared one keeps 'allow-session' answers for every replica. */
   store: GatewayStore;
   /** The hook that writes every call to the store's audit trail. */
-  auditHook: ToolCallHook;
+  auditHook: AuditHook;
 }
 
 /**
@@ -309,6 +312,13 @@ export function createGatewaySession(
     };
   };
 
+  // A refusal's record goes the way of every other (a lost one is reported by the hook).
+  const auditRefusal = (refusal: Omit<AuditRefusal, 'sessionId'>) => {
+    void Promise.resolve()
+      .then(() => auditHook.recordRefusal({ ...refusal, sessionId: id }))
+      .catch(() => {});
+  };
+
   const callTool = async (
     request: CallToolRequest,
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
@@ -360,8 +370,18 @@ export function createGatewaySession(
         }
         return { [DISPATCHED]: result } satisfies Dispatched;
       },
-      // The pool holds more tools than this session may see: refuse every other name here.
-      { refuseUnknownNames: true },
+      // The pool holds more tools than this session may see: refuse every other name here,
+      // and audit the refusal, which no dispatcher hook sees.
+      {
+        refuseUnknownNames: true,
+        onRefused: (refusal) =>
+          auditRefusal({
+            tool: refusal.name,
+            reason: refusal.error,
+            via: refusal.route === 'tool_call' ? 'bridge' : 'direct',
+            ...(refusal.id === undefined ? {} : { callId: refusal.id }),
+          }),
+      },
     );
     if (answer !== undefined) {
       const settled = await answer.finally(() => deadline?.clear());
@@ -389,7 +409,9 @@ export function createGatewaySession(
     const tool = scoped.get(call.name);
     const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
     if (!visible) {
-      return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
+      const reason = bridgeErrors.notInSession(call.name);
+      auditRefusal({ tool: echoName(call.name), reason, via: 'direct' });
+      return errorResult('not_in_session', reason);
     }
     const context: CallContext = {
       sessionId: id,

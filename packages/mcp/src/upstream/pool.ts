@@ -382,6 +382,8 @@ export function createUpstreamPool(
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'grace'>((resolve) => {
       timer = setTimeout(() => resolve('grace'), cancelGraceMs);
+      // A held slot must not keep a process alive that is done with the pool.
+      timer.unref?.();
     });
     const end = await Promise.race([
       id === undefined || watch === undefined ? grace : watch.settled(id),
@@ -403,6 +405,7 @@ export function createUpstreamPool(
       // Not forever: a restart that takes longer than a connect frees the slot anyway
       // (the old process is gone by then).
       const cap = setTimeout(done, connectTimeoutMs + (reconnect?.maxDelayMs ?? 0));
+      cap.unref?.();
       progressListeners.add(listener);
       client.close().catch(() => {});
     });

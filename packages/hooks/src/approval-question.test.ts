@@ -81,6 +81,25 @@ describe('renderApprovalQuestion', () => {
     expect(question.denial).toBeDefined();
   });
 
+  it('reads only a bounded part of megabytes of arguments, and says how much is cut', () => {
+    const started = performance.now();
+    const question = renderApprovalQuestion({
+      name: 't',
+      arguments: { big: 'x'.repeat(4_000_000), ['k'.repeat(1_000)]: 1 },
+    });
+    expect(performance.now() - started).toBeLessThan(2_000);
+    expect(question.cuts).toEqual([
+      {
+        field: `["${'k'.repeat(200)}⟨800 characters cut⟩"] (its name)`,
+        totalChars: 1_000,
+        cutChars: 800,
+      },
+      { field: 'big', totalChars: 4_000_000, cutChars: expect.any(Number) },
+    ]);
+    expect(question.cuts[1]!.cutChars).toBeGreaterThan(3_990_000);
+    expect(question.denial?.reason).toContain("field 'big' would be cut by");
+  });
+
   it('rejects a bad size or oversize', () => {
     expect(() =>
       renderApprovalQuestion({ name: 't', arguments: {} }, { maxArgumentChars: 0 }),

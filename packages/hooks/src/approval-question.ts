@@ -75,6 +75,8 @@ const RUN = 3;
 const MAX_DEPTH = 64;
 
 const count = (n: number) => n.toLocaleString('en-US');
+const marker = (cut: number) => `⟨${count(cut)} characters cut⟩`;
+const LONGEST_MARKER = marker(10 ** 12).length;
 
 function visibleUnit(character: string): string {
   const code = character.codePointAt(0)!;
@@ -86,14 +88,25 @@ interface Leaf {
   units: string[];
   sources: number[];
   keep: number;
+  /** Characters past the ones read (see `units`): always cut. */
+  rest: number;
   /** Shown instead, for a value that cannot be shown at all (always a cut). */
   label?: string;
 }
 
 // The units of a string shown in a question: JSON escapes (quote, backslash, C0), then
 // the terminal escapes (C1, bidi, zero-width), then the invisible ones, and the angle
-// brackets our markers use, so that a marker can never be typed by the model.
-function units(text: string): { units: string[]; sources: number[] } {
+// brackets our markers use, so that a marker can never be typed by the model. Only the
+// first `limit` characters are read (the rest is counted in `rest`), so that a question
+// about megabytes of arguments costs no more than one about a few times its size.
+function units(
+  whole: string,
+  limit = Number.POSITIVE_INFINITY,
+): { units: string[]; sources: number[]; rest: number } {
+  let end = Math.min(whole.length, limit);
+  // Never split a surrogate pair.
+  if (end > 0 && end < whole.length && /[\ud800-\udbff]/.test(whole[end - 1]!)) end -= 1;
+  const text = end === whole.length ? whole : whole.slice(0, end);
   const json = JSON.stringify(text).slice(1, -1);
   const shown = sanitizeTerminalText(json, { multiline: false })
     .replace(INVISIBLE, visibleUnit)
@@ -107,9 +120,9 @@ function units(text: string): { units: string[]; sources: number[] } {
     unit.startsWith('\\') ? (unit.startsWith('\\u{') ? 2 : 1) : unit.length;
   for (let index = 0; index < raw.length; ) {
     const unit = raw[index]!;
-    let end = index + 1;
-    while (end < raw.length && raw[end] === unit) end += 1;
-    const length = end - index;
+    let next = index + 1;
+    while (next < raw.length && raw[next] === unit) next += 1;
+    const length = next - index;
     const repeatable = unit === ' ' || (unit.startsWith('\\') && unit !== '\\\\' && unit !== '\\"');
     if (repeatable && length >= RUN) {
       out.push(unit === ' ' ? `⟨${count(length)} spaces⟩` : `⟨${count(length)} × ${unit}⟩`);
@@ -120,9 +133,9 @@ function units(text: string): { units: string[]; sources: number[] } {
         sources.push(sourceOf(unit));
       }
     }
-    index = end;
+    index = next;
   }
-  return { units: out, sources };
+  return { units: out, sources, rest: whole.length - end };
 }
 
 const unshown = (field: string, label: string): Leaf => ({
@@ -130,22 +143,35 @@ const unshown = (field: string, label: string): Leaf => ({
   units: [label],
   sources: [1],
   keep: 0,
+  rest: 0,
   label,
 });
 
 type Part = { text: string; top: string } | { leaf: Leaf; top: string };
 
+// The longest key or tool name shown whole; a longer one is cut (and said to be).
+const NAME_CHARS = 200;
+
+function shownName(name: string): { text: string; rest: number } {
+  const read = units(name, NAME_CHARS);
+  const text = read.units.join('');
+  return { text: read.rest > 0 ? text + marker(read.rest) : text, rest: read.rest };
+}
+
 function fieldOf(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
-  const shown = units(key).units.join('');
+  const shown = shownName(key).text;
   if (/^[A-Za-z_$][\w$-]*$/.test(shown)) return parent === '' ? shown : `${parent}.${shown}`;
   return `${parent}["${shown}"]`;
 }
 
 // Renders a value as JSON would send it (toJSON, undefined and functions left out of
-// objects, null in arrays, non-finite numbers as null), strings as shown units.
-function render(value: unknown): Part[] {
+// objects, null in arrays, non-finite numbers as null), strings as shown units. Reads
+// at most `budget` characters of strings in all; what lies past it is cut.
+function render(value: unknown, budget: number): { parts: Part[]; cuts: ArgumentCut[] } {
   const parts: Part[] = [];
+  const cuts: ArgumentCut[] = [];
+  let left = budget;
   const seen = new Set<object>();
   const walk = (
     input: unknown,
@@ -168,7 +194,8 @@ function render(value: unknown): Part[] {
       }
     }
     if (typeof current === 'string') {
-      const shown = units(current);
+      const shown = units(current, left);
+      left -= current.length - shown.rest;
       parts.push({ text: '"', top });
       parts.push({ leaf: { field, ...shown, keep: shown.units.length }, top });
       parts.push({ text: '"', top });
@@ -221,7 +248,11 @@ function render(value: unknown): Part[] {
         if (!first) parts.push({ text: ',', top });
         first = false;
         const child = fieldOf(field, name);
-        parts.push({ text: `"${units(name).units.join('')}":`, top: top || child });
+        const key = shownName(name);
+        if (key.rest > 0) {
+          cuts.push({ field: `${child} (its name)`, totalChars: name.length, cutChars: key.rest });
+        }
+        parts.push({ text: `"${key.text}":`, top: top || child });
         walk(item, name, child, top || child, depth + 1);
       }
       parts.push({ text: '}', top });
@@ -229,11 +260,12 @@ function render(value: unknown): Part[] {
     seen.delete(current);
   };
   walk(value ?? {}, '', '', '', 0);
-  return parts;
+  return { parts, cuts };
 }
 
-const marker = (cut: number) => `⟨${count(cut)} characters cut⟩`;
-const LONGEST_MARKER = marker(10 ** 12).length;
+// Of the strings of the arguments, at most this many times the size is read: a string
+// past that is cut even if runs of whitespace would have made it short enough to show.
+const READ_FACTOR = 8;
 // Past this many cut strings, the rest is cut as one block: the question stays cheap
 // to build for arguments of many thousands of short strings.
 const MAX_STRING_CUTS = 32;
@@ -247,7 +279,8 @@ const sum = (values: readonly number[], from = 0) => {
 function leafText(leaf: Leaf): string {
   if (leaf.label !== undefined) return leaf.label;
   const shown = leaf.units.slice(0, leaf.keep).join('');
-  return leaf.keep >= leaf.units.length ? shown : shown + marker(sum(leaf.sources, leaf.keep));
+  const cut = sum(leaf.sources, leaf.keep) + leaf.rest;
+  return cut === 0 ? shown : shown + marker(cut);
 }
 
 const partText = (part: Part) => ('text' in part ? part.text : leafText(part.leaf));
@@ -282,11 +315,11 @@ function fitArguments(parts: Part[], max: number): { text: string; cuts: Argumen
     total += after - before;
   }
   const cuts: ArgumentCut[] = leaves
-    .filter((leaf) => leaf.keep < leaf.units.length)
+    .filter((leaf) => leaf.keep < leaf.units.length || leaf.rest > 0)
     .map((leaf) => ({
       field: leaf.field || '(arguments)',
-      totalChars: sum(leaf.sources),
-      cutChars: sum(leaf.sources, leaf.keep),
+      totalChars: sum(leaf.sources) + leaf.rest,
+      cutChars: sum(leaf.sources, leaf.keep) + leaf.rest,
     }));
   if (total <= max) return { text: parts.map(partText).join(''), cuts };
   // Even with the longest strings cut, the rest is too long: cut it at a part.
@@ -344,8 +377,19 @@ export function renderApprovalQuestion(
     options,
     'renderApprovalQuestion',
   );
-  const tool = units(String(call.name)).units.join('');
-  const { text, cuts } = fitArguments(render(call.arguments), maxArgumentChars);
+  const name = shownName(String(call.name));
+  const tool = name.text;
+  const rendered = render(call.arguments, READ_FACTOR * maxArgumentChars);
+  const fitted = fitArguments(rendered.parts, maxArgumentChars);
+  const text = fitted.text;
+  const cuts = [...rendered.cuts, ...fitted.cuts];
+  if (name.rest > 0) {
+    cuts.unshift({
+      field: '(tool name)',
+      totalChars: String(call.name).length,
+      cutChars: name.rest,
+    });
+  }
   if (cuts.length === 0) return { tool, arguments: text, cuts };
   const fields = cuts
     .map(

@@ -36,9 +36,9 @@ export type {
   ApprovalOversize,
   ApprovalQuestion,
   ApprovalQuestionOptions,
-  ArgumentCut,
 } from './approval-question.js';
 export { DEFAULT_APPROVAL_ARGUMENT_CHARS, renderApprovalQuestion } from './approval-question.js';
+export type { ArgumentCut } from './approval-text.js';
 export type { ArgumentSizeGuardrailOptions } from './argument-size-guardrail.js';
 export { createArgumentSizeGuardrail } from './argument-size-guardrail.js';
 export type {

@@ -24,7 +24,6 @@ import {
 } from '@tool-search/bridge';
 import {
   type McpTool,
-  type ToolCall,
   type ToolDefinition,
   type ToolSearchConfig,
   toMcpTool,
@@ -55,6 +54,7 @@ import {
   createElicitationApproval,
   createGatewayApproval,
 } from './approval.js';
+import { startBatchDeadline } from './batch-deadline.js';
 import type { CallDrain } from './call-drain.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
 import { changedHands } from './identity-check.js';
@@ -288,29 +288,7 @@ export function createGatewaySession(
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );
-  // A `tool_call` batch is one request of the client: it gets one call's time in all,
-  // so that ten calls that each run to their limit cannot hold it for ten limits.
   const batchDeadlineMs = options.batchDeadlineMs ?? DEFAULT_MAX_CALL_TIME_MS;
-  const batchDeadline = (call: { name: string; arguments: Record<string, unknown> }) => {
-    const calls = call.name === TOOL_CALL ? call.arguments['calls'] : undefined;
-    if (calls === undefined || calls === null) return undefined;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), batchDeadlineMs);
-    timer.unref?.();
-    return {
-      signal: controller.signal,
-      passed: () => controller.signal.aborted,
-      clear: () => clearTimeout(timer),
-      result: (real: ToolCall, how: 'not run' | 'cancelled'): DispatchResult => ({
-        status: 'error',
-        call: real,
-        error: {
-          code: 'upstream_timeout',
-          message: `The call of '${real.name}' ${how === 'not run' ? 'was not run' : 'was cancelled'}: the tool_call batch passed its deadline of ${batchDeadlineMs} ms (a batch gets the time of one call in all). Send the calls that did not finish again, in another tool_call.`,
-        },
-      }),
-    };
-  };
 
   // A refusal's record goes the way of every other (a lost one is reported by the hook).
   const auditRefusal = (refusal: Omit<AuditRefusal, 'sessionId'>) => {
@@ -347,7 +325,7 @@ export function createGatewaySession(
             );
           };
     const settleProgress = () => Promise.all(forwarded);
-    const deadline = batchDeadline(call);
+    const deadline = startBatchDeadline(call, batchDeadlineMs);
     const answer = handleBridgeCall(
       current,
       call,

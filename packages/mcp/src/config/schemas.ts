@@ -41,6 +41,12 @@ export const stdioServerSchema = z.object({
   maxCallTimeMs: z.number().int().positive().optional(),
   /** The most calls that run at once on this server; more wait in line (FIFO). */
   maxConcurrency: z.number().int().positive().optional(),
+  /**
+   * With `maxConcurrency`: how long the server has to answer a call it was told to
+   * cancel (a timeout, a cancellation) before its connection is restarted; the call
+   * keeps its slot until then. @defaultValue 5000
+   */
+  cancelGraceMs: z.number().int().positive().optional(),
 });
 
 /** The schema of one HTTP entry of `mcpServers`. */
@@ -71,6 +77,12 @@ export const httpServerSchema = z.object({
   maxCallTimeMs: z.number().int().positive().optional(),
   /** The most calls that run at once on this server; more wait in line (FIFO). */
   maxConcurrency: z.number().int().positive().optional(),
+  /**
+   * With `maxConcurrency`: how long the server has to answer a call it was told to
+   * cancel (a timeout, a cancellation) before its connection is restarted; the call
+   * keeps its slot until then. @defaultValue 5000
+   */
+  cancelGraceMs: z.number().int().positive().optional(),
 });
 
 /** An upstream MCP server run as a child process that speaks MCP over stdio. */

@@ -41,8 +41,12 @@ describe('createUpstreamPool maxConcurrency after a timeout', () => {
 
   it('restarts an upstream that does not finish a cancelled call within the grace, and only then frees the slot', async () => {
     pool = createUpstreamPool(
-      { mcpServers: { one: { ...counted('grace'), maxConcurrency: 1, callTimeoutMs: 300 } } },
-      { connectTimeoutMs: 20_000, cancelGraceMs: 500, reconnect: { initialDelayMs: 10 } },
+      {
+        mcpServers: {
+          one: { ...counted('grace'), maxConcurrency: 1, callTimeoutMs: 300, cancelGraceMs: 500 },
+        },
+      },
+      { connectTimeoutMs: 20_000, reconnect: { initialDelayMs: 10 } },
     );
     await pool.start();
     const first = await pool.callTool('slow_stubborn', { durationMs: 60_000 });

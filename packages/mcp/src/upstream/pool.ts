@@ -379,9 +379,10 @@ export function createUpstreamPool(
     id: RequestId | undefined,
   ): Promise<void> => {
     const watch = watches.get(client);
+    const graceMs = upstream.config.cancelGraceMs ?? cancelGraceMs;
     let timer: NodeJS.Timeout | undefined;
     const grace = new Promise<'grace'>((resolve) => {
-      timer = setTimeout(() => resolve('grace'), cancelGraceMs);
+      timer = setTimeout(() => resolve('grace'), graceMs);
       // A held slot must not keep a process alive that is done with the pool.
       timer.unref?.();
     });

@@ -404,6 +404,59 @@ describe('handleBridgeCall', () => {
       expect(dispatch).not.toHaveBeenCalled();
     });
 
+    it('are told to onRefused when refused as outside the session, through tool_call, a batch or directly', async () => {
+      const { dispatch } = recorder();
+      const assembly = fresh();
+      const refusals: unknown[] = [];
+      const options = { refuseUnknownNames: true, onRefused: (r: unknown) => refusals.push(r) };
+      await handleBridgeCall(
+        assembly,
+        { name: 'jira_create_ticket', arguments: {} },
+        dispatch,
+        options,
+      );
+      await handleBridgeCall(
+        assembly,
+        { id: 'c1', name: 'tool_call', arguments: { name: 'jira_create_ticket', arguments: {} } },
+        dispatch,
+        options,
+      );
+      await handleBridgeCall(
+        assembly,
+        { id: 'c2', name: 'tool_call', arguments: { calls: [{ name: 'jira_create_ticket' }] } },
+        dispatch,
+        {
+          ...options,
+          onRefused: (r: unknown) => {
+            refusals.push(r);
+            throw new Error('ignored');
+          },
+        },
+      );
+      // A refusal for another reason (no name) is not an out-of-scope refusal.
+      await handleBridgeCall(assembly, { name: 'tool_call', arguments: {} }, dispatch, options);
+      const error =
+        "'jira_create_ticket' is not available in this session. Use tool_search to find tools you can call.";
+      expect(refusals).toEqual([
+        { name: 'jira_create_ticket', reason: 'not-in-session', error, via: 'direct' },
+        {
+          name: 'jira_create_ticket',
+          reason: 'not-in-session',
+          error,
+          via: 'bridge',
+          id: 'c1',
+        },
+        {
+          name: 'jira_create_ticket',
+          reason: 'not-in-session',
+          error,
+          via: 'bridge',
+          id: 'c2#0',
+        },
+      ]);
+      expect(dispatch).not.toHaveBeenCalled();
+    });
+
     it('of a tool gone since the previous assembly answer not currently available', async () => {
       const first = fresh();
       const later = assembleTools({

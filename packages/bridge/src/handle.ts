@@ -137,6 +137,51 @@ export interface HandleBridgeCallOptions<C extends object = Record<never, never>
   refuseUnknownNames?: boolean;
   /** Extra context merged into what `dispatch` receives (e.g. `sessionId`, `signal`). */
   context?: C;
+  /**
+   * Told of every call refused because its name is outside the session (`not available
+   * in this session`, `not currently available`): such a call never reaches `dispatch`,
+   * so its hooks (an audit hook among them) would not see it. Write its audit record here
+   * (e.g. `AuditHook.recordRefusal` of `@tool-search/hooks`). What it throws is ignored.
+   */
+  onRefused?: (refusal: BridgeRefusal) => void;
+}
+
+/** A call refused as outside the session, as {@link HandleBridgeCallOptions.onRefused} hears of it. */
+export interface BridgeRefusal {
+  /** The refused tool name, bounded as in the error text. */
+  name: string;
+  reason: 'not-in-session' | 'not-currently-available';
+  /** The error text the model was given. */
+  error: string;
+  /** `'bridge'` through `tool_call` (a single call or a batch item), `'direct'` by the name itself. */
+  via: 'bridge' | 'direct';
+  /** The call's id, when it had one (a batch item's is `<id>#<index>`). */
+  id?: string;
+}
+
+type RefusalListener = ((refusal: BridgeRefusal) => void) | undefined;
+
+function tell(
+  listener: RefusalListener,
+  failure: ResolveFailure,
+  via: BridgeRefusal['via'],
+  call: IncomingToolCall,
+): void {
+  if (listener === undefined || failure.name === undefined) return;
+  if (failure.reason !== 'not-in-session' && failure.reason !== 'not-currently-available') return;
+  const refusal: BridgeRefusal = {
+    name: echoName(failure.name),
+    reason: failure.reason,
+    error: failure.error,
+    via,
+  };
+  const id = ownValue(call, 'id');
+  if (typeof id === 'string') refusal.id = id;
+  try {
+    listener(refusal);
+  } catch {
+    // An audit that fails must not turn a refusal into something else.
+  }
 }
 
 const MAX_LISTED_TOOLSETS = 20;
@@ -335,11 +380,15 @@ async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<Brid
 
 async function refuseUnlisted(
   assembly: Assembly,
+  call: IncomingToolCall,
   status: 'known' | 'unknown',
   name: string,
+  listener: RefusalListener,
 ): Promise<BridgeErrorResult> {
   bump(assembly, 'directCalls');
-  return refuse(assembly, { ok: false, ...nameError(status, name), name });
+  const failure: ResolveFailure = { ok: false, ...nameError(status, name), name };
+  tell(listener, failure, 'direct', call);
+  return refuse(assembly, failure);
 }
 
 function readArguments(call: IncomingToolCall): Record<string, unknown> | undefined {
@@ -355,6 +404,7 @@ function answerCallBatch<R, C extends object>(
   items: readonly unknown[],
   dispatch: BridgeDispatch<R, C>,
   context: C | undefined,
+  listener: RefusalListener,
 ): Promise<BridgeBatchResult<BridgeErrorResult | R>> {
   const id = ownValue(call, 'id');
   return answerInOrder(items, async (item, index) => {
@@ -362,7 +412,7 @@ function answerCallBatch<R, C extends object>(
     const single: IncomingToolCall = { name: TOOL_CALL, arguments: item };
     if (typeof id === 'string') single.id = `${id}#${index}`;
     try {
-      return await answerCall(assembly, single, dispatch, 'bridge', context);
+      return await answerCall(assembly, single, dispatch, 'bridge', context, listener);
     } catch (error) {
       // A throwing dispatch must not cost the model the answers of the other calls.
       bump(assembly, 'errors');
@@ -377,10 +427,14 @@ async function answerCall<R, C extends object>(
   dispatch: BridgeDispatch<R, C>,
   via: BridgeDispatchContext['via'],
   context: C | undefined,
+  listener: RefusalListener,
 ): Promise<BridgeErrorResult | R> {
   bump(assembly, via === 'direct' ? 'directCalls' : 'calls');
   const resolved = resolveUnderlyingCall(assembly, call);
-  if (!resolved.ok) return refuse(assembly, resolved);
+  if (!resolved.ok) {
+    tell(listener, resolved, via, call);
+    return refuse(assembly, resolved);
+  }
   bump(assembly, 'dispatched');
   if (resolved.repairs) bump(assembly, 'argumentsRepaired');
   if (resolved.unchecked !== undefined) bump(assembly, 'argumentsUnchecked');
@@ -472,19 +526,26 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   if (name === TOOL_CALL) {
     const plan = planCalls(ownValue(call, 'arguments'));
     if (plan.kind === 'single') {
-      return answerCall(assembly, call, dispatch, 'bridge', options.context);
+      return answerCall(assembly, call, dispatch, 'bridge', options.context, options.onRefused);
     }
     if (plan.kind === 'refused') return Promise.resolve(refuseBatch(assembly, 'calls', plan.error));
-    return answerCallBatch(assembly, call, plan.items, dispatch, options.context);
+    return answerCallBatch(
+      assembly,
+      call,
+      plan.items,
+      dispatch,
+      options.context,
+      options.onRefused,
+    );
   }
   const status = nameStatus(assembly, name);
   if (status === 'visible') return undefined;
   const routed = options.routeDirectCalls !== false && assembly.activated;
   if (routed && status !== 'unknown') {
-    return answerCall(assembly, call, dispatch, 'direct', options.context);
+    return answerCall(assembly, call, dispatch, 'direct', options.context, options.onRefused);
   }
   if (status !== 'deferred' && options.refuseUnknownNames === true) {
-    return refuseUnlisted(assembly, status, name);
+    return refuseUnlisted(assembly, call, status, name, options.onRefused);
   }
   return undefined;
 }

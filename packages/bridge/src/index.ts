@@ -49,6 +49,7 @@ export type {
   BridgeDispatch,
   BridgeDispatchContext,
   BridgeErrorResult,
+  BridgeRefusal,
   BridgeResult,
   HandleBridgeCallOptions,
   SelectMiss,

@@ -48,7 +48,9 @@ const MARKER = Symbol.for('@tool-search/core.ToolSearchError');
  * - `upstream_unavailable`: the upstream server is down or reconnecting; the tool was
  *   not called (mcp pool). Try again in a few seconds.
  * - `upstream_timeout`: the upstream did not answer in time, or the call waited too
- *   long in its queue (mcp pool). Try again, or with less work per call.
+ *   long in its queue (mcp pool), or a `tool_call` batch passed its overall deadline
+ *   before the call finished or started (mcp gateway, `batchDeadlineMs`). Try again, or
+ *   with less work per call.
  * - `upstream_failed`: the upstream closed the connection, answered a malformed
  *   result or failed the call (mcp pool).
  * - `gateway_failed`: the gateway itself could not serialise a result (a hook put a

@@ -160,6 +160,37 @@ describe('createAuditHook', () => {
     );
   });
 
+  it('records a refusal made before dispatch to the same sink, without arguments', async () => {
+    const records: AuditRecord[] = [];
+    const hook = createAuditHook(
+      (record) => {
+        records.push(record);
+      },
+      { includeArguments: true },
+    );
+    await hook.recordRefusal({
+      tool: 'jira_create_ticket',
+      reason: "'jira_create_ticket' is not available in this session.",
+      via: 'bridge',
+      callId: 'c1',
+      sessionId: 's1',
+    });
+    expect(records).toEqual([
+      {
+        tool: 'jira_create_ticket',
+        via: 'bridge',
+        decision: 'denied',
+        status: 'denied',
+        deniedBy: { kind: 'scope', name: 'session-scope' },
+        reason: "'jira_create_ticket' is not available in this session.",
+        callId: 'c1',
+        sessionId: 's1',
+        startedAt: expect.any(String),
+        durationMs: 0,
+      },
+    ]);
+  });
+
   it('waits for an async sink', async () => {
     const records: AuditRecord[] = [];
     const dispatch = createDispatcher({

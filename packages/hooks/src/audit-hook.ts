@@ -38,8 +38,12 @@ export interface AuditRecord {
   decision: 'allowed' | 'denied' | 'cancelled' | 'invalid';
   /** The dispatch status: `ok`, `denied`, `error` or `cancelled`. */
   status: DispatchResult['status'];
-  /** Which guardrail, hook or approval denied the call. */
-  deniedBy?: DeniedBy;
+  /**
+   * Which guardrail, hook or approval denied the call; or `{ kind: 'scope' }` for a call
+   * refused before dispatch because its name is outside the session's scope (see
+   * {@link AuditHook.recordRefusal}).
+   */
+  deniedBy?: DeniedBy | { kind: 'scope'; name: string };
   /** Why the call was denied or cancelled. */
   reason?: string;
   /** How the approval step went, when an approval adapter is configured and was reached. */
@@ -56,6 +60,39 @@ export interface AuditRecord {
 
 /** Receives audit records; may be async (the dispatcher waits, within its hook timeout). */
 export type AuditSink = (record: AuditRecord) => Promisable<void>;
+
+/**
+ * A call refused before it reached the dispatcher because its name is outside the
+ * session's scope (the bridge answers `'<name>' is not available in this session`):
+ * what {@link AuditHook.recordRefusal} records.
+ */
+export interface AuditRefusal {
+  /** The refused name, as the model gave it (the runtime may bound its length). */
+  tool: string;
+  /** Why: the refusal text the model was given. */
+  reason: string;
+  /** How the model called it: through `tool_call` (`'bridge'`), or by the name itself. */
+  via: CallRoute;
+  /** Who refused it. @defaultValue `'session-scope'` */
+  refusedBy?: string;
+  callId?: string;
+  sessionId?: string;
+}
+
+/** The hook {@link createAuditHook} makes: a {@link ToolCallHook} that can also record a refusal. */
+export interface AuditHook extends ToolCallHook {
+  /**
+   * Writes the record of a call that never reached the dispatcher (so `onSettled` never
+   * saw it) to the same sink, in the same shape: `decision` and `status` `'denied'`,
+   * `deniedBy: { kind: 'scope', name }`, the reason, and no arguments (nothing was
+   * resolved to run).
+   *
+   * @param refusal - the refused call
+   * @returns what the sink returns
+   * @throws what the sink throws
+   */
+  recordRefusal(refusal: AuditRefusal): Promisable<void>;
+}
 
 /** Options of {@link createAuditHook}. */
 export interface AuditHookOptions {
@@ -76,7 +113,10 @@ export interface AuditHookOptions {
  * @param sink - receives the records
  * @param options.includeArguments - put the final arguments in each record
  * @param options.name - the hook's name in warnings
- * @returns a {@link ToolCallHook}
+ * Calls refused before they reach a dispatcher (a name outside the session's scope) are
+ * recorded through {@link AuditHook.recordRefusal}, to the same sink.
+ *
+ * @returns an {@link AuditHook}
  * @throws `ToolSearchError` `invalid_argument` when `sink` is not a function
  *
  * @example
@@ -91,12 +131,27 @@ export interface AuditHookOptions {
  * //   deniedBy: { kind: 'guardrail', name: 'tool-policy' }, reason: '...', durationMs: 0.4, ... }
  * ```
  */
-export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {}): ToolCallHook {
+export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {}): AuditHook {
   if (typeof sink !== 'function') {
     throw new ToolSearchError('invalid_argument', 'createAuditHook: sink must be a function.');
   }
   return {
     name: options.name ?? 'audit',
+    recordRefusal(refusal) {
+      const record: AuditRecord = {
+        tool: String(refusal.tool),
+        via: refusal.via,
+        decision: 'denied',
+        status: 'denied',
+        deniedBy: { kind: 'scope', name: refusal.refusedBy ?? 'session-scope' },
+        reason: String(refusal.reason),
+        startedAt: new Date().toISOString(),
+        durationMs: 0,
+      };
+      if (refusal.callId !== undefined) record.callId = refusal.callId;
+      if (refusal.sessionId !== undefined) record.sessionId = refusal.sessionId;
+      return sink(record);
+    },
     onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {
       const record: AuditRecord = {
         tool: result.call.name,

@@ -55,6 +55,43 @@ describe('createCallbackApproval', () => {
     expect(await dispatch(() => 'yes please')).toMatchObject({ status: 'denied' });
   });
 
+  it('gives the callback the call as a person must see it', async () => {
+    let shown = '';
+    const approval = createCallbackApproval((_request, question) => {
+      shown = `${question.tool} ${question.arguments}`;
+      return true;
+    });
+    await approval.request({
+      ...request,
+      call: {
+        name: 'shell',
+        arguments: { command: `status report${' '.repeat(600)}rm -rf /\u202e` },
+      },
+    });
+    expect(shown).toBe('shell {"command":"status report⟨600 spaces⟩rm -rf /\\u202e"}');
+  });
+
+  it('denies arguments over the size without calling the callback, unless told to ask', async () => {
+    const big = {
+      ...request,
+      call: { name: 'write_file', arguments: { content: 'x'.repeat(50) } },
+    };
+    let asked = 0;
+    const fn = () => {
+      asked += 1;
+      return true;
+    };
+    expect(await createCallbackApproval(fn, { maxArgumentChars: 20 }).request(big)).toMatchObject({
+      decision: 'deny',
+      reason: expect.stringMatching(/field 'content' would be cut by \d+ of 50 characters/),
+    });
+    expect(asked).toBe(0);
+    expect(
+      await createCallbackApproval(fn, { maxArgumentChars: 20, oversize: 'ask' }).request(big),
+    ).toBe('allow-once');
+    expect(asked).toBe(1);
+  });
+
   it('throws when fn is not a function', () => {
     expect(() => createCallbackApproval(undefined as unknown as () => boolean)).toThrow(
       /fn must be a function/,

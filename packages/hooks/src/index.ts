@@ -9,7 +9,8 @@
  *   {@link createArgumentSizeGuardrail}: guardrails.
  * - {@link createPolicyApproval}, {@link createCallbackApproval} and
  *   {@link createTerminalApproval}: approvals, with {@link createSessionApprovalStore}
- *   for answers that hold for a session.
+ *   for answers that hold for a session, and {@link renderApprovalQuestion}, the one
+ *   rendering of a call that every approval shows a person.
  * - {@link createAuditHook} and {@link createResultTruncationHook}: hooks.
  * - {@link createToolRuleMatcher}: match a rule against a tool's exposed name, upstream
  *   name and `server/name`, as the policies do.
@@ -31,9 +32,22 @@
  * @packageDocumentation
  */
 export type { Promisable, ToolCall } from '@tool-search/core';
+export type {
+  ApprovalOversize,
+  ApprovalQuestion,
+  ApprovalQuestionOptions,
+} from './approval-question.js';
+export { DEFAULT_APPROVAL_ARGUMENT_CHARS, renderApprovalQuestion } from './approval-question.js';
+export type { ArgumentCut } from './approval-text.js';
 export type { ArgumentSizeGuardrailOptions } from './argument-size-guardrail.js';
 export { createArgumentSizeGuardrail } from './argument-size-guardrail.js';
-export type { AuditHookOptions, AuditRecord, AuditSink } from './audit-hook.js';
+export type {
+  AuditHook,
+  AuditHookOptions,
+  AuditRecord,
+  AuditRefusal,
+  AuditSink,
+} from './audit-hook.js';
 export { createAuditHook } from './audit-hook.js';
 export type { ApprovalCallbackAnswer, CallbackApprovalOptions } from './callback-approval.js';
 export { createCallbackApproval } from './callback-approval.js';
@@ -59,6 +73,8 @@ export type {
   TerminalOutput,
 } from './terminal-approval.js';
 export { createTerminalApproval } from './terminal-approval.js';
+export type { SanitizeTerminalTextOptions } from './terminal-text.js';
+export { sanitizeTerminalText } from './terminal-text.js';
 export { createToolRuleMatcher } from './tool-identity.js';
 export type { ToolPatterns, ToolPolicyGuardrailOptions } from './tool-policy-guardrail.js';
 export { createToolPolicyGuardrail } from './tool-policy-guardrail.js';

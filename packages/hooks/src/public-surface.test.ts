@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 // purpose changes this list in the same commit, with a changeset.
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
+    'DEFAULT_APPROVAL_ARGUMENT_CHARS',
     'createArgumentSizeGuardrail',
     'createAuditHook',
     'createCallbackApproval',
@@ -19,6 +20,8 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'createTerminalApproval',
     'createToolPolicyGuardrail',
     'createToolRuleMatcher',
+    'renderApprovalQuestion',
+    'sanitizeTerminalText',
   ],
   './testing': ['testApprovalAdapter', 'testGuardrail'],
 };

@@ -201,19 +201,63 @@ describe('createTerminalApproval', () => {
     });
     await untilPrompts(term, 1);
     expect(term.screen()).not.toMatch(/[\u001b\u009b\u202e\r]/);
-    expect(term.screen()).toContain('evil\\u001b[2J\\u000dtool');
+    expect(term.screen()).toContain('evil\\u001b[2J\\rtool');
     term.type('n\n');
     await answer;
   });
 
-  it('shortens long arguments', async () => {
+  it('shows a run of whitespace by its length, so that what follows it is in view', async () => {
     const term = terminal();
-    const answer = adapter(term, { maxArgumentChars: 10 }).request({
-      ...request('t'),
-      call: { name: 't', arguments: { text: 'x'.repeat(100) } },
+    const command = `status report${' '.repeat(600)}rm -rf /`;
+    const answer = adapter(term).request({
+      ...request('shell'),
+      call: { name: 'shell', arguments: { command } },
     });
     await untilPrompts(term, 1);
-    expect(term.screen()).toContain('arguments: {"text":"x… (111 characters)');
+    expect(term.screen()).toContain('arguments: {"command":"status report⟨600 spaces⟩rm -rf /"}');
+    term.type('n\n');
+    await answer;
+  });
+
+  it('shows bidi controls and invisible characters escaped', async () => {
+    const term = terminal();
+    const answer = adapter(term).request({
+      ...request('send'),
+      call: {
+        name: 'send',
+        arguments: { file: 'invoice\u202egpj.exe', note: 'a\u061cb\u200bc\u00a0d' },
+      },
+    });
+    await untilPrompts(term, 1);
+    expect(term.screen()).not.toMatch(/[\u202e\u061c\u200b\u00a0]/);
+    expect(term.screen()).toContain('"file":"invoice\\u202egpj.exe"');
+    expect(term.screen()).toContain('"note":"a\\u061cb\\u200bc\\u00a0d"');
+    term.type('n\n');
+    await answer;
+  });
+
+  it('denies without asking when the arguments are over the size, naming the field and how much would be cut', async () => {
+    const term = terminal();
+    const answer = await adapter(term, { maxArgumentChars: 100 }).request({
+      ...request('write_file'),
+      call: { name: 'write_file', arguments: { path: '/etc/hosts', content: 'x'.repeat(300) } },
+    });
+    expect(term.prompts()).toBe(0);
+    expect(answer).toMatchObject({ decision: 'deny' });
+    const reason = (answer as { reason: string }).reason;
+    expect(reason).toContain("'write_file'");
+    expect(reason).toMatch(/field 'content' would be cut by 2\d\d of 300 characters/);
+  });
+
+  it("asks about a cut question that says what is cut when oversize is 'ask'", async () => {
+    const term = terminal();
+    const answer = adapter(term, { maxArgumentChars: 100, oversize: 'ask' }).request({
+      ...request('write_file'),
+      call: { name: 'write_file', arguments: { path: '/etc/hosts', content: 'x'.repeat(300) } },
+    });
+    await untilPrompts(term, 1);
+    expect(term.screen()).toMatch(/field 'content' is cut by 2\d\d of 300 characters/);
+    expect(term.screen()).toMatch(/"content":"x+⟨2\d\d characters cut⟩"/);
     term.type('n\n');
     await answer;
   });

@@ -1,5 +1,11 @@
 import type { Interface } from 'node:readline';
-import { ToolSearchError } from '@tool-search/core';
+import {
+  type ApprovalOversize,
+  type ApprovalQuestion,
+  checkApprovalQuestionOptions,
+  renderApprovalQuestion,
+} from './approval-question.js';
+import { sanitizeTerminalText } from './terminal-text.js';
 import type { ApprovalAdapter, ApprovalAnswer, ApprovalRequest } from './types.js';
 
 /** A readable stream that may be a terminal (`process.stdin`, or a stream in tests). */
@@ -18,31 +24,24 @@ export interface TerminalApprovalOptions {
    * Whether a person is there to answer. @defaultValue `input.isTTY && output.isTTY`
    */
   tty?: boolean;
-  /** The longest argument text shown in a prompt. @defaultValue 2000 */
+  /**
+   * The most characters of arguments a prompt shows (see {@link renderApprovalQuestion}).
+   * @defaultValue 4000
+   */
   maxArgumentChars?: number;
+  /**
+   * What happens to a call whose arguments are longer: `'deny'` without asking, or
+   * `'ask'` with a prompt that names each cut field and how much of it is cut.
+   * @defaultValue `'deny'`
+   */
+  oversize?: ApprovalOversize;
   /** @defaultValue `'terminal'` */
   name?: string;
 }
 
-// Control characters and bidirectional overrides in a tool name or in arguments the
-// model wrote could rewrite what the person sees: show them escaped instead.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
+const safe = (text: string) => sanitizeTerminalText(text, { multiline: false });
 
-function safe(text: string): string {
-  return text.replace(UNSAFE, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-}
-
-function argumentText(args: unknown, max: number): string {
-  let text: string;
-  try {
-    text = JSON.stringify(args) ?? String(args);
-  } catch {
-    text = '(arguments that cannot be shown as JSON)';
-  }
-  return safe(text.length > max ? `${text.slice(0, max)}… (${text.length} characters)` : text);
-}
-
-function promptText(request: ApprovalRequest, maxArgumentChars: number): string {
+function promptText(request: ApprovalRequest, question: ApprovalQuestion): string {
   const where = [
     request.via === 'bridge' ? 'via tool_call' : '',
     request.sessionId ? `session ${safe(request.sessionId)}` : '',
@@ -54,8 +53,9 @@ function promptText(request: ApprovalRequest, maxArgumentChars: number): string 
     : '[y] yes  [n] no (default)';
   return [
     '',
-    `Tool call needs approval: ${safe(request.call.name)}${where ? ` (${where})` : ''}`,
-    `  arguments: ${argumentText(request.call.arguments, maxArgumentChars)}`,
+    `Tool call needs approval: ${question.tool}${where ? ` (${where})` : ''}`,
+    `  arguments: ${question.arguments}`,
+    ...(question.notice === undefined ? [] : [`  ${question.notice}`]),
     `Allow? ${choices}: `,
   ].join('\n');
 }
@@ -68,7 +68,10 @@ function promptText(request: ApprovalRequest, maxArgumentChars: number): string 
  * Prompts are queued, so concurrent calls never interleave: each waits for the one
  * before it. Lines typed while no prompt is showing are dropped, so an answer typed
  * ahead never approves a prompt the person has not seen. Names and arguments are shown
- * with control characters escaped. When the request's signal aborts (the call is
+ * as {@link renderApprovalQuestion} renders them: whole up to `maxArgumentChars`, with
+ * controls, bidi controls and invisible characters escaped and runs of whitespace shown
+ * by their length; longer arguments are denied without a prompt (or, with `oversize:
+ * 'ask'`, asked about with each cut named). When the request's signal aborts (the call is
  * cancelled or the approval times out), its prompt is withdrawn, or skipped if it is
  * still queued. With no TTY to ask on (for example when stdin carries MCP over stdio),
  * every request is denied with a reason saying so. Reading stops between prompts, so
@@ -77,10 +80,12 @@ function promptText(request: ApprovalRequest, maxArgumentChars: number): string 
  * @param options.input - where answers are read
  * @param options.output - where prompts are written
  * @param options.tty - whether a person is there to answer
- * @param options.maxArgumentChars - the longest argument text shown
+ * @param options.maxArgumentChars - the most characters of arguments shown
+ * @param options.oversize - what happens to longer arguments
  * @param options.name - the adapter's name in denials
  * @returns an {@link ApprovalAdapter}
- * @throws `ToolSearchError` `invalid_argument` when `maxArgumentChars` is not a positive integer
+ * @throws `ToolSearchError` `invalid_argument` when `maxArgumentChars` is not a positive
+ * integer or `oversize` is not `'deny'` or `'ask'`
  *
  * @example
  * ```ts
@@ -92,13 +97,7 @@ function promptText(request: ApprovalRequest, maxArgumentChars: number): string 
  */
 export function createTerminalApproval(options: TerminalApprovalOptions = {}): ApprovalAdapter {
   const name = options.name ?? 'terminal';
-  const maxArgumentChars = options.maxArgumentChars ?? 2000;
-  if (!Number.isInteger(maxArgumentChars) || maxArgumentChars < 1) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `createTerminalApproval: maxArgumentChars must be a positive integer, got ${String(maxArgumentChars)}.`,
-    );
-  }
+  const questionOptions = checkApprovalQuestionOptions(options, 'createTerminalApproval');
   let queue: Promise<unknown> = Promise.resolve();
   let waiting = 0;
   let reader: Interface | undefined;
@@ -142,7 +141,10 @@ export function createTerminalApproval(options: TerminalApprovalOptions = {}): A
     }
   };
 
-  const ask = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+  const ask = async (
+    request: ApprovalRequest,
+    question: ApprovalQuestion,
+  ): Promise<ApprovalAnswer> => {
     const { input, output } = streams();
     const tool = request.call.name;
     if (!request.signal.aborted && !inputClosed) await open(input);
@@ -186,7 +188,7 @@ export function createTerminalApproval(options: TerminalApprovalOptions = {}): A
           }
         },
       };
-      output.write(promptText(request, maxArgumentChars));
+      output.write(promptText(request, question));
     });
   };
 
@@ -202,8 +204,10 @@ export function createTerminalApproval(options: TerminalApprovalOptions = {}): A
           reason: `No one can approve the call to '${request.call.name}': ${which} is not a terminal (TTY). Run in a terminal, or configure another approval adapter.`,
         };
       }
+      const question = renderApprovalQuestion(request.call, questionOptions);
+      if (question.denial) return question.denial;
       waiting += 1;
-      const turn = queue.then(() => ask(request)).finally(release);
+      const turn = queue.then(() => ask(request, question)).finally(release);
       queue = turn.catch(() => {});
       return turn;
     },

@@ -106,8 +106,14 @@ export type { TerminalStyle } from './terminal/style.js';
 export { createTerminalStyle, shouldColor } from './terminal/style.js';
 export type { SanitizeTerminalTextOptions } from './terminal/text.js';
 export { sanitizeTerminalText } from './terminal/text.js';
+export type { BatchCallStatus } from './tool-result/batch-result.js';
+export { BATCH_META_KEY } from './tool-result/batch-result.js';
 export { UPSTREAM_ERROR_META_KEY } from './tool-result/error-result.js';
-export { DEFAULT_CALL_TIMEOUT_MS, DEFAULT_MAX_CALL_TIME_MS } from './upstream/call.js';
+export {
+  DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CANCEL_GRACE_MS,
+  DEFAULT_MAX_CALL_TIME_MS,
+} from './upstream/call.js';
 export type {
   UpstreamCallLimitsInput,
   UpstreamServerInput,

@@ -71,6 +71,35 @@ describe('restoreStrictArguments', () => {
     ).toEqual({ repo: 'acme/app', filter: 'x', options: {} });
   });
 
+  it('never lets a "__proto__" key set the prototype: it stays an own key', () => {
+    const args = JSON.parse('{"repo":"acme/app","__proto__":{"force":true}}') as unknown;
+    const restored = restoreStrictArguments(schema, args) as Record<string, unknown>;
+    expect(restored['force']).toBeUndefined();
+    expect(Object.getPrototypeOf(restored)).toBe(Object.prototype);
+    expect(Object.hasOwn(restored, '__proto__')).toBe(true);
+    expect(Object.keys(restored)).toEqual(['repo', '__proto__']);
+  });
+
+  it('keeps a null the tool itself accepts for an optional property', () => {
+    const nullable = {
+      type: 'object',
+      properties: {
+        assignee: { type: ['string', 'null'] },
+        milestone: { anyOf: [{ type: 'integer' }, { type: 'null' }] },
+        label: { type: 'string', nullable: true },
+        note: { type: 'string' },
+      },
+    };
+    expect(
+      restoreStrictArguments(nullable, {
+        assignee: null,
+        milestone: null,
+        label: null,
+        note: null,
+      }),
+    ).toEqual({ assignee: null, milestone: null, label: null });
+  });
+
   it('keeps a null the tool asked for as required, and anything that is not an object', () => {
     expect(restoreStrictArguments(schema, { repo: null })).toEqual({ repo: null });
     expect(restoreStrictArguments(schema, 'text')).toBe('text');

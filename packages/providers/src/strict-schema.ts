@@ -88,15 +88,37 @@ export function toStrictJsonSchema(schema: JsonSchemaObject): JsonSchemaObject {
   return strictNode({ type: 'object', ...schema }) as JsonSchemaObject;
 }
 
+// Whether a property's own schema takes null: then a null the model sent may mean null.
+function acceptsNull(schema: unknown): boolean {
+  if (!isRecord(schema)) return false;
+  const type = schema['type'];
+  if (type === 'null' || (Array.isArray(type) && type.includes('null'))) return true;
+  if (schema['nullable'] === true || schema['const'] === null) return true;
+  if (Array.isArray(schema['enum']) && schema['enum'].includes(null)) return true;
+  return ['anyOf', 'oneOf'].some(
+    (key) => Array.isArray(schema[key]) && (schema[key] as unknown[]).some(acceptsNull),
+  );
+}
+
 function restoreNode(schema: unknown, value: unknown): unknown {
   if (!isRecord(schema) || !isRecord(value) || !isObjectSchema(schema)) return value;
   const properties = isRecord(schema['properties']) ? schema['properties'] : {};
   const required = new Set(Array.isArray(schema['required']) ? schema['required'] : []);
   const out: Schema = {};
   for (const [name, item] of Object.entries(value)) {
-    // The model sent null only because strict mode made the optional property required.
-    if (item === null && !required.has(name) && name in properties) continue;
-    out[name] = restoreNode(properties[name], item);
+    const property = Object.hasOwn(properties, name) ? properties[name] : undefined;
+    // The model sent null only because strict mode made the optional property required;
+    // unless the tool's own schema takes null, when it may mean just that.
+    if (item === null && !required.has(name) && property !== undefined && !acceptsNull(property)) {
+      continue;
+    }
+    // Defined, not assigned: a "__proto__" key stays a key and never sets the prototype.
+    Object.defineProperty(out, name, {
+      value: restoreNode(property, item),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -104,7 +126,10 @@ function restoreNode(schema: unknown, value: unknown): unknown {
 /**
  * Undoes what {@link toStrictJsonSchema} asked of the model: drops the `null` it sent
  * for a property that the tool's own schema has as optional (in nested objects too),
- * so the tool gets the arguments its own schema describes.
+ * so the tool gets the arguments its own schema describes. A `null` for an optional
+ * property whose own schema takes `null` (`type: [t, 'null']`, an `anyOf` branch,
+ * `nullable`, `enum`/`const`) is kept: it may mean null. Every key, `"__proto__"`
+ * included, stays an own property of the result; none can set its prototype.
  *
  * @param schema - the tool's own input schema (not the strict one)
  * @param args - the arguments the model sent

@@ -15,6 +15,10 @@
 //   slow_silent     never answers (until cancelled)
 //   slow_crash      exits the process mid-call
 //   slow_starts     how many times the server has started (the counter file)
+//   slow_stubborn   { durationMs, answerLate } runs durationMs whatever happens, a
+//                   cancellation included; with answerLate it answers a cancelled call
+//                   anyway (as servers that ignore notifications/cancelled do)
+//   slow_running    how many other calls this process is running right now
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -64,11 +68,38 @@ server.setRequestHandler(ListToolsRequestSchema, async () => ({
     { name: 'slow_silent', description: 'Never answers.', inputSchema: object() },
     { name: 'slow_crash', description: 'Exits mid-call.', inputSchema: object() },
     { name: 'slow_starts', description: 'How often the server started.', inputSchema: object() },
+    {
+      name: 'slow_stubborn',
+      description: 'Run durationMs, even when cancelled.',
+      inputSchema: object({ durationMs: { type: 'number' }, answerLate: { type: 'boolean' } }),
+    },
+    { name: 'slow_running', description: 'Calls running now.', inputSchema: object() },
   ],
 }));
+let running = 0;
+const transport = new StdioServerTransport();
 server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  running += 1;
+  try {
+    return await answer(request, extra);
+  } finally {
+    running -= 1;
+  }
+});
+async function answer(request, extra) {
   const args = request.params.arguments ?? {};
   switch (request.params.name) {
+    case 'slow_stubborn': {
+      await sleep(Number(args.durationMs ?? 1000));
+      const result = { content: [{ type: 'text', text: 'stubborn done' }] };
+      // The SDK drops the answer of a cancelled request: send it by hand.
+      if (extra.signal.aborted && args.answerLate === true) {
+        await transport.send({ jsonrpc: '2.0', id: extra.requestId, result });
+      }
+      return result;
+    }
+    case 'slow_running':
+      return { content: [{ type: 'text', text: String(running - 1) }] };
     case 'slow_echo':
       return { content: [{ type: 'text', text: `slow echo: ${args.message ?? ''}` }] };
     case 'slow_progress': {
@@ -101,5 +132,5 @@ server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     default:
       return { content: [{ type: 'text', text: String(start) }] };
   }
-});
-await server.connect(new StdioServerTransport());
+}
+await server.connect(transport);

@@ -210,6 +210,8 @@ describe('parseGatewayConfig', () => {
       otherwise: 'ask',
       fallback: 'allow',
       timeoutMs: 120_000,
+      maxArgumentChars: 4000,
+      oversize: 'deny',
     });
   });
 

@@ -1,3 +1,4 @@
+import { DEFAULT_APPROVAL_ARGUMENT_CHARS } from '@tool-search/hooks';
 import { z } from 'zod/v4';
 import {
   DEFAULT_UPSTREAM_LIMITS,
@@ -40,6 +41,12 @@ export const stdioServerSchema = z.object({
   maxCallTimeMs: z.number().int().positive().optional(),
   /** The most calls that run at once on this server; more wait in line (FIFO). */
   maxConcurrency: z.number().int().positive().optional(),
+  /**
+   * With `maxConcurrency`: how long the server has to answer a call it was told to
+   * cancel (a timeout, a cancellation) before its connection is restarted; the call
+   * keeps its slot until then. @defaultValue 5000
+   */
+  cancelGraceMs: z.number().int().positive().optional(),
 });
 
 /** The schema of one HTTP entry of `mcpServers`. */
@@ -70,6 +77,12 @@ export const httpServerSchema = z.object({
   maxCallTimeMs: z.number().int().positive().optional(),
   /** The most calls that run at once on this server; more wait in line (FIFO). */
   maxConcurrency: z.number().int().positive().optional(),
+  /**
+   * With `maxConcurrency`: how long the server has to answer a call it was told to
+   * cancel (a timeout, a cancellation) before its connection is restarted; the call
+   * keeps its slot until then. @defaultValue 5000
+   */
+  cancelGraceMs: z.number().int().positive().optional(),
 });
 
 /** An upstream MCP server run as a child process that speaks MCP over stdio. */
@@ -231,6 +244,16 @@ export const approvalSchema = z.strictObject({
   fallback: z.enum(['allow', 'deny']).optional().default('deny'),
   /** How long to wait for a person's answer; no answer means deny. @defaultValue 120000 */
   timeoutMs: z.number().int().positive().optional().default(DEFAULT_APPROVAL_TIMEOUT_MS),
+  /**
+   * The most characters of arguments an approval question shows (escapes and markers
+   * included). @defaultValue 4000
+   */
+  maxArgumentChars: z.number().int().positive().optional().default(DEFAULT_APPROVAL_ARGUMENT_CHARS),
+  /**
+   * What happens to a call whose arguments are longer: 'deny' without asking, or 'ask'
+   * with a question that names each cut field and how much of it is cut. @defaultValue 'deny'
+   */
+  oversize: z.enum(['deny', 'ask']).optional().default('deny'),
 });
 
 /** Which calls need a person's approval, and what happens when nobody can be asked. */

@@ -5,27 +5,16 @@ import {
   type ApprovalAdapter,
   type ApprovalAnswer,
   type ApprovalDecision,
+  type ApprovalOversize,
   type ApprovalRequest,
   createPolicyApproval,
+  renderApprovalQuestion,
+  sanitizeTerminalText,
 } from '@tool-search/hooks';
 import { DEFAULT_APPROVAL_TIMEOUT_MS } from '../config/defaults.js';
 import type { ApprovalConfig, ApprovalRuleConfig } from '../config/schemas.js';
 
 const DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-session', 'deny'];
-const ARGUMENTS_PREVIEW_CHARS = 500;
-
-function preview(args: unknown): string {
-  let text: string;
-  try {
-    text = JSON.stringify(args) ?? '{}';
-  } catch {
-    text = String(args);
-  }
-  return text.length > ARGUMENTS_PREVIEW_CHARS
-    ? `${text.slice(0, ARGUMENTS_PREVIEW_CHARS)}…`
-    : text;
-}
-
 /**
  * Whether a connected MCP client can be asked through form elicitation.
  *
@@ -44,33 +33,59 @@ export function clientSupportsElicitation(server: Pick<Server, 'getClientCapabil
  * An approval adapter that asks the person at the MCP client, through MCP form
  * elicitation (`elicitation/create`): allow once, allow for this session, or deny.
  * Declining, cancelling, an unknown answer, a failed request and no answer in time
- * all deny.
+ * all deny. The question shows the call as `renderApprovalQuestion` (from
+ * `@tool-search/hooks`) renders it: the whole arguments up to `maxArgumentChars`, with
+ * controls, bidi controls and invisible characters escaped and runs of whitespace shown
+ * by their length. Longer arguments are denied without asking (or, with `oversize:
+ * 'ask'`, asked about with each cut field named and how much of it is cut).
  *
  * @param server - the session's server (its client must support elicitation)
  * @param options.timeoutMs - how long to wait for the person @defaultValue 120000
+ * @param options.maxArgumentChars - the most characters of arguments a question shows
+ * @defaultValue 4000
+ * @param options.oversize - what happens to longer arguments @defaultValue `'deny'`
  * @param options.relatedRequestId - the id of the client's request being served
  * (`tools/call`), when known: the question then goes on that request's own stream
  * (Streamable HTTP), so a client without a standing GET stream, or one whose GET stream
  * is held by another replica, still gets it
  * @returns the adapter
- * @throws nothing; its `request` never rejects
+ * @throws `ToolSearchError` `invalid_argument` when `maxArgumentChars` is not a positive
+ * integer or `oversize` is not `'deny'` or `'ask'`; its `request` never rejects
  */
 export function createElicitationApproval(
   server: Pick<Server, 'elicitInput'>,
-  options: { timeoutMs?: number; relatedRequestId?: () => RequestId | undefined } = {},
+  options: {
+    timeoutMs?: number;
+    relatedRequestId?: () => RequestId | undefined;
+    maxArgumentChars?: number;
+    oversize?: ApprovalOversize;
+  } = {},
 ): ApprovalAdapter {
   const timeoutMs = options.timeoutMs ?? DEFAULT_APPROVAL_TIMEOUT_MS;
+  const questionOptions = {
+    ...(options.maxArgumentChars === undefined
+      ? {}
+      : { maxArgumentChars: options.maxArgumentChars }),
+    ...(options.oversize === undefined ? {} : { oversize: options.oversize }),
+  };
+  // Fails here, when the adapter is made, rather than on every request.
+  renderApprovalQuestion({ name: '', arguments: {} }, questionOptions);
   return {
     name: 'elicitation',
     async request({ call, tool, signal }: ApprovalRequest): Promise<ApprovalAnswer> {
-      const where = tool?.toolset ? ` (${tool.toolset})` : '';
+      const question = renderApprovalQuestion(call, questionOptions);
+      if (question.denial) return question.denial;
+      const where = tool?.toolset
+        ? ` (${sanitizeTerminalText(tool.toolset, { multiline: false })})`
+        : '';
+      const notice = question.notice === undefined ? '' : ` ${question.notice}`;
       const related = options.relatedRequestId?.();
       const hints = tool?.annotations?.destructiveHint === true ? ' It may be destructive.' : '';
       try {
         const result = await server.elicitInput(
           {
             mode: 'form',
-            message: `Allow the call of '${call.name}'${where} with ${preview(call.arguments)}?${hints}`,
+            message: `Allow the call of '${question.tool}'${where} with ${question.arguments}?${hints}${notice}`,
             requestedSchema: {
               type: 'object',
               properties: {

@@ -92,6 +92,15 @@ describe('the gateway bridge: batches, select: and strict definitions', () => {
       'Call 5 of 6 (create_entities): ok',
       'Call 6 of 6 (read_graph): ok',
     ]);
+    // Each call keeps the code a single call's error result would carry.
+    expect(result._meta?.['tool-search/batch']).toMatchObject([
+      { name: 'get-sum', status: 'ok' },
+      { name: 'delete_entities', status: 'error', code: 'denied' },
+      { name: 'no_such_tool', status: 'error' },
+      { name: 'get-sum', status: 'error' },
+      { name: 'create_entities', status: 'ok' },
+      { name: 'read_graph', status: 'ok' },
+    ]);
     const text = textOf(result);
     expect(text).toContain("Denied by guardrail 'tool-policy'");
     expect(text).toContain("'no_such_tool' is not available in this session");

@@ -161,14 +161,14 @@ describe('gateway replicas on a shared Redis store', () => {
     }
     expect(new Set(session.seen)).toEqual(new Set(replicas.map((replica) => replica.url)));
     const trail = await replicas[0]!.store.readAudit({ count: 100 });
-    const mine = trail.filter((entry) => entry.record.sessionId === sessionId);
-    expect(mine.map((entry) => entry.record.tool)).toEqual([
+    const mine = trail.filter((entry) => entry.record?.sessionId === sessionId);
+    expect(mine.map((entry) => entry.record?.tool)).toEqual([
       'write_file',
       'write_file',
       'write_file',
       'write_file',
     ]);
-    expect(mine.every((entry) => entry.record.decision === 'allowed')).toBe(true);
+    expect(mine.every((entry) => entry.record?.decision === 'allowed')).toBe(true);
     await session.client.close();
   }, 60_000);
 

@@ -125,10 +125,21 @@ const FLUSH_MS = 2_000;
  * @param options - see {@link GatewayServerOptions}
  * @returns the gateway
  * @throws {@link ToolSearchError} `invalid_config` for an unknown `profile` or bad
- * toolset definitions (a cycle, an unknown include)
+ * toolset definitions (a cycle, an unknown include); `invalid_argument` when
+ * `batchDeadlineMs` is not a positive integer
  */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const config = options.config ?? {};
+  const { batchDeadlineMs } = options;
+  if (
+    batchDeadlineMs !== undefined &&
+    (!Number.isInteger(batchDeadlineMs) || batchDeadlineMs < 1 || batchDeadlineMs > 2 ** 31 - 1)
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createGatewayServer: batchDeadlineMs must be a positive integer of milliseconds (at most 2147483647), got ${String(batchDeadlineMs)}.`,
+    );
+  }
   const profiles: Record<string, GatewayProfile> = config.profiles ?? {};
   const toolSearch: ToolSearchConfig | undefined = config.toolSearch;
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;

@@ -16,6 +16,7 @@ import {
   assembleTools,
   bridgeErrors,
   createBridgeTelemetry,
+  echoName,
   handleBridgeCall,
   TOOL_CALL,
   TOOL_DESCRIBE,
@@ -28,6 +29,8 @@ import {
   toMcpTool,
 } from '@tool-search/core';
 import {
+  type AuditHook,
+  type AuditRefusal,
   createDispatcher,
   type DispatchResult,
   type Guardrail,
@@ -42,6 +45,7 @@ import { batchCallResult } from '../tool-result/batch-result.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { DEFAULT_MAX_CALL_TIME_MS } from '../upstream/call.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { UpstreamCallOptions } from '../upstream/pool.js';
 import { activityDetail, activityStatus } from './activity.js';
@@ -50,6 +54,7 @@ import {
   createElicitationApproval,
   createGatewayApproval,
 } from './approval.js';
+import { startBatchDeadline } from './batch-deadline.js';
 import type { CallDrain } from './call-drain.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
 import { changedHands } from './identity-check.js';
@@ -74,6 +79,13 @@ function batchResults(value: unknown): unknown[] | undefined {
   if (typeof value !== 'object' || value === null || !('results' in value)) return undefined;
   const results = (value as { results: unknown }).results;
   return Array.isArray(results) ? results : undefined;
+}
+
+// A call that ran and answered without an error result.
+function succeeded(result: DispatchResult): boolean {
+  if (result.status !== 'ok') return false;
+  const value = result.result as { isError?: unknown } | null;
+  return !(typeof value === 'object' && value !== null && value.isError === true);
 }
 
 function batchOutcome(result: unknown) {
@@ -119,7 +131,7 @@ export interface GatewaySessionContext {
   /** The gateway's store: a shared one keeps 'allow-session' answers for every replica. */
   store: GatewayStore;
   /** The hook that writes every call to the store's audit trail. */
-  auditHook: ToolCallHook;
+  auditHook: AuditHook;
 }
 
 /**
@@ -211,6 +223,8 @@ export function createGatewaySession(
     (clientSupportsElicitation(server)
       ? createElicitationApproval(server, {
           timeoutMs: approvalConfig.timeoutMs,
+          maxArgumentChars: approvalConfig.maxArgumentChars,
+          oversize: approvalConfig.oversize,
           relatedRequestId: () => servedRequest.getStore(),
         })
       : undefined);
@@ -284,6 +298,15 @@ export function createGatewaySession(
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );
+  const batchDeadlineMs = options.batchDeadlineMs ?? DEFAULT_MAX_CALL_TIME_MS;
+
+  // A refusal's record goes the way of every other (a lost one is reported by the hook).
+  const auditRefusal = (refusal: Omit<AuditRefusal, 'sessionId'>) => {
+    void Promise.resolve()
+      .then(() => auditHook.recordRefusal({ ...refusal, sessionId: id }))
+      .catch(() => {});
+  };
+
   const callTool = async (
     request: CallToolRequest,
     extra: RequestHandlerExtra<ServerRequest, ServerNotification>,
@@ -312,26 +335,44 @@ export function createGatewaySession(
             );
           };
     const settleProgress = () => Promise.all(forwarded);
+    const deadline = startBatchDeadline(call, batchDeadlineMs);
     const answer = handleBridgeCall(
       current,
       call,
       async (real, ctx) => {
+        if (deadline?.passed()) {
+          return { [DISPATCHED]: deadline.result(real, 'not run') } satisfies Dispatched;
+        }
         const context: CallContext = {
           sessionId: id,
-          signal,
+          signal: deadline === undefined ? signal : AbortSignal.any([signal, deadline.signal]),
           via: ctx.via,
           tool: ctx.tool,
           onProgress,
         };
-        const result = await dispatcher(real, context);
+        let result = await dispatcher(real, context);
         await settleProgress();
+        // Cut short by the batch's deadline (not by the client): say so.
+        if (deadline?.passed() && !signal.aborted && !succeeded(result)) {
+          result = deadline.result(real, 'cancelled');
+        }
         return { [DISPATCHED]: result } satisfies Dispatched;
       },
-      // The pool holds more tools than this session may see: refuse every other name here.
-      { refuseUnknownNames: true },
+      // The pool holds more tools than this session may see: refuse every other name here,
+      // and audit the refusal, which no dispatcher hook sees.
+      {
+        refuseUnknownNames: true,
+        onRefused: (refusal) =>
+          auditRefusal({
+            tool: refusal.name,
+            reason: refusal.error,
+            via: refusal.via,
+            ...(refusal.id === undefined ? {} : { callId: refusal.id }),
+          }),
+      },
     );
     if (answer !== undefined) {
-      const settled = await answer;
+      const settled = await answer.finally(() => deadline?.clear());
       if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
       const batch = call.name === TOOL_CALL ? batchResults(settled) : undefined;
       if (batch !== undefined) return batchCallResult(batch.map(batchOutcome));
@@ -351,10 +392,13 @@ export function createGatewaySession(
       }
       return bridgeAnswerResult(call.name, settled);
     }
+    deadline?.clear();
     const tool = scoped.get(call.name);
     const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
     if (!visible) {
-      return errorResult('not_in_session', bridgeErrors.notInSession(call.name));
+      const reason = bridgeErrors.notInSession(call.name);
+      auditRefusal({ tool: echoName(call.name), reason, via: 'direct' });
+      return errorResult('not_in_session', reason);
     }
     const context: CallContext = {
       sessionId: id,

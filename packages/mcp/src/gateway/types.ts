@@ -78,6 +78,14 @@ export interface GatewayServerOptions {
    */
   callTimeoutMs?: number;
   /**
+   * The overall deadline of one `tool_call` batch (`calls`), approvals and queue time
+   * included: a call still running when it passes is cancelled and answers an
+   * `upstream_timeout` error, and the calls after it are not run and say so, so that a
+   * batch of ten cannot take ten times a call's limit.
+   * @defaultValue 600000 (the pool's default `maxCallTimeMs`: a batch gets one call's time)
+   */
+  batchDeadlineMs?: number;
+  /**
    * Settles when the pool's first connect round is over (`pool.start()`), when the
    * gateway serves before its upstreams are ready. A `tools/list` or `tools/call` that
    * arrives earlier waits for it up to `upstreamsWaitMs`, so that a client that never

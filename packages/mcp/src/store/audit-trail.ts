@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
-import { type AuditRecord, createAuditHook, type ToolCallHook } from '@tool-search/hooks';
+import { type AuditHook, type AuditRecord, createAuditHook } from '@tool-search/hooks';
 import type { GatewayStore } from './types.js';
 
 /**
  * The gateway's audit hook: one record per dispatched call (ran, failed, denied or
- * cancelled) appended to the store's audit trail, with the session's profile and the
+ * cancelled), and one per call refused as outside the session's scope
+ * (`recordRefusal`), appended to the store's audit trail, with the session's profile and the
  * replica that wrote it. A record that cannot be written (the store is down) is
  * passed to `onLost` (the gateway logs it) and named in the call result's warnings.
  *
@@ -18,7 +19,7 @@ export function createStoreAuditHook(
   store: GatewayStore,
   profileOf: (sessionId: string | undefined) => string | undefined,
   onLost: (record: AuditRecord, error: unknown) => void = () => {},
-): ToolCallHook {
+): AuditHook {
   const replica = `${hostname()}:${process.pid}`;
   return createAuditHook(async (record) => {
     const profile = profileOf(record.sessionId);

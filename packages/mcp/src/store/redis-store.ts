@@ -2,6 +2,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createClient } from '@redis/client';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import { readAuditEntry } from './audit-record.js';
 import {
   ADMIT_SCRIPT,
   EXPIRE_WITH_SESSION,
@@ -327,10 +328,7 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     },
     async readAudit({ after, count, blockMs }) {
       const toEntries = (reply: Reply): AuditEntry[] =>
-        entriesOf(reply).map((entry) => ({
-          id: entry.id,
-          record: JSON.parse(entry.fields.get('record') ?? '{}') as StoredAuditRecord,
-        }));
+        entriesOf(reply).map((entry) => readAuditEntry(entry.id, entry.fields.get('record')));
       if (after === undefined) {
         return toEntries(
           await call('reading the audit trail', [

@@ -31,12 +31,24 @@ export interface StoredAuditRecord extends AuditRecord {
   replica: string;
 }
 
-/** An audit record with its position in the trail. */
-export interface AuditEntry {
-  /** The store's id of the entry: pass it as `after` to read on from there. */
-  id: string;
-  record: StoredAuditRecord;
-}
+/**
+ * An audit record with its position in the trail; or, for a record that cannot be read
+ * back (not JSON, not an object: written by something else, or damaged), why not.
+ */
+export type AuditEntry =
+  | {
+      /** The store's id of the entry: pass it as `after` to read on from there. */
+      id: string;
+      record: StoredAuditRecord;
+      malformed?: undefined;
+    }
+  | {
+      /** The store's id of the entry: pass it as `after` to read on from there. */
+      id: string;
+      record?: undefined;
+      /** Why the record cannot be read, and the start of its text (200 characters). */
+      malformed: { reason: string; text: string };
+    };
 
 /** Whether a session may open under the caps (see {@link GatewayStore.admitSession}). */
 export type StoreAdmission = { ok: true } | { ok: false; scope: 'principal' | 'all'; held: number };

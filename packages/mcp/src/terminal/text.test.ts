@@ -21,6 +21,13 @@ describe('sanitizeTerminalText', () => {
     expect(sanitizeTerminalText('a\tb\r\nc\rd\n')).toBe('a\tb\nc\\x0dd\n');
   });
 
+  it('escapes the JSON way when asked, so that a JSON line stays JSON', () => {
+    const line = JSON.stringify({ tool: 'a\u009b31m\u202eb\u{e0041}\u2028' });
+    const safe = sanitizeTerminalText(line, { json: true });
+    expect(safe).toBe('{"tool":"a\\u009b31m\\u202eb\\udb40\\udc41\\u2028"}');
+    expect(JSON.parse(safe)).toEqual(JSON.parse(line));
+  });
+
   it('puts multi-line text on one line when asked', () => {
     expect(sanitizeTerminalText('a\tb\nc', { multiline: false })).toBe('a b\\nc');
   });

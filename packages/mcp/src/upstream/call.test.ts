@@ -84,11 +84,15 @@ describe('parseGatewayConfig call limits', () => {
   it('reads callTimeoutMs, maxCallTimeMs and maxConcurrency on stdio and http entries', () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        memory: { command: 'node', callTimeoutMs: 5_000, maxConcurrency: 1 },
+        memory: { command: 'node', callTimeoutMs: 5_000, maxConcurrency: 1, cancelGraceMs: 2_000 },
         docs: { url: 'https://example.com/mcp', maxCallTimeMs: 120_000 },
       },
     });
-    expect(config.mcpServers['memory']).toMatchObject({ callTimeoutMs: 5_000, maxConcurrency: 1 });
+    expect(config.mcpServers['memory']).toMatchObject({
+      callTimeoutMs: 5_000,
+      maxConcurrency: 1,
+      cancelGraceMs: 2_000,
+    });
     expect(config.mcpServers['docs']).toMatchObject({ maxCallTimeMs: 120_000 });
   });
 

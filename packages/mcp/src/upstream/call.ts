@@ -4,17 +4,26 @@ import {
   CallToolResultSchema,
   ErrorCode,
   McpError,
+  type RequestId,
 } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import { z } from 'zod/v4';
 import { errorResult } from '../tool-result/error-result.js';
 import type { CallQueue } from './call-queue.js';
 import type { RetryDemand } from './failed-retry.js';
+import type { RequestWatch } from './request-watch.js';
 
 /** The pool's default call timeout: no answer and no progress for this long ends a call. */
 export const DEFAULT_CALL_TIMEOUT_MS = 60_000;
 /** The pool's default longest call, progress or not. */
 export const DEFAULT_MAX_CALL_TIME_MS = 600_000;
+/**
+ * How long a server with `maxConcurrency` has, after a call of it timed out or was
+ * cancelled (and it was sent `notifications/cancelled`), to answer that call late before
+ * the pool counts its connection as poisoned and restarts it: 5000 ms. Until one or the
+ * other, the call keeps its slot, so no later call runs beside it.
+ */
+export const DEFAULT_CANCEL_GRACE_MS = 5_000;
 
 /** The time limits of one call, once every source of them has been weighed. */
 export interface CallLimits {
@@ -103,6 +112,14 @@ export interface UpstreamCall {
     | undefined;
   /** Whether a crashed server is being restarted (for the message). */
   restarting: boolean;
+  /** The watch of the client's connection, to learn the id the call goes out with. */
+  watch?: ((client: Client) => RequestWatch | undefined) | undefined;
+  /**
+   * Settles when a call that was sent and then abandoned (timed out or cancelled) has
+   * really stopped upstream: answered late, or its connection closed (restarted after a
+   * grace). The call's queue slot is held until then. Never rejects.
+   */
+  hold?: ((client: Client, id: RequestId | undefined) => Promise<void>) | undefined;
 }
 
 const TOTAL_TIME_UP = Symbol('max call time');
@@ -110,7 +127,9 @@ const TOTAL_TIME_UP = Symbol('max call time');
 /**
  * Runs one `tools/call` on an upstream with the pool's rules: it waits its turn in the
  * server's queue (bounded by the timeout and the maximum), progress resets the timeout,
- * the maximum bounds the whole call, and every failure becomes an error result.
+ * the maximum bounds the whole call, and every failure becomes an error result. A call
+ * that times out or is cancelled answers at once, but keeps its queue slot until
+ * `hold` says the upstream has stopped running it.
  *
  * @internal
  */
@@ -131,6 +150,7 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
       `Server '${server}' did not finish the call of '${name}' within its maximum of ${limits.maxTimeMs} ms (progress extends the timeout up to that maximum); the call was cancelled. Try again, or with less work per call.`,
     );
   let release: (() => void) | undefined;
+  let holding: Promise<void> | undefined;
   try {
     if (call.queue) {
       const ticket = await call.queue.acquire({ signal, timeoutMs: limits.timeoutMs });
@@ -147,8 +167,8 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
     }
     const client = call.client();
     if (client === undefined) return call.unavailable();
-    try {
-      const result = await client.request(
+    const send = () =>
+      client.request(
         { method: 'tools/call', params: { name: call.upstreamName, arguments: call.args } },
         CallToolResultSchema,
         {
@@ -159,8 +179,22 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
           onprogress: (progress) => call.onProgress?.(progress),
         },
       );
+    const watch = call.watch?.(client);
+    const sent = watch === undefined ? { value: send(), id: undefined } : watch.capture(send);
+    try {
+      const result = await sent.value;
+      if (sent.id !== undefined) watch?.forget(sent.id);
       return result as CallToolResult;
     } catch (error) {
+      const abandoned =
+        signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+      // The SDK has told the upstream to cancel, but it may run on: with a queue, the
+      // slot stays taken until the upstream has really stopped.
+      if (abandoned && release !== undefined && call.hold !== undefined) {
+        holding = call.hold(client, sent.id);
+      } else if (sent.id !== undefined) {
+        watch?.forget(sent.id);
+      }
       if (call.signal?.aborted) return cancelled();
       if (total.signal.aborted) return overTime();
       if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
@@ -188,6 +222,7 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
     }
   } finally {
     clearTimeout(totalTimer);
-    release?.();
+    if (holding !== undefined && release !== undefined) void holding.finally(release);
+    else release?.();
   }
 }

@@ -17,6 +17,12 @@ export interface UpstreamCallLimitsInput {
   maxCallTimeMs?: number;
   /** The most calls that run at once on this server; more wait in line (FIFO). @defaultValue no limit */
   maxConcurrency?: number;
+  /**
+   * With `maxConcurrency`: how long the server has to answer a call it was told to
+   * cancel before its connection is restarted (the call keeps its slot until then).
+   * @defaultValue the pool's `cancelGraceMs`
+   */
+  cancelGraceMs?: number;
 }
 
 /** An upstream server entry as the pool takes it (a parsed config entry fits). */

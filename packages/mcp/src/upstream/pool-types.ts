@@ -117,6 +117,13 @@ export interface UpstreamPoolOptions {
    * server's own `maxCallTimeMs` wins; never below the call's timeout. @defaultValue 600000
    */
   maxCallTimeMs?: number;
+  /**
+   * For servers with `maxConcurrency`: how long a server has to answer a call that timed
+   * out or was cancelled (it is sent `notifications/cancelled`) before the pool restarts
+   * its connection. The call keeps its queue slot until the late answer, or until the
+   * restart is over, so no later call runs beside it. @defaultValue 5000
+   */
+  cancelGraceMs?: number;
   /** Called on every lifecycle event of every server. */
   onProgress?: (event: UpstreamProgressEvent) => void;
   /** Reconnect servers that die (`false` to never). @defaultValue true */

@@ -1,11 +1,15 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type RequestId,
+  ToolListChangedNotificationSchema,
+} from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { errorResult } from '../tool-result/error-result.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
+  DEFAULT_CANCEL_GRACE_MS,
   DEFAULT_MAX_CALL_TIME_MS,
   resolveCallLimits,
   runUpstreamCall,
@@ -24,6 +28,7 @@ import type {
   UpstreamProgressEvent,
   UpstreamServerStatus,
 } from './pool-types.js';
+import { type RequestWatch, watchRequests } from './request-watch.js';
 import { createToolReviewGate } from './review.js';
 import {
   createUpstream,
@@ -114,6 +119,8 @@ export function createUpstreamPool(
   const review = createToolReviewGate(config.review, options.sharedReview);
 
   const maxCallTimeMs = options.maxCallTimeMs ?? DEFAULT_MAX_CALL_TIME_MS;
+  const cancelGraceMs = options.cancelGraceMs ?? DEFAULT_CANCEL_GRACE_MS;
+  const watches = new WeakMap<Client, RequestWatch>();
   const upstreams: Upstream[] = Object.entries(config.mcpServers).map(([name, server]) =>
     createUpstream(name, server),
   );
@@ -253,6 +260,8 @@ export function createUpstreamPool(
         return false;
       }
       upstream.connection = connection;
+      const transport = connection.client.transport;
+      if (transport !== undefined) watches.set(connection.client, watchRequests(transport));
       upstream.transport = connection.kind;
       upstream.connectMs = Math.round(performance.now() - began);
       upstream.state = 'ready';
@@ -361,6 +370,48 @@ export function createUpstreamPool(
           attempt: retryFailed,
         });
 
+  // A call that timed out or was cancelled holds its queue slot until the upstream has
+  // stopped running it: its late answer, or (after the grace) a restart of the server,
+  // whose end is the server's next 'ready' or 'failed'.
+  const holdAbandoned = async (
+    upstream: Upstream,
+    client: Client,
+    id: RequestId | undefined,
+  ): Promise<void> => {
+    const watch = watches.get(client);
+    const graceMs = upstream.config.cancelGraceMs ?? cancelGraceMs;
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<'grace'>((resolve) => {
+      timer = setTimeout(() => resolve('grace'), graceMs);
+      // A held slot must not keep a process alive that is done with the pool.
+      timer.unref?.();
+    });
+    const end = await Promise.race([
+      id === undefined || watch === undefined ? grace : watch.settled(id),
+      grace,
+    ]);
+    clearTimeout(timer);
+    if (end !== 'grace' || closed || upstream.connection?.client !== client) return;
+    await new Promise<void>((resolve) => {
+      const done = () => {
+        progressListeners.delete(listener);
+        clearTimeout(cap);
+        resolve();
+      };
+      const listener = (event: UpstreamProgressEvent) => {
+        if (event.server === upstream.name && (event.kind === 'ready' || event.kind === 'failed')) {
+          done();
+        }
+      };
+      // Not forever: a restart that takes longer than a connect frees the slot anyway
+      // (the old process is gone by then).
+      const cap = setTimeout(done, connectTimeoutMs + (reconnect?.maxDelayMs ?? 0));
+      cap.unref?.();
+      progressListeners.add(listener);
+      client.close().catch(() => {});
+    });
+  };
+
   const callTool: UpstreamPool['callTool'] = async (name, args, callOptions = {}) => {
     const entry = exposed.get(name)?.entry;
     if (entry === undefined) {
@@ -410,6 +461,8 @@ export function createUpstreamPool(
       signal: callOptions.signal,
       onProgress: callOptions.onProgress,
       restarting: reconnect !== undefined,
+      watch: (client) => watches.get(client),
+      hold: (client, id) => holdAbandoned(upstream, client, id).catch(() => {}),
     });
   };
 

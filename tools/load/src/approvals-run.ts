@@ -8,11 +8,11 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { GATEWAY_CLI, writeLoadConfig } from './gateway-config.js';
-import { type GatewayProcess, startGateway } from './gateway-process.js';
+import type { GatewayProcess } from './gateway-process.js';
 import { LOAD_CONTEXT_WINDOW } from './load-run.js';
 import type { LoadOptions } from './options.js';
 import { errorKind, textOf } from './outcome.js';
-import { type ReplicaSet, startReplicaSet } from './replica-set.js';
+import { type ReplicaSet, startGatewayOrReplicas } from './replica-set.js';
 import { closeClient } from './session.js';
 import { seededRandom } from './stats.js';
 
@@ -194,15 +194,7 @@ export async function runApprovals(
       contextWindow: LOAD_CONTEXT_WINDOW,
       timeoutMs: 60_000,
     };
-    if (options.replicas > 1 || options.store !== undefined) {
-      log(`starting ${options.replicas} replica(s) on a Redis store behind nginx`);
-      replicaSet = await startReplicaSet(options.replicas, gatewayOptions, options.store);
-      const set = replicaSet;
-      gateway = { ...set.replicas[0]!, url: set.url, stop: () => set.stop() };
-    } else {
-      log('starting the gateway');
-      gateway = await startGateway(gatewayOptions);
-    }
+    ({ gateway, replicaSet } = await startGatewayOrReplicas(options, gatewayOptions, log));
     const url = gateway.url;
 
     const calls: ApprovalCall[] = [];

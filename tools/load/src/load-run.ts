@@ -3,18 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { writeLoadConfig } from './gateway-config.js';
-import {
-  childProcesses,
-  type GatewayProcess,
-  isAlive,
-  readRss,
-  startGateway,
-} from './gateway-process.js';
+import { childProcesses, type GatewayProcess, isAlive, readRss } from './gateway-process.js';
 import { listGroundTruth } from './ground-truth.js';
 import type { LoadOptions } from './options.js';
 import { textOf } from './outcome.js';
 import { createRecorder, type OperationKind, type WriteRecord } from './recorder.js';
-import { type ReplicaSet, startReplicaSet } from './replica-set.js';
+import { type ReplicaSet, startGatewayOrReplicas } from './replica-set.js';
 import { closeClient, connectClient, REFUSED, runSession } from './session.js';
 import { percentile, seededRandom } from './stats.js';
 
@@ -178,16 +172,7 @@ export async function runLoad(
       contextWindow: LOAD_CONTEXT_WINDOW,
       timeoutMs: 60_000,
     };
-    if (options.replicas > 1 || options.store !== undefined) {
-      log(`starting ${options.replicas} replica(s) on a Redis store behind nginx`);
-      replicaSet = await startReplicaSet(options.replicas, gatewayOptions, options.store);
-      const set = replicaSet;
-      // The run talks to the balancer; the first replica stands for the numbers of one process.
-      gateway = { ...set.replicas[0]!, url: set.url, stop: () => set.stop() };
-    } else {
-      log('starting the gateway');
-      gateway = await startGateway(gatewayOptions);
-    }
+    ({ gateway, replicaSet } = await startGatewayOrReplicas(options, gatewayOptions, log));
     const pid = gateway.pid;
     const upstreams = (replicaSet?.replicas ?? [gateway]).flatMap((each) =>
       childProcesses(each.pid),

@@ -74,3 +74,41 @@ export async function startReplicaSet(
     throw error;
   }
 }
+
+/** What {@link startGatewayOrReplicas} started: one process to talk to, and the set when there are replicas. */
+export interface StartedTarget {
+  /** The process the run talks to: the gateway, or the first replica with the balancer's URL. */
+  gateway: GatewayProcess;
+  /** The replica set, when the run asked for replicas or a store. */
+  replicaSet?: ReplicaSet;
+}
+
+/**
+ * Starts what a run talks to: one gateway process, or (with more than one replica or a
+ * store) a replica set on Redis behind nginx, standing in as its first replica with the
+ * balancer's URL.
+ *
+ * @param options.replicas - how many replicas
+ * @param options.store - a Redis URL to use instead of starting one
+ * @param gateway - the options of every gateway process
+ * @param log - progress lines
+ * @returns the target of the run
+ * @throws when a process, redis-server or nginx does not start
+ */
+export async function startGatewayOrReplicas(
+  options: { replicas: number; store?: string | undefined },
+  gateway: Omit<StartGatewayOptions, 'port' | 'extraArgs'>,
+  log: (line: string) => void,
+): Promise<StartedTarget> {
+  if (options.replicas > 1 || options.store !== undefined) {
+    log(`starting ${options.replicas} replica(s) on a Redis store behind nginx`);
+    const set = await startReplicaSet(options.replicas, gateway, options.store);
+    // The run talks to the balancer; the first replica stands for the numbers of one process.
+    return {
+      gateway: { ...set.replicas[0]!, url: set.url, stop: () => set.stop() },
+      replicaSet: set,
+    };
+  }
+  log('starting the gateway');
+  return { gateway: await startGateway(gateway) };
+}

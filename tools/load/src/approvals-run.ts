@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { withinBudget } from './budget.js';
 import { GATEWAY_CLI, writeLoadConfig } from './gateway-config.js';
 import type { GatewayProcess } from './gateway-process.js';
 import { LOAD_CONTEXT_WINDOW } from './load-run.js';
@@ -278,21 +279,10 @@ export async function runApprovals(
 
     log(`${options.sessions} sessions × ${options.operations} calls needing approval on ${url}`);
     const began = performance.now();
-    let budgetTimer: NodeJS.Timeout | undefined;
-    const budget = new Promise<never>((_, reject) => {
-      budgetTimer = setTimeout(
-        () => reject(new Error(`the run passed its budget of ${options.budgetMs / 1000} s`)),
-        options.budgetMs,
-      );
-    });
-    try {
-      await Promise.race([
-        Promise.all(Array.from({ length: options.sessions }, (_, index) => runSession(index))),
-        budget,
-      ]);
-    } finally {
-      clearTimeout(budgetTimer);
-    }
+    await withinBudget(
+      Promise.all(Array.from({ length: options.sessions }, (_, index) => runSession(index))),
+      options.budgetMs,
+    );
     const durationMs = performance.now() - began;
 
     let replicas: ApprovalsReport['replicas'];

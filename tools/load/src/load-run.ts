@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { withinBudget } from './budget.js';
 import { writeLoadConfig } from './gateway-config.js';
 import { childProcesses, type GatewayProcess, isAlive, readRss } from './gateway-process.js';
 import { listGroundTruth } from './ground-truth.js';
@@ -204,21 +205,10 @@ export async function runLoad(
     });
     log(`${options.sessions} sessions × ${options.operations} operations on ${gateway.url}`);
     const began = performance.now();
-    let budgetTimer: NodeJS.Timeout | undefined;
-    const budget = new Promise<never>((_, reject) => {
-      budgetTimer = setTimeout(
-        () => reject(new Error(`the run passed its budget of ${options.budgetMs / 1000} s`)),
-        options.budgetMs,
-      );
-    });
-    try {
-      await Promise.race([
-        Promise.all(contexts.map((context) => runSession(context, options.operations))),
-        budget,
-      ]);
-    } finally {
-      clearTimeout(budgetTimer);
-    }
+    await withinBudget(
+      Promise.all(contexts.map((context) => runSession(context, options.operations))),
+      options.budgetMs,
+    );
     const durationMs = performance.now() - began;
     log('checking every write once more');
     await finalCheck(recorder.writes, gateway.url, config.adminToken, options.requestTimeoutMs);

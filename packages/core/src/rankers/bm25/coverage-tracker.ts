@@ -1,9 +1,9 @@
 // The coverage behind the relevance floor: per tool, how much of a query's weighted
 // content words it holds, tracked while the searcher walks the postings.
 
-import type { PostingCursor } from './posting-cursor.js';
+import type { PostingCursor } from './postings/posting-cursor.js';
+import { FREQUENCY_BITS, MAX_FREQUENCY } from './postings/posting-format.js';
 import type { RelevanceFloor } from './relevance-floor.js';
-import { FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
 
 // The frequency bits of the name and the description in a posting's code (fields 0 and 1).
 const STRONG_FIELDS = MAX_FREQUENCY | (MAX_FREQUENCY << FREQUENCY_BITS);

@@ -16,17 +16,18 @@ import { changedPositions } from '../../list-changes.js';
 import type { ToolDefinition } from '../../types.js';
 import { addToNameFilter, createNameFilter, type ToolNames } from './exact-names.js';
 import { compactIndex } from './index-compaction.js';
-import { appendPosting, trimPostingBuffer } from './posting-append.js';
-import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
-import type { Bm25Tuning } from './tuning.js';
+import { countAlivePostings } from './postings/posting-cursor.js';
+import { appendPosting, newPostingBuffer, trimPostingBuffer } from './postings/posting-encoder.js';
 import {
   FIELD_COUNT,
-  FREQUENCY_BITS,
   FREQUENCY_CODES,
   FREQUENCY_ESCAPE,
-  MAX_FREQUENCY,
-  skipSentence,
-} from './vector-codec.js';
+  type PostingBuffer,
+} from './postings/posting-format.js';
+import { fieldFrequency } from './postings/posting-weights.js';
+import { buildGroups, patchGroups, type ToolGroups } from './tool-groups.js';
+import type { Bm25Tuning } from './tuning.js';
+import { skipSentence } from './vector-codec.js';
 import { SlabReader, type VectorSlab } from './vector-slab.js';
 
 /**
@@ -45,7 +46,7 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly position: Uint32Array;
   /**
    * Per term id: its postings, the first `termLength[id]` bytes of its buffer (see
-   * {@link PostingBuffer}); slots of tools that left are included (see `alive`).
+   * `PostingBuffer`); slots of tools that left are included (see `alive`).
    * `termLast[id]` is the slot of the last posting of the prefix (-1: none), where the
    * next append continues.
    */
@@ -97,21 +98,6 @@ export interface SlotFamily {
 }
 
 /**
- * The postings of a term, shared by the indexes patched from one another: each reads
- * its own prefix, and a patch appends in place only after the last prefix handed out.
- * A posting is the slot's difference from the posting before (the first: from -1) as
- * a varint, then the code of its packed field frequencies (`frequencyCode`: one byte,
- * or {@link FREQUENCY_ESCAPE} and the packed frequencies as a varint). About two or
- * three bytes a posting, where a slot and a code as 32-bit numbers took eight.
- *
- * @internal
- */
-export interface PostingBuffer {
-  bytes: Uint8Array;
-  used: number;
-}
-
-/**
  * The document frequency of a term in an index: counted from its postings the first
  * time it is asked after a patch where tools left, then remembered in the index.
  *
@@ -121,24 +107,8 @@ export function documentFrequency(index: FieldIndex, id: number): number {
   if (id >= index.termCount.length) return 0;
   if (index.termCounted[id] === 1) return index.termCount[id]!;
   const buffer = index.termBuffers[id];
-  const end = index.termLength[id]!;
-  const alive = index.alive;
-  let count = 0;
-  if (buffer !== undefined) {
-    const bytes = buffer.bytes;
-    let slot = -1;
-    for (let at = 0; at < end; ) {
-      let byte = bytes[at++]!;
-      let delta = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++]!;
-        delta |= (byte & 0x7f) << shift;
-      }
-      slot += delta >>> 0;
-      if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
-      count += alive[slot]!;
-    }
-  }
+  const count =
+    buffer === undefined ? 0 : countAlivePostings(buffer.bytes, index.termLength[id]!, index.alive);
   // A remembered count: the same whenever it is counted, so the index stays as built.
   (index.termCount as Uint32Array)[id] = count;
   (index.termCounted as Uint8Array)[id] = 1;
@@ -184,38 +154,6 @@ function averagesOf(sums: Float64Array, n: number): Float64Array {
   const averages = new Float64Array(FIELD_COUNT);
   for (let f = 0; f < FIELD_COUNT; f++) averages[f] = Math.max(1, sums[f]! / Math.max(1, n));
   return averages;
-}
-
-/**
- * A field's weight over its length normalisation: what a term's frequency in the field
- * is multiplied by. One expression for the build and the searcher, so that a weight
- * computed at query time is the float a fresh build would compute.
- *
- * @internal
- */
-export function lengthNorm(weight: number, b: number, length: number, average: number): number {
-  return weight / (1 - b + (b * length) / average);
-}
-
-/**
- * A term's BM25F frequency in one slot: its packed field frequencies times the field
- * length norms under `averages`.
- *
- * @internal
- */
-export function fieldFrequency(
-  frequencies: number,
-  lengths: Uint16Array,
-  at: number,
-  weights: Float64Array,
-  bs: Float64Array,
-  averages: Float64Array,
-): number {
-  let tf = 0;
-  for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-    tf += (bits & MAX_FREQUENCY) * lengthNorm(weights[f]!, bs[f]!, lengths[at + f]!, averages[f]!);
-  }
-  return tf;
 }
 
 /** Whether indexes of this tuning can be patched (posting presence ignores the averages). */
@@ -551,12 +489,7 @@ export function indexTools(
         const length = termLength[id]!;
         state[id] = buffer === undefined ? 2 : 1;
         if (buffer === undefined || buffer.used !== length) {
-          const grown: PostingBuffer = {
-            bytes: new Uint8Array(Math.max(16, length * 2)),
-            used: length,
-          };
-          if (buffer !== undefined) grown.bytes.set(buffer.bytes.subarray(0, length));
-          buffer = grown;
+          buffer = newPostingBuffer(length * 2, buffer?.bytes, length);
           termBuffers[id] = buffer;
         }
         writing.push(id);

@@ -3,9 +3,10 @@
 // so that a long run of patches never analyses a kept tool again.
 
 import { addToNameFilter, createNameFilter } from './exact-names.js';
-import type { FieldIndex, PostingBuffer } from './field-index.js';
+import type { FieldIndex } from './field-index.js';
+import { renumberPostings } from './postings/posting-encoder.js';
+import { FIELD_COUNT, type PostingBuffer } from './postings/posting-format.js';
 import { buildGroups } from './tool-groups.js';
-import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
 
 /**
  * The index with its alive slots only, numbered in their old order (postings stay in
@@ -56,12 +57,12 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   for (let id = 0; id < vocabulary; id++) {
     const buffer = index.termBuffers[id];
     if (buffer === undefined) continue;
-    const { written, last, postings } = copyAlive(buffer.bytes, index.termLength[id]!, renumbered);
-    if (postings === 0) continue;
-    termBuffers[id] = { bytes: written, used: written.length };
-    termLength[id] = written.length;
-    termLast[id] = last;
-    termCount[id] = postings;
+    const kept = renumberPostings(buffer.bytes, index.termLength[id]!, renumbered);
+    if (kept.count === 0) continue;
+    termBuffers[id] = kept.buffer;
+    termLength[id] = kept.buffer.used;
+    termLast[id] = kept.last;
+    termCount[id] = kept.count;
   }
   return {
     n,
@@ -108,44 +109,6 @@ function sentenceEnd(bytes: Uint8Array, start: number): number {
   } while (byte >= 0x80);
   for (let left = count >>> 0; left > 0; left--) while (bytes[at++]! >= 0x80);
   return at;
-}
-
-/** One list's postings of alive slots, renumbered, in a buffer of exactly their bytes. */
-function copyAlive(
-  bytes: Uint8Array,
-  end: number,
-  renumbered: Int32Array,
-): { written: Uint8Array; last: number; postings: number } {
-  // Renumbered differences are never longer than the old ones: the old size is room enough.
-  const out = new Uint8Array(end);
-  let length = 0;
-  let last = -1;
-  let postings = 0;
-  let slot = -1;
-  for (let at = 0; at < end; ) {
-    let byte = bytes[at++]!;
-    let delta = byte & 0x7f;
-    for (let shift = 7; byte >= 0x80; shift += 7) {
-      byte = bytes[at++]!;
-      delta |= (byte & 0x7f) << shift;
-    }
-    slot += delta >>> 0;
-    const codeStart = at;
-    if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
-    const to = renumbered[slot]!;
-    if (to < 0) continue;
-    let rest = to - last;
-    while (rest >= 0x80) {
-      out[length++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    out[length++] = rest;
-    out.set(bytes.subarray(codeStart, at), length);
-    length += at - codeStart;
-    last = to;
-    postings++;
-  }
-  return { written: out.slice(0, length), last, postings };
 }
 
 /** A name filter of `slots` slots' hashes. */

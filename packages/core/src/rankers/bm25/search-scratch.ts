@@ -2,6 +2,8 @@
 // synchronous, so one set of per-slot arrays serves them all (grown to the largest
 // index), and an index patched for a small change allocates none of its own.
 
+import type { SlotScores } from './postings/score-postings.js';
+
 /** How many query terms mark the slots they hold (see `termMask`). */
 export const MARKED_TERMS = 16;
 
@@ -12,12 +14,14 @@ export const MARKED_TERMS = 16;
  *
  * @internal
  */
-export class SearchScratch {
+export class SearchScratch implements SlotScores {
   scores = new Float64Array(0);
   seen = new Uint8Array(0);
   touched = new Uint32Array(0);
   /** Per slot: bit q set when query term q (below {@link MARKED_TERMS}) holds it. */
   termMask = new Uint16Array(0);
+  /** How many entries of `touched` the current search wrote. */
+  touchedCount = 0;
   pairDocs = new Uint32Array(0);
   pairCounts = new Uint8Array(0);
   /** Per pair entry: which of the query's pairs it is of. */

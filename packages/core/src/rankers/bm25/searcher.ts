@@ -3,32 +3,21 @@
 // top-k, ranks exact names first, and falls back to a substring match of names.
 
 import type { Analyzer } from '../../analyzer.js';
-import { TOOL_FIELDS } from '../../analyzer-fields.js';
 import { sharedRelatedWords } from '../../related-words.js';
 import type { RankedTool, RankerIndex } from '../ranker.js';
 import { createCoverageTracker } from './coverage-tracker.js';
 import { exactMatches, quotedIdentifiers } from './exact-names.js';
 import { documentFrequency, type FieldIndex } from './field-index.js';
 import { partOfSpeechWeights } from './part-of-speech.js';
-import { PostingCursor } from './posting-cursor.js';
-import { CODE_FIELD, CODE_FREQUENCY, FREQUENCY_SLOTS, PostingWeights } from './posting-weights.js';
+import { PostingCursor } from './postings/posting-cursor.js';
+import { PostingWeights } from './postings/posting-weights.js';
+import { scorePostings } from './postings/score-postings.js';
 import { expansionsFor, mentionedKinds } from './query-expansion.js';
 import { MARKED_TERMS, type SearchScratch } from './search-scratch.js';
 import { FALLBACK_SCORE } from './spec-ranker.js';
 import { currentTerms } from './term-dictionary.js';
 import type { Bm25Tuning } from './tuning.js';
-import {
-  adjacentCount,
-  FIELD_COUNT,
-  FREQUENCY_BITS,
-  FREQUENCY_ESCAPE,
-  MAX_FREQUENCY,
-} from './vector-codec.js';
-
-// Proximity reads the first sentence of the description: a pair's tools hold both terms there.
-const DESCRIPTION_FIELD = TOOL_FIELDS.indexOf('description');
-const DESCRIPTION_SHIFT = DESCRIPTION_FIELD * FREQUENCY_BITS;
-
+import { adjacentCount } from './vector-codec.js';
 import { SlabReader } from './vector-slab.js';
 
 function idfOf(df: number, n: number): number {
@@ -88,86 +77,6 @@ function topK(
 }
 
 /**
- * Adds one term's weights to the scores of its alive postings, marking the slots it
- * touches: the loop every search spends in, the postings decoded inline (see
- * PostingCursor) and every array a local.
- *
- * @returns the new count of touched slots
- */
-function scoreTerm(
-  bytes: Uint8Array,
-  end: number,
-  idf: number,
-  alive: Uint8Array,
-  lengths: Uint16Array,
-  weights: PostingWeights,
-  scores: Float64Array,
-  seen: Uint8Array,
-  touched: Uint32Array,
-  touchedCount: number,
-  mask: Uint16Array,
-  bit: number,
-): number {
-  const singles = weights.singles;
-  const norms = weights.norms;
-  const k1 = weights.k1;
-  const k1Plus1 = weights.k1Plus1;
-  let count = touchedCount;
-  let doc = -1;
-  for (let at = 0; at < end; ) {
-    let byte = bytes[at++]!;
-    let delta = byte & 0x7f;
-    for (let shift = 7; byte >= 0x80; shift += 7) {
-      byte = bytes[at++]!;
-      delta |= (byte & 0x7f) << shift;
-    }
-    doc += delta >>> 0;
-    const code = bytes[at++]!;
-    let weight: number;
-    if (code !== FREQUENCY_ESCAPE) {
-      if (alive[doc] === 0) continue;
-      const field = CODE_FIELD[code]!;
-      const length = lengths[doc * FIELD_COUNT + field]!;
-      const frequency = CODE_FREQUENCY[code]!;
-      const table = singles[field]!;
-      const cell = length * FREQUENCY_SLOTS + frequency;
-      weight = cell < table.length ? table[cell]! : Number.NaN;
-      if (Number.isNaN(weight)) weight = weights.fill(field, length, frequency);
-      if (bit !== 0 && field === DESCRIPTION_FIELD) mask[doc]! |= bit;
-    } else {
-      byte = bytes[at++]!;
-      let packed = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++]!;
-        packed |= (byte & 0x7f) << shift;
-      }
-      if (alive[doc] === 0) continue;
-      // A term in several fields (about a third of the postings): PostingWeights.packed
-      // spelled out here, the same float operations in the same order.
-      const row = doc * FIELD_COUNT;
-      let tf = 0;
-      for (let f = 0, bits = packed >>> 0; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-        const frequency = bits & MAX_FREQUENCY;
-        if (frequency === 0) continue;
-        const length = lengths[row + f]!;
-        const table = norms[f]!;
-        let norm = length < table.length ? table[length]! : Number.NaN;
-        if (Number.isNaN(norm)) norm = weights.norm(f, length);
-        tf += frequency * norm;
-      }
-      weight = Math.fround((tf * k1Plus1) / (k1 + tf));
-      if (bit !== 0 && ((packed >>> DESCRIPTION_SHIFT) & MAX_FREQUENCY) !== 0) mask[doc]! |= bit;
-    }
-    if (seen[doc] === 0) {
-      seen[doc] = 1;
-      touched[count++] = doc;
-    }
-    scores[doc]! += idf * weight;
-  }
-  return count;
-}
-
-/**
  * The searcher of an index: a {@link RankerIndex} whose searches (synchronous) use the
  * ranker's scratch arrays, grown to the index.
  *
@@ -186,7 +95,7 @@ export function createSearcher(
 ): RankerIndex {
   const leaderCount = options.leaders ?? LEADERS;
   const { n, capacity, termBuffers, termLength, alive, position } = index;
-  const { lengths, fieldWeights, fieldBs, averages } = index;
+  const { fieldWeights, fieldBs, averages } = index;
   const { groupOf, groupMembers } = index;
   const k1 = tuning.k1;
   // The dictionary the index was built with (a full dictionary is replaced, not changed).
@@ -201,6 +110,7 @@ export function createSearcher(
   const empty = (id: number): boolean => id >= vocabulary || df(id) === 0;
   const weights = new PostingWeights(fieldWeights, fieldBs, averages, k1);
   const cursor = new PostingCursor();
+  const longCursor = new PostingCursor();
   // The scratch arrays of the current search (the ranker's, grown to this index).
   let scores = scratch.scores;
   let seen = scratch.seen;
@@ -296,21 +206,20 @@ export function createSearcher(
     for (let q = 0; q < ids.length; q++) {
       const id = ids[q]!;
       const idf = idfOf(df(id), n) * factors[q]!;
-      touchedCount = scoreTerm(
-        termBuffers[id]!.bytes,
-        termLength[id]!,
-        idf,
-        alive,
-        lengths,
+      scratch.touchedCount = touchedCount;
+      scorePostings(
+        {
+          bytes: termBuffers[id]!.bytes,
+          end: termLength[id]!,
+          idf,
+          // Terms of proximity pairs mark their slots, for the pairs' intersections.
+          bit: q < MARKED_TERMS && tuning.proximityWeight > 0 && inPairs.includes(id) ? 1 << q : 0,
+        },
+        index,
         weights,
-        scores,
-        seen,
-        touched,
-        touchedCount,
-        scratch.termMask,
-        // Terms of proximity pairs mark their slots, for the pairs' intersections.
-        q < MARKED_TERMS && tuning.proximityWeight > 0 && inPairs.includes(id) ? 1 << q : 0,
+        scratch,
       );
+      touchedCount = scratch.touchedCount;
     }
     if (tuning.proximityWeight > 0) addProximity(termIds, ids);
     if (coverage !== undefined && floor !== undefined) {
@@ -380,19 +289,9 @@ export function createSearcher(
     cursor.open(termBuffers[shortId]!.bytes, termLength[shortId]!);
     while (cursor.next()) if (alive[cursor.slot] !== 0) candidates[count++] = cursor.slot;
     let found = from;
-    const bytes = termBuffers[longId]!.bytes;
-    const end = termLength[longId]!;
-    let doc = -1;
-    for (let at = 0, next = 0; at < end && next < count; ) {
-      let byte = bytes[at++]!;
-      let delta = byte & 0x7f;
-      for (let shift = 7; byte >= 0x80; shift += 7) {
-        byte = bytes[at++]!;
-        delta |= (byte & 0x7f) << shift;
-      }
-      doc += delta >>> 0;
-      // Past the code (and the packed frequencies after an escape).
-      if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
+    longCursor.open(termBuffers[longId]!.bytes, termLength[longId]!);
+    for (let next = 0; next < count && longCursor.next(); ) {
+      const doc = longCursor.slot;
       while (next < count && candidates[next]! < doc) next++;
       if (next === count || candidates[next] !== doc) continue;
       next++;

@@ -6,15 +6,15 @@ import type { Analyzer } from '../../analyzer.js';
 import { TOOL_FIELDS, toolFieldTexts } from '../../analyzer-fields.js';
 import type { ToolDefinition } from '../../types.js';
 import { nameHash, normalizeName } from './exact-names.js';
+import {
+  FIELD_COUNT,
+  FREQUENCY_BITS,
+  FREQUENCY_ESCAPE,
+  frequencyCode,
+  MAX_FREQUENCY,
+} from './postings/posting-format.js';
 import { currentGeneration, internTerm } from './term-dictionary.js';
 import type { SlabReader, SlabWriter } from './vector-slab.js';
-
-/** How many fields a vector holds, in the order of `TOOL_FIELDS`. @internal */
-export const FIELD_COUNT = TOOL_FIELDS.length;
-/** The bits of one field's frequency in a term's packed frequencies. @internal */
-export const FREQUENCY_BITS = 6;
-/** The largest frequency a field counts for a term (more occurrences count as this). @internal */
-export const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
 
 // One tool's analysed fields, packed in bytes in a slab (unsigned integers as varints:
 // 7 bits a byte, low first):
@@ -24,28 +24,8 @@ export const MAX_FREQUENCY = (1 << FREQUENCY_BITS) - 1;
 // - the count of distinct terms, the analysed length of each field (at most 65,535),
 //   and the hashes of the names a query may give exactly (4 bytes each, little-endian);
 // - the distinct term ids in ascending order, each as the difference from the one
-//   before, followed by its frequency in each field (6 bits a field, at most 63): one
-//   byte for the usual single field with a frequency up to 31 (see FREQUENCY_CODES),
-//   else 255 and the packed frequencies as a varint.
-
-/** The code byte after which a term's packed frequencies follow as a varint. @internal */
-export const FREQUENCY_ESCAPE = 255;
-const SINGLE_FIELD_FREQUENCY = 31;
-
-/**
- * The packed frequencies of each one-byte code: `field * 31 + frequency - 1`.
- *
- * @internal
- */
-export const FREQUENCY_CODES = (() => {
-  const codes = new Uint32Array(256);
-  for (let field = 0; field < FIELD_COUNT; field++) {
-    for (let frequency = 1; frequency <= SINGLE_FIELD_FREQUENCY; frequency++) {
-      codes[field * SINGLE_FIELD_FREQUENCY + frequency - 1] = frequency << (field * FREQUENCY_BITS);
-    }
-  }
-  return codes;
-})();
+//   before, followed by the code of its packed field frequencies, as in a posting
+//   (see postings/posting-format.ts).
 
 /**
  * Moves a reader at the start of a vector past its first sentence.
@@ -178,22 +158,4 @@ export function writeVector(tool: ToolDefinition, analyzer: Analyzer, writer: Sl
     if (code === FREQUENCY_ESCAPE) writer.varint(frequencies);
   }
   writer.end();
-}
-
-/**
- * The one-byte code of a term's packed field frequencies, or {@link FREQUENCY_ESCAPE}
- * (then the packed frequencies follow as a varint).
- *
- * @internal
- */
-export function frequencyCode(frequencies: number): number {
-  for (let field = 0; field < FIELD_COUNT; field++) {
-    const shift = field * FREQUENCY_BITS;
-    const frequency = (frequencies >>> shift) & MAX_FREQUENCY;
-    if (frequency === 0) continue;
-    return frequencies === frequency << shift && frequency <= SINGLE_FIELD_FREQUENCY
-      ? field * SINGLE_FIELD_FREQUENCY + frequency - 1
-      : FREQUENCY_ESCAPE;
-  }
-  return FREQUENCY_ESCAPE;
 }

@@ -7,9 +7,9 @@ import { winkInstance } from '../../analyzer-wink.js';
 import type { ToolDefinition } from '../../types.js';
 import type { Ranker, RankerIndex } from '../ranker.js';
 import { type FieldIndex, indexTools } from './field-index.js';
-import { SearchScratch } from './search-scratch.js';
-import { createSearcher } from './searcher.js';
-import { currentGeneration, renewTermsIfFull } from './term-dictionary.js';
+import { SearchScratch } from './query/search-scratch.js';
+import { createSearcher } from './query/searcher.js';
+import { currentGeneration, currentTerms, renewTermsIfFull } from './term-dictionary.js';
 import { type Bm25TuningOverrides, resolveBm25Tuning } from './tuning.js';
 import { writeVector } from './vector-codec.js';
 import { SlabWriter } from './vector-slab.js';
@@ -90,7 +90,7 @@ export function createFieldBm25Ranker(
           return writer.finish(generation);
         },
       );
-      const index = createSearcher(fieldIndex, analyzer, tuning, posCache, scratch);
+      const index = createSearcher(fieldIndex, currentTerms(), analyzer, tuning, posCache, scratch);
       recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;

@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../analyzer.js';
 import type { ToolDefinition } from '../../types.js';
 import { indexTools } from './field-index.js';
-import { SearchScratch } from './search-scratch.js';
-import { createSearcher } from './searcher.js';
-import { currentGeneration } from './term-dictionary.js';
+import { SearchScratch } from './query/search-scratch.js';
+import { createSearcher } from './query/searcher.js';
+import { currentGeneration, currentTerms } from './term-dictionary.js';
 import { resolveBm25Tuning } from './tuning.js';
 import { writeVector } from './vector-codec.js';
 import { SlabWriter } from './vector-slab.js';
@@ -66,13 +66,29 @@ describe('the group boost settled from the leaders', () => {
             for (const tool of arrivals) writeVector(tool, analyzer, writer);
             return writer.finish(generation);
           });
-          const settled = createSearcher(index, analyzer, tuning, new Map(), new SearchScratch(), {
-            leaders,
-            onGroupBoost: (way) => ways[way]++,
-          });
-          const full = createSearcher(index, analyzer, tuning, new Map(), new SearchScratch(), {
-            leaders: 0,
-          });
+          const settled = createSearcher(
+            index,
+            currentTerms(),
+            analyzer,
+            tuning,
+            new Map(),
+            new SearchScratch(),
+            {
+              leaders,
+              onGroupBoost: (way) => ways[way]++,
+            },
+          );
+          const full = createSearcher(
+            index,
+            currentTerms(),
+            analyzer,
+            tuning,
+            new Map(),
+            new SearchScratch(),
+            {
+              leaders: 0,
+            },
+          );
           for (const text of queries) {
             expect(settled.search(text, limit), text).toEqual(full.search(text, limit));
           }

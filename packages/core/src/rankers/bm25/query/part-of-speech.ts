@@ -2,9 +2,9 @@
 // distinct query text, cached), and each term takes the weight of the word it came
 // from, so that the nouns of a request weigh more than its verbs.
 
-import type { Analyzer } from '../../analyzer.js';
-import { winkInstanceFor } from '../../analyzer-wink.js';
-import { MAX_QUERY_SCAN } from './tuning.js';
+import type { Analyzer } from '../../../analyzer.js';
+import { winkInstanceFor } from '../../../analyzer-wink.js';
+import { MAX_QUERY_SCAN } from '../tuning.js';
 
 /** How many distinct query texts a ranker remembers the part-of-speech weights of. */
 const POS_CACHE_SIZE = 256;

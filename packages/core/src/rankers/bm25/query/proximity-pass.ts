@@ -1,10 +1,9 @@
 // The proximity pass: a bonus for the tools whose description's first sentence holds
 // two query terms side by side, in the query's order.
 
+import { adjacentCount } from '../index/sentences.js';
 import { PostingCursor } from '../postings/posting-cursor.js';
 import type { PostingBuffer } from '../postings/posting-format.js';
-import { adjacentCount } from '../vector-codec.js';
-import { SlabReader } from '../vector-slab.js';
 import { idfOf } from './idf.js';
 import type { QueryPlan } from './query-plan.js';
 import { MARKED_TERMS, type SearchScratch } from './search-scratch.js';
@@ -32,7 +31,6 @@ export interface SentenceIndex {
 export class ProximityPass {
   private readonly shorter = new PostingCursor();
   private readonly longer = new PostingCursor();
-  private reader: SlabReader | undefined;
 
   /**
    * @param df - a term's document frequency in the index
@@ -102,7 +100,7 @@ export class ProximityPass {
           const both = marks[p]!;
           if (both <= 0 || (held & both) !== both) continue;
           const adjacent = adjacentCount(
-            this.sentences(),
+            this.index.sentences.bytes,
             this.index.slotSentence[slot]!,
             firsts[p]!,
             seconds[p]!,
@@ -131,14 +129,6 @@ export class ProximityPass {
     }
   }
 
-  /** A reader of the sentences' bytes, which a later patch may replace by a grown copy (same prefix). */
-  private sentences(): SlabReader {
-    const bytes = this.index.sentences.bytes;
-    if (this.reader === undefined || this.reader.bytes !== bytes)
-      this.reader = new SlabReader(bytes);
-    return this.reader;
-  }
-
   /**
    * The slots of an adjacent pair (a, b) found by walking both posting lists (for terms
    * past those that mark slots): the alive slots of the shorter list, then the longer
@@ -146,7 +136,7 @@ export class ProximityPass {
    * many it wrote.
    */
   private walkPair(scratch: SearchScratch, a: number, b: number, from: number): number {
-    const { termBuffers, termLength, alive, slotSentence } = this.index;
+    const { termBuffers, termLength, alive, slotSentence, sentences } = this.index;
     const aShorter = termLength[a]! <= termLength[b]!;
     const shortId = aShorter ? a : b;
     const longId = aShorter ? b : a;
@@ -161,7 +151,7 @@ export class ProximityPass {
       while (next < count && candidates[next]! < slot) next++;
       if (next === count || candidates[next] !== slot) continue;
       next++;
-      const adjacent = adjacentCount(this.sentences(), slotSentence[slot]!, a, b);
+      const adjacent = adjacentCount(sentences.bytes, slotSentence[slot]!, a, b);
       if (adjacent > 0) {
         if (found === scratch.pairSlots.length) scratch.growPairs(found + 1, found);
         scratch.pairSlots[found] = slot;

@@ -6,7 +6,7 @@
 
 import type { Analyzer } from '../../../analyzer.js';
 import type { RankedTool, RankerIndex } from '../../ranker.js';
-import { documentFrequency, type FieldIndex } from '../field-index.js';
+import { documentFrequency, type FieldIndex } from '../index/field-index.js';
 import { PostingWeights } from '../postings/posting-weights.js';
 import type { Bm25Tuning } from '../tuning.js';
 import { FloorPass } from './floor-pass.js';
@@ -38,7 +38,6 @@ export interface SearcherOptions {
  * The searcher of an index: a {@link RankerIndex} whose searches (synchronous) use the
  * ranker's scratch arrays, grown to the index.
  *
- * @param terms - the term ids of the dictionary the index was built with
  * @param posCache - the part-of-speech weights per query text, shared by the indexes of a ranker
  * @param scratch - the per-slot arrays of searches, shared by the indexes of a ranker
  * @param options - for tests: the leaders that settle the group boost
@@ -46,7 +45,6 @@ export interface SearcherOptions {
  */
 export function createSearcher(
   index: FieldIndex,
-  terms: ReadonlyMap<string, number>,
   analyzer: Analyzer,
   tuning: Bm25Tuning,
   posCache: Map<string, Map<string, number>>,
@@ -61,7 +59,7 @@ export function createSearcher(
   const planContext: PlanContext = {
     analyzer,
     tuning,
-    terms,
+    terms: index.terms,
     isEmpty: (id) => id >= vocabulary || df(id) === 0,
     expansions: expansionsFor(analyzer, tuning),
     posCache,
@@ -72,7 +70,7 @@ export function createSearcher(
     tuning.proximityWeight > 0
       ? new ProximityPass(index, df, tuning.k1, tuning.proximityWeight)
       : undefined;
-  const floorPass = floor === undefined ? undefined : new FloorPass(index, floor, terms, df);
+  const floorPass = floor === undefined ? undefined : new FloorPass(index, floor, index.terms, df);
   const groups =
     tuning.groupBoost > 0 && index.groupMembers.length > 0
       ? new GroupPass(

@@ -2,11 +2,12 @@
 // numbered again, from the index itself (its postings, lengths, hashes and sentences),
 // so that a long run of patches never analyses a kept tool again.
 
-import { addToNameFilter, createNameFilter } from './exact-names.js';
+import { addToNameFilter, createNameFilter } from '../exact-names.js';
+import { renumberPostings } from '../postings/posting-encoder.js';
+import { FIELD_COUNT, type PostingBuffer } from '../postings/posting-format.js';
+import { buildGroups } from '../tool-groups.js';
 import type { FieldIndex } from './field-index.js';
-import { renumberPostings } from './postings/posting-encoder.js';
-import { FIELD_COUNT, type PostingBuffer } from './postings/posting-format.js';
-import { buildGroups } from './tool-groups.js';
+import { sentenceEnd } from './sentences.js';
 
 /**
  * The index with its alive slots only, numbered in their old order (postings stay in
@@ -25,7 +26,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   const slotHashes = new Uint32Array(count * 2);
   const position = new Uint32Array(count);
   const slotSentence = new Uint32Array(count);
-  const longLengths = new Map<number, readonly number[]>();
   const sentences = new Uint8Array(index.sentenceLength);
   let sentenceLength = 0;
   for (let slot = 0; slot < capacity; slot++) {
@@ -39,8 +39,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     slotHashes[to * 2 + 1] = index.slotHashes[slot * 2 + 1]!;
     position[to] = index.position[slot]!;
     slotSentence[to] = sentenceLength;
-    const long = index.longLengths.get(slot);
-    if (long !== undefined) longLengths.set(to, long);
     const start = index.slotSentence[slot]!;
     const end = sentenceEnd(index.sentences.bytes, start);
     sentences.set(index.sentences.bytes.subarray(start, end), sentenceLength);
@@ -67,7 +65,7 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   return {
     n,
     capacity: count,
-    generation: index.generation,
+    terms: index.terms,
     tools: index.tools,
     order,
     position,
@@ -81,7 +79,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     fieldWeights: index.fieldWeights,
     fieldBs: index.fieldBs,
     lengths,
-    longLengths,
     sums: index.sums,
     sentences: { bytes: sentences.slice(0, sentenceLength), used: sentenceLength },
     sentenceLength,
@@ -94,21 +91,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     nameFilter: filterOf(slotHashes, count),
     ...buildGroups(index.tools, order, count),
   };
-}
-
-/** Where the sentence at `start` ends: its count, then that many varints. */
-function sentenceEnd(bytes: Uint8Array, start: number): number {
-  let at = start;
-  let count = 0;
-  let shift = 0;
-  let byte: number;
-  do {
-    byte = bytes[at++]!;
-    count |= (byte & 0x7f) << shift;
-    shift += 7;
-  } while (byte >= 0x80);
-  for (let left = count >>> 0; left > 0; left--) while (bytes[at++]! >= 0x80);
-  return at;
 }
 
 /** A name filter of `slots` slots' hashes. */

@@ -35,7 +35,7 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
  *
  * Speed and memory by design: terms are interned to integers (in a dictionary of the
  * ranker, started again past `internals.maxTerms` terms), postings are slot
- * differences and frequency codes packed in bytes (two or three bytes a posting), and
+ * differences and frequency codes packed in bytes (see postings/posting-format.ts), and
  * a query touches only the postings of its terms and keeps a partial top-k. Indexing the
  * same sequence of tool objects again returns the index built before; indexing a list
  * where a few tools left, arrived or moved analyses only the arrivals and patches the
@@ -78,7 +78,7 @@ export function createFieldBm25Ranker(
         }
         return entry.index;
       }
-      // Loads the query tagger (wink-nlp, a one-time 0.2 s) with the first index rather
+      // Loads the query tagger (wink-nlp, a one-time cost) with the first index rather
       // than in the middle of a first search.
       if (tuning.partOfSpeechWeights !== false) winkInstance('pos');
       if (analysis.dictionary.full) analysis = newAnalysis();

@@ -36,7 +36,8 @@ export function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[
   const missing: number[] = [];
   const revived: number[] = [];
   // The positions the bridge's recorded changes name are the only ones that can differ
-  // (at 100,000 tools, reading both whole lists costs more than the rest of a small patch).
+  // (at 100,000 tools, reading both whole lists would cost more than the rest of a small
+  // patch: see the benchmarks guide).
   const known = changedPositions(old, tools);
   let slots: Int32Array;
   let claimed: Uint8Array;

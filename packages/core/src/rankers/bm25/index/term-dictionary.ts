@@ -6,8 +6,8 @@
 
 import { ToolSearchError } from '../../../errors.js';
 
-/** The terms a dictionary holds before its ranker starts a new one. @internal */
-export const DEFAULT_MAX_TERMS = 1 << 20;
+/** The terms a dictionary holds before its ranker starts a new one. */
+const DEFAULT_MAX_TERMS = 1 << 20;
 
 /**
  * Interned terms: ids from 0, in order of first sight.

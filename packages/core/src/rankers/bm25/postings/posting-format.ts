@@ -7,9 +7,8 @@
 //   one byte, `field * 31 + frequency - 1`, for the usual single field with a
 //   frequency up to 31, else FREQUENCY_ESCAPE and the packed frequencies as a varint.
 //
-// About two or three bytes a posting, where a slot and a code as 32-bit numbers took
-// eight. A tool's analysed vector (index/tool-vector.ts) codes its terms' frequencies
-// the same way. Only this room reads or writes these bytes.
+// Small (see the benchmarks guide for the bytes a posting takes), and read in one pass.
+// Only this room reads or writes these bytes.
 
 import { TOOL_FIELDS } from '../../../analyzer-fields.js';
 

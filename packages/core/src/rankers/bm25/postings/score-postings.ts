@@ -105,7 +105,7 @@ export function scorePostings(
         packed |= (byte & 0x7f) << shift;
       }
       if (alive[slot] === 0) continue;
-      // A term in several fields (about a third of the postings): the norms summed in
+      // A term in several fields (the escaped postings): the norms summed in
       // field order and saturated as PostingWeights.fill does, the same float operations.
       const row = slot * FIELD_COUNT;
       let tf = 0;

@@ -144,8 +144,8 @@ export class GroupPass {
 
   /** The best `top` of `groups` (each with its best score in `best`), in order. */
   private bestGroups(groups: readonly number[], best: Float64Array): number[] {
-    // Kept by insertion: a sort of every touched group would cost more than the rest
-    // of a search at 100,000 tools.
+    // Kept by insertion: at 100,000 tools a sort of every touched group would cost
+    // more than the rest of a search (see the benchmarks guide).
     const top: number[] = [];
     const want = Math.min(groups.length, this.top);
     for (let g = 0; g < groups.length && want > 0; g++) {

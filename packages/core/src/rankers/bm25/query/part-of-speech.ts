@@ -10,8 +10,8 @@ import { MAX_QUERY_SCAN } from '../tuning.js';
 const POS_CACHE_SIZE = 256;
 /** The tagger reads this much of a query; terms past it weigh 1. */
 const MAX_TAGGED_LENGTH = 1_024;
-// wink-nlp's tokenizer slows down on long unbroken runs (a 4,000-character blob takes
-// tens of ms): runs this long are not words, and are left out of tagging.
+// wink-nlp's tokenizer slows down on long unbroken runs (measured in the benchmarks
+// guide): runs this long are not words, and are left out of tagging.
 const UNTAGGED_RUN = /\S{33,}/g;
 
 /**

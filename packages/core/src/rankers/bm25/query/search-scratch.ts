@@ -89,13 +89,13 @@ export class SearchScratch implements SlotScores {
   growPairs(size: number, kept: number): void {
     if (this.pairSlots.length >= size) return;
     const length = Math.max(size, this.pairSlots.length * 2, 256);
-    const docs = new Uint32Array(length);
-    docs.set(this.pairSlots.subarray(0, kept));
+    const slots = new Uint32Array(length);
+    slots.set(this.pairSlots.subarray(0, kept));
     const counts = new Uint8Array(length);
     counts.set(this.pairCounts.subarray(0, kept));
     const pairs = new Uint16Array(length);
     pairs.set(this.pairOf.subarray(0, kept));
-    this.pairSlots = docs;
+    this.pairSlots = slots;
     this.pairCounts = counts;
     this.pairOf = pairs;
   }

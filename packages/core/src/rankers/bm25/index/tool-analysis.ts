@@ -1,7 +1,9 @@
 // Analyses the tools that arrive in an index: per tool, its fields' analysed lengths,
 // the hashes of the names a query may give exactly, its distinct terms with their
 // packed field frequencies, and its first sentence's terms in order (for proximity).
-// Read once by the build that places them; the index keeps what it needs.
+// Read once by the build that places them; the index keeps what it needs. The tools
+// lie side by side in a few flat arrays, not in arrays of their own: a typed array per
+// tool would carry more object overhead than data.
 
 import type { Analyzer } from '../../../analyzer.js';
 import { TOOL_FIELDS, toolFieldTexts } from '../../../analyzer-fields.js';

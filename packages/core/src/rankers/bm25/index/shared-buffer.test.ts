@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appendableBuffer } from './shared-buffer.js';
+import { appendableBuffer, appendBytes } from './shared-buffer.js';
 
 describe('appendableBuffer', () => {
   it('appends in place when nothing was appended past the prefix a build starts from', () => {
@@ -20,5 +20,15 @@ describe('appendableBuffer', () => {
     const own = appendableBuffer(undefined, 0, 4);
     expect(own.used).toBe(0);
     expect(own.bytes.length).toBeGreaterThanOrEqual(4);
+  });
+});
+
+describe('appendBytes', () => {
+  it('appends past the used bytes, growing the buffer, and says where they start', () => {
+    const own = appendableBuffer(undefined, 0, 2);
+    expect(appendBytes(own, new Uint8Array(20).fill(1))).toBe(0);
+    expect(appendBytes(own, new Uint8Array([2, 3]))).toBe(20);
+    expect(own.used).toBe(22);
+    expect([...own.bytes.subarray(19, 22)]).toEqual([1, 2, 3]);
   });
 });

@@ -4,7 +4,7 @@
 import { addToNameFilter, createNameFilter } from '../exact-names.js';
 import { trimPostingBuffer } from '../postings/posting-encoder.js';
 import { FIELD_COUNT, type PostingBuffer } from '../postings/posting-format.js';
-import { appendableBuffer } from './shared-buffer.js';
+import { appendableBuffer, appendBytes } from './shared-buffer.js';
 import type { SlotPlan } from './slot-plan.js';
 import type { AnalysedTools } from './tool-analysis.js';
 
@@ -107,16 +107,11 @@ export function placeFields(
   );
   for (let a = 0; a < analysed.count; a++) {
     const slot = oldCapacity + a;
-    const start = analysed.sentenceStarts[a]!;
-    const size = analysed.sentenceStarts[a + 1]! - start;
-    if (sentences.used + size > sentences.bytes.length) {
-      const grown = new Uint8Array(Math.max(sentences.used + size, sentences.bytes.length * 2));
-      grown.set(sentences.bytes.subarray(0, sentences.used));
-      sentences.bytes = grown;
-    }
-    sentences.bytes.set(analysed.sentences.subarray(start, start + size), sentences.used);
-    slotSentence[slot] = sentences.used;
-    sentences.used += size;
+    const sentence = analysed.sentences.subarray(
+      analysed.sentenceStarts[a]!,
+      analysed.sentenceStarts[a + 1]!,
+    );
+    slotSentence[slot] = appendBytes(sentences, sentence);
     for (let f = 0; f < FIELD_COUNT; f++) {
       const length = analysed.lengths[a * FIELD_COUNT + f]!;
       lengths[slot * FIELD_COUNT + f] = length;

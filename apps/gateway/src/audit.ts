@@ -37,7 +37,7 @@ const entryLine = (entry: AuditEntry): string =>
 export async function runAudit(options: AuditOptions): Promise<number> {
   let store: GatewayStore;
   try {
-    store = openGatewayStore(options.store);
+    store = await openGatewayStore(options.store);
   } catch (error) {
     throw new ConfigFileError(error instanceof Error ? error.message : String(error), {
       cause: error,

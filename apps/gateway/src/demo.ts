@@ -9,11 +9,11 @@ import { estimateToolTokens, type ToolDefinition } from '@tool-search/core';
 import {
   createProgressReporter,
   type GatewayActivity,
-  parseGatewayConfig,
   type StartedGateway,
   startGateway,
   type UpstreamPool,
 } from '@tool-search/mcp';
+import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
 import {
   createStyle,

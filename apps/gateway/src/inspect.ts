@@ -5,13 +5,8 @@ import {
   estimateToolTokens,
   type ToolDefinition,
 } from '@tool-search/core';
-import {
-  createProgressReporter,
-  createUpstreamPool,
-  findUnmatchedRules,
-  type GatewayConfig,
-  type UpstreamPool,
-} from '@tool-search/mcp';
+import { createProgressReporter, createUpstreamPool, type UpstreamPool } from '@tool-search/mcp';
+import { findUnmatchedRules, type GatewayConfig } from '@tool-search/mcp/config';
 import { readConfigFile, toolsOfProfile } from './config-file.js';
 import {
   createStyle,

@@ -3,11 +3,11 @@ import { ToolSearchError } from '@tool-search/core';
 import {
   createProgressReporter,
   DEFAULT_RETRY_FAILED_MS,
-  findUnmatchedRules,
   type StartedGateway,
   type StartGatewayOptions,
   startGateway,
 } from '@tool-search/mcp';
+import { findUnmatchedRules } from '@tool-search/mcp/config';
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
 import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';

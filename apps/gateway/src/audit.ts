@@ -1,9 +1,5 @@
-import {
-  type AuditEntry,
-  type GatewayStore,
-  openGatewayStore,
-  sanitizeTerminalText,
-} from '@tool-search/mcp';
+import { sanitizeTerminalText } from '@tool-search/hooks';
+import { type AuditEntry, type GatewayStore, openGatewayStore } from '@tool-search/mcp';
 import type { AuditOptions } from './command-flags.js';
 import { ConfigFileError } from './errors.js';
 

@@ -7,7 +7,6 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBridgeToolName, TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/bridge';
 import { estimateToolTokens, type ToolDefinition } from '@tool-search/core';
 import {
-  createProgressReporter,
   type GatewayActivity,
   type StartedGateway,
   startGateway,
@@ -25,6 +24,7 @@ import {
   truncate,
   wrapText,
 } from './format.js';
+import { createProgressReporter } from './progress.js';
 import { RECORDED_NAME_SEPARATOR } from './recorded-server.js';
 
 /** Where the demo writes. */

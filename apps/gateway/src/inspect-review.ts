@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
-import { openGatewayStore, sanitizeTerminalText, type UpstreamPool } from '@tool-search/mcp';
+import { sanitizeTerminalText } from '@tool-search/hooks';
+import { openGatewayStore, type UpstreamPool } from '@tool-search/mcp';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import {
   acceptToolReview,

@@ -1,7 +1,6 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ToolSearchError } from '@tool-search/core';
 import {
-  createProgressReporter,
   DEFAULT_RETRY_FAILED_MS,
   type StartedGateway,
   type StartGatewayOptions,
@@ -14,6 +13,7 @@ import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
+import { createProgressReporter } from './progress.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves

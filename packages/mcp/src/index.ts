@@ -84,12 +84,6 @@ export type {
   StoreSessionLimits,
 } from './store/types.js';
 export { DEFAULT_AUDIT_MAX_RECORDS, DEFAULT_EVENTS_PER_SESSION } from './store/types.js';
-export type { ProgressReporterOptions, ProgressStream } from './terminal/progress.js';
-export { createProgressReporter } from './terminal/progress.js';
-export type { TerminalStyle } from './terminal/style.js';
-export { createTerminalStyle, shouldColor } from './terminal/style.js';
-export type { SanitizeTerminalTextOptions } from './terminal/text.js';
-export { sanitizeTerminalText } from './terminal/text.js';
 export type { BatchCallStatus } from './tool-result/batch-result.js';
 export { BATCH_META_KEY } from './tool-result/batch-result.js';
 export { UPSTREAM_ERROR_META_KEY } from './tool-result/error-result.js';

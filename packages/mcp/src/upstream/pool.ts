@@ -486,7 +486,6 @@ export function createUpstreamPool(
         tool: found.tool,
       };
     },
-    servers: () => upstreams.map(statusOf),
     status: () => upstreams.map(statusOf),
     fingerprints: () =>
       upstreams

@@ -16,7 +16,7 @@
  */
 export { expandEnvVariables } from './env.js';
 export { loadGatewayConfig } from './load.js';
-export type { GatewayConfig, ParseGatewayConfigOptions } from './parse.js';
+export type { ParseGatewayConfigOptions } from './parse.js';
 export { parseGatewayConfig } from './parse.js';
 export type { UnmatchedRule } from './rule-report.js';
 export { findUnmatchedRules } from './rule-report.js';
@@ -24,6 +24,7 @@ export type {
   ApprovalConfig,
   ApprovalHintName,
   ApprovalRuleConfig,
+  GatewayConfig,
   GatewayPins,
   GatewayProfile,
   GuardrailsConfig,

@@ -1,7 +1,6 @@
 import {
   type ConfigWarning,
   parseToolSearchConfigWithWarnings,
-  type ToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';

@@ -21,6 +21,7 @@ import {
   type GatewayHttpOptions,
 } from './http-options.js';
 import { originStep } from './http-origin.js';
+import { createPendingRequests } from './http-pending.js';
 import { preflightStep } from './http-preflight.js';
 import { reply } from './http-reply.js';
 import { createSessionFactory, type HttpSession } from './http-session-factory.js';
@@ -105,8 +106,7 @@ export async function listenGatewayHttp(
   let port = 0;
   let accepting = true;
   // Requests whose response has not closed, GET streams aside: what a graceful close waits for.
-  let pending = 0;
-  const pendingSettled = new Set<() => void>();
+  const pending = createPendingRequests();
   const ownOrigins = () =>
     new Set(
       ['127.0.0.1', 'localhost', '[::1]', formatHost(bindHost)].map(
@@ -165,13 +165,7 @@ export async function listenGatewayHttp(
 
   const server = createServer(serverOptionsOf(limits), (req, res) => {
     armBodyDeadline(req, res, limits.bodyTimeoutMs);
-    if (req.method !== 'GET') {
-      pending += 1;
-      res.once('close', () => {
-        pending -= 1;
-        if (pending === 0) for (const settled of pendingSettled) settled();
-      });
-    }
+    if (req.method !== 'GET') pending.track(res);
     handle(req, res).catch((error: unknown) =>
       reply(res, 500, `Internal error: ${describeError(error)}`),
     );
@@ -226,18 +220,7 @@ export async function listenGatewayHttp(
     stopAccepting,
     async close(closeOptions = {}) {
       stopAccepting();
-      const graceMs = closeOptions.graceMs ?? 0;
-      if (pending > 0 && graceMs > 0) {
-        let settle = () => {};
-        const settled = new Promise<void>((resolve) => {
-          settle = resolve;
-        });
-        pendingSettled.add(settle);
-        const timer = setTimeout(settle, graceMs);
-        await settled;
-        clearTimeout(timer);
-        pendingSettled.delete(settle);
-      }
+      await pending.settled(closeOptions.graceMs ?? 0);
       const opened = [...sessions.entries()];
       for (const [id] of opened) sessions.delete(id);
       await Promise.allSettled(opened.map(([, entry]) => entry.transport.close()));

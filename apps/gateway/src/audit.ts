@@ -1,9 +1,5 @@
-import {
-  type AuditEntry,
-  type GatewayStore,
-  openGatewayStore,
-  sanitizeTerminalText,
-} from '@tool-search/mcp';
+import { sanitizeTerminalText } from '@tool-search/hooks';
+import { type AuditEntry, type GatewayStore, openGatewayStore } from '@tool-search/mcp';
 import type { AuditOptions } from './command-flags.js';
 import { ConfigFileError } from './errors.js';
 
@@ -37,7 +33,7 @@ const entryLine = (entry: AuditEntry): string =>
 export async function runAudit(options: AuditOptions): Promise<number> {
   let store: GatewayStore;
   try {
-    store = openGatewayStore(options.store);
+    store = await openGatewayStore(options.store);
   } catch (error) {
     throw new ConfigFileError(error instanceof Error ? error.message : String(error), {
       cause: error,

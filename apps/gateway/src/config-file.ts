@@ -1,5 +1,5 @@
 import { type ToolDefinition, ToolSearchError } from '@tool-search/core';
-import { type GatewayConfig, loadGatewayConfig } from '@tool-search/mcp';
+import { type GatewayConfig, loadGatewayConfig } from '@tool-search/mcp/config';
 import { createToolsetRegistry, scopeTools } from '@tool-search/toolsets';
 import { ConfigFileError } from './errors.js';
 

@@ -7,13 +7,12 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBridgeToolName, TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/bridge';
 import { estimateToolTokens, type ToolDefinition } from '@tool-search/core';
 import {
-  createProgressReporter,
   type GatewayActivity,
-  parseGatewayConfig,
   type StartedGateway,
   startGateway,
   type UpstreamPool,
 } from '@tool-search/mcp';
+import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
 import {
   createStyle,
@@ -25,6 +24,7 @@ import {
   truncate,
   wrapText,
 } from './format.js';
+import { createProgressReporter } from './progress.js';
 import { RECORDED_NAME_SEPARATOR } from './recorded-server.js';
 
 /** Where the demo writes. */

@@ -7,14 +7,12 @@ import {
   createToolRuleMatcher,
   type DispatchResult,
 } from '@tool-search/hooks';
+import { createConfigGuardrails, createGatewayApproval, resolveToolNames } from '@tool-search/mcp';
 import {
-  createConfigGuardrails,
-  createGatewayApproval,
   findUnmatchedRules,
   type GatewayConfig,
   parseGatewayConfig,
-  resolveToolNames,
-} from '@tool-search/mcp';
+} from '@tool-search/mcp/config';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = new URL('../../../', import.meta.url);

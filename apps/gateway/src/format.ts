@@ -1,9 +1,4 @@
 import {
-  createTerminalStyle,
-  shouldColor as mcpShouldColor,
-  type TerminalStyle,
-} from '@tool-search/mcp';
-import {
   type Column,
   renderTable as renderAnyTable,
   type TableOptions,
@@ -11,9 +6,14 @@ import {
   truncate,
   wrapText,
 } from '@tool-search/terminal';
+import {
+  createTerminalStyle,
+  shouldColor as styleShouldColor,
+  type TerminalStyle,
+} from './terminal-style.js';
 
-// The app's terminal output goes through two shared modules: colours and their
-// NO_COLOR/FORCE_COLOR rule from @tool-search/mcp (its progress reporter needs the same
+// The app's terminal output goes through two modules: colours and their
+// NO_COLOR/FORCE_COLOR rule from terminal-style.ts (the progress reporter uses the same
 // rule), widths and tables from @tool-search/terminal. This file keeps the app's names.
 
 export type { Column };
@@ -22,10 +22,10 @@ export { truncate, wrapText };
 /** Terminal styling that turns itself off where colour does not belong. */
 export type Style = TerminalStyle;
 
-/** Whether to colour a stream: see `shouldColor` of `@tool-search/mcp`. */
-export const shouldColor = mcpShouldColor;
+/** Whether to colour a stream: see `shouldColor` in terminal-style.ts. */
+export const shouldColor = styleShouldColor;
 
-/** Creates a {@link Style}: see `createTerminalStyle` of `@tool-search/mcp`. */
+/** Creates a {@link Style}: see `createTerminalStyle` in terminal-style.ts. */
 export const createStyle = createTerminalStyle;
 
 /**

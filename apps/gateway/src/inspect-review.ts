@@ -1,17 +1,16 @@
 import { existsSync } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
+import { sanitizeTerminalText } from '@tool-search/hooks';
+import { openGatewayStore, type UpstreamPool } from '@tool-search/mcp';
+import type { GatewayConfig } from '@tool-search/mcp/config';
 import {
   acceptToolReview,
   detectToolPoisoning,
   diffToolReview,
-  type GatewayConfig,
-  openGatewayStore,
   readToolReview,
   reviewKey,
-  sanitizeTerminalText,
-  type UpstreamPool,
   writeToolReview,
-} from '@tool-search/mcp';
+} from '@tool-search/mcp/review';
 import { formatInt, renderTable, type Style, truncate } from './format.js';
 
 interface Output {
@@ -172,7 +171,7 @@ async function shareToolReview(
   accepted: ReadonlyMap<string, string>,
   out: Output,
 ): Promise<void> {
-  const store = openGatewayStore(spec);
+  const store = await openGatewayStore(spec);
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {

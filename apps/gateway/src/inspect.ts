@@ -5,13 +5,8 @@ import {
   estimateToolTokens,
   type ToolDefinition,
 } from '@tool-search/core';
-import {
-  createProgressReporter,
-  createUpstreamPool,
-  findUnmatchedRules,
-  type GatewayConfig,
-  type UpstreamPool,
-} from '@tool-search/mcp';
+import { createUpstreamPool, type UpstreamPool } from '@tool-search/mcp';
+import { findUnmatchedRules, type GatewayConfig } from '@tool-search/mcp/config';
 import { readConfigFile, toolsOfProfile } from './config-file.js';
 import {
   createStyle,
@@ -25,6 +20,7 @@ import {
 } from './format.js';
 import { printArgumentChecks } from './inspect-arguments.js';
 import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
+import { createProgressReporter } from './progress.js';
 
 /** The context windows `inspect` decides activation for. */
 export const INSPECT_CONTEXT_WINDOWS = [32_000, 128_000, 200_000, 1_000_000] as const;

@@ -1,19 +1,19 @@
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ToolSearchError } from '@tool-search/core';
 import {
-  createProgressReporter,
   DEFAULT_RETRY_FAILED_MS,
-  findUnmatchedRules,
   type StartedGateway,
   type StartGatewayOptions,
   startGateway,
 } from '@tool-search/mcp';
+import { findUnmatchedRules } from '@tool-search/mcp/config';
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
 import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';
 import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
+import { createProgressReporter } from './progress.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves

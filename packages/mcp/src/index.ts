@@ -6,7 +6,12 @@
  * The entry points:
  * - {@link startGateway}: pool + server + close in one call, on stdio and/or
  *   Streamable HTTP; what the `tool-search-gateway` app runs.
- * - {@link loadGatewayConfig} and {@link parseGatewayConfig}: the config file.
+ * - `@tool-search/mcp/config`: the config file (`loadGatewayConfig`,
+ *   `parseGatewayConfig`) and its types.
+ * - `@tool-search/mcp/store/memory` and `@tool-search/mcp/store/redis`: the gateway
+ *   stores (the Redis one needs the optional peer `@redis/client`).
+ * - `@tool-search/mcp/review`: the review of upstream tools (fingerprints, the review
+ *   file, the poisoning screen).
  * - {@link createUpstreamPool}: the connections to the upstream servers.
  * - {@link createGatewayServer}: the MCP server in front of a pool, for your own wiring.
  * - {@link validateGatewayHttpOptions}, {@link isLoopbackHost} and
@@ -14,7 +19,8 @@
  *
  * @example
  * ```ts
- * import { loadGatewayConfig, startGateway } from '@tool-search/mcp';
+ * import { startGateway } from '@tool-search/mcp';
+ * import { loadGatewayConfig } from '@tool-search/mcp/config';
  *
  * const gateway = await startGateway({
  *   config: await loadGatewayConfig('gateway.json'),
@@ -25,24 +31,6 @@
  *
  * @packageDocumentation
  */
-export { expandEnvVariables } from './config/env.js';
-export { loadGatewayConfig } from './config/load.js';
-export type { GatewayConfig, ParseGatewayConfigOptions } from './config/parse.js';
-export { parseGatewayConfig } from './config/parse.js';
-export type { UnmatchedRule } from './config/rule-report.js';
-export { findUnmatchedRules } from './config/rule-report.js';
-export type {
-  ApprovalConfig,
-  ApprovalHintName,
-  ApprovalRuleConfig,
-  GatewayPins,
-  GatewayProfile,
-  GuardrailsConfig,
-  HttpServerConfig,
-  StdioServerConfig,
-  ToolPatternsConfig,
-  UpstreamServerConfig,
-} from './config/schemas.js';
 export {
   clientSupportsElicitation,
   createElicitationApproval,
@@ -83,11 +71,7 @@ export type {
   GatewayToolSource,
 } from './gateway/types.js';
 export { createSessionEventStore } from './store/event-store.js';
-export type { MemoryStoreOptions } from './store/memory-store.js';
-export { createMemoryStore } from './store/memory-store.js';
 export { openGatewayStore } from './store/open-store.js';
-export type { RedisStoreOptions } from './store/redis-store.js';
-export { createRedisStore, redactRedisUrl } from './store/redis-store.js';
 export type {
   AnswerRouting,
   AuditEntry,
@@ -100,12 +84,6 @@ export type {
   StoreSessionLimits,
 } from './store/types.js';
 export { DEFAULT_AUDIT_MAX_RECORDS, DEFAULT_EVENTS_PER_SESSION } from './store/types.js';
-export type { ProgressReporterOptions, ProgressStream } from './terminal/progress.js';
-export { createProgressReporter } from './terminal/progress.js';
-export type { TerminalStyle } from './terminal/style.js';
-export { createTerminalStyle, shouldColor } from './terminal/style.js';
-export type { SanitizeTerminalTextOptions } from './terminal/text.js';
-export { sanitizeTerminalText } from './terminal/text.js';
 export type { BatchCallStatus } from './tool-result/batch-result.js';
 export { BATCH_META_KEY } from './tool-result/batch-result.js';
 export { UPSTREAM_ERROR_META_KEY } from './tool-result/error-result.js';
@@ -129,8 +107,6 @@ export {
   MIN_DESCRIPTION_CHARS,
   measureJson,
 } from './upstream/limits.js';
-export type { PoisoningFinding, PoisoningPattern } from './upstream/poisoning.js';
-export { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './upstream/poisoning.js';
 export { createUpstreamPool } from './upstream/pool.js';
 export type {
   ReconnectOptions,
@@ -144,24 +120,5 @@ export type {
   UpstreamState,
   UpstreamToolInfo,
 } from './upstream/pool-types.js';
-export type {
-  HeldTool,
-  ReviewHold,
-  SharedToolReview,
-  ToolFingerprint,
-  ToolReviewChange,
-  ToolReviewConfig,
-  ToolReviewGate,
-} from './upstream/review.js';
-export {
-  acceptToolReview,
-  createToolReviewGate,
-  DEFAULT_REVIEW_FILE,
-  diffToolReview,
-  fingerprintTool,
-  readToolReview,
-  reviewKey,
-  writeToolReview,
-} from './upstream/review.js';
 export type { NamedUpstreamTool, UpstreamToolEntry } from './upstream/tool-names.js';
 export { resolveToolNames, serverPrefix } from './upstream/tool-names.js';

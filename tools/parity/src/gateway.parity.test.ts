@@ -10,7 +10,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CALL } from '@tool-search/bridge';
 import type { DispatchResult } from '@tool-search/hooks';
-import { parseGatewayConfig, type StartedGateway, startGateway } from '@tool-search/mcp';
+import { type StartedGateway, startGateway } from '@tool-search/mcp';
+import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -152,7 +152,13 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const aiSdkManifest = JSON.parse(
     await readFile(join(root, 'packages', 'ai-sdk', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
+  // @tool-search/mcp/store/redis runs on an optional peer (@redis/client, an mcp dev
+  // dependency): installed here as a user of that entry installs it.
+  const mcpManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'mcp', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
   const sdks = {
+    '@redis/client': mcpManifest.devDependencies['@redis/client'],
     ...Object.fromEntries(
       ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
     ),

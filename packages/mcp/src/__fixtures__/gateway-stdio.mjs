@@ -1,16 +1,12 @@
 // The gateway over stdio, as a client would spawn it: reads the config file named by
-// GATEWAY_CONFIG and serves MCP on stdin/stdout (progress, if any, goes to stderr).
+// GATEWAY_CONFIG and serves MCP on stdin/stdout (nothing on stderr).
 // Runs the built package: the test task builds it first (see ../../turbo.json).
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import {
-  createGatewayServer,
-  createProgressReporter,
-  createUpstreamPool,
-  loadGatewayConfig,
-} from '../../dist/index.js';
+import { loadGatewayConfig } from '../../dist/config/index.js';
+import { createGatewayServer, createUpstreamPool } from '../../dist/index.js';
 
 const config = await loadGatewayConfig(process.env.GATEWAY_CONFIG);
-const pool = createUpstreamPool(config, { onProgress: createProgressReporter() });
+const pool = createUpstreamPool(config);
 await pool.start();
 const gateway = createGatewayServer({
   pool,

@@ -1,13 +1,11 @@
 import {
   type ConfigWarning,
   parseToolSearchConfigWithWarnings,
-  type ToolSearchConfig,
   ToolSearchError,
 } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
-import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from '../upstream/limits.js';
-import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from '../upstream/review.js';
+import { DEFAULT_REVIEW_FILE, DEFAULT_UPSTREAM_LIMITS } from './defaults.js';
 import { findTooDeep, MAX_CONFIG_DEPTH } from './depth.js';
 import { expandEnvVariables, formatPath } from './env.js';
 import { camelKeys, type Issue, isPlainObject, parseSection, typeName } from './issues.js';
@@ -17,6 +15,7 @@ import {
   DEFAULT_APPROVAL_CONFIG,
   DEFAULT_GUARDRAILS_CONFIG,
   dropUndefined,
+  type GatewayConfig,
   type GatewayPins,
   type GatewayProfile,
   type GuardrailsConfig,
@@ -28,43 +27,13 @@ import {
   profileSchema,
   reviewSchema,
   stdioServerSchema,
+  type ToolReviewConfig,
   toolsetSchema,
+  type UpstreamLimits,
   type UpstreamServerConfig,
 } from './schemas.js';
 
-/** A parsed gateway configuration: see {@link parseGatewayConfig}. */
-export interface GatewayConfig {
-  /** The upstream servers, by name, in file order (disabled ones included). */
-  mcpServers: Record<string, UpstreamServerConfig>;
-  /** The tool search configuration of core. */
-  toolSearch: ToolSearchConfig;
-  /** Toolset definitions, beside the implicit `mcp-<server>` toolset of every server. */
-  toolsets: ToolsetDefinition[];
-  /** Named session scopes. */
-  profiles: Record<string, GatewayProfile>;
-  /** Tools that are never deferred. */
-  pins: GatewayPins;
-  /** Call guardrails. */
-  guardrails: GuardrailsConfig;
-  /** The approval policy. */
-  approval: ApprovalConfig;
-  /** How much of an upstream tool definition is accepted and shown. */
-  limits: UpstreamLimits;
-  /**
-   * Where the reviewed tool fingerprints live and which tools are held back until
-   * accepted. A relative `file` is resolved against the config file's folder by
-   * {@link loadGatewayConfig} (against the working directory by {@link parseGatewayConfig}).
-   */
-  review: ToolReviewConfig;
-  /**
-   * Where sessions, approvals, stream events and the audit trail are kept: `memory`
-   * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas
-   * share them. `serve --store` overrides it.
-   */
-  store?: string;
-  /** What was ignored or defaulted, with the path (never fatal). */
-  warnings: ConfigWarning[];
-}
+export type { GatewayConfig };
 
 /** Options of {@link parseGatewayConfig}. */
 export interface ParseGatewayConfigOptions {

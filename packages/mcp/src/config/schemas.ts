@@ -1,12 +1,13 @@
+import type { ConfigWarning, ToolSearchConfig } from '@tool-search/core';
 import { DEFAULT_APPROVAL_ARGUMENT_CHARS } from '@tool-search/hooks';
+import type { ToolsetDefinition } from '@tool-search/toolsets';
 import { z } from 'zod/v4';
 import {
+  DEFAULT_APPROVAL_TIMEOUT_MS,
+  DEFAULT_REVIEW_FILE,
   DEFAULT_UPSTREAM_LIMITS,
   MIN_DESCRIPTION_CHARS,
-  type UpstreamLimits,
-} from '../upstream/limits.js';
-import { DEFAULT_REVIEW_FILE, type ToolReviewConfig } from '../upstream/review.js';
-import { DEFAULT_APPROVAL_TIMEOUT_MS } from './defaults.js';
+} from './defaults.js';
 
 // The schemas of the config's sections: the exported types are their outputs, so a
 // field is written once, with its documentation. The walk over the file is parse.ts.
@@ -267,37 +268,117 @@ export const DEFAULT_GUARDRAILS_CONFIG: GuardrailsConfig = guardrailsSchema.pars
 
 /** The schema of `limits`. */
 export const limitsSchema = z.strictObject({
+  /**
+   * The longest description the model is shown, in characters. A longer one is cut,
+   * and the cut is marked in the text (`[… N more characters cut by the gateway]`,
+   * inside the limit). At least 200. @defaultValue 10000
+   */
   maxDescriptionChars: z
     .number()
     .int()
     .min(MIN_DESCRIPTION_CHARS)
     .optional()
     .default(DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars),
+  /**
+   * The largest input schema, in bytes of compact UTF-8 JSON. A larger one cannot be
+   * cut meaningfully: the tool is refused. @defaultValue 65536
+   */
   maxSchemaBytes: z
     .number()
     .int()
     .positive()
     .optional()
     .default(DEFAULT_UPSTREAM_LIMITS.maxSchemaBytes),
+  /**
+   * The deepest nesting of objects and arrays in an input schema (the schema object
+   * itself is level 1). A deeper one is refused. @defaultValue 64
+   */
   maxSchemaDepth: z
     .number()
     .int()
     .positive()
     .optional()
     .default(DEFAULT_UPSTREAM_LIMITS.maxSchemaDepth),
+  /**
+   * The largest whole definition after the description is cut (name, description,
+   * schema, annotations), in bytes of compact UTF-8 JSON; catches huge annotations.
+   * A larger one is refused. @defaultValue 131072
+   */
   maxToolBytes: z
     .number()
     .int()
     .positive()
     .optional()
     .default(DEFAULT_UPSTREAM_LIMITS.maxToolBytes),
-}) satisfies z.ZodType<UpstreamLimits, unknown>;
+});
+
+/**
+ * How much of an upstream tool definition the gateway accepts and shows. The defaults
+ * sit well above the largest of 397 real tools of 23 published MCP servers (longest
+ * description 6,993 characters, largest input schema 12,030 bytes, deepest 21 levels),
+ * so that they only ever touch pathological definitions.
+ */
+export interface UpstreamLimits extends z.output<typeof limitsSchema> {}
 
 /** The schema of `review`. */
 export const reviewSchema = z.strictObject({
+  /** The review file (JSON, one line per tool). @defaultValue 'tool-review.json' */
   file: z.string().min(1, 'must not be empty').optional().default(DEFAULT_REVIEW_FILE),
+  /** What is held back until accepted. @defaultValue 'none' */
   hold: z.enum(['none', 'changed', 'new-and-changed']).optional().default('none'),
-}) satisfies z.ZodType<ToolReviewConfig, unknown>;
+});
+
+/** The `review` section of a gateway config. */
+export interface ToolReviewConfig extends z.output<typeof reviewSchema> {}
+
+/**
+ * Which upstream tools are held back (not listed, not callable) until their current
+ * definition is accepted into the review file: `'none'` holds nothing, `'changed'`
+ * holds tools whose definition differs from the accepted one, `'new-and-changed'` also
+ * holds tools that were never accepted.
+ */
+export type ReviewHold = ToolReviewConfig['hold'];
+
+/**
+ * The shape of a parsed gateway configuration, section by section: what
+ * `parseGatewayConfig` returns (it parses each section with its own schema above, so
+ * that a bad section is reported with its path; this one only names the whole).
+ */
+export const gatewayConfigSchema = z.object({
+  /** The upstream servers, by name, in file order (disabled ones included). */
+  mcpServers: z.record(z.string(), z.union([stdioServerSchema, httpServerSchema])),
+  /** The tool search configuration of core. */
+  toolSearch: z.custom<ToolSearchConfig>(),
+  /** Toolset definitions, beside the implicit `mcp-<server>` toolset of every server. */
+  toolsets: z.array(z.custom<ToolsetDefinition>()),
+  /** Named session scopes. */
+  profiles: z.record(z.string(), profileSchema),
+  /** Tools that are never deferred. */
+  pins: pinsSchema,
+  /** Call guardrails. */
+  guardrails: guardrailsSchema,
+  /** The approval policy. */
+  approval: approvalSchema,
+  /** How much of an upstream tool definition is accepted and shown. */
+  limits: limitsSchema,
+  /**
+   * Where the reviewed tool fingerprints live and which tools are held back until
+   * accepted. A relative `file` is resolved against the config file's folder by
+   * `loadGatewayConfig` (against the working directory by `parseGatewayConfig`).
+   */
+  review: reviewSchema,
+  /**
+   * Where sessions, approvals, stream events and the audit trail are kept: `memory`
+   * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas
+   * share them. `serve --store` overrides it.
+   */
+  store: z.string().optional(),
+  /** What was ignored or defaulted, with the path (never fatal). */
+  warnings: z.array(z.custom<ConfigWarning>()),
+});
+
+/** A parsed gateway configuration: see `parseGatewayConfig`. */
+export interface GatewayConfig extends z.output<typeof gatewayConfigSchema> {}
 
 /**
  * The object without its `undefined` properties.

@@ -1,4 +1,6 @@
 import type { ServerResponse } from 'node:http';
+import type { HttpStep } from './http-chain.js';
+import { reply } from './http-reply.js';
 
 /** What `/readyz` reports: whether this replica should get traffic, and why not. */
 export interface GatewayReadiness {
@@ -44,4 +46,52 @@ export async function answerHealth(
   }
   res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
   res.end(JSON.stringify(body));
+}
+
+const alwaysReady = async (): Promise<GatewayReadiness> => ({ ready: true, store: 'ok' });
+
+/**
+ * The liveness step: `GET /healthz` says only that the process serves, so a liveness
+ * probe gets it by any name (before the host check).
+ *
+ * @returns the step
+ * @throws nothing
+ */
+export function livenessStep(): HttpStep {
+  return async ({ req, res, url }) => {
+    if (req.method !== 'GET' || url.pathname !== '/healthz') return false;
+    await answerHealth(res, '/healthz', alwaysReady);
+    return true;
+  };
+}
+
+/**
+ * The endpoint step: anything but the MCP endpoint and `/readyz` is not found.
+ *
+ * @param path - the MCP endpoint's path
+ * @returns the step
+ * @throws nothing
+ */
+export function endpointStep(path: string): HttpStep {
+  return ({ res, url }) => {
+    if (url.pathname === path || url.pathname === '/readyz') return false;
+    reply(res, 404, `Not found: the MCP endpoint is ${path}`);
+    return true;
+  };
+}
+
+/**
+ * The readiness step: `GET /readyz` (after the host check) reports how this replica is.
+ *
+ * @param readiness - how this replica is @defaultValue always ready
+ * @returns the step
+ * @throws nothing
+ */
+export function readinessStep(readiness: (() => Promise<GatewayReadiness>) | undefined): HttpStep {
+  return async ({ req, res, url }) => {
+    if (url.pathname !== '/readyz') return false;
+    if (req.method !== 'GET') reply(res, 405, 'Method not allowed: GET /readyz');
+    else await answerHealth(res, '/readyz', readiness ?? alwaysReady);
+    return true;
+  };
 }

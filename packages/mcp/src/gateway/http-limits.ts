@@ -136,16 +136,22 @@ export function armBodyDeadline(req: IncomingMessage, res: ServerResponse, timeo
  * @param req - the request
  * @param maxBytes - the largest body
  * @returns the parsed body
- * @throws `Error` for a body that is too large, unfinished (the socket closed) or not JSON
+ * @throws {@link ToolSearchError} `invalid_argument` for a body that is too large or
+ * unfinished (the socket closed); `SyntaxError` for a body that is not JSON
  */
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (size > maxBytes) throw new Error(`the request body is larger than ${maxBytes} bytes`);
+    if (size > maxBytes) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        `the request body is larger than ${maxBytes} bytes`,
+      );
+    }
     chunks.push(chunk as Buffer);
   }
-  if (!req.complete) throw new Error('the request body ended early');
+  if (!req.complete) throw new ToolSearchError('invalid_argument', 'the request body ended early');
   return JSON.parse(Buffer.concat(chunks).toString('utf8'));
 }

@@ -1,16 +1,17 @@
-import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { GatewayProfile } from '../config/schemas.js';
-import type { GatewayStore, StoredSession } from '../store/types.js';
-import { answerHealth, type GatewayReadiness } from './http-health.js';
+import type { GatewayStore } from '../store/types.js';
+import { authStep, createHttpTokens } from './http-auth.js';
+import { type HttpStep, runHttpSteps } from './http-chain.js';
+import type { HttpFront } from './http-front.js';
+import { endpointStep, type GatewayReadiness, livenessStep, readinessStep } from './http-health.js';
+import { hostStep } from './http-host.js';
 import {
   armBodyDeadline,
   formatDuration,
-  readJson,
   resolveHttpLimits,
   serverOptionsOf,
 } from './http-limits.js';
@@ -19,10 +20,14 @@ import {
   type GatewayHttpListener,
   type GatewayHttpOptions,
 } from './http-options.js';
-import { routeResponses, splitAnswers } from './http-replicas.js';
-import { reply, storeFailure } from './http-reply.js';
+import { originStep } from './http-origin.js';
+import { createPendingRequests } from './http-pending.js';
+import { preflightStep } from './http-preflight.js';
+import { reply } from './http-reply.js';
 import { createSessionFactory, type HttpSession } from './http-session-factory.js';
-import { createSessionTable, trackActivity } from './http-session-table.js';
+import { newSessionStep } from './http-session-open.js';
+import { sessionStep } from './http-session-route.js';
+import { createSessionTable } from './http-session-table.js';
 import { isLoopbackHost, validateGatewayHttpOptions } from './http-validation.js';
 import type { GatewaySession } from './types.js';
 
@@ -49,17 +54,9 @@ export interface GatewayHttpHost {
   onStoreError?: (message: string) => void;
 }
 
-function digest(text: string): Buffer {
-  return createHash('sha256').update(text).digest();
-}
-
 function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
-
-/** `Access-Control-Allow-Headers`: what an MCP client sends on the endpoint. */
-const CORS_ALLOW_HEADERS =
-  'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
 
 /**
  * Serves gateway sessions over Streamable HTTP (stateful: one session per
@@ -87,15 +84,11 @@ export async function listenGatewayHttp(
   // Every option is checked before anything listens.
   validateGatewayHttpOptions(options, { profiles: host.profiles });
 
-  // token digest (hex) → the profile it selects
-  const tokens = new Map<string, { digest: Buffer; profile: string | undefined }>();
-  if (options.token !== undefined) {
-    tokens.set('default', { digest: digest(options.token), profile: host.defaultProfile });
-  }
-  for (const [name, profile] of Object.entries(host.profiles)) {
-    if (profile.token !== undefined)
-      tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
-  }
+  const tokens = createHttpTokens({
+    token: options.token,
+    profiles: host.profiles,
+    defaultProfile: host.defaultProfile,
+  });
   const limits = resolveHttpLimits(options, tokens.size);
   // Only a shared store changes how sessions are served: one in memory is this process.
   const store = host.store?.shared === true ? host.store : undefined;
@@ -113,8 +106,7 @@ export async function listenGatewayHttp(
   let port = 0;
   let accepting = true;
   // Requests whose response has not closed, GET streams aside: what a graceful close waits for.
-  let pending = 0;
-  const pendingSettled = new Set<() => void>();
+  const pending = createPendingRequests();
   const ownOrigins = () =>
     new Set(
       ['127.0.0.1', 'localhost', '[::1]', formatHost(bindHost)].map(
@@ -135,229 +127,7 @@ export async function listenGatewayHttp(
       : `${rule}; the first idle one closes within ${formatDuration(soonest)}.`;
   };
 
-  const authenticate = (
-    req: IncomingMessage,
-  ): { principal: string; profile: string | undefined } | undefined => {
-    if (tokens.size === 0) return { principal: '', profile: host.defaultProfile };
-    const header = req.headers.authorization ?? '';
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    if (!match) return undefined;
-    const presented = digest(match[1]!.trim());
-    for (const [principal, entry] of tokens) {
-      if (timingSafeEqual(presented, entry.digest)) return { principal, profile: entry.profile };
-    }
-    return undefined;
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const origin = req.headers.origin;
-    if (origin !== undefined && !allowedOrigins.has(origin) && !ownOrigins().has(origin)) {
-      // No CORS headers: the browser keeps the answer from the foreign page.
-      return reply(res, 403, `Forbidden: origin ${origin} is not allowed`);
-    }
-    if (origin !== undefined) {
-      // Every answer to an allowed origin, errors included, is readable by its page.
-      res.setHeader('access-control-allow-origin', origin);
-      res.setHeader('vary', 'Origin');
-      res.setHeader('access-control-expose-headers', 'mcp-session-id, mcp-protocol-version');
-    }
-    const url = new URL(req.url ?? '/', 'http://gateway');
-    // `/healthz` says only that the process serves: a liveness probe gets it by any name.
-    if (req.method === 'GET' && url.pathname === '/healthz') {
-      return answerHealth(res, url.pathname, async () => ({ ready: true, store: 'ok' }));
-    }
-    if (url.pathname !== path && url.pathname !== '/readyz') {
-      return reply(res, 404, `Not found: the MCP endpoint is ${path}`);
-    }
-
-    // DNS rebinding: a page on a name that resolves here may not read the endpoint, nor
-    // how this replica, its store and its upstreams are.
-    const hostHeader = (req.headers.host ?? '').toLowerCase();
-    if (options.allowedHosts !== undefined || loopback) {
-      const hostName = hostHeader.replace(/:\d+$/, '');
-      const allowed =
-        options.allowedHosts?.includes(hostHeader) === true ||
-        (loopback && isLoopbackHost(hostName) && hostHeader.endsWith(`:${port}`));
-      if (!allowed)
-        return reply(res, 403, `Forbidden: host ${hostHeader || '(none)'} is not allowed`);
-    }
-    if (url.pathname === '/readyz') {
-      if (req.method !== 'GET') return reply(res, 405, 'Method not allowed: GET /readyz');
-      return answerHealth(
-        res,
-        url.pathname,
-        host.readiness ?? (async () => ({ ready: true, store: 'ok' })),
-      );
-    }
-
-    if (req.method === 'OPTIONS') {
-      // A CORS preflight carries no credentials: answer it before authentication.
-      res.writeHead(204, {
-        allow: 'GET, POST, DELETE, OPTIONS',
-        ...(origin === undefined
-          ? {}
-          : {
-              'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-              'access-control-allow-headers': CORS_ALLOW_HEADERS,
-              'access-control-max-age': '600',
-            }),
-      });
-      res.end();
-      return;
-    }
-
-    const auth = authenticate(req);
-    if (auth === undefined) {
-      return reply(res, 401, 'Unauthorized: a valid bearer token is required', {
-        'www-authenticate': 'Bearer realm="tool-search-gateway"',
-      });
-    }
-
-    const sessionId = req.headers['mcp-session-id'];
-    if (typeof sessionId === 'string') {
-      let entry = sessions.get(sessionId);
-      if (entry === undefined && store !== undefined) {
-        // Opened on another replica (or by this one before a restart): rebuild it here.
-        const restored = await restore(sessionId, auth, res);
-        if (restored === undefined) return;
-        entry = restored;
-      }
-      if (entry === undefined)
-        return reply(res, 404, 'Session not found: initialize a new session');
-      // A session belongs to the token that opened it: no switching scopes mid-session.
-      if (entry.principal !== auth.principal) {
-        return reply(res, 403, 'Forbidden: this session belongs to another client');
-      }
-      if (store !== undefined) {
-        let alive: boolean;
-        try {
-          alive = await store.touchSession(sessionId, entry.principal, idleTimeoutMs);
-        } catch (error) {
-          return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
-        }
-        if (!alive) {
-          // Closed (DELETE) on another replica, or expired: this copy goes too.
-          if (sessions.delete(sessionId)) entry.close();
-          return reply(
-            res,
-            404,
-            'Session not found: it was closed or expired; initialize a new session',
-          );
-        }
-        if (req.method === 'POST') {
-          let body: unknown;
-          try {
-            body = await readJson(req, maxBodyBytes);
-          } catch (error) {
-            return reply(res, 400, `Bad request: ${describeError(error)}`);
-          }
-          const { answers, rest } = splitAnswers(body);
-          if (answers.length > 0) {
-            // An answer to an elicitation belongs to the one question it answers, which
-            // the replica that asked (maybe another) is waiting on.
-            let refused: string[];
-            try {
-              refused = await routeResponses(store, sessionId, answers);
-            } catch (error) {
-              return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
-            }
-            if (refused.length > 0) return reply(res, 400, `Bad request: ${refused.join(' ')}`);
-            if (rest === undefined) {
-              res.writeHead(202).end();
-              return;
-            }
-          }
-          trackActivity(entry.activity, res);
-          await entry.transport.handleRequest(req, res, rest);
-          return;
-        }
-      }
-      trackActivity(entry.activity, res);
-      await entry.transport.handleRequest(req, res);
-      return;
-    }
-    if (!accepting) {
-      return reply(res, 503, 'The gateway is shutting down: no new sessions.', {
-        connection: 'close',
-      });
-    }
-
-    if (req.method !== 'POST')
-      return reply(res, 400, 'Bad request: no session; send initialize first');
-    let body: unknown;
-    try {
-      body = await readJson(req, maxBodyBytes);
-    } catch (error) {
-      return reply(res, 400, `Bad request: ${describeError(error)}`);
-    }
-    const messages = Array.isArray(body) ? body : [body];
-    const initialize = messages.find(isInitializeRequest);
-    if (initialize === undefined)
-      return reply(res, 400, 'Bad request: no session; send initialize first');
-    if (!accepting) {
-      return reply(res, 503, 'The gateway is shutting down: no new sessions.', {
-        connection: 'close',
-      });
-    }
-    const admission = sessions.admit(auth.principal, describePrincipal);
-    if (!admission.ok) {
-      const retryAfter = idleExpiry();
-      return reply(
-        res,
-        503,
-        `${admission.message} ${describeIdleExpiry(retryAfter)}`,
-        retryAfter === undefined ? {} : { 'retry-after': String(Math.ceil(retryAfter / 1000)) },
-      );
-    }
-
-    const id = randomUUID();
-    const record: StoredSession = {
-      id,
-      principal: auth.principal,
-      ...(auth.profile === undefined ? {} : { profile: auth.profile }),
-      initialize: initialize.params as unknown as Record<string, unknown>,
-      createdAt: Date.now(),
-    };
-    if (store !== undefined) {
-      // The caps count the sessions of every replica; the store decides atomically.
-      try {
-        const shared = await store.admitSession(id, auth.principal, {
-          maxSessions: limits.maxSessions,
-          maxPerPrincipal: limits.maxSessionsPerPrincipal,
-          idleMs: idleTimeoutMs,
-        });
-        if (!shared.ok) {
-          const rule =
-            shared.scope === 'principal'
-              ? `Too many sessions for ${describePrincipal(auth.principal)}: it holds ${shared.held} across the gateway's replicas (the most one token may hold is ${limits.maxSessionsPerPrincipal}).`
-              : `Too many sessions (${limits.maxSessions}) across the gateway's replicas.`;
-          return reply(
-            res,
-            503,
-            `${rule} Close one (DELETE it) and try again; ${describeIdleExpiry(undefined)}`,
-          );
-        }
-        await store.putSession(record, idleTimeoutMs);
-      } catch (error) {
-        await store.deleteSession(id, auth.principal).catch(() => {});
-        return reply(res, 503, storeFailure(error), { 'retry-after': '2' });
-      }
-    }
-    let initialized = false;
-    const entry = open(record, auth.profile, () => {
-      initialized = true;
-    });
-    trackActivity(entry.activity, res);
-    await entry.session.server.connect(entry.transport);
-    await entry.transport.handleRequest(req, res, body);
-    if (!initialized) {
-      sessions.delete(id);
-      await entry.session.close();
-      await store?.deleteSession(id, auth.principal).catch(() => {});
-    }
-  };
-
-  const { open, restore } = createSessionFactory({
+  const factory = createSessionFactory({
     createSession: host.createSession,
     store,
     replica,
@@ -366,15 +136,36 @@ export async function listenGatewayHttp(
     ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
   });
 
+  const front: HttpFront = {
+    sessions,
+    store,
+    factory,
+    limits,
+    maxBodyBytes,
+    idleTimeoutMs,
+    accepting: () => accepting,
+    describePrincipal,
+    idleExpiry,
+    describeIdleExpiry,
+  };
+  // The front, in order: each step answers the request or passes it on.
+  const steps: HttpStep[] = [
+    originStep({ allowedOrigins, ownOrigins }),
+    livenessStep(),
+    endpointStep(path),
+    hostStep({ allowedHosts: options.allowedHosts, loopback, port: () => port }),
+    readinessStep(host.readiness),
+    preflightStep(),
+    authStep(tokens),
+    sessionStep(front),
+    newSessionStep(front),
+  ];
+  const handle = async (req: IncomingMessage, res: ServerResponse) =>
+    runHttpSteps(steps, { req, res, url: new URL(req.url ?? '/', 'http://gateway') });
+
   const server = createServer(serverOptionsOf(limits), (req, res) => {
     armBodyDeadline(req, res, limits.bodyTimeoutMs);
-    if (req.method !== 'GET') {
-      pending += 1;
-      res.once('close', () => {
-        pending -= 1;
-        if (pending === 0) for (const settled of pendingSettled) settled();
-      });
-    }
+    if (req.method !== 'GET') pending.track(res);
     handle(req, res).catch((error: unknown) =>
       reply(res, 500, `Internal error: ${describeError(error)}`),
     );
@@ -429,18 +220,7 @@ export async function listenGatewayHttp(
     stopAccepting,
     async close(closeOptions = {}) {
       stopAccepting();
-      const graceMs = closeOptions.graceMs ?? 0;
-      if (pending > 0 && graceMs > 0) {
-        let settle = () => {};
-        const settled = new Promise<void>((resolve) => {
-          settle = resolve;
-        });
-        pendingSettled.add(settle);
-        const timer = setTimeout(settle, graceMs);
-        await settled;
-        clearTimeout(timer);
-        pendingSettled.delete(settle);
-      }
+      await pending.settled(closeOptions.graceMs ?? 0);
       const opened = [...sessions.entries()];
       for (const [id] of opened) sessions.delete(id);
       await Promise.allSettled(opened.map(([, entry]) => entry.transport.close()));

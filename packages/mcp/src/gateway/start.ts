@@ -103,8 +103,10 @@ export interface StartedGateway {
  * @param options - see {@link StartGatewayOptions}
  * @returns the running gateway, once it serves (the upstreams may still be connecting)
  * @throws {@link ToolSearchError} `invalid_config` for bad HTTP options, an unknown
- * `profile` or bad toolset definitions, before any upstream starts; the listen error
- * when the port is taken (everything started is closed again)
+ * `profile` or bad toolset definitions, before any upstream starts; `store_unavailable`
+ * for a `redis://` store when the optional peer `@redis/client` is not installed (the
+ * Redis store is loaded only then); the listen error when the port is taken
+ * (everything started is closed again)
  */
 export async function startGateway(options: StartGatewayOptions): Promise<StartedGateway> {
   const {
@@ -126,7 +128,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
   const store: GatewayStore =
     typeof storeSpec === 'object'
       ? storeSpec
-      : openGatewayStore(storeSpec, {
+      : await openGatewayStore(storeSpec, {
           ...(serverOptions.onStoreError === undefined
             ? {}
             : {

@@ -1,4 +1,5 @@
 import type { EventStore } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ToolSearchError } from '@tool-search/core';
 import type { GatewayStore } from './types.js';
 
 /**
@@ -36,7 +37,11 @@ export function createSessionEventStore(
     async replayEventsAfter(lastEventId, { send }) {
       const found = await store.eventsAfter(sessionId, lastEventId);
       if (found === undefined) {
-        throw new Error(`Unknown event id '${lastEventId}': it is too old or of another session.`);
+        throw new ToolSearchError(
+          'invalid_argument',
+          `Unknown event id '${lastEventId}': it is too old or of another session.`,
+          { data: { field: 'Last-Event-ID' } },
+        );
       }
       for (const event of found.events) await send(event.id, event.message);
       return found.streamId;

@@ -1,7 +1,7 @@
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemoryStore } from './memory-store.js';
-import { openGatewayStore } from './open-store.js';
+import { loadRedisStoreEntry, openGatewayStore } from './open-store.js';
 import { createRedisStore } from './redis-store.js';
 import type { GatewayStore, StoredAuditRecord } from './types.js';
 
@@ -164,9 +164,15 @@ describe.each(kinds)('the %s store', (_kind, open) => {
 });
 
 describe('openGatewayStore', () => {
-  it('opens memory by default and refuses what is neither memory nor a Redis URL', () => {
-    expect(openGatewayStore(undefined).kind).toBe('memory');
-    expect(() => openGatewayStore('postgres://x')).toThrow(/'memory' or a redis:\/\//);
+  it('opens memory by default and refuses what is neither memory nor a Redis URL', async () => {
+    expect((await openGatewayStore(undefined)).kind).toBe('memory');
+    await expect(openGatewayStore('postgres://x')).rejects.toThrow(/'memory' or a redis:\/\//);
+  });
+
+  it('opens a Redis URL with the Redis store, loaded on first use', async () => {
+    const store = await openGatewayStore(redis.url);
+    opened.push(store);
+    expect(store.kind).toBe('redis');
   });
 
   it('fails a command with store_unavailable, naming the store, while Redis is down', async () => {
@@ -183,4 +189,23 @@ describe('openGatewayStore', () => {
     await ready(store);
     expect(await store.getSession('x')).toBeUndefined();
   }, 30_000);
+});
+
+describe('loadRedisStoreEntry', () => {
+  it('names the package to install when @redis/client is missing', async () => {
+    const missing = Object.assign(
+      new Error("Cannot find package '@redis/client' imported from /app/store/redis/index.js"),
+      { code: 'ERR_MODULE_NOT_FOUND' },
+    );
+    await expect(loadRedisStoreEntry(() => Promise.reject(missing))).rejects.toMatchObject({
+      code: 'store_unavailable',
+      message: expect.stringContaining('npm install @redis/client'),
+      data: { field: 'store' },
+    });
+  });
+
+  it('passes any other failure on as it is', async () => {
+    const other = new Error('boom');
+    await expect(loadRedisStoreEntry(() => Promise.reject(other))).rejects.toBe(other);
+  });
 });

@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 
 /** How a connected upstream is reached. */
@@ -69,6 +70,10 @@ function isStdio(
  * transport is tried first and the old SSE transport is the fallback (unless the
  * entry says which). `prepare` runs on each new client before it connects, so that
  * notification handlers miss nothing.
+ *
+ * @throws {@link ToolSearchError} `upstream_unavailable` when a stdio server cannot be
+ * started or connected (with the end of its stderr), or when both HTTP transports fail;
+ * the transport's own error when a single transport fails or `signal` aborts
  */
 export async function connectUpstream(
   server: UpstreamServerInput,
@@ -126,7 +131,13 @@ export async function connectUpstream(
       // Give the process a moment to finish writing why it exited.
       await new Promise((resolve) => setTimeout(resolve, 20));
       const lines = tail.trim().split('\n').slice(-5).join(' | ');
-      throw new Error(lines ? `${text}; its stderr: ${lines}` : text, { cause: error });
+      throw new ToolSearchError(
+        'upstream_unavailable',
+        lines ? `${text}; its stderr: ${lines}` : text,
+        {
+          cause: error,
+        },
+      );
     }
   }
 
@@ -147,7 +158,8 @@ export async function connectUpstream(
     try {
       return await attempt(new SSEClientTransport(url, { requestInit }), 'sse', none);
     } catch (fallbackError) {
-      throw new Error(
+      throw new ToolSearchError(
+        'upstream_unavailable',
         `Streamable HTTP failed (${describeError(error)}), and so did the SSE fallback (${describeError(fallbackError)})`,
         { cause: error },
       );

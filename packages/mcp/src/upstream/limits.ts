@@ -1,46 +1,9 @@
 import type { ToolDefinition } from '@tool-search/core';
+import { DEFAULT_UPSTREAM_LIMITS, MIN_DESCRIPTION_CHARS } from '../config/defaults.js';
+import type { UpstreamLimits } from '../config/schemas.js';
 
-/**
- * How much of an upstream tool definition the gateway accepts and shows. The defaults
- * sit well above the largest of 397 real tools of 23 published MCP servers (longest
- * description 6,993 characters, largest input schema 12,030 bytes, deepest 21 levels),
- * so that they only ever touch pathological definitions.
- */
-export interface UpstreamLimits {
-  /**
-   * The longest description the model is shown, in characters. A longer one is cut,
-   * and the cut is marked in the text (`[… N more characters cut by the gateway]`,
-   * inside the limit). At least 200. @defaultValue 10000
-   */
-  maxDescriptionChars: number;
-  /**
-   * The largest input schema, in bytes of compact UTF-8 JSON. A larger one cannot be
-   * cut meaningfully: the tool is refused. @defaultValue 65536
-   */
-  maxSchemaBytes: number;
-  /**
-   * The deepest nesting of objects and arrays in an input schema (the schema object
-   * itself is level 1). A deeper one is refused. @defaultValue 64
-   */
-  maxSchemaDepth: number;
-  /**
-   * The largest whole definition after the description is cut (name, description,
-   * schema, annotations), in bytes of compact UTF-8 JSON; catches huge annotations.
-   * A larger one is refused. @defaultValue 131072
-   */
-  maxToolBytes: number;
-}
-
-/** The default {@link UpstreamLimits}. */
-export const DEFAULT_UPSTREAM_LIMITS: Readonly<UpstreamLimits> = Object.freeze({
-  maxDescriptionChars: 10_000,
-  maxSchemaBytes: 65_536,
-  maxSchemaDepth: 64,
-  maxToolBytes: 131_072,
-});
-
-/** The smallest `maxDescriptionChars`: room for text besides the cut marker. */
-export const MIN_DESCRIPTION_CHARS = 200;
+export type { UpstreamLimits };
+export { DEFAULT_UPSTREAM_LIMITS, MIN_DESCRIPTION_CHARS };
 
 /** A tool definition that the pool shortened, and how. */
 export interface CutTool {

@@ -185,13 +185,6 @@ export interface UpstreamPool {
   /** Where a pooled tool comes from, by its exposed name. */
   lookup(name: string): UpstreamToolInfo | undefined;
   /**
-   * The status of every server, in config order.
-   *
-   * @deprecated The same as {@link UpstreamPool.status}; use that. Removed in the next
-   * minor release.
-   */
-  servers(): UpstreamServerStatus[];
-  /**
    * The fingerprint of every tool of the live servers, held ones included (refused
    * ones not), as the servers sent them: what `inspect --accept` writes.
    */

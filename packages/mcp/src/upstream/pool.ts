@@ -7,6 +7,7 @@ import { echoName } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { errorResult } from '../tool-result/error-result.js';
+import { holdAbandonedSlot } from './abandoned-hold.js';
 import {
   DEFAULT_CALL_TIMEOUT_MS,
   DEFAULT_CANCEL_GRACE_MS,
@@ -33,6 +34,7 @@ import { createToolReviewGate } from './review.js';
 import {
   createUpstream,
   LISTED_STATES,
+  liveFingerprints,
   sameTools,
   type Upstream,
   upstreamStatus,
@@ -370,47 +372,25 @@ export function createUpstreamPool(
           attempt: retryFailed,
         });
 
-  // A call that timed out or was cancelled holds its queue slot until the upstream has
-  // stopped running it: its late answer, or (after the grace) a restart of the server,
-  // whose end is the server's next 'ready' or 'failed'.
-  const holdAbandoned = async (
-    upstream: Upstream,
-    client: Client,
-    id: RequestId | undefined,
-  ): Promise<void> => {
-    const watch = watches.get(client);
-    const graceMs = upstream.config.cancelGraceMs ?? cancelGraceMs;
-    let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<'grace'>((resolve) => {
-      timer = setTimeout(() => resolve('grace'), graceMs);
-      // A held slot must not keep a process alive that is done with the pool.
-      timer.unref?.();
-    });
-    const end = await Promise.race([
-      id === undefined || watch === undefined ? grace : watch.settled(id),
-      grace,
-    ]);
-    clearTimeout(timer);
-    if (end !== 'grace' || closed || upstream.connection?.client !== client) return;
-    await new Promise<void>((resolve) => {
-      const done = () => {
-        progressListeners.delete(listener);
-        clearTimeout(cap);
-        resolve();
-      };
-      const listener = (event: UpstreamProgressEvent) => {
-        if (event.server === upstream.name && (event.kind === 'ready' || event.kind === 'failed')) {
-          done();
-        }
-      };
-      // Not forever: a restart that takes longer than a connect frees the slot anyway
-      // (the old process is gone by then).
-      const cap = setTimeout(done, connectTimeoutMs + (reconnect?.maxDelayMs ?? 0));
-      cap.unref?.();
-      progressListeners.add(listener);
-      client.close().catch(() => {});
-    });
-  };
+  // A call that timed out or was cancelled holds its queue slot until the server stopped it.
+  const holdAbandoned = (upstream: Upstream, client: Client, id: RequestId | undefined) =>
+    holdAbandonedSlot(
+      {
+        server: upstream.name,
+        watch: watches.get(client),
+        graceMs: upstream.config.cancelGraceMs ?? cancelGraceMs,
+        restartCapMs: connectTimeoutMs + (reconnect?.maxDelayMs ?? 0),
+        isLive: () => !closed && upstream.connection?.client === client,
+        restart: () => {
+          client.close().catch(() => {});
+        },
+        onProgress: (listener) => {
+          progressListeners.add(listener);
+          return () => progressListeners.delete(listener);
+        },
+      },
+      id,
+    );
 
   const callTool: UpstreamPool['callTool'] = async (name, args, callOptions = {}) => {
     const entry = exposed.get(name)?.entry;
@@ -486,18 +466,8 @@ export function createUpstreamPool(
         tool: found.tool,
       };
     },
-    servers: () => upstreams.map(statusOf),
     status: () => upstreams.map(statusOf),
-    fingerprints: () =>
-      upstreams
-        .filter((upstream) => upstream.state === 'ready' || upstream.state === 'reconnecting')
-        .flatMap((upstream) =>
-          [...upstream.fingerprints].map(([name, fingerprint]) => ({
-            server: upstream.name,
-            name,
-            fingerprint,
-          })),
-        ),
+    fingerprints: () => liveFingerprints(upstreams),
     callTool,
     onToolsChanged(listener) {
       toolsListeners.add(listener);

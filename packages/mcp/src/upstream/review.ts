@@ -3,25 +3,11 @@ import { unwatchFile, watchFile } from 'node:fs';
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { type ToolDefinition, ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import { DEFAULT_REVIEW_FILE } from '../config/defaults.js';
+import type { ReviewHold, ToolReviewConfig } from '../config/schemas.js';
 
-/**
- * Which upstream tools are held back (not listed, not callable) until their current
- * definition is accepted into the review file: `'none'` holds nothing, `'changed'`
- * holds tools whose definition differs from the accepted one, `'new-and-changed'` also
- * holds tools that were never accepted.
- */
-export type ReviewHold = 'none' | 'changed' | 'new-and-changed';
-
-/** The `review` section of a gateway config. */
-export interface ToolReviewConfig {
-  /** The review file (JSON, one line per tool). @defaultValue 'tool-review.json' */
-  file: string;
-  /** What is held back until accepted. @defaultValue 'none' */
-  hold: ReviewHold;
-}
-
-/** The default review file name, beside the gateway config. */
-export const DEFAULT_REVIEW_FILE = 'tool-review.json';
+export type { ReviewHold, ToolReviewConfig };
+export { DEFAULT_REVIEW_FILE };
 
 /** The fingerprint of one upstream tool, keyed by `server/upstreamName`. */
 export interface ToolFingerprint {

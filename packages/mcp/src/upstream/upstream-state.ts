@@ -3,7 +3,7 @@ import { type CallQueue, createCallQueue } from './call-queue.js';
 import type { UpstreamConnection, UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { CutTool } from './limits.js';
 import type { RejectedTool, UpstreamServerStatus, UpstreamState } from './pool-types.js';
-import type { HeldTool } from './review.js';
+import type { HeldTool, ToolFingerprint } from './review.js';
 
 // The pool's record of one upstream server, and its status as `status()` reports it.
 
@@ -107,4 +107,24 @@ export function upstreamStatus(upstream: Upstream, toolCount: number): UpstreamS
  */
 export function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
   return a.length === b.length && a.every((tool, position) => tool === b[position]);
+}
+
+/**
+ * The fingerprint of every tool of the live servers (ready or reconnecting), held ones
+ * included, as the servers sent them.
+ *
+ * @param upstreams - the pool's servers, in config order
+ * @returns their fingerprints
+ * @throws nothing
+ */
+export function liveFingerprints(upstreams: readonly Upstream[]): ToolFingerprint[] {
+  return upstreams
+    .filter((upstream) => upstream.state === 'ready' || upstream.state === 'reconnecting')
+    .flatMap((upstream) =>
+      [...upstream.fingerprints].map(([name, fingerprint]) => ({
+        server: upstream.name,
+        name,
+        fingerprint,
+      })),
+    );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createTerminalStyle, shouldColor } from './style.js';
+import { createTerminalStyle, shouldColor } from './terminal-style.js';
 
 describe('shouldColor', () => {
   it('colours a TTY only, never with NO_COLOR or FORCE_COLOR=0, always with FORCE_COLOR=1', () => {

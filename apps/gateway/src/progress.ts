@@ -1,6 +1,6 @@
-import type { UpstreamProgressEvent } from '../upstream/pool.js';
-import { createTerminalStyle, shouldColor } from './style.js';
-import { sanitizeTerminalText } from './text.js';
+import { sanitizeTerminalText } from '@tool-search/hooks';
+import type { UpstreamProgressEvent } from '@tool-search/mcp';
+import { createTerminalStyle, shouldColor } from './terminal-style.js';
 
 /** Where progress goes: a writable stream such as `process.stderr`. */
 export interface ProgressStream {

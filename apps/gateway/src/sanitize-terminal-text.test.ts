@@ -1,7 +1,7 @@
+import { sanitizeTerminalText } from '@tool-search/hooks';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module fixture without types
-import { ESCAPES } from '../__fixtures__/hostile-server.mjs';
-import { sanitizeTerminalText } from './text.js';
+import { ESCAPES } from '../../../packages/mcp/src/__fixtures__/hostile-server.mjs';
 
 /** Every character a terminal acts on, or that hides or reorders text. */
 const DANGEROUS =

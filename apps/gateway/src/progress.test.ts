@@ -1,5 +1,5 @@
+import type { UpstreamProgressEvent, UpstreamServerStatus } from '@tool-search/mcp';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { UpstreamProgressEvent, UpstreamServerStatus } from '../upstream/pool.js';
 import { createProgressReporter } from './progress.js';
 
 const status = (overrides: Partial<UpstreamServerStatus>): UpstreamServerStatus => ({

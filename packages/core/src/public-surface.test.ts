@@ -9,7 +9,6 @@ import { describe, expect, it } from 'vitest';
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
     'ANTHROPIC_TOOL_NAME_RULES',
-    'BRIDGE_TOOL_NAMES',
     'DEFAULT_BM25_TUNING',
     'DEFAULT_PART_OF_SPEECH_WEIGHTS',
     'DEFAULT_QUERY_SYNONYMS',
@@ -19,9 +18,6 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'MAX_TOOL_NAME_LENGTH',
     'MCP_ALWAYS_LOAD_META_KEY',
     'OPENAI_TOOL_NAME_RULES',
-    'TOOL_CALL',
-    'TOOL_DESCRIBE',
-    'TOOL_SEARCH',
     'TOOL_SEARCH_ERROR_CODES',
     'ToolSearchError',
     'activationThreshold',
@@ -33,19 +29,16 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'createEmbeddingRanker',
     'createHybridRanker',
     'createToolNameMap',
-    'createWinkEmbedding',
     'decideActivation',
     'defaultEmbeddingText',
+    'defineErrorCodes',
     'defineRanker',
-    'describeError',
     'estimateSingleToolTokens',
     'estimateToolTokens',
-    'estimateToolTokensOf',
     'fromAnthropicTool',
     'fromMcpTool',
     'fromOpenAIResponsesTool',
     'fromOpenAITool',
-    'isBridgeToolName',
     'isToolSearchErrorCode',
     'parseToolSearchConfig',
     'parseToolSearchConfigWithWarnings',
@@ -126,20 +119,6 @@ describe('the public surface of @tool-search/core', () => {
   it('keeps every name of the design contract on the root', async () => {
     const root = await import('./index.js');
     expect(Object.keys(root)).toEqual(expect.arrayContaining(DESIGN_NAMES));
-  });
-
-  it('keeps each deprecated root alias the very value of its new home', async () => {
-    const root = await import('./index.js');
-    const internal = await import('./internal.js');
-    const wink = await import('./wink-embeddings.js');
-    expect(root.TOOL_SEARCH).toBe(internal.TOOL_SEARCH);
-    expect(root.TOOL_DESCRIBE).toBe(internal.TOOL_DESCRIBE);
-    expect(root.TOOL_CALL).toBe(internal.TOOL_CALL);
-    expect(root.BRIDGE_TOOL_NAMES).toBe(internal.BRIDGE_TOOL_NAMES);
-    expect(root.isBridgeToolName).toBe(internal.isBridgeToolName);
-    expect(root.describeError).toBe(internal.describeError);
-    expect(root.estimateToolTokensOf).toBe(root.estimateSingleToolTokens);
-    expect(root.createWinkEmbedding).toBe(wink.createWinkEmbedding);
   });
 
   it('loads the optional word-vector peer on neither the root nor its own import path', async () => {

@@ -43,6 +43,8 @@ export type {
   ToolPatternsConfig,
   UpstreamServerConfig,
 } from './config/schemas.js';
+export type { McpErrorCode } from './errors.js';
+export { isMcpErrorCode, MCP_ERROR_CODES } from './errors.js';
 export {
   clientSupportsElicitation,
   createElicitationApproval,

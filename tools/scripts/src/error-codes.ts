@@ -268,6 +268,6 @@ export function unlistedCodeProblems(
     .filter((literal) => !known.has(literal.code))
     .map(
       (literal) =>
-        `${literal.file}:${literal.line} raises '${literal.code}' (${literal.site}), which is not in TOOL_SEARCH_ERROR_CODES: add '${literal.code}' to the list in packages/core/src/errors.ts and document it there (what it means, who raises it, what to do), or use a listed code.`,
+        `${literal.file}:${literal.line} raises '${literal.code}' (${literal.site}), which is on no package's closed list: add '${literal.code}' to the list of the package that raises it (its src/errors.ts) and to docs/guides/errors.md (what it means, who raises it, what to do), or use a listed code.`,
     );
 }

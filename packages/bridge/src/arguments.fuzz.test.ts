@@ -89,7 +89,7 @@ const wellFormedCall = (() => {
   };
 })();
 
-/** The DESIGN error texts a refusal may start with. */
+/** The error texts (`docs/guides/errors.md`) a refusal may start with. */
 const ERROR_STARTS = [
   bridgeErrors.queryRequired,
   bridgeErrors.nameRequired,

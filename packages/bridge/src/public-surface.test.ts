@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 // purpose changes this list in the same commit, with a changeset.
 const PUBLIC_SURFACE: Record<string, string[]> = {
   '.': [
+    'BRIDGE_ERROR_CODES',
     'BRIDGE_TOOL_NAMES',
     'MAX_BATCH_CALLS',
     'MAX_DESCRIBE_NAMES',
@@ -21,6 +22,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'createBridgeTools',
     'echoName',
     'handleBridgeCall',
+    'isBridgeErrorCode',
     'isBridgeToolName',
     'resolveUnderlyingCall',
     'unwrapToolCall',

@@ -3,6 +3,7 @@ import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core/in
 import type { ArgumentRepair, ArgumentViolation, SkippedKeyword } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
 import { checkDeferredArguments } from './check-arguments.js';
+import type { BridgeErrorCode } from './errors.js';
 
 /**
  * A call as a model or a provider SDK hands it over: `arguments` may be an object,
@@ -30,12 +31,14 @@ export type ResolveFailureReason =
   | 'missing-required-arguments'
   | 'invalid-arguments';
 
-/** A refused call: the model-facing `error` text and, where useful, more data. */
+/** A refused call: the model-facing `error` text, its `code` and, where useful, more data. */
 export interface ResolveFailure {
   ok: false;
-  /** The text the model sees, exactly as DESIGN.md states it. */
+  /** The text the model sees, byte for byte as `docs/guides/errors.md` lists it. */
   error: string;
-  /** A machine-readable reason. */
+  /** The error's code, from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
+  code: BridgeErrorCode;
+  /** A machine-readable reason (one per code: `missing-name` is `name_required`, ...). */
   reason: ResolveFailureReason;
   /** The resolved tool name, when the failure is about a known tool. */
   name?: string;
@@ -142,7 +145,10 @@ export function parseArguments(
 // The error text lists the first ten violations; `violations` carries up to 50.
 const MAX_LISTED_VIOLATIONS = 10;
 
-/** The DESIGN error texts, one place. */
+/**
+ * The texts of the bridge's single-call refusals, one place; each is listed with its code
+ * in `docs/guides/errors.md`, the contract the texts keep byte for byte.
+ */
 export const bridgeErrors = {
   queryRequired: 'query is required',
   nameRequired: 'name is required',
@@ -192,18 +198,43 @@ export function nameStatus(assembly: Assembly, name: string): NameStatus {
   return 'unknown';
 }
 
-/** The error text for a name that is not behind the bridge. */
+// Each reason has one code; the reason stays for callers that switch on it.
+const REASON_CODES = {
+  'missing-name': 'name_required',
+  'bridge-tool': 'bridge_tool',
+  'not-deferrable': 'not_deferrable',
+  'not-currently-available': 'not_currently_available',
+  'not-in-session': 'not_in_session',
+  'invalid-json': 'invalid_json',
+  'not-an-object': 'arguments_not_object',
+  'missing-required-arguments': 'missing_arguments',
+  'invalid-arguments': 'invalid_arguments',
+} as const satisfies Record<ResolveFailureReason, BridgeErrorCode>;
+
+/** The error text and code for a name that is not behind the bridge. */
 export function nameError(
   status: Exclude<NameStatus, 'deferred'>,
   name: string,
-): { error: string; reason: ResolveFailureReason } {
+): { error: string; code: BridgeErrorCode; reason: ResolveFailureReason } {
   if (status === 'visible') {
-    return { error: bridgeErrors.notDeferrable(name), reason: 'not-deferrable' };
+    return {
+      error: bridgeErrors.notDeferrable(name),
+      code: 'not_deferrable',
+      reason: 'not-deferrable',
+    };
   }
   if (status === 'known') {
-    return { error: bridgeErrors.notCurrentlyAvailable(name), reason: 'not-currently-available' };
+    return {
+      error: bridgeErrors.notCurrentlyAvailable(name),
+      code: 'not_currently_available',
+      reason: 'not-currently-available',
+    };
   }
-  return { error: bridgeErrors.notInSession(name), reason: 'not-in-session' };
+  return {
+    error: bridgeErrors.notInSession(name),
+    code: 'not_in_session',
+    reason: 'not-in-session',
+  };
 }
 
 function fail(
@@ -211,12 +242,12 @@ function fail(
   reason: ResolveFailureReason,
   extra: Partial<ResolveFailure> = {},
 ): ResolveFailure {
-  return { ok: false, error, reason, ...extra };
+  return { ok: false, error, code: REASON_CODES[reason], reason, ...extra };
 }
 
 /**
  * Turns a call into the real call of a deferred tool, with the checks and error
- * texts of DESIGN.md. Takes either a `tool_call` call (`{ name: 'tool_call',
+ * texts of `docs/guides/errors.md`. Takes either a `tool_call` call (`{ name: 'tool_call',
  * arguments: { name, arguments } }`) or a direct call of a deferred tool by its
  * own name; both go through the same checks, in this order:
  *
@@ -252,7 +283,7 @@ function fail(
  *
  * @param assembly - the session's current assembly
  * @param call - the model's call; any value is tolerated
- * @returns `{ ok: true, call, tool }` or `{ ok: false, error, reason, ... }`
+ * @returns `{ ok: true, call, tool }` or `{ ok: false, error, code, reason, ... }`
  * @throws nothing
  */
 export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall): ResolveResult {

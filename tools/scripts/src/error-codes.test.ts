@@ -11,7 +11,9 @@ import { repoRoot } from './workspace.js';
 
 const codesIn = (text: string) => findErrorCodeLiterals(text, 'x.ts').map((found) => found.code);
 
-// Each package's own closed list: core's, and those registered on top of it.
+// Each package's own closed list of `ToolSearchError` codes: core's, and those registered
+// on top of it (one code, one list). The bridge's answers to the model carry codes of a
+// list of their own (data, never thrown), which the bridge's own test walks.
 const LISTS = [
   { file: 'packages/core/src/errors.ts', codes: TOOL_SEARCH_ERROR_CODES },
   { file: 'packages/mcp/src/errors.ts', codes: MCP_ERROR_CODES },

@@ -1,5 +1,5 @@
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
-import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core/internal';
+import { describeError, isBridgeToolName, isRecord, TOOL_CALL } from '@tool-search/core/internal';
 import type { ArgumentRepair, ArgumentViolation, SkippedKeyword } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
 import { checkDeferredArguments } from './check-arguments.js';
@@ -96,18 +96,13 @@ export function echoName(name: string): string {
     : name;
 }
 
-/** Whether a value is a plain object (not null, not an array). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads a field of an untrusted object: an own property, or a getter of a class
  * instance (an SDK's call object), never something inherited from `Object.prototype`;
  * `undefined` when reading throws.
  */
 export function ownValue(record: unknown, key: string): unknown {
-  if (!isPlainObject(record)) return undefined;
+  if (!isRecord(record)) return undefined;
   try {
     if (Object.hasOwn(record, key)) return record[key];
     const prototype = Object.getPrototypeOf(record);
@@ -138,7 +133,7 @@ export function parseArguments(
       return { ok: false, reason: 'invalid-json', detail: describeError(error) };
     }
   }
-  if (!isPlainObject(value)) return { ok: false, reason: 'not-an-object' };
+  if (!isRecord(value)) return { ok: false, reason: 'not-an-object' };
   return { ok: true, value };
 }
 

@@ -133,6 +133,7 @@ function checkLoadedArguments(
     ok: false,
     refusal: {
       error: bridgeErrors.invalidArguments(name, checked.violations, checked.total),
+      code: 'invalid_arguments',
       name,
       parameters: tool.inputSchema,
       violations: checked.violations,

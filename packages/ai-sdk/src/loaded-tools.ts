@@ -1,8 +1,5 @@
 import { TOOL_DESCRIBE } from '@tool-search/bridge';
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
+import { isRecord } from '@tool-search/core/internal';
 
 // A tool result's output as the AI SDK records it: `{ type: 'json', value }` (or a
 // raw value in a hand-written history).

@@ -1,4 +1,5 @@
 import { TOOL_CALL, unwrapToolCall } from '@tool-search/bridge';
+import { isRecord } from '@tool-search/core/internal';
 
 // The part types that carry a call's name beside its input, in the UI message stream
 // (`toUIMessageStream()`) and in `streamText`'s fullStream. The input deltas and the
@@ -10,10 +11,6 @@ const NAMED_PARTS = new Set([
   'tool-result',
   'tool-error',
 ]);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // The real tool behind one `{ toolName, input }`, or undefined when there is nothing to
 // rename: another tool, a batch (`calls`), or an input with no usable name.

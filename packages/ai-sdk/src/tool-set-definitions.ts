@@ -1,5 +1,6 @@
 import type { ToolCall, ToolDefinition, ToolOrigin, ToolSource } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import type { Tool, ToolSet } from 'ai';
 import { asSchema, dynamicTool, jsonSchema } from 'ai';
 import type { AiSdkExecutionOptions } from './call-dispatch.js';
@@ -37,10 +38,6 @@ export interface ToolSetLabels {
 }
 
 const SOURCES: ReadonlySet<string> = new Set(['core', 'mcp', 'plugin']);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /**
  * Whether an AI SDK tool is a function tool whose schema tool search can carry (not a

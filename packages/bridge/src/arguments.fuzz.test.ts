@@ -1,10 +1,11 @@
 import type { ToolCall } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { forcedOn, sessionTools } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
 import { handleBridgeCall } from './handle.js';
-import { bridgeErrors, isPlainObject } from './resolve.js';
+import { bridgeErrors } from './resolve.js';
 
 const assembly = assembleTools({ tools: sessionTools, config: forcedOn });
 const catalogNames = new Set(assembly.catalog.names());
@@ -89,7 +90,7 @@ const wellFormedCall = (() => {
   };
 })();
 
-/** The DESIGN error texts a refusal may start with. */
+/** The error texts (`docs/guides/errors.md`) a refusal may start with. */
 const ERROR_STARTS = [
   bridgeErrors.queryRequired,
   bridgeErrors.nameRequired,
@@ -102,7 +103,7 @@ const ERROR_STARTS = [
 ];
 
 function expectWellFormed(name: string, answer: unknown): void {
-  expect(isPlainObject(answer)).toBe(true);
+  expect(isRecord(answer)).toBe(true);
   const result = answer as Record<string, unknown>;
   // Data the model sees: it survives JSON unchanged.
   expect(JSON.parse(JSON.stringify(result))).toEqual(result);
@@ -147,7 +148,7 @@ describe('handleBridgeCall with hostile arguments (fuzzed)', () => {
       dispatched += 1;
       // Only a deferred tool with an object of arguments ever reaches dispatch.
       expect(catalogNames.has(call.name)).toBe(true);
-      expect(isPlainObject(call.arguments)).toBe(true);
+      expect(isRecord(call.arguments)).toBe(true);
       return { dispatched: call.name };
     };
     await fc.assert(
@@ -173,7 +174,7 @@ describe('handleBridgeCall with hostile arguments (fuzzed)', () => {
         const answer = handleBridgeCall(assembly, deepFreeze(call) as never, () => ({
           dispatched: 'never',
         }));
-        if (answer !== undefined) expect(isPlainObject(await answer)).toBe(true);
+        if (answer !== undefined) expect(isRecord(await answer)).toBe(true);
       }),
       { numRuns: 150 },
     );

@@ -12,8 +12,8 @@ export const MAX_DESCRIBE_NAMES = 10;
 export const MAX_BATCH_CALLS = 10;
 
 /**
- * The error texts of batches and `select:`, one place. (The single-call texts of the
- * design contract are `bridgeErrors`, unchanged.)
+ * The error texts of batches and `select:`, one place; each is listed with its code in
+ * `docs/guides/errors.md`. (The single-call texts are `bridgeErrors`.)
  */
 export const batchErrors = {
   tooManyQueries: (count: number) =>

@@ -89,8 +89,8 @@ describe('tool_search with queries', () => {
       vi.fn(),
     )) as { results: Record<string, unknown>[] };
     expect(answer.results[0]).toMatchObject({ query: 'slack' });
-    expect(answer.results[1]).toEqual({ error: 'query is required' });
-    expect(answer.results[2]).toEqual({ error: 'query is required' });
+    expect(answer.results[1]).toEqual({ error: 'query is required', code: 'query_required' });
+    expect(answer.results[2]).toEqual({ error: 'query is required', code: 'query_required' });
   });
 
   it('refuses more than 5 queries, saying the bound, and answers none', async () => {
@@ -103,6 +103,7 @@ describe('tool_search with queries', () => {
     expect(answer).toEqual({
       error:
         'tool_search takes at most 5 queries at once; got 6. Search with at most 5, then the rest in another call.',
+      code: 'too_many_queries',
     });
     expect(assembly.telemetry.errors).toBe(1);
   });
@@ -110,9 +111,11 @@ describe('tool_search with queries', () => {
   it('refuses queries that are not a list, and needs a query when the list is empty', async () => {
     expect(await handleBridgeCall(fresh(), search({ queries: 'slack' }), vi.fn())).toEqual({
       error: "tool_search 'queries' must be an array of strings.",
+      code: 'queries_not_list',
     });
     expect(await handleBridgeCall(fresh(), search({ queries: [] }), vi.fn())).toEqual({
       error: 'query is required',
+      code: 'query_required',
     });
   });
 });
@@ -157,20 +160,24 @@ describe('tool_search select:', () => {
         name: 'bash',
         error:
           "'bash' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search.",
+        code: 'not_deferrable',
       },
       {
         name: 'slack_get_users',
         error: "'slack_get_users' is not currently available. Re-run tool_search to refresh.",
+        code: 'not_currently_available',
       },
       {
         name: 'jira_create',
         error:
           "'jira_create' is not available in this session. Use tool_search to find tools you can call.",
+        code: 'not_in_session',
       },
       {
         name: 'tool_call',
         error:
           "'tool_call' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search.",
+        code: 'not_deferrable',
       },
     ]);
   });
@@ -179,11 +186,13 @@ describe('tool_search select:', () => {
     expect(await handleBridgeCall(fresh(), search({ query: 'select: , ' }), vi.fn())).toEqual({
       error:
         "select: needs at least one exact tool name after it, e.g. 'select:github_create_issue,slack_post_message'.",
+      code: 'select_empty',
     });
     const names = Array.from({ length: 11 }, (_, index) => `tool_${index}`).join(',');
     expect(await handleBridgeCall(fresh(), search({ query: `select:${names}` }), vi.fn())).toEqual({
       error:
         'select: loads at most 10 tools at once; got 11. Select at most 10, then the rest in another tool_search.',
+      code: 'too_many_selected',
     });
   });
 });
@@ -232,9 +241,11 @@ describe('tool_describe with names', () => {
     expect(await handleBridgeCall(fresh(), describeCall({ names }), vi.fn())).toEqual({
       error:
         'tool_describe takes at most 10 names at once; got 11. Describe at most 10, then the rest in another call.',
+      code: 'too_many_names',
     });
     expect(await handleBridgeCall(fresh(), describeCall({ names: [] }), vi.fn())).toEqual({
       error: 'name is required',
+      code: 'name_required',
     });
   });
 });
@@ -335,23 +346,30 @@ describe('tool_call with calls', () => {
   it('refuses a whole batch, running nothing, when it is too big, not a list, empty, or beside a name', async () => {
     const { dispatch } = recorder();
     const eleven = Array.from({ length: 11 }, () => ({ name: 'slack_get_users', arguments: {} }));
-    const cases: [unknown, string][] = [
+    const cases: [unknown, string, string][] = [
       [
         { calls: eleven },
         'tool_call takes at most 10 calls at once; got 11. Nothing was run: send at most 10, then the rest in another tool_call.',
+        'too_many_calls',
       ],
       [
         { calls: { name: 'slack_get_users' } },
         "tool_call 'calls' must be an array of { name, arguments } objects.",
+        'calls_not_list',
       ],
-      [{ calls: [] }, "tool_call 'calls' is empty. Give at least one { name, arguments }."],
+      [
+        { calls: [] },
+        "tool_call 'calls' is empty. Give at least one { name, arguments }.",
+        'calls_empty',
+      ],
       [
         { name: 'slack_get_users', arguments: {}, calls: [{ name: 'slack_list_channels' }] },
         "tool_call takes either 'name' and 'arguments', or 'calls', not both. Nothing was run: put every call in 'calls'.",
+        'calls_and_name',
       ],
     ];
-    for (const [args, error] of cases) {
-      expect(await handleBridgeCall(fresh(), toolCall(args), dispatch)).toEqual({ error });
+    for (const [args, error, code] of cases) {
+      expect(await handleBridgeCall(fresh(), toolCall(args), dispatch)).toEqual({ error, code });
     }
     expect(dispatch).not.toHaveBeenCalled();
   });
@@ -377,6 +395,7 @@ describe('tool_call with calls', () => {
       {
         error:
           'Call 1 of the batch failed: the runtime broke. The other calls were answered on their own.',
+        code: 'call_failed',
       },
       { ok: true },
     ]);

@@ -4,6 +4,7 @@ import {
   MAX_DESCRIBE_NAMES,
   MAX_SEARCH_QUERIES,
 } from './batch-limits.js';
+import type { BridgeErrorCode } from './errors.js';
 import { ownValue, parseArguments } from './resolve.js';
 
 /** The answer to a batch: one answer per item, in the order the model gave them. */
@@ -19,7 +20,7 @@ export interface BridgeBatchResult<T> {
 export type BatchPlan =
   | { kind: 'single' }
   | { kind: 'batch'; items: unknown[] }
-  | { kind: 'refused'; error: string };
+  | { kind: 'refused'; error: string; code: BridgeErrorCode };
 
 // `null` is what a strict-mode model sends for a field it does not use.
 function isAbsent(value: unknown): boolean {
@@ -47,15 +48,23 @@ function planReads(
   single: unknown,
   list: unknown,
   max: number,
-  errors: { notList: string; tooMany: (count: number) => string },
+  errors: {
+    notList: string;
+    notListCode: BridgeErrorCode;
+    tooMany: (count: number) => string;
+    tooManyCode: BridgeErrorCode;
+  },
 ): BatchPlan {
   if (isAbsent(list)) return { kind: 'single' };
   const items = readList(list);
-  if (items === undefined) return { kind: 'refused', error: errors.notList };
+  if (items === undefined)
+    return { kind: 'refused', error: errors.notList, code: errors.notListCode };
   const all = isBlank(single) ? items : [single, ...items];
   // An empty list with no single value: the single path says what is required.
   if (all.length === 0) return { kind: 'single' };
-  if (all.length > max) return { kind: 'refused', error: errors.tooMany(all.length) };
+  if (all.length > max) {
+    return { kind: 'refused', error: errors.tooMany(all.length), code: errors.tooManyCode };
+  }
   return { kind: 'batch', items: all };
 }
 
@@ -70,7 +79,9 @@ function planReads(
 export function planSearch(args: Record<string, unknown> | undefined): BatchPlan {
   return planReads(ownValue(args, 'query'), ownValue(args, 'queries'), MAX_SEARCH_QUERIES, {
     notList: batchErrors.queriesNotList,
+    notListCode: 'queries_not_list',
     tooMany: batchErrors.tooManyQueries,
+    tooManyCode: 'too_many_queries',
   });
 }
 
@@ -85,7 +96,9 @@ export function planSearch(args: Record<string, unknown> | undefined): BatchPlan
 export function planDescribe(args: Record<string, unknown> | undefined): BatchPlan {
   return planReads(ownValue(args, 'name'), ownValue(args, 'names'), MAX_DESCRIBE_NAMES, {
     notList: batchErrors.namesNotList,
+    notListCode: 'names_not_list',
     tooMany: batchErrors.tooManyNames,
+    tooManyCode: 'too_many_names',
   });
 }
 
@@ -105,13 +118,21 @@ export function planCalls(rawArguments: unknown): BatchPlan {
   const list = ownValue(parsed.value, 'calls');
   if (isAbsent(list)) return { kind: 'single' };
   if (!isBlank(ownValue(parsed.value, 'name'))) {
-    return { kind: 'refused', error: batchErrors.callsAndName };
+    return { kind: 'refused', error: batchErrors.callsAndName, code: 'calls_and_name' };
   }
   const items = readList(list);
-  if (items === undefined) return { kind: 'refused', error: batchErrors.callsNotList };
-  if (items.length === 0) return { kind: 'refused', error: batchErrors.callsEmpty };
+  if (items === undefined) {
+    return { kind: 'refused', error: batchErrors.callsNotList, code: 'calls_not_list' };
+  }
+  if (items.length === 0) {
+    return { kind: 'refused', error: batchErrors.callsEmpty, code: 'calls_empty' };
+  }
   if (items.length > MAX_BATCH_CALLS) {
-    return { kind: 'refused', error: batchErrors.tooManyCalls(items.length) };
+    return {
+      kind: 'refused',
+      error: batchErrors.tooManyCalls(items.length),
+      code: 'too_many_calls',
+    };
   }
   return { kind: 'batch', items };
 }

@@ -82,6 +82,7 @@ describe('the bridge checks arguments against the schema before dispatch', () =>
     expect(answer).toEqual({
       error:
         "'tickets_create' was not invoked: its arguments do not match its schema: arguments.priority (enum): must be one of [\"low\",\"high\"]. Its full schema is in 'parameters'; fix what 'violations' names and call it again.",
+      code: 'invalid_arguments',
       name: 'tickets_create',
       violations: [
         {

@@ -63,7 +63,7 @@ export interface CheckDeferredArgumentsOptions {
  * first, then the check runs within its step budget, and a keyword it cannot run or
  * that would overrun the budget is left unchecked (listed in `skipped`) while the rest
  * is checked. A schema that cannot be checked at all fails open (the call goes out
- * untouched), but its top-level `required` list still holds: the design contract never
+ * untouched), but its top-level `required` list still holds: the contract (`docs/guides/errors.md`) never
  * invokes a call that misses a required argument.
  *
  * @param schema - the deferred tool's input schema

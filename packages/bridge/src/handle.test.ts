@@ -59,6 +59,7 @@ describe('handleBridgeCall', () => {
       async (args) => {
         expect(await handleBridgeCall(fresh(), search(args), recorder().dispatch)).toEqual({
           error: 'query is required',
+          code: 'query_required',
         });
       },
     );
@@ -211,6 +212,7 @@ describe('handleBridgeCall', () => {
       const answer = await handleBridgeCall(assembly, search({ query: 'issue' }), vi.fn());
       expect(answer).toEqual({
         error: expect.stringMatching(/^tool_search failed: .*index exploded/),
+        code: 'search_failed',
       });
     });
   });
@@ -232,6 +234,7 @@ describe('handleBridgeCall', () => {
       async (args) => {
         expect(await handleBridgeCall(fresh(), describeCall(args), vi.fn())).toEqual({
           error: 'name is required',
+          code: 'name_required',
         });
       },
     );
@@ -240,6 +243,7 @@ describe('handleBridgeCall', () => {
       expect(await handleBridgeCall(fresh(), describeCall({ name: 'bash' }), vi.fn())).toEqual({
         error:
           "'bash' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search.",
+        code: 'not_deferrable',
         name: 'bash',
       });
     });
@@ -312,6 +316,7 @@ describe('handleBridgeCall', () => {
         ),
       ).toEqual({
         error: "tool_call cannot invoke 'tool_call' (it is itself a bridge tool)",
+        code: 'bridge_tool',
         name: 'tool_call',
       });
       expect(dispatch).not.toHaveBeenCalled();
@@ -341,6 +346,7 @@ describe('handleBridgeCall', () => {
       );
       expect(answer).toMatchObject({
         error: expect.stringContaining('is not available in this session'),
+        code: 'not_in_session',
         did_you_mean: expect.arrayContaining(['slack_post_message']),
       });
     });
@@ -390,6 +396,7 @@ describe('handleBridgeCall', () => {
       ).toMatchObject({
         error:
           "'jira_create_ticket' is not available in this session. Use tool_search to find tools you can call.",
+        code: 'not_in_session',
         name: 'jira_create_ticket',
       });
       expect(
@@ -400,7 +407,10 @@ describe('handleBridgeCall', () => {
       const passthrough = fresh({ enabled: 'off' });
       expect(
         await handleBridgeCall(passthrough, unknown, dispatch, { refuseUnknownNames: true }),
-      ).toMatchObject({ error: expect.stringContaining('not available in this session') });
+      ).toMatchObject({
+        error: expect.stringContaining('not available in this session'),
+        code: 'not_in_session',
+      });
       expect(dispatch).not.toHaveBeenCalled();
     });
 
@@ -467,6 +477,7 @@ describe('handleBridgeCall', () => {
       const { dispatch } = recorder();
       expect(await handleBridgeCall(later, direct, dispatch)).toEqual({
         error: "'slack_post_message' is not currently available. Re-run tool_search to refresh.",
+        code: 'not_currently_available',
         name: 'slack_post_message',
       });
       expect(dispatch).not.toHaveBeenCalled();

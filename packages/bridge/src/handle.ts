@@ -19,6 +19,7 @@ import type { Assembly } from './assemble.js';
 import type { BatchPlan, BridgeBatchResult } from './batch.js';
 import { answerInOrder, planCalls, planDescribe, planSearch } from './batch.js';
 import { batchErrors } from './batch-limits.js';
+import type { BridgeErrorCode } from './errors.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,
@@ -66,8 +67,10 @@ export interface ToolDescribeResult {
 
 /** A bridge answer that refuses: data the model sees, never an exception. */
 export interface BridgeErrorResult {
-  /** The error text (DESIGN.md's texts, byte for byte). */
+  /** The error text, byte for byte as `docs/guides/errors.md` lists it. */
   error: string;
+  /** The error's code, from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
+  code: BridgeErrorCode;
   /** The tool concerned, when there is one. */
   name?: string;
   /** Up to three names from this session's catalog, when the name was unknown. */
@@ -241,7 +244,7 @@ async function answerSearch(
   const query = ownValue(args, 'query');
   if (typeof query !== 'string' || query.trim() === '') {
     bump(assembly, 'errors');
-    return { error: bridgeErrors.queryRequired };
+    return { error: bridgeErrors.queryRequired, code: 'query_required' };
   }
   const text = query.trim().slice(0, MAX_QUERY_LENGTH);
   // A tool whose own name starts with 'select:' is still found by that name.
@@ -256,6 +259,7 @@ async function answerSearch(
     bump(assembly, 'errors');
     return {
       error: `tool_search failed: ${describeError(error)}. Try again with other words, or call tool_describe with an exact tool name.`,
+      code: 'search_failed',
     };
   }
   const matches: ToolSearchMatch[] = [];
@@ -286,7 +290,7 @@ function answerSelect(
   const selected = selectTools(assembly, names);
   if (!selected.ok) {
     bump(assembly, 'errors');
-    return { error: selected.error };
+    return { error: selected.error, code: selected.code };
   }
   const result: ToolSearchResult = {
     query: echo(text),
@@ -305,11 +309,11 @@ function answerSelect(
 function refuseBatch(
   assembly: Assembly,
   key: 'searches' | 'describes' | 'calls',
-  error: string,
+  refusal: { error: string; code: BridgeErrorCode },
 ): BridgeErrorResult {
   bump(assembly, key);
   bump(assembly, 'errors');
-  return { error };
+  return { error: refusal.error, code: refusal.code };
 }
 
 async function answerReads<T>(
@@ -320,7 +324,7 @@ async function answerReads<T>(
   item: (value: unknown) => Promise<T>,
 ): Promise<T | BridgeErrorResult | BridgeBatchResult<T>> {
   if (plan.kind === 'single') return single();
-  if (plan.kind === 'refused') return refuseBatch(assembly, key, plan.error);
+  if (plan.kind === 'refused') return refuseBatch(assembly, key, plan);
   return answerInOrder(plan.items, item);
 }
 
@@ -342,7 +346,7 @@ async function answerDescribe(
   const raw = ownValue(args, 'name');
   if (typeof raw !== 'string' || raw.trim() === '') {
     bump(assembly, 'errors');
-    return { error: bridgeErrors.nameRequired };
+    return { error: bridgeErrors.nameRequired, code: 'name_required' };
   }
   const name = raw.trim();
   const status = isBridgeToolName(name) ? 'visible' : nameStatus(assembly, name);
@@ -353,13 +357,14 @@ async function answerDescribe(
   bump(assembly, 'errors');
   bump(assembly, 'misses');
   // The model's name comes back bounded, as in the error text: never a megabyte of it.
-  const result: BridgeErrorResult = { error: nameError(status, name).error, name: echoName(name) };
+  const { error, code } = nameError(status, name);
+  const result: BridgeErrorResult = { error, code, name: echoName(name) };
   return status === 'unknown' ? withSuggestions(assembly, result, name) : result;
 }
 
 async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<BridgeErrorResult> {
   bump(assembly, 'errors');
-  const result: BridgeErrorResult = { error: failure.error };
+  const result: BridgeErrorResult = { error: failure.error, code: failure.code };
   // The name goes back cut like in the error text: a client may send a 1 MB name.
   if (failure.name !== undefined) result.name = echoName(failure.name);
   if (failure.parameters !== undefined) result.parameters = failure.parameters;
@@ -416,7 +421,7 @@ function answerCallBatch<R, C extends object>(
     } catch (error) {
       // A throwing dispatch must not cost the model the answers of the other calls.
       bump(assembly, 'errors');
-      return { error: batchErrors.callFailed(index, describeError(error)) };
+      return { error: batchErrors.callFailed(index, describeError(error)), code: 'call_failed' };
     }
   });
 }
@@ -457,7 +462,7 @@ async function answerCall<R, C extends object>(
  *   tool's exact name returns that tool first; no match → `matches: []` and a
  *   `message` that suggests broadening and names the searchable toolsets);
  * - `tool_describe` → `{ name, description, parameters }` with the full schema, or
- *   a DESIGN error text (an unknown name adds up to three `did_you_mean` names from
+ *   refusal of `docs/guides/errors.md` (an unknown name adds up to three `did_you_mean` names from
  *   this session's catalog only);
  * - `tool_call` → {@link resolveUnderlyingCall}, then `dispatch(realCall, { via, tool })`
  *   and its result; a refused call never reaches `dispatch`;
@@ -477,7 +482,8 @@ async function answerCall<R, C extends object>(
  * - any other name → `undefined`, or `not available in this session` with
  *   `refuseUnknownNames: true`.
  *
- * Every refusal is `{ error }` data, never an exception.
+ * Every refusal is `{ error, code }` data, never an exception (`code` from
+ * `BRIDGE_ERROR_CODES`; `docs/guides/errors.md` lists every code and text).
  *
  * @example
  * ```ts
@@ -528,7 +534,7 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
     if (plan.kind === 'single') {
       return answerCall(assembly, call, dispatch, 'bridge', options.context, options.onRefused);
     }
-    if (plan.kind === 'refused') return Promise.resolve(refuseBatch(assembly, 'calls', plan.error));
+    if (plan.kind === 'refused') return Promise.resolve(refuseBatch(assembly, 'calls', plan));
     return answerCallBatch(
       assembly,
       call,

@@ -44,6 +44,8 @@ export {
 } from './batch-limits.js';
 export type { BridgeToolsOptions } from './definitions.js';
 export { createBridgeTools } from './definitions.js';
+export type { BridgeErrorCode } from './errors.js';
+export { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
 export type {
   BridgeBatchResult,
   BridgeDispatch,

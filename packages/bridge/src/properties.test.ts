@@ -1,11 +1,12 @@
 import type { ToolCall, ToolDefinition } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coreTools, forcedOn, mcpTools, sessionTools } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
 import type { BridgeDispatchContext } from './handle.js';
 import { handleBridgeCall } from './handle.js';
-import { isPlainObject, resolveUnderlyingCall } from './resolve.js';
+import { resolveUnderlyingCall } from './resolve.js';
 import { unwrapToolCall } from './unwrap.js';
 
 // A session that lost its Slack server since the previous turn: every name status
@@ -111,7 +112,7 @@ describe('bridge properties', () => {
         const resolved = resolveUnderlyingCall(assembly, call as never);
         if (resolved.ok) {
           expect(deferredNames).toContain(resolved.call.name);
-          expect(isPlainObject(resolved.call.arguments)).toBe(true);
+          expect(isRecord(resolved.call.arguments)).toBe(true);
           expect(resolved.tool).toBe(assembly.catalog.get(resolved.call.name));
         } else {
           expect(typeof resolved.error).toBe('string');
@@ -127,7 +128,7 @@ describe('bridge properties', () => {
     const dispatch = (call: ToolCall, context: BridgeDispatchContext) => {
       dispatched += 1;
       expect(deferredNames).toContain(call.name);
-      expect(isPlainObject(call.arguments)).toBe(true);
+      expect(isRecord(call.arguments)).toBe(true);
       expect(['bridge', 'direct']).toContain(context.via);
       expect(context.tool).toBe(assembly.catalog.get(call.name));
       for (const key of context.tool.inputSchema.required ?? []) {
@@ -140,7 +141,7 @@ describe('bridge properties', () => {
         const answer = handleBridgeCall(assembly, call as never, dispatch);
         if (answer === undefined) return;
         const result = await answer;
-        expect(isPlainObject(result)).toBe(true);
+        expect(isRecord(result)).toBe(true);
         expect(JSON.parse(JSON.stringify(result))).toEqual(result);
       }),
       { numRuns: 300 },

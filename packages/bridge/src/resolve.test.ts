@@ -68,6 +68,7 @@ describe('resolveUnderlyingCall', () => {
     ).toEqual({
       ok: false,
       error: "tool_call 'arguments' must be an object",
+      code: 'arguments_not_object',
       reason: 'not-an-object',
       name: 'slack_list_channels',
     });
@@ -79,6 +80,7 @@ describe('resolveUnderlyingCall', () => {
       expect(resolveUnderlyingCall(assembly, viaCall(args))).toMatchObject({
         ok: false,
         error: "tool_call requires a 'name' argument",
+        code: 'name_required',
       });
     },
   );
@@ -88,6 +90,7 @@ describe('resolveUnderlyingCall', () => {
       expect(resolveUnderlyingCall(assembly, viaCall({ name, arguments: {} }))).toMatchObject({
         ok: false,
         error: `tool_call cannot invoke '${name}' (it is itself a bridge tool)`,
+        code: 'bridge_tool',
       });
     }
   });
@@ -97,6 +100,7 @@ describe('resolveUnderlyingCall', () => {
       ok: false,
       error:
         "'bash' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search.",
+      code: 'not_deferrable',
       reason: 'not-deferrable',
       name: 'bash',
     });
@@ -107,6 +111,7 @@ describe('resolveUnderlyingCall', () => {
       ok: false,
       error:
         "'jira_create_ticket' is not available in this session. Use tool_search to find tools you can call.",
+      code: 'not_in_session',
       reason: 'not-in-session',
       name: 'jira_create_ticket',
     });
@@ -118,6 +123,7 @@ describe('resolveUnderlyingCall', () => {
     expect(resolveUnderlyingCall(later, viaCall({ name: 'slack_post_message' }))).toEqual({
       ok: false,
       error: "'slack_post_message' is not currently available. Re-run tool_search to refresh.",
+      code: 'not_currently_available',
       reason: 'not-currently-available',
       name: 'slack_post_message',
     });
@@ -132,6 +138,7 @@ describe('resolveUnderlyingCall', () => {
       ok: false,
       error:
         "'github_create_issue' was not invoked: missing required arguments 'repo', 'title'. Its full schema is in 'parameters'; call it again with every required argument.",
+      code: 'missing_arguments',
       reason: 'missing-required-arguments',
       name: 'github_create_issue',
       parameters: assembly.catalog.get('github_create_issue')!.inputSchema,

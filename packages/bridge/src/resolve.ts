@@ -1,8 +1,9 @@
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
-import { describeError, isBridgeToolName, TOOL_CALL } from '@tool-search/core/internal';
+import { describeError, isBridgeToolName, isRecord, TOOL_CALL } from '@tool-search/core/internal';
 import type { ArgumentRepair, ArgumentViolation, SkippedKeyword } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
 import { checkDeferredArguments } from './check-arguments.js';
+import type { BridgeErrorCode } from './errors.js';
 
 /**
  * A call as a model or a provider SDK hands it over: `arguments` may be an object,
@@ -30,12 +31,14 @@ export type ResolveFailureReason =
   | 'missing-required-arguments'
   | 'invalid-arguments';
 
-/** A refused call: the model-facing `error` text and, where useful, more data. */
+/** A refused call: the model-facing `error` text, its `code` and, where useful, more data. */
 export interface ResolveFailure {
   ok: false;
-  /** The text the model sees, exactly as DESIGN.md states it. */
+  /** The text the model sees, byte for byte as `docs/guides/errors.md` lists it. */
   error: string;
-  /** A machine-readable reason. */
+  /** The error's code, from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
+  code: BridgeErrorCode;
+  /** A machine-readable reason (one per code: `missing-name` is `name_required`, ...). */
   reason: ResolveFailureReason;
   /** The resolved tool name, when the failure is about a known tool. */
   name?: string;
@@ -93,18 +96,13 @@ export function echoName(name: string): string {
     : name;
 }
 
-/** Whether a value is a plain object (not null, not an array). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /**
  * Reads a field of an untrusted object: an own property, or a getter of a class
  * instance (an SDK's call object), never something inherited from `Object.prototype`;
  * `undefined` when reading throws.
  */
 export function ownValue(record: unknown, key: string): unknown {
-  if (!isPlainObject(record)) return undefined;
+  if (!isRecord(record)) return undefined;
   try {
     if (Object.hasOwn(record, key)) return record[key];
     const prototype = Object.getPrototypeOf(record);
@@ -135,14 +133,17 @@ export function parseArguments(
       return { ok: false, reason: 'invalid-json', detail: describeError(error) };
     }
   }
-  if (!isPlainObject(value)) return { ok: false, reason: 'not-an-object' };
+  if (!isRecord(value)) return { ok: false, reason: 'not-an-object' };
   return { ok: true, value };
 }
 
 // The error text lists the first ten violations; `violations` carries up to 50.
 const MAX_LISTED_VIOLATIONS = 10;
 
-/** The DESIGN error texts, one place. */
+/**
+ * The texts of the bridge's single-call refusals, one place; each is listed with its code
+ * in `docs/guides/errors.md`, the contract the texts keep byte for byte.
+ */
 export const bridgeErrors = {
   queryRequired: 'query is required',
   nameRequired: 'name is required',
@@ -192,18 +193,43 @@ export function nameStatus(assembly: Assembly, name: string): NameStatus {
   return 'unknown';
 }
 
-/** The error text for a name that is not behind the bridge. */
+// Each reason has one code; the reason stays for callers that switch on it.
+const REASON_CODES = {
+  'missing-name': 'name_required',
+  'bridge-tool': 'bridge_tool',
+  'not-deferrable': 'not_deferrable',
+  'not-currently-available': 'not_currently_available',
+  'not-in-session': 'not_in_session',
+  'invalid-json': 'invalid_json',
+  'not-an-object': 'arguments_not_object',
+  'missing-required-arguments': 'missing_arguments',
+  'invalid-arguments': 'invalid_arguments',
+} as const satisfies Record<ResolveFailureReason, BridgeErrorCode>;
+
+/** The error text and code for a name that is not behind the bridge. */
 export function nameError(
   status: Exclude<NameStatus, 'deferred'>,
   name: string,
-): { error: string; reason: ResolveFailureReason } {
+): { error: string; code: BridgeErrorCode; reason: ResolveFailureReason } {
   if (status === 'visible') {
-    return { error: bridgeErrors.notDeferrable(name), reason: 'not-deferrable' };
+    return {
+      error: bridgeErrors.notDeferrable(name),
+      code: 'not_deferrable',
+      reason: 'not-deferrable',
+    };
   }
   if (status === 'known') {
-    return { error: bridgeErrors.notCurrentlyAvailable(name), reason: 'not-currently-available' };
+    return {
+      error: bridgeErrors.notCurrentlyAvailable(name),
+      code: 'not_currently_available',
+      reason: 'not-currently-available',
+    };
   }
-  return { error: bridgeErrors.notInSession(name), reason: 'not-in-session' };
+  return {
+    error: bridgeErrors.notInSession(name),
+    code: 'not_in_session',
+    reason: 'not-in-session',
+  };
 }
 
 function fail(
@@ -211,12 +237,12 @@ function fail(
   reason: ResolveFailureReason,
   extra: Partial<ResolveFailure> = {},
 ): ResolveFailure {
-  return { ok: false, error, reason, ...extra };
+  return { ok: false, error, code: REASON_CODES[reason], reason, ...extra };
 }
 
 /**
  * Turns a call into the real call of a deferred tool, with the checks and error
- * texts of DESIGN.md. Takes either a `tool_call` call (`{ name: 'tool_call',
+ * texts of `docs/guides/errors.md`. Takes either a `tool_call` call (`{ name: 'tool_call',
  * arguments: { name, arguments } }`) or a direct call of a deferred tool by its
  * own name; both go through the same checks, in this order:
  *
@@ -252,7 +278,7 @@ function fail(
  *
  * @param assembly - the session's current assembly
  * @param call - the model's call; any value is tolerated
- * @returns `{ ok: true, call, tool }` or `{ ok: false, error, reason, ... }`
+ * @returns `{ ok: true, call, tool }` or `{ ok: false, error, code, reason, ... }`
  * @throws nothing
  */
 export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall): ResolveResult {

@@ -1,6 +1,7 @@
 import { isBridgeToolName } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
 import { batchErrors, MAX_DESCRIBE_NAMES } from './batch-limits.js';
+import type { BridgeErrorCode } from './errors.js';
 import { echoName, nameError, nameStatus } from './resolve.js';
 import type { ToolSearchMatch } from './search-match.js';
 import { exactTool, toMatch } from './search-match.js';
@@ -13,12 +14,14 @@ export interface SelectMiss {
   name: string;
   /** The contract's text for the name (not deferrable, not currently available, not in session). */
   error: string;
+  /** Its code: `not_deferrable`, `not_currently_available` or `not_in_session`. */
+  code: BridgeErrorCode;
 }
 
 /** What a `select:` query loads. */
 export type SelectAnswer =
   | { ok: true; matches: ToolSearchMatch[]; notFound: SelectMiss[] }
-  | { ok: false; error: string };
+  | { ok: false; error: string; code: BridgeErrorCode };
 
 /**
  * The names of a `select:name_a,name_b` query (Claude Code's convention for loading
@@ -51,9 +54,14 @@ export function selectedNames(query: string): string[] | undefined {
  * @throws nothing
  */
 export function selectTools(assembly: Assembly, names: readonly string[]): SelectAnswer {
-  if (names.length === 0) return { ok: false, error: batchErrors.selectEmpty };
+  if (names.length === 0)
+    return { ok: false, error: batchErrors.selectEmpty, code: 'select_empty' };
   if (names.length > MAX_DESCRIBE_NAMES) {
-    return { ok: false, error: batchErrors.tooManySelected(names.length) };
+    return {
+      ok: false,
+      error: batchErrors.tooManySelected(names.length),
+      code: 'too_many_selected',
+    };
   }
   const matches: ToolSearchMatch[] = [];
   const notFound: SelectMiss[] = [];
@@ -62,7 +70,8 @@ export function selectTools(assembly: Assembly, names: readonly string[]): Selec
     if (tool === undefined) {
       const status = isBridgeToolName(name) ? 'visible' : nameStatus(assembly, name);
       const reason = status === 'deferred' ? 'unknown' : status;
-      notFound.push({ name: echoName(name), error: nameError(reason, name).error });
+      const { error, code } = nameError(reason, name);
+      notFound.push({ name: echoName(name), error, code });
     } else if (!matches.some((match) => match.name === tool.name)) {
       matches.push({ ...toMatch(tool), parameters: tool.inputSchema });
     }

@@ -84,12 +84,16 @@ describe('assembleTools with @tool-search/toolsets scoping', () => {
     expect(outside).toMatchObject({
       error:
         "'deploy_production' is not available in this session. Use tool_search to find tools you can call.",
+      code: 'not_in_session',
     });
     const direct = { name: 'deploy_production', arguments: {} };
     expect(handleBridgeCall(assembly, direct, dispatch)).toBeUndefined();
     expect(
       await handleBridgeCall(assembly, direct, dispatch, { refuseUnknownNames: true }),
-    ).toMatchObject({ error: expect.stringContaining('is not available in this session') });
+    ).toMatchObject({
+      error: expect.stringContaining('is not available in this session'),
+      code: 'not_in_session',
+    });
     expect(dispatch).not.toHaveBeenCalled();
 
     const inScope = scopedGh.find((tool) => tool.name === 'github_list_commits')!;

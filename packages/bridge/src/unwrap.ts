@@ -1,5 +1,5 @@
-import { TOOL_CALL } from '@tool-search/core/internal';
-import { isPlainObject, ownValue } from './resolve.js';
+import { isRecord, TOOL_CALL } from '@tool-search/core/internal';
+import { ownValue } from './resolve.js';
 
 /** What a call shows in an activity feed, a log line or a saved trajectory. */
 export interface UnwrappedToolCall {
@@ -67,7 +67,7 @@ export function unwrapToolCall(call: unknown): UnwrappedToolCall {
     viaBridge: false,
   };
   if (typeof id === 'string') result.id = id;
-  if (name === TOOL_CALL && isPlainObject(args)) {
+  if (name === TOOL_CALL && isRecord(args)) {
     const inner = ownValue(args, 'name');
     const calls = parseForDisplay(ownValue(args, 'calls'));
     if (typeof inner === 'string' && inner.trim() !== '') {

@@ -1,3 +1,4 @@
+import { isRecord } from './is-record.js';
 import type { ToolDefinition } from './types.js';
 
 /**
@@ -24,10 +25,6 @@ export const TOOL_FIELDS = [
 const MAX_SCHEMA_DEPTH = 3;
 const MAX_PARAMETERS = 64;
 const MAX_ENUM_VALUES = 16;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** Parameter names and descriptions (with enum values), walked breadth-first through nested objects. */
 function walkParameters(schema: unknown): { names: string[]; descriptions: string[] } {

@@ -1,11 +1,17 @@
 const MARKER = Symbol.for('@tool-search/core.ToolSearchError');
 
 /**
- * Every error code of the `@tool-search/*` packages: the `code` of a
- * {@link ToolSearchError}, of a dispatcher `DispatchError`, and of an MCP error result
- * (`_meta["tool-search/error"]`). The list is closed: a code not on it is a bug, and a
- * test scans the sources for code literals that are not. Details (which tool, which
+ * The error codes of `@tool-search/core`, and of the call outcomes every dispatcher
+ * reports (`@tool-search/hooks`, the AI SDK adapter, the providers): the `code` of a
+ * {@link ToolSearchError} raised below the composing packages, and of a dispatcher
+ * `DispatchError`. The list is closed: a code not on it is a bug, and a test scans the
+ * sources for code literals that are on no package's list. Details (which tool, which
  * file, which limit) ride in {@link ToolSearchError.data}, never in the code.
+ *
+ * Other packages declare their own closed lists and register them with
+ * {@link ToolSearchErrorCodeRegistry} (e.g. `MCP_ERROR_CODES` of `@tool-search/mcp`:
+ * `upstream_timeout`, `gateway_failed`, ...); core names none of them. Every code of
+ * every package, with its meaning and what to do, is listed in `docs/guides/errors.md`.
  *
  * Thrown by functions (a caller's mistake or a broken plugin):
  * - `invalid_argument`: a function or factory got an argument it cannot take (a
@@ -20,45 +26,23 @@ const MARKER = Symbol.for('@tool-search/core.ToolSearchError');
  * - `duplicate_tool_name`: two tools in one list share a name. Raised by core
  *   (`createCatalog`, `validateToolDefinitions`) and the bridge. `data.tool` names it;
  *   rename one (e.g. prefix it with its server).
+ * - `unknown_tool`: a name that no tool of the list has (core's tool name map, the mcp
+ *   pool). List the tools again.
  * - `ranker_failed`: a ranker threw or broke the `Ranker` contract (core's catalog and
  *   embedding ranker). `data.ranker` names it; fix the ranker or its embed function.
  * - `unknown_toolset`, `duplicate_toolset`, `toolset_cycle`: the toolset registry
  *   (toolsets) met a name it does not know, a name defined twice, or toolsets that
  *   include each other. `data.toolset` names it; fix the toolset definitions.
  *
- * Outcomes of a call (in a `DispatchResult` error, or an error result to the model):
+ * Outcomes of a call (in a `DispatchResult` error):
  * - `timeout`: a dispatcher step (guardrail, hook, approval) ran past its time limit;
  *   the step's `AbortSignal` aborts with this error (hooks). `data.timeoutMs` is the
  *   limit. The dispatcher then denies (guardrail, approval) or ignores (hook).
  * - `tool_timeout`: a tool did not finish within the dispatcher's `execute` timeout
  *   (hooks). `data.tool` and `data.timeoutMs`. Retry with less work, or raise the limit.
- * - `tool_failed`: a tool threw something that is not a `ToolSearchError` (hooks).
+ * - `tool_failed`: a tool threw something that is not a `ToolSearchError` (hooks, ai-sdk).
  * - `tool_lookup_failed`: the dispatcher's `resolveTool` threw; the tool was not called.
  * - `dispatch_failed`: a bug in the dispatcher itself was caught; report it.
- * - `denied`: a guardrail, a `beforeCall` hook or the approval refused the call (mcp
- *   gateway; a guardrail or approval that throws or times out denies: they fail closed).
- * - `cancelled`: the caller cancelled the call while the dispatcher ran it (mcp gateway).
- * - `aborted`: the call was cancelled by its `AbortSignal` on the way to, or while
- *   waiting for, an upstream (mcp pool).
- * - `unknown_tool`: the pool has no tool of that name (mcp pool). List the tools again.
- * - `not_in_session`: the tool is not visible in this session (mcp gateway). Search for
- *   it or list the tools again.
- * - `tool_changed`: the tool's definition changed hands while the call waited (mcp
- *   gateway). List the tools again, then call.
- * - `upstream_unavailable`: the upstream server is down or reconnecting; the tool was
- *   not called (mcp pool). Try again in a few seconds.
- * - `upstream_timeout`: the upstream did not answer in time, or the call waited too
- *   long in its queue (mcp pool), or a `tool_call` batch passed its overall deadline
- *   before the call finished or started (mcp gateway, `batchDeadlineMs`). Try again, or
- *   with less work per call.
- * - `upstream_failed`: the upstream closed the connection, answered a malformed
- *   result or failed the call (mcp pool).
- * - `gateway_failed`: the gateway itself could not serialise a result (a hook put a
- *   `BigInt` or a cycle in it); the tool may have run (mcp gateway). A fault of the
- *   gateway or its hooks, never of the upstream server.
- * - `store_unavailable`: the gateway's shared store (Redis) did not answer; what needs
- *   it (a session on another replica, an approval, the audit trail) failed closed (mcp
- *   gateway). The gateway reconnects on its own: try again in a few seconds.
  *
  * `guardrail_failed` and `approval_failed` were once listed but never raised: a
  * guardrail or approval that throws or times out is a `denied` result, not an error.
@@ -68,6 +52,7 @@ export const TOOL_SEARCH_ERROR_CODES = [
   'invalid_config',
   'invalid_tool_definition',
   'duplicate_tool_name',
+  'unknown_tool',
   'ranker_failed',
   'unknown_toolset',
   'duplicate_toolset',
@@ -77,40 +62,101 @@ export const TOOL_SEARCH_ERROR_CODES = [
   'tool_failed',
   'tool_lookup_failed',
   'dispatch_failed',
-  'denied',
-  'cancelled',
-  'aborted',
-  'unknown_tool',
-  'not_in_session',
-  'tool_changed',
-  'upstream_unavailable',
-  'upstream_timeout',
-  'upstream_failed',
-  'gateway_failed',
-  'store_unavailable',
 ] as const;
 
-/** One of {@link TOOL_SEARCH_ERROR_CODES}: what each means, who raises it and what to do is documented there. */
-export type ToolSearchErrorCode = (typeof TOOL_SEARCH_ERROR_CODES)[number];
+/** One of core's {@link TOOL_SEARCH_ERROR_CODES}. */
+export type CoreErrorCode = (typeof TOOL_SEARCH_ERROR_CODES)[number];
+
+/**
+ * The codes other packages add to {@link ToolSearchErrorCode}, by module augmentation of
+ * `@tool-search/core` with their own closed list (keys are the codes, values `true`):
+ *
+ * ```ts
+ * export const MCP_ERROR_CODES = ['upstream_timeout', 'gateway_failed'] as const;
+ * declare module '@tool-search/core' {
+ *   interface ToolSearchErrorCodeRegistry extends Record<(typeof MCP_ERROR_CODES)[number], true> {}
+ * }
+ * ```
+ *
+ * Core registers nothing here; a program sees the codes of the packages it imports.
+ * Pair it with {@link defineErrorCodes} for the runtime check of the same list.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: augmented by the packages that register codes
+export interface ToolSearchErrorCodeRegistry {}
+
+/**
+ * The `code` of a {@link ToolSearchError}: one of core's {@link TOOL_SEARCH_ERROR_CODES}
+ * or a code a package registered in {@link ToolSearchErrorCodeRegistry}. Every one is
+ * listed, with its meaning and what to do, in `docs/guides/errors.md`.
+ */
+export type ToolSearchErrorCode = CoreErrorCode | keyof ToolSearchErrorCodeRegistry;
 
 const CODES: ReadonlySet<string> = new Set(TOOL_SEARCH_ERROR_CODES);
 
 /**
- * Whether a value is one of {@link TOOL_SEARCH_ERROR_CODES}, e.g. the
- * `_meta["tool-search/error"]` of a result read off the wire.
+ * Whether a value is one of core's {@link TOOL_SEARCH_ERROR_CODES}. A package that
+ * registers codes checks its own list with the guard {@link defineErrorCodes} returns.
  *
  * @param value - any value
- * @returns true when `value` is a listed code
+ * @returns true when `value` is one of core's codes
  * @throws nothing
  */
-export function isToolSearchErrorCode(value: unknown): value is ToolSearchErrorCode {
+export function isToolSearchErrorCode(value: unknown): value is CoreErrorCode {
   return typeof value === 'string' && CODES.has(value);
+}
+
+/** A package's closed list of error codes, as {@link defineErrorCodes} returns it. */
+export interface ErrorCodeList<Code extends string> {
+  /** The codes, in the order given. */
+  readonly codes: readonly Code[];
+  /** Whether a value (e.g. a code read off the wire) is one of these codes. */
+  is(value: unknown): value is Code;
+}
+
+/**
+ * Declares a package's closed list of error codes: the typed identity of the list, plus
+ * its runtime guard. The codes must be registered in {@link ToolSearchErrorCodeRegistry}
+ * (module augmentation, see there), so a code on the list and a code the types accept
+ * cannot drift apart; none may be one of core's codes.
+ *
+ * @example
+ * ```ts
+ * export const MCP_ERROR_CODES = ['upstream_timeout', 'gateway_failed'] as const;
+ * export type McpErrorCode = (typeof MCP_ERROR_CODES)[number];
+ * declare module '@tool-search/core' {
+ *   interface ToolSearchErrorCodeRegistry extends Record<McpErrorCode, true> {}
+ * }
+ * export const mcpErrorCodes = defineErrorCodes(MCP_ERROR_CODES);
+ * mcpErrorCodes.is('gateway_failed'); // true
+ * ```
+ *
+ * @param codes - the package's codes, snake_case
+ * @returns the list and its guard
+ * @throws {@link ToolSearchError} `invalid_argument` when a code is one of core's or is listed twice
+ */
+export function defineErrorCodes<const Code extends Exclude<ToolSearchErrorCode, CoreErrorCode>>(
+  codes: readonly Code[],
+): ErrorCodeList<Code> {
+  const set = new Set<string>();
+  for (const code of codes) {
+    if (CODES.has(code) || set.has(code)) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        `Error code '${code}' is already listed; give each code one list.`,
+      );
+    }
+    set.add(code);
+  }
+  return {
+    codes: Object.freeze([...codes]),
+    is: (value: unknown): value is Code => typeof value === 'string' && set.has(value),
+  };
 }
 
 /**
  * The structured details of a {@link ToolSearchError}: read them here, never parse
  * them out of the message. Every field is optional; which ones are set depends on the
- * code (see {@link TOOL_SEARCH_ERROR_CODES}).
+ * code (see `docs/guides/errors.md`).
  */
 export interface ToolSearchErrorData {
   /** The tool concerned, by the name it was given (it may be an invalid name). */
@@ -146,7 +192,7 @@ export interface ToolSearchErrorData {
  * ```
  */
 export class ToolSearchError extends Error {
-  /** A stable, documented code; see {@link TOOL_SEARCH_ERROR_CODES}. */
+  /** A stable code from a closed list; see {@link ToolSearchErrorCode}. */
   readonly code: ToolSearchErrorCode;
 
   /** Structured details (which tool, file, limit), when the raiser had them. */

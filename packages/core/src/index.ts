@@ -46,19 +46,19 @@ export {
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
 } from './config.js';
-export type { WinkEmbeddingLoadStats, WinkEmbeddingOptions } from './deprecated.js';
+export type {
+  CoreErrorCode,
+  ErrorCodeList,
+  ToolSearchErrorCode,
+  ToolSearchErrorCodeRegistry,
+  ToolSearchErrorData,
+} from './errors.js';
 export {
-  BRIDGE_TOOL_NAMES,
-  createWinkEmbedding,
-  describeError,
-  estimateToolTokensOf,
-  isBridgeToolName,
-  TOOL_CALL,
-  TOOL_DESCRIBE,
-  TOOL_SEARCH,
-} from './deprecated.js';
-export type { ToolSearchErrorCode, ToolSearchErrorData } from './errors.js';
-export { isToolSearchErrorCode, TOOL_SEARCH_ERROR_CODES, ToolSearchError } from './errors.js';
+  defineErrorCodes,
+  isToolSearchErrorCode,
+  TOOL_SEARCH_ERROR_CODES,
+  ToolSearchError,
+} from './errors.js';
 export type {
   AnthropicInputSchema,
   AnthropicTool,

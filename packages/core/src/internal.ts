@@ -2,7 +2,7 @@
  * What the sibling `@tool-search/*` packages share with core but users do not need:
  * the bridge tool names (users import them from `@tool-search/bridge`), the length a
  * search hit's description is cut to, the catalog's patch of a list whose changes the caller
- * already knows, the record of how the bridge patched a list from another, the one-line rendering of a thrown value, the
+ * already knows, the record of how the bridge patched a list from another, the one-line rendering of a thrown value, the plain-record check (`isRecord`), the
  * model-facing JSON that token estimates count, and the loader of the shipped
  * related-words table (the package check proves the table is in the tarball with it).
  *
@@ -21,6 +21,7 @@ export {
   TOOL_SEARCH,
 } from './classify.js';
 export { describeError } from './errors.js';
+export { isRecord } from './is-record.js';
 export type { ListChange } from './list-changes.js';
 export { changedPositions, listChangeOf, recordListChange } from './list-changes.js';
 export type { RelatedWords } from './related-words.js';

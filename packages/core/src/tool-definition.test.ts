@@ -97,9 +97,9 @@ describe('ToolSearchError', () => {
   });
 
   it('wraps unknown throws with from() and keeps a ToolSearchError as it is', () => {
-    const wrapped = ToolSearchError.from('plain string', 'upstream_failed', 'Server x failed');
+    const wrapped = ToolSearchError.from('plain string', 'ranker_failed', 'Server x failed');
     expect(wrapped.message).toBe('Server x failed: plain string');
-    expect(wrapped.code).toBe('upstream_failed');
-    expect(ToolSearchError.from(wrapped, 'aborted', 'y')).toBe(wrapped);
+    expect(wrapped.code).toBe('ranker_failed');
+    expect(ToolSearchError.from(wrapped, 'invalid_argument', 'y')).toBe(wrapped);
   });
 });

@@ -1,5 +1,6 @@
 import type { Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import { createSessionApprovalStore, type SessionApprovalStore } from './session-approvals.js';
 import type {
   ApprovalAdapter,
@@ -130,17 +131,6 @@ export function resolveDispatcherOptions(options: DispatcherOptions): DispatchCo
     resolveTool: options.resolveTool,
     timeouts: resolveTimeouts(options.timeouts),
   };
-}
-
-/**
- * Whether `value` is a plain object (not null, not an array).
- *
- * @param value - anything a caller, hook or adapter handed over
- * @returns true for an object that is not an array
- * @throws nothing
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

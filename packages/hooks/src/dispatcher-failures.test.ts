@@ -5,6 +5,14 @@ import { call, setup } from './__fixtures__/dispatcher-setup.js';
 import { createDispatcher, type DispatcherOptions } from './dispatcher.js';
 import type { ApprovalAdapter, Guardrail, ToolCallHook } from './types.js';
 
+// A tool may throw the code of any package that registered one (mcp's pool throws
+// `upstream_failed`); the dispatcher passes it through unchanged.
+declare module '@tool-search/core' {
+  interface ToolSearchErrorCodeRegistry {
+    upstream_failed: true;
+  }
+}
+
 describe('createDispatcher', () => {
   describe('fail closed', () => {
     const failures: [string, () => unknown][] = [

@@ -1,4 +1,5 @@
 import { ToolSearchError } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import type { ToolCallHook } from './types.js';
 
 /** Options of {@link createResultTruncationHook}. */
@@ -11,10 +12,6 @@ function cut(text: string, keep: number): string {
   // Never split a surrogate pair.
   const end = keep > 0 && /[\uD800-\uDBFF]/.test(text.charAt(keep - 1)) ? keep - 1 : keep;
   return `${text.slice(0, end)}\n… [truncated: showing ${end} of ${text.length} characters]`;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { Promisable } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import { type CallState, cancel, contextFor, warn } from './call-state.js';
 import { failureText } from './dispatch-errors.js';
-import { type DispatchConfig, isRecord } from './dispatch-input.js';
+import type { DispatchConfig } from './dispatch-input.js';
 import { runStep } from './run-step.js';
 import type { ToolCallHook } from './types.js';
 

@@ -1,6 +1,7 @@
+import { isRecord } from '@tool-search/core/internal';
 import { type CallState, cancel, contextFor, deny } from './call-state.js';
 import { failureText } from './dispatch-errors.js';
-import { type DispatchConfig, isRecord, normalizeCall } from './dispatch-input.js';
+import { type DispatchConfig, normalizeCall } from './dispatch-input.js';
 import { runStep } from './run-step.js';
 import { lookUpTool } from './step-start.js';
 import type { DeniedBy } from './types.js';

@@ -4,6 +4,14 @@ import { configOf, hang, stateOf, tool } from './__fixtures__/call-state.js';
 import { runExecute } from './step-execute.js';
 import type { DispatchContext } from './types.js';
 
+// A tool may throw the code of any package that registered one (mcp's pool throws
+// `upstream_failed`); the dispatcher passes it through unchanged.
+declare module '@tool-search/core' {
+  interface ToolSearchErrorCodeRegistry {
+    upstream_failed: true;
+  }
+}
+
 describe('runExecute', () => {
   it('keeps the value for the afterCall hooks without deciding the call', async () => {
     const execute = vi.fn((_call: ToolCall, _ctx: DispatchContext) => 'done');

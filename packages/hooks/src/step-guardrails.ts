@@ -1,6 +1,7 @@
+import { isRecord } from '@tool-search/core/internal';
 import { type CallState, cancel, contextFor, deny } from './call-state.js';
 import { failureText } from './dispatch-errors.js';
-import { type DispatchConfig, isRecord } from './dispatch-input.js';
+import type { DispatchConfig } from './dispatch-input.js';
 import { runStep } from './run-step.js';
 import type { DeniedBy } from './types.js';
 

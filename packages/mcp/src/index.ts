@@ -31,6 +31,8 @@
  *
  * @packageDocumentation
  */
+export type { McpErrorCode } from './errors.js';
+export { isMcpErrorCode, MCP_ERROR_CODES } from './errors.js';
 export {
   clientSupportsElicitation,
   createElicitationApproval,

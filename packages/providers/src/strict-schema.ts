@@ -1,10 +1,7 @@
 import type { JsonSchemaObject } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 
 type Schema = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Schema {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function isObjectSchema(schema: Schema): boolean {
   return (

@@ -1,5 +1,6 @@
 import { describeError } from '@tool-search/core/internal';
 import { expandInto, isRegistryLike, readScope } from './read-scope.js';
+import { type NotAToolsetName, parseScopeRequest, type RequestedList } from './scope-request.js';
 import type { SessionScope } from './session-scope.js';
 import type { ToolsetRegistry } from './toolset-registry.js';
 
@@ -84,6 +85,93 @@ function grantedParts(
         (other) => other !== candidate && expandInto([other], registry, new Set()).has(candidate),
       ),
   );
+}
+
+// The request's disabled toolsets join the parent's; anything but a list of names is
+// unreadable, and ignoring it could widen the child: it then admits nothing.
+function narrowDisabled(
+  requested: RequestedList | undefined,
+  add: (name: string) => void,
+  refuseAll: (field: ScopeRefusal['field'], problem: string) => void,
+): void {
+  if (requested?.kind === 'invalid') {
+    refuseAll(
+      'disabledToolsets',
+      `request.disabledToolsets must be an array of toolset names, got ${describeError(requested.value)}`,
+    );
+    return;
+  }
+  if (requested === undefined) return;
+  for (const entry of requested.entries) {
+    if (typeof entry === 'string') add(entry);
+    else {
+      refuseAll(
+        'disabledToolsets',
+        `request.disabledToolsets holds ${describeError(entry.notAName)}, which is not a toolset name`,
+      );
+    }
+  }
+}
+
+interface ParentBounds {
+  /** The parent's enabled toolsets, expanded; `undefined` when the parent does not restrict. */
+  parentEnabled: ReadonlySet<string> | undefined;
+  /** The parent's disabled toolsets, expanded. */
+  parentDisabled: ReadonlySet<string>;
+  /** The registry to grant parts with, when it is usable and the child admits anything. */
+  registry: ToolsetRegistry | undefined;
+}
+
+// One requested enabled entry: what it grants and, unless granted whole, why not.
+function decideEnabled(
+  entry: string | NotAToolsetName,
+  bounds: ParentBounds,
+): { accepted: readonly string[]; refusal?: ScopeRefusal } {
+  if (typeof entry !== 'string') {
+    return {
+      accepted: [],
+      refusal: {
+        reason: 'invalid',
+        field: 'enabledToolsets',
+        message: `request.enabledToolsets holds ${describeError(entry.notAName)}, which is not a toolset name; ignored.`,
+      },
+    };
+  }
+  const { parentEnabled, parentDisabled, registry } = bounds;
+  if (parentDisabled.has(entry)) {
+    return {
+      accepted: [],
+      refusal: {
+        reason: 'disabled_by_parent',
+        field: 'enabledToolsets',
+        toolset: entry,
+        message: `Toolset '${entry}' is disabled in the parent scope; refused.`,
+      },
+    };
+  }
+  if (parentEnabled === undefined || parentEnabled.has(entry)) return { accepted: [entry] };
+  let granted: string[] = [];
+  if (registry !== undefined) {
+    try {
+      granted = grantedParts(entry, registry, parentEnabled, parentDisabled);
+    } catch {
+      granted = [];
+    }
+  }
+  return {
+    accepted: granted,
+    refusal: {
+      reason: 'not_in_parent',
+      field: 'enabledToolsets',
+      toolset: entry,
+      granted: Object.freeze(granted),
+      message:
+        `Toolset '${entry}' is not enabled in the parent scope; refused.` +
+        (granted.length > 0
+          ? ` Granted the parts the parent enables instead: ${granted.join(', ')}.`
+          : ''),
+    },
+  };
 }
 
 /**
@@ -193,94 +281,36 @@ function narrowScopeUnguarded(
     parentRead.enabled === undefined ? undefined : [...parentRead.enabled];
 
   if (request !== undefined) {
-    let rawEnabled: unknown;
-    let rawDisabled: unknown;
-    let readable = typeof request === 'object' && request !== null && !Array.isArray(request);
-    if (readable) {
-      try {
-        rawEnabled = (request as Record<string, unknown>)['enabledToolsets'];
-        rawDisabled = (request as Record<string, unknown>)['disabledToolsets'];
-      } catch {
-        readable = false;
-      }
-    }
-    if (!readable) {
+    const parsed = parseScopeRequest(request);
+    if (parsed === undefined) {
       refuseAll('request', `request must be a scope object, got ${describeError(request)}`);
-    }
-
-    if (rawDisabled !== undefined) {
-      if (!Array.isArray(rawDisabled)) {
-        refuseAll(
-          'disabledToolsets',
-          `request.disabledToolsets must be an array of toolset names, got ${describeError(rawDisabled)}`,
-        );
-      } else {
-        for (const entry of rawDisabled) {
-          if (typeof entry === 'string') pushUnique(disabled, disabledSeen, entry);
-          else {
-            refuseAll(
-              'disabledToolsets',
-              `request.disabledToolsets holds ${describeError(entry)}, which is not a toolset name`,
-            );
-          }
-        }
-      }
-    }
-
-    if (rawEnabled !== undefined) {
-      const accepted: string[] = [];
-      const acceptedSeen = new Set<string>();
-      if (!Array.isArray(rawEnabled)) {
+    } else {
+      narrowDisabled(
+        parsed.disabledToolsets,
+        (name) => pushUnique(disabled, disabledSeen, name),
+        refuseAll,
+      );
+      const requested = parsed.enabledToolsets;
+      if (requested?.kind === 'invalid') {
         refuseAll(
           'enabledToolsets',
-          `request.enabledToolsets must be an array of toolset names, got ${describeError(rawEnabled)}`,
+          `request.enabledToolsets must be an array of toolset names, got ${describeError(requested.value)}`,
         );
-      } else {
-        for (const entry of rawEnabled) {
-          if (typeof entry !== 'string') {
-            refused.push({
-              reason: 'invalid',
-              field: 'enabledToolsets',
-              message: `request.enabledToolsets holds ${describeError(entry)}, which is not a toolset name; ignored.`,
-            });
-            continue;
-          }
-          if (parentDisabled.has(entry)) {
-            refused.push({
-              reason: 'disabled_by_parent',
-              field: 'enabledToolsets',
-              toolset: entry,
-              message: `Toolset '${entry}' is disabled in the parent scope; refused.`,
-            });
-            continue;
-          }
-          if (parentEnabled === undefined || parentEnabled.has(entry)) {
-            pushUnique(accepted, acceptedSeen, entry);
-            continue;
-          }
-          let granted: string[] = [];
-          if (usable !== undefined && !nothing) {
-            try {
-              granted = grantedParts(entry, usable, parentEnabled, parentDisabled);
-            } catch {
-              granted = [];
-            }
-          }
-          for (const name of granted) pushUnique(accepted, acceptedSeen, name);
-          refused.push({
-            reason: 'not_in_parent',
-            field: 'enabledToolsets',
-            toolset: entry,
-            granted: Object.freeze(granted),
-            message:
-              `Toolset '${entry}' is not enabled in the parent scope; refused.` +
-              (granted.length > 0
-                ? ` Granted the parts the parent enables instead: ${granted.join(', ')}.`
-                : ''),
+        enabled = [];
+      } else if (requested?.kind === 'list') {
+        const accepted: string[] = [];
+        const acceptedSeen = new Set<string>();
+        for (const entry of requested.entries) {
+          const decision = decideEnabled(entry, {
+            parentEnabled,
+            parentDisabled,
+            registry: nothing ? undefined : usable,
           });
+          for (const name of decision.accepted) pushUnique(accepted, acceptedSeen, name);
+          if (decision.refusal !== undefined) refused.push(decision.refusal);
         }
+        enabled = accepted;
       }
-      enabled = accepted;
     }
   }
 

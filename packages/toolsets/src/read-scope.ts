@@ -1,3 +1,4 @@
+import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { ToolsetRegistry } from './toolset-registry.js';
 
@@ -94,10 +95,18 @@ export function isRegistryLike(value: unknown): value is ToolsetRegistry {
   );
 }
 
+function badExpansion(name: string, what: string): ToolSearchError {
+  return new ToolSearchError(
+    'invalid_argument',
+    `registry.expand('${name}') ${what}: pass a registry from createToolsetRegistry, or one whose expand returns an array of toolset names.`,
+    { data: { toolset: name } },
+  );
+}
+
 /**
  * Adds each name and its expansion under the registry to `into`.
- * Throws when a registry answers with something other than an array of names:
- * callers fail closed.
+ * Throws a {@link ToolSearchError} `invalid_argument` (`data.toolset`) when a registry
+ * answers with something other than an array of names: callers fail closed.
  */
 export function expandInto(
   names: readonly string[],
@@ -108,11 +117,9 @@ export function expandInto(
     into.add(name);
     if (registry === undefined) continue;
     const expansion = registry.expand(name);
-    if (!Array.isArray(expansion))
-      throw new TypeError(`registry.expand('${name}') is not an array`);
+    if (!Array.isArray(expansion)) throw badExpansion(name, 'is not an array');
     for (const member of expansion) {
-      if (typeof member !== 'string')
-        throw new TypeError(`registry.expand('${name}') holds a non-string`);
+      if (typeof member !== 'string') throw badExpansion(name, 'holds a non-string');
       into.add(member);
     }
   }

@@ -25,7 +25,7 @@ const SOURCE_EXTENSIONS = /\.(ts|tsx|mts|cts|js|mjs|cjs)$/;
 const SKIPPED_FOLDERS = new Set(['node_modules', 'dist', 'coverage', '.turbo']);
 
 /**
- * Every source file under `packages/` and `apps/` of the repo, tests (`*.test.*`),
+ * Every source file under `packages/` and `apps/` of the repo, tests (`*.test.*`, `*.test-d.*`),
  * declaration files and build output left out.
  *
  * @param root - the repo root
@@ -38,7 +38,10 @@ export function errorCodeSourceFiles(root: string): string[] {
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (entry.isDirectory()) {
         if (!SKIPPED_FOLDERS.has(entry.name)) walk(join(folder, entry.name));
-      } else if (SOURCE_EXTENSIONS.test(entry.name) && !/\.test\.|\.d\.[cm]?ts$/.test(entry.name)) {
+      } else if (
+        SOURCE_EXTENSIONS.test(entry.name) &&
+        !/\.test(-d)?\.|\.d\.[cm]?ts$/.test(entry.name)
+      ) {
         found.push(relative(root, join(folder, entry.name)).split(sep).join('/'));
       }
     }
@@ -268,6 +271,6 @@ export function unlistedCodeProblems(
     .filter((literal) => !known.has(literal.code))
     .map(
       (literal) =>
-        `${literal.file}:${literal.line} raises '${literal.code}' (${literal.site}), which is not in TOOL_SEARCH_ERROR_CODES: add '${literal.code}' to the list in packages/core/src/errors.ts and document it there (what it means, who raises it, what to do), or use a listed code.`,
+        `${literal.file}:${literal.line} raises '${literal.code}' (${literal.site}), which is on no package's closed list: add '${literal.code}' to the list of the package that raises it (its src/errors.ts) and to docs/guides/errors.md (what it means, who raises it, what to do), or use a listed code.`,
     );
 }

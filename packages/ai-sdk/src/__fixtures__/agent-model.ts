@@ -1,3 +1,4 @@
+import { isRecord } from '@tool-search/core/internal';
 import { MockLanguageModelV3 } from 'ai/test';
 
 /** How the scripted model calls the tool it found. */
@@ -19,10 +20,6 @@ export interface AgentStep {
 }
 
 type Part = Record<string, unknown>;
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 function lastToolResult(prompt: unknown[]): { toolName: string; value: unknown } | undefined {
   for (let index = prompt.length - 1; index >= 0; index -= 1) {

@@ -1,5 +1,6 @@
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import { describeError, ToolSearchError } from '../errors.js';
+import { isRecord } from '../is-record.js';
 import {
   BudgetExceeded,
   DEFAULT_MAX_ARGUMENT_BYTES,
@@ -97,10 +98,6 @@ export interface ArgumentsUnchecked {
 /** The result of {@link validateArguments}. */
 export type ArgumentCheck = ArgumentsValid | ArgumentsInvalid | ArgumentsUnchecked;
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInvalid {
   const seen = new Set<string>();
   const violations: ArgumentViolation[] = [];
@@ -193,7 +190,7 @@ export function validateArguments(
       `validateArguments: maxArgumentBytes must be a positive number, got ${String(maxBytes)}.`,
     );
   }
-  if (!isPlainObject(schema)) {
+  if (!isRecord(schema)) {
     return { status: 'unchecked', reason: 'the input schema is not a JSON Schema object' };
   }
   const size = measure(args, maxBytes);
@@ -246,7 +243,7 @@ function judge(
   }
   const errors = validate.errors ?? [];
   const repaired =
-    options.repair !== false && isPlainObject(args) ? repairArguments(args, errors) : undefined;
+    options.repair !== false && isRecord(args) ? repairArguments(args, errors) : undefined;
   if (!repaired) return violationsOf(errors, maxViolations);
   if (validate(repaired.arguments)) {
     return { status: 'valid', arguments: repaired.arguments, repairs: repaired.repairs };

@@ -1,10 +1,7 @@
 import { describeError, ToolSearchError } from '../errors.js';
+import { isRecord } from '../is-record.js';
 import { compiledSchema, type PatternEngine } from './compile.js';
 import type { SkippedKeyword } from './skipped.js';
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** What {@link inspectInputSchema} finds. */
 export type InputSchemaInspection =
@@ -40,7 +37,7 @@ export function inspectInputSchema(
       `inspectInputSchema: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
     );
   }
-  if (!isPlainObject(schema)) {
+  if (!isRecord(schema)) {
     return { status: 'unchecked', reason: 'the input schema is not a JSON Schema object' };
   }
   const compiled = compiledSchema(schema, patterns);

@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isToolSearchErrorCode, type ToolSearchErrorCode } from '@tool-search/core';
+import { isMcpErrorCode } from '../errors.js';
 import { UPSTREAM_ERROR_META_KEY } from './error-result.js';
 
 /**
@@ -27,7 +28,7 @@ export interface BatchCallStatus {
 
 function codeOf(result: CallToolResult): ToolSearchErrorCode | undefined {
   const code = result._meta?.[UPSTREAM_ERROR_META_KEY];
-  return isToolSearchErrorCode(code) ? code : undefined;
+  return isToolSearchErrorCode(code) || isMcpErrorCode(code) ? code : undefined;
 }
 
 /**

@@ -3,7 +3,7 @@ import type { ToolSearchErrorCode } from '@tool-search/core';
 
 /**
  * The `_meta` key of an error result that carries its code, one of
- * `TOOL_SEARCH_ERROR_CODES` (`@tool-search/core`): the pool's (`unknown_tool`,
+ * `TOOL_SEARCH_ERROR_CODES` (`@tool-search/core`) or `MCP_ERROR_CODES` (`./errors.ts`): the pool's (`unknown_tool`,
  * `upstream_unavailable`, `upstream_timeout`, `upstream_failed`, `aborted`) and the
  * gateway's (`denied`, `cancelled`, `not_in_session`, `tool_changed`, and the dispatcher's
  * error codes).

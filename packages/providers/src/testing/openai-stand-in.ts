@@ -1,5 +1,5 @@
+import { isRecord } from '@tool-search/core/internal';
 import {
-  isRecord,
   naiveSearch,
   type ScriptedStep,
   type StandIn,

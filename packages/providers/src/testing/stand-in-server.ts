@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { isRecord } from '@tool-search/core/internal';
 
 /** One step of the scripted model of a stand-in. */
 export type ScriptedStep =
@@ -143,15 +144,6 @@ export function naiveSearch<T extends { name: string; description?: string | nul
     .sort((a, b) => b.score - a.score || a.index - b.index)
     .slice(0, limit)
     .map((entry) => entry.tool);
-}
-
-/**
- * Whether a value is a plain JSON object.
- * @param value - any value
- * @returns true for a non-null, non-array object
- */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**

@@ -11,12 +11,13 @@ const update = process.env['UPDATE_API_SURFACE'] === '1';
 describe('the public surface of each package', () => {
   const packages = pinnedPackages();
 
-  it('is pinned for every library but mcp (whose subpaths are moving)', () => {
+  it('is pinned for every library', () => {
     expect(packages.map((pkg) => pkg.manifest.name)).toEqual([
       '@tool-search/ai-sdk',
       '@tool-search/bridge',
       '@tool-search/core',
       '@tool-search/hooks',
+      '@tool-search/mcp',
       '@tool-search/providers',
       '@tool-search/toolsets',
     ]);

@@ -1,12 +1,3 @@
-import type {
-  JsonSchemaObject,
-  Promisable,
-  SearchHit,
-  ToolCall,
-  ToolDefinition,
-  ToolSearchConfig,
-} from '@tool-search/core';
-import { DEFAULT_TOOL_SEARCH_CONFIG, MAX_QUERY_LENGTH } from '@tool-search/core';
 import {
   describeError,
   isBridgeToolName,
@@ -14,11 +5,20 @@ import {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/core/internal';
-import type { ArgumentViolation } from '@tool-search/core/validate';
+import { answerSearch } from './answer-search.js';
 import type { Assembly } from './assemble.js';
 import type { BatchPlan, BridgeBatchResult } from './batch.js';
 import { answerInOrder, planCalls, planDescribe, planSearch } from './batch.js';
 import { batchErrors } from './batch-limits.js';
+import type {
+  BridgeDispatch,
+  BridgeDispatchContext,
+  BridgeErrorResult,
+  BridgeRefusal,
+  BridgeResult,
+  HandleBridgeCallOptions,
+  ToolDescribeResult,
+} from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
@@ -30,137 +30,22 @@ import {
   parseArguments,
   resolveUnderlyingCall,
 } from './resolve.js';
-import type { ToolSearchMatch } from './search-match.js';
-import { exactTool, sourceName, toMatch } from './search-match.js';
-import type { SelectMiss } from './select.js';
-import { selectedNames, selectTools } from './select.js';
 import { suggestNames } from './suggest.js';
-import type { BridgeTelemetry } from './telemetry.js';
+import { bump } from './telemetry.js';
 
 export type { BridgeBatchResult } from './batch.js';
+export type {
+  BridgeDispatch,
+  BridgeDispatchContext,
+  BridgeErrorResult,
+  BridgeRefusal,
+  BridgeResult,
+  HandleBridgeCallOptions,
+  ToolDescribeResult,
+  ToolSearchResult,
+} from './bridge-results.js';
 export type { ToolSearchMatch } from './search-match.js';
 export type { SelectMiss } from './select.js';
-
-/** The answer to `tool_search`. */
-export interface ToolSearchResult {
-  /** The query, trimmed; a query longer than 500 characters is echoed cut, with `…`. */
-  query: string;
-  /** How many tools the catalog holds. */
-  total_available: number;
-  /** The best matches, best first; an exact name match comes first. */
-  matches: ToolSearchMatch[];
-  /** Present when nothing matched: says so, suggests broadening, names the searchable toolsets. */
-  message?: string;
-  /** For a `select:` query: the names that are not deferred tools, each with the reason. */
-  not_found?: SelectMiss[];
-}
-
-/** The answer to `tool_describe`. */
-export interface ToolDescribeResult {
-  /** The tool's name. */
-  name: string;
-  /** Its full description. */
-  description: string;
-  /** Its full JSON Schema. */
-  parameters: JsonSchemaObject;
-}
-
-/** A bridge answer that refuses: data the model sees, never an exception. */
-export interface BridgeErrorResult {
-  /** The error text, byte for byte as `docs/guides/errors.md` lists it. */
-  error: string;
-  /** The error's code, from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
-  code: BridgeErrorCode;
-  /** The tool concerned, when there is one. */
-  name?: string;
-  /** Up to three names from this session's catalog, when the name was unknown. */
-  did_you_mean?: string[];
-  /** The tool's full schema, when a call was not invoked for missing required arguments. */
-  parameters?: JsonSchemaObject;
-  /** The missing required argument names. */
-  missing?: string[];
-  /**
-   * When a call was not invoked because its arguments break the tool's schema: each
-   * violation with its `path` (`arguments.options.count`) and `constraint` (`type`,
-   * `enum`, `required`, `additionalProperties`, ...).
-   */
-  violations?: ArgumentViolation[];
-}
-
-/**
- * Any answer of {@link handleBridgeCall}: a bridge answer, what `dispatch` returned, or
- * for a batch (`queries`, `names`, `calls`) `{ results }` holding one of those per item.
- */
-export type BridgeResult<R = unknown> =
-  | ToolSearchResult
-  | ToolDescribeResult
-  | BridgeErrorResult
-  | BridgeBatchResult<ToolSearchResult | ToolDescribeResult | BridgeErrorResult | R>
-  | R;
-
-/** What {@link handleBridgeCall} passes to `dispatch` besides the real call. */
-export interface BridgeDispatchContext {
-  /**
-   * How the model called it: `'bridge'` through `tool_call` (single or batch), or
-   * `'direct'` by the deferred tool's own name, which the bridge routed. The dispatcher
-   * of `@tool-search/hooks` reads the same field.
-   */
-  via: 'bridge' | 'direct';
-  /** The deferred tool's definition. */
-  tool: ToolDefinition;
-}
-
-/**
- * The runtime's normal dispatch (e.g. `createDispatcher` of `@tool-search/hooks`):
- * guardrails, hooks, approvals and execution of the real call.
- */
-export type BridgeDispatch<R = unknown, C extends object = Record<never, never>> = (
-  call: ToolCall,
-  context: C & BridgeDispatchContext,
-) => Promisable<R>;
-
-/** Options of {@link handleBridgeCall}. */
-export interface HandleBridgeCallOptions<C extends object = Record<never, never>> {
-  /**
-   * Route a direct call of a deferred tool (by its exact name, without `tool_call`)
-   * like a bridged call: same checks, same dispatch. Turn off for a runtime that
-   * must refuse such calls through its own dispatch.
-   * @defaultValue true
-   */
-  routeDirectCalls?: boolean;
-  /**
-   * Answer a call of any name the model was not given (neither in `assembly.tools`
-   * nor deferred) with `'<name>' is not available in this session. …` instead of
-   * returning `undefined`. Set it when the runtime's own dispatch looks tools up in
-   * a registry wider than the session (e.g. every registered tool before scoping),
-   * so an out-of-scope name never reaches it. Leave it off when the runtime offers
-   * the model tools of its own besides `assembly.tools`.
-   * @defaultValue false
-   */
-  refuseUnknownNames?: boolean;
-  /** Extra context merged into what `dispatch` receives (e.g. `sessionId`, `signal`). */
-  context?: C;
-  /**
-   * Told of every call refused because its name is outside the session (`not available
-   * in this session`, `not currently available`): such a call never reaches `dispatch`,
-   * so its hooks (an audit hook among them) would not see it. Write its audit record here
-   * (e.g. `AuditHook.recordRefusal` of `@tool-search/hooks`). What it throws is ignored.
-   */
-  onRefused?: (refusal: BridgeRefusal) => void;
-}
-
-/** A call refused as outside the session, as {@link HandleBridgeCallOptions.onRefused} hears of it. */
-export interface BridgeRefusal {
-  /** The refused tool name, bounded as in the error text. */
-  name: string;
-  reason: 'not-in-session' | 'not-currently-available';
-  /** The error text the model was given. */
-  error: string;
-  /** `'bridge'` through `tool_call` (a single call or a batch item), `'direct'` by the name itself. */
-  via: 'bridge' | 'direct';
-  /** The call's id, when it had one (a batch item's is `<id>#<index>`). */
-  id?: string;
-}
 
 type RefusalListener = ((refusal: BridgeRefusal) => void) | undefined;
 
@@ -185,124 +70,6 @@ function tell(
   } catch {
     // An audit that fails must not turn a refusal into something else.
   }
-}
-
-const MAX_LISTED_TOOLSETS = 20;
-
-function bump(assembly: Assembly, key: keyof BridgeTelemetry, by = 1): void {
-  const telemetry = assembly.telemetry;
-  if (telemetry && typeof telemetry[key] === 'number') telemetry[key] += by;
-}
-
-function searchLimit(raw: unknown, config: ToolSearchConfig): number {
-  const fallback = config.searchDefaultLimit;
-  let value: number;
-  if (typeof raw === 'number') value = raw;
-  else if (typeof raw === 'string' && raw.trim() !== '') value = Number(raw.trim());
-  else return fallback;
-  if (!Number.isFinite(value)) return fallback;
-  return Math.min(config.maxSearchLimit, Math.max(1, Math.floor(value)));
-}
-
-// The model wrote the query: echoing all of a long one back only costs it context.
-const QUERY_ECHO_LENGTH = 500;
-
-function echo(query: string): string {
-  return query.length > QUERY_ECHO_LENGTH ? `${query.slice(0, QUERY_ECHO_LENGTH)}…` : query;
-}
-
-function noMatchMessage(assembly: Assembly, query: string): string {
-  if (assembly.catalog.size === 0) {
-    return 'No tools are available through tool_search in this session. Call the tools in your tools list directly.';
-  }
-  const toolsets: string[] = [];
-  const seen = new Set<string>();
-  for (const tool of assembly.catalog.tools()) {
-    const name = sourceName(tool);
-    if (!seen.has(name)) {
-      seen.add(name);
-      toolsets.push(name);
-    }
-  }
-  const listed = toolsets.slice(0, MAX_LISTED_TOOLSETS).join(', ');
-  const more =
-    toolsets.length > MAX_LISTED_TOOLSETS
-      ? ` and ${toolsets.length - MAX_LISTED_TOOLSETS} more`
-      : '';
-  const shown = query.length > 200 ? `${query.slice(0, 200)}…` : query;
-  return (
-    `No tools matched '${shown}'. Try broader or different words (what you want to do, ` +
-    `e.g. 'create issue', or a service name), or fewer words. Searchable toolsets: ${listed}${more}.`
-  );
-}
-
-async function answerSearch(
-  assembly: Assembly,
-  args: Record<string, unknown> | undefined,
-): Promise<ToolSearchResult | BridgeErrorResult> {
-  bump(assembly, 'searches');
-  const query = ownValue(args, 'query');
-  if (typeof query !== 'string' || query.trim() === '') {
-    bump(assembly, 'errors');
-    return { error: bridgeErrors.queryRequired, code: 'query_required' };
-  }
-  const text = query.trim().slice(0, MAX_QUERY_LENGTH);
-  // A tool whose own name starts with 'select:' is still found by that name.
-  const selected = assembly.catalog.has(text) ? undefined : selectedNames(text);
-  if (selected !== undefined) return answerSelect(assembly, text, selected);
-  const config = assembly.config ?? DEFAULT_TOOL_SEARCH_CONFIG;
-  const limit = searchLimit(ownValue(args, 'limit'), config);
-  let hits: SearchHit[];
-  try {
-    hits = await assembly.catalog.search(text, { limit });
-  } catch (error) {
-    bump(assembly, 'errors');
-    return {
-      error: `tool_search failed: ${describeError(error)}. Try again with other words, or call tool_describe with an exact tool name.`,
-      code: 'search_failed',
-    };
-  }
-  const matches: ToolSearchMatch[] = [];
-  const exact = exactTool(assembly, text);
-  if (exact) matches.push(toMatch(exact));
-  for (const hit of hits) {
-    if (matches.length >= limit) break;
-    const tool = assembly.catalog.get(hit.name);
-    if (tool && tool !== exact) matches.push(toMatch(tool));
-  }
-  const result: ToolSearchResult = {
-    query: echo(text),
-    total_available: assembly.catalog.size,
-    matches,
-  };
-  if (matches.length === 0) {
-    bump(assembly, 'misses');
-    result.message = noMatchMessage(assembly, echo(text));
-  }
-  return result;
-}
-
-function answerSelect(
-  assembly: Assembly,
-  text: string,
-  names: readonly string[],
-): ToolSearchResult | BridgeErrorResult {
-  const selected = selectTools(assembly, names);
-  if (!selected.ok) {
-    bump(assembly, 'errors');
-    return { error: selected.error, code: selected.code };
-  }
-  const result: ToolSearchResult = {
-    query: echo(text),
-    total_available: assembly.catalog.size,
-    matches: selected.matches,
-  };
-  if (selected.notFound.length > 0) result.not_found = selected.notFound;
-  if (selected.matches.length === 0) {
-    bump(assembly, 'misses');
-    result.message = noMatchMessage(assembly, echo(text));
-  }
-  return result;
 }
 
 // A batch refused whole answers like a single call's refusal: counted, and data.

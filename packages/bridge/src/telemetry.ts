@@ -76,3 +76,21 @@ export function createBridgeTelemetry(): BridgeTelemetry {
     tokensSaved: 0,
   };
 }
+
+/**
+ * Adds to one counter of an assembly's telemetry, when it has one.
+ *
+ * @param assembly - holds the counters, if any
+ * @param key - the counter
+ * @param by - how much @defaultValue 1
+ * @returns nothing
+ * @throws nothing
+ */
+export function bump(
+  assembly: { telemetry?: BridgeTelemetry | undefined },
+  key: keyof BridgeTelemetry,
+  by = 1,
+): void {
+  const telemetry = assembly.telemetry;
+  if (telemetry && typeof telemetry[key] === 'number') telemetry[key] += by;
+}

@@ -1,0 +1,127 @@
+import type { JsonSchemaObject, Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
+import type { ArgumentViolation } from '@tool-search/core/validate';
+import type { BridgeBatchResult } from './batch.js';
+import type { BridgeErrorCode } from './errors.js';
+import type { ToolSearchMatch } from './search-match.js';
+import type { SelectMiss } from './select.js';
+
+/** The answer to `tool_search`. */
+export interface ToolSearchResult {
+  /** The query, trimmed; a query longer than 500 characters is echoed cut, with `…`. */
+  query: string;
+  /** How many tools the catalog holds. */
+  total_available: number;
+  /** The best matches, best first; an exact name match comes first. */
+  matches: ToolSearchMatch[];
+  /** Present when nothing matched: says so, suggests broadening, names the searchable toolsets. */
+  message?: string;
+  /** For a `select:` query: the names that are not deferred tools, each with the reason. */
+  not_found?: SelectMiss[];
+}
+
+/** The answer to `tool_describe`. */
+export interface ToolDescribeResult {
+  /** The tool's name. */
+  name: string;
+  /** Its full description. */
+  description: string;
+  /** Its full JSON Schema. */
+  parameters: JsonSchemaObject;
+}
+
+/** A bridge answer that refuses: data the model sees, never an exception. */
+export interface BridgeErrorResult {
+  /** The error text, byte for byte as `docs/guides/errors.md` lists it. */
+  error: string;
+  /** The error's code, from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
+  code: BridgeErrorCode;
+  /** The tool concerned, when there is one. */
+  name?: string;
+  /** Up to three names from this session's catalog, when the name was unknown. */
+  did_you_mean?: string[];
+  /** The tool's full schema, when a call was not invoked for missing required arguments. */
+  parameters?: JsonSchemaObject;
+  /** The missing required argument names. */
+  missing?: string[];
+  /**
+   * When a call was not invoked because its arguments break the tool's schema: each
+   * violation with its `path` (`arguments.options.count`) and `constraint` (`type`,
+   * `enum`, `required`, `additionalProperties`, ...).
+   */
+  violations?: ArgumentViolation[];
+}
+
+/**
+ * Any answer of {@link handleBridgeCall}: a bridge answer, what `dispatch` returned, or
+ * for a batch (`queries`, `names`, `calls`) `{ results }` holding one of those per item.
+ */
+export type BridgeResult<R = unknown> =
+  | ToolSearchResult
+  | ToolDescribeResult
+  | BridgeErrorResult
+  | BridgeBatchResult<ToolSearchResult | ToolDescribeResult | BridgeErrorResult | R>
+  | R;
+
+/** What {@link handleBridgeCall} passes to `dispatch` besides the real call. */
+export interface BridgeDispatchContext {
+  /**
+   * How the model called it: `'bridge'` through `tool_call` (single or batch), or
+   * `'direct'` by the deferred tool's own name, which the bridge routed. The dispatcher
+   * of `@tool-search/hooks` reads the same field.
+   */
+  via: 'bridge' | 'direct';
+  /** The deferred tool's definition. */
+  tool: ToolDefinition;
+}
+
+/**
+ * The runtime's normal dispatch (e.g. `createDispatcher` of `@tool-search/hooks`):
+ * guardrails, hooks, approvals and execution of the real call.
+ */
+export type BridgeDispatch<R = unknown, C extends object = Record<never, never>> = (
+  call: ToolCall,
+  context: C & BridgeDispatchContext,
+) => Promisable<R>;
+
+/** Options of {@link handleBridgeCall}. */
+export interface HandleBridgeCallOptions<C extends object = Record<never, never>> {
+  /**
+   * Route a direct call of a deferred tool (by its exact name, without `tool_call`)
+   * like a bridged call: same checks, same dispatch. Turn off for a runtime that
+   * must refuse such calls through its own dispatch.
+   * @defaultValue true
+   */
+  routeDirectCalls?: boolean;
+  /**
+   * Answer a call of any name the model was not given (neither in `assembly.tools`
+   * nor deferred) with `'<name>' is not available in this session. …` instead of
+   * returning `undefined`. Set it when the runtime's own dispatch looks tools up in
+   * a registry wider than the session (e.g. every registered tool before scoping),
+   * so an out-of-scope name never reaches it. Leave it off when the runtime offers
+   * the model tools of its own besides `assembly.tools`.
+   * @defaultValue false
+   */
+  refuseUnknownNames?: boolean;
+  /** Extra context merged into what `dispatch` receives (e.g. `sessionId`, `signal`). */
+  context?: C;
+  /**
+   * Told of every call refused because its name is outside the session (`not available
+   * in this session`, `not currently available`): such a call never reaches `dispatch`,
+   * so its hooks (an audit hook among them) would not see it. Write its audit record here
+   * (e.g. `AuditHook.recordRefusal` of `@tool-search/hooks`). What it throws is ignored.
+   */
+  onRefused?: (refusal: BridgeRefusal) => void;
+}
+
+/** A call refused as outside the session, as {@link HandleBridgeCallOptions.onRefused} hears of it. */
+export interface BridgeRefusal {
+  /** The refused tool name, bounded as in the error text. */
+  name: string;
+  reason: 'not-in-session' | 'not-currently-available';
+  /** The error text the model was given. */
+  error: string;
+  /** `'bridge'` through `tool_call` (a single call or a batch item), `'direct'` by the name itself. */
+  via: 'bridge' | 'direct';
+  /** The call's id, when it had one (a batch item's is `<id>#<index>`). */
+  id?: string;
+}

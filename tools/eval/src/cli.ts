@@ -23,6 +23,9 @@ Options:
                        tools are all in the other half answered with nothing, beside
                        NDCG@10 and the share answered with nothing of the others
                        (and the share of them shadowed by a near-duplicate)
+  --hashes             instead of the table: per set and ranker, a SHA-256 over every
+                       ranked list (names and scores to full precision), to show a
+                       refactor left the rankings byte-identical
   --json               print the results as JSON instead of a table
   --help               this text
 `;
@@ -53,6 +56,7 @@ async function main(): Promise<void> {
       rankers: { type: 'string' },
       'max-queries': { type: 'string' },
       json: { type: 'boolean', default: false },
+      hashes: { type: 'boolean', default: false },
       ablations: { type: 'boolean', default: false },
       abstention: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
@@ -62,6 +66,9 @@ async function main(): Promise<void> {
   if (values.help) {
     process.stdout.write(USAGE);
     return;
+  }
+  if (values.hashes && (values.abstention || values.json)) {
+    throw new Error('--hashes prints its own lines: leave out --abstention and --json.');
   }
   const sets = list<DataSetName>(values.sets, DATA_SETS, 'set');
   const catalog = values.ablations
@@ -110,10 +117,16 @@ async function main(): Promise<void> {
     );
     return;
   }
+  if (values.hashes) {
+    for (const result of results) {
+      process.stdout.write(`${result.set}\t${result.ranker}\t${result.rankingHash}\n`);
+    }
+    return;
+  }
   if (values.json) {
     process.stdout.write(
       `${JSON.stringify(
-        results.map(({ perQuery: _perQuery, ...rest }) => rest),
+        results.map(({ perQuery: _perQuery, rankingHash: _rankingHash, ...rest }) => rest),
         null,
         2,
       )}\n`,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Ranker } from '@tool-search/core';
 import type { DataSetName, EvalSet } from './data.js';
 import { meanScores, type QueryScores, scoreQuery } from './metrics.js';
@@ -14,6 +15,12 @@ export interface SetResult {
   buildMs: number;
   /** Mean search time per query, ms. */
   queryMs: number;
+  /**
+   * SHA-256 (hex) over every ranked list, in query order: each query's id and its hits'
+   * names and scores (scores as JSON numbers, i.e. to full precision). Equal hashes mean
+   * byte-identical rankings, which is how a refactor shows it changed nothing.
+   */
+  rankingHash: string;
 }
 
 /** How many results are scored: the metrics look at the top 10. */
@@ -29,9 +36,11 @@ export async function evaluateRanker(
   const index = await ranker.index(set.tools);
   const buildMs = performance.now() - startBuild;
   const perQuery: QueryScores[] = [];
+  const hash = createHash('sha256');
   const startQueries = performance.now();
   for (const query of set.queries) {
     const ranked = await index.search(query.query, EVAL_DEPTH);
+    hash.update(`${JSON.stringify([query.id, ranked.map((hit) => [hit.name, hit.score])])}\n`);
     perQuery.push(
       scoreQuery(
         ranked.map((hit) => hit.name),
@@ -48,5 +57,6 @@ export async function evaluateRanker(
     perQuery,
     buildMs,
     queryMs,
+    rankingHash: hash.digest('hex'),
   };
 }

@@ -27,6 +27,7 @@ const result = (ranker: string, name: EvalSet['name'], base: number): SetResult 
   perQuery: [],
   buildMs: base * 100,
   queryMs: base / 10,
+  rankingHash: '',
 });
 
 describe('formatTable', () => {

@@ -1,5 +1,5 @@
 // Exact tool names in queries: how a name is normalised and hashed (the hashes are
-// written in each tool's vector), which tools a query names exactly, and which words of
+// taken when a tool is analysed), which tools a query names exactly, and which words of
 // a query look like identifiers. The default preset ranks such tools first.
 
 import { MAX_QUERY_SCAN } from './tuning.js';
@@ -95,14 +95,14 @@ export function exactMatches(index: ToolNames, query: string): number[] {
   for (let slot = 0; slot < slots; slot++) {
     if (slotHashes[slot * 2] !== hash && slotHashes[slot * 2 + 1] !== hash) continue;
     if (alive[slot] === 0) continue;
-    const doc = position[slot]!;
-    const name = tools[doc]!.name;
+    const at = position[slot]!;
+    const name = tools[at]!.name;
     const bare = name.lastIndexOf('__');
     if (
       normalizeName(name) === wanted ||
       (bare >= 0 && normalizeName(name.slice(bare + 2)) === wanted)
     ) {
-      found.push(doc);
+      found.push(at);
     }
   }
   return found.length > 1 ? found.sort((x, y) => x - y) : found;

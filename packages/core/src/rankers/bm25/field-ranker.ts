@@ -1,18 +1,17 @@
 // The field-weighted BM25 (BM25F) ranker of the default preset: indexes a tool list
-// from the tools' analysed vectors, patches its last index for the tools that left and
-// arrived (field-index.ts), keeps the last few indexes for lists it sees again, and
-// searches with searcher.ts.
+// (index/), patching its last index for the tools that left and arrived, keeps the last
+// few indexes for lists it sees again, and searches with query/searcher.ts.
 import { createAnalyzer } from '../../analyzer.js';
 import { winkInstance } from '../../analyzer-wink.js';
 import type { ToolDefinition } from '../../types.js';
 import type { Ranker, RankerIndex } from '../ranker.js';
-import { type FieldIndex, indexTools } from './field-index.js';
-import { SearchScratch } from './search-scratch.js';
-import { createSearcher } from './searcher.js';
-import { currentGeneration, renewTermsIfFull } from './term-dictionary.js';
+import type { FieldIndex } from './index/field-index.js';
+import { indexTools } from './index/index-tools.js';
+import { createTermDictionary } from './index/term-dictionary.js';
+import { ToolAnalysis } from './index/tool-analysis.js';
+import { SearchScratch } from './query/search-scratch.js';
+import { createSearcher } from './query/searcher.js';
 import { type Bm25TuningOverrides, resolveBm25Tuning } from './tuning.js';
-import { writeVector } from './vector-codec.js';
-import { SlabWriter } from './vector-slab.js';
 
 /** How many recent indexes a ranker keeps for tool lists it sees again. */
 const INDEX_CACHE_SIZE = 2;
@@ -34,8 +33,9 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
 /**
  * Creates the field-weighted BM25 (BM25F) ranker behind the default preset.
  *
- * Speed and memory by design: terms are interned to integers, postings are slot
- * differences and frequency codes packed in bytes (two or three bytes a posting), and
+ * Speed and memory by design: terms are interned to integers (in a dictionary of the
+ * ranker, started again past `internals.maxTerms` terms), postings are slot
+ * differences and frequency codes packed in bytes (see postings/posting-format.ts), and
  * a query touches only the postings of its terms and keeps a partial top-k. Indexing the
  * same sequence of tool objects again returns the index built before; indexing a list
  * where a few tools left, arrived or moved analyses only the arrivals and patches the
@@ -44,14 +44,22 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
  * of a fresh build. Keep one ranker for a process (the default catalog ranker is
  * shared): a new ranker over the same tools analyses them again.
  *
+ * @param internals.maxTerms - the terms its dictionary holds before it starts a new one
+ *   (and builds its next index fresh) @defaultValue 2^20
+ * @throws {@link ToolSearchError} `invalid_argument` for a tuning option out of range or
+ *   a `maxTerms` that is not a positive integer
  * @internal
  */
 export function createFieldBm25Ranker(
   overrides: Bm25TuningOverrides = {},
   id = 'bm25:default',
+  internals: { maxTerms?: number } = {},
 ): Ranker {
   const tuning = resolveBm25Tuning(overrides);
   const analyzer = createAnalyzer(tuning.analyzer);
+  const newAnalysis = (): ToolAnalysis =>
+    new ToolAnalysis(analyzer, createTermDictionary({ maxTerms: internals.maxTerms }));
+  let analysis = newAnalysis();
   const recent: CachedIndex[] = [];
   // Part-of-speech weights per query text, shared by the indexes of this ranker.
   const posCache = new Map<string, Map<string, number>>();
@@ -70,25 +78,18 @@ export function createFieldBm25Ranker(
         }
         return entry.index;
       }
-      // Loads the query tagger (wink-nlp, a one-time 0.2 s) with the first index rather
+      // Loads the query tagger (wink-nlp, a one-time cost) with the first index rather
       // than in the middle of a first search.
       if (tuning.partOfSpeechWeights !== false) winkInstance('pos');
-      renewTermsIfFull();
-      const generation = currentGeneration();
-      // The last index of this dictionary generation is patched for what changed.
-      const last = recent[0];
+      if (analysis.dictionary.full) analysis = newAnalysis();
+      // The last index is patched for what changed (when it has this dictionary).
       const fieldIndex = indexTools(
-        last?.fieldIndex,
+        recent[0]?.fieldIndex,
         // A frozen list cannot change under the index: it is kept as it is.
         Object.isFrozen(tools) ? tools : [...tools],
         tuning,
-        generation,
-        (arrivals) => {
-          // Read once by the build: the index keeps what it needs of each vector.
-          const writer = new SlabWriter(arrivals.length, arrivals.length * 256);
-          for (const tool of arrivals) writeVector(tool, analyzer, writer);
-          return writer.finish(generation);
-        },
+        analysis.dictionary.terms,
+        (arrivals) => analysis.analyse(arrivals),
       );
       const index = createSearcher(fieldIndex, analyzer, tuning, posCache, scratch);
       recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });

@@ -2,13 +2,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../analyzer.js';
 import type { ToolDefinition } from '../../types.js';
-import { indexTools } from './field-index.js';
-import { SearchScratch } from './search-scratch.js';
-import { createSearcher } from './searcher.js';
-import { currentGeneration } from './term-dictionary.js';
+import { indexTools } from './index/index-tools.js';
+import { createTermDictionary } from './index/term-dictionary.js';
+import { ToolAnalysis } from './index/tool-analysis.js';
+import { SearchScratch } from './query/search-scratch.js';
+import { createSearcher } from './query/searcher.js';
 import { resolveBm25Tuning } from './tuning.js';
-import { writeVector } from './vector-codec.js';
-import { SlabWriter } from './vector-slab.js';
 
 // The group boost settled from the best tools before it (the leaders) must answer as
 // the full passes over every touched tool: with few leaders, most searches take the
@@ -60,12 +59,14 @@ describe('the group boost settled from the leaders', () => {
         fc.integer({ min: 1, max: 20 }),
         fc.integer({ min: 1, max: 10 }),
         (tools, queries, limit, leaders) => {
-          const generation = currentGeneration();
-          const index = indexTools(undefined, tools, tuning, generation, (arrivals) => {
-            const writer = new SlabWriter(arrivals.length, arrivals.length * 64);
-            for (const tool of arrivals) writeVector(tool, analyzer, writer);
-            return writer.finish(generation);
-          });
+          const analysis = new ToolAnalysis(analyzer, createTermDictionary());
+          const index = indexTools(
+            undefined,
+            tools,
+            tuning,
+            analysis.dictionary.terms,
+            (arrivals) => analysis.analyse(arrivals),
+          );
           const settled = createSearcher(index, analyzer, tuning, new Map(), new SearchScratch(), {
             leaders,
             onGroupBoost: (way) => ways[way]++,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../analyzer.js';
 import { quotedIdentifiers } from './exact-names.js';
-import { expansionsFor, mentionedKinds } from './query-expansion.js';
+import { expansionsFor, mentionedKinds } from './query/query-expansion.js';
 import { resolveBm25Tuning } from './tuning.js';
 
 // Both read a query with patterns behind a quick check of its characters: every shape

@@ -1,9 +1,9 @@
 // The coverage behind the relevance floor: per tool, how much of a query's weighted
 // content words it holds, tracked while the searcher walks the postings.
 
-import type { PostingCursor } from './posting-cursor.js';
-import type { RelevanceFloor } from './relevance-floor.js';
-import { FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
+import type { PostingCursor } from '../postings/posting-cursor.js';
+import { FREQUENCY_BITS, MAX_FREQUENCY } from '../postings/posting-format.js';
+import type { RelevanceFloor } from '../relevance-floor.js';
 
 // The frequency bits of the name and the description in a posting's code (fields 0 and 1).
 const STRONG_FIELDS = MAX_FREQUENCY | (MAX_FREQUENCY << FREQUENCY_BITS);
@@ -23,11 +23,11 @@ export interface CoverageTracker {
    */
   credit(word: number, postings: PostingCursor, alive: Uint8Array, credit: number): void;
   /** The share of the query's weight a tool covers, in [0, 1]. */
-  share(doc: number): number;
+  share(slot: number): number;
   /** How many of the query's content words a tool holds as they are (up to 255). */
-  words(doc: number): number;
+  words(slot: number): number;
   /** Clears the tools a query touched. */
-  reset(docs: Uint32Array, count: number): void;
+  reset(slots: Uint32Array, count: number): void;
 }
 
 /**
@@ -63,25 +63,25 @@ export function createCoverageTracker(capacity: number, floor: RelevanceFloor): 
       const wordMark = markOfWord + word;
       const weak = weight * floor.weakFieldCredit;
       while (postings.next()) {
-        const doc = postings.slot;
-        if (alive[doc] === 0 || stamp[doc] === wordMark) continue;
-        stamp[doc] = wordMark;
-        covered[doc]! += (postings.frequencies & STRONG_FIELDS) !== 0 ? weight : weak;
+        const slot = postings.slot;
+        if (alive[slot] === 0 || stamp[slot] === wordMark) continue;
+        stamp[slot] = wordMark;
+        covered[slot]! += (postings.frequencies & STRONG_FIELDS) !== 0 ? weight : weak;
         // A word counts as held only through its own term: a synonym pair (`run`,
         // `execute`) in the query is one word's worth of evidence, not two.
-        if (credit === 1 && counts[doc]! < 255) counts[doc]!++;
+        if (credit === 1 && counts[slot]! < 255) counts[slot]!++;
       }
     },
-    share(doc) {
-      return total > 0 ? covered[doc]! / total : 0;
+    share(slot) {
+      return total > 0 ? covered[slot]! / total : 0;
     },
-    words(doc) {
-      return counts[doc]!;
+    words(slot) {
+      return counts[slot]!;
     },
-    reset(docs, count) {
+    reset(slots, count) {
       for (let i = 0; i < count; i++) {
-        covered[docs[i]!] = 0;
-        counts[docs[i]!] = 0;
+        covered[slots[i]!] = 0;
+        counts[slots[i]!] = 0;
       }
     },
   };

@@ -1,6 +1,6 @@
-// Reads a term's postings (see `PostingBuffer` in field-index.ts) one at a time.
+// Reads postings (the format is described in posting-format.ts) one at a time.
 
-import { FREQUENCY_CODES, FREQUENCY_ESCAPE } from './vector-codec.js';
+import { FREQUENCY_CODES, FREQUENCY_ESCAPE } from './posting-format.js';
 
 /**
  * A cursor over the first `end` bytes of a posting buffer: each {@link PostingCursor.next}
@@ -74,4 +74,29 @@ export class PostingCursor {
     this.at = at;
     return true;
   }
+}
+
+/**
+ * How many postings of the first `end` bytes of `bytes` have an alive slot
+ * (`alive[slot] === 1`): a term's document frequency.
+ *
+ * @throws nothing
+ * @internal
+ */
+export function countAlivePostings(bytes: Uint8Array, end: number, alive: Uint8Array): number {
+  let count = 0;
+  let slot = -1;
+  for (let at = 0; at < end; ) {
+    let byte = bytes[at++]!;
+    let delta = byte & 0x7f;
+    for (let shift = 7; byte >= 0x80; shift += 7) {
+      byte = bytes[at++]!;
+      delta |= (byte & 0x7f) << shift;
+    }
+    slot += delta >>> 0;
+    // Past the code (and the packed frequencies after an escape): only slots count.
+    if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
+    count += alive[slot]!;
+  }
+  return count;
 }

@@ -2,10 +2,12 @@
 // numbered again, from the index itself (its postings, lengths, hashes and sentences),
 // so that a long run of patches never analyses a kept tool again.
 
-import { addToNameFilter, createNameFilter } from './exact-names.js';
-import type { FieldIndex, PostingBuffer } from './field-index.js';
-import { buildGroups } from './tool-groups.js';
-import { FIELD_COUNT, FREQUENCY_ESCAPE } from './vector-codec.js';
+import { addToNameFilter, createNameFilter } from '../exact-names.js';
+import { renumberPostings } from '../postings/posting-encoder.js';
+import { FIELD_COUNT, type PostingBuffer } from '../postings/posting-format.js';
+import { buildGroups } from '../tool-groups.js';
+import type { FieldIndex } from './field-index.js';
+import { sentenceEnd } from './sentences.js';
 
 /**
  * The index with its alive slots only, numbered in their old order (postings stay in
@@ -24,7 +26,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   const slotHashes = new Uint32Array(count * 2);
   const position = new Uint32Array(count);
   const slotSentence = new Uint32Array(count);
-  const longLengths = new Map<number, readonly number[]>();
   const sentences = new Uint8Array(index.sentenceLength);
   let sentenceLength = 0;
   for (let slot = 0; slot < capacity; slot++) {
@@ -38,8 +39,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     slotHashes[to * 2 + 1] = index.slotHashes[slot * 2 + 1]!;
     position[to] = index.position[slot]!;
     slotSentence[to] = sentenceLength;
-    const long = index.longLengths.get(slot);
-    if (long !== undefined) longLengths.set(to, long);
     const start = index.slotSentence[slot]!;
     const end = sentenceEnd(index.sentences.bytes, start);
     sentences.set(index.sentences.bytes.subarray(start, end), sentenceLength);
@@ -56,17 +55,17 @@ export function compactIndex(index: FieldIndex): FieldIndex {
   for (let id = 0; id < vocabulary; id++) {
     const buffer = index.termBuffers[id];
     if (buffer === undefined) continue;
-    const { written, last, postings } = copyAlive(buffer.bytes, index.termLength[id]!, renumbered);
-    if (postings === 0) continue;
-    termBuffers[id] = { bytes: written, used: written.length };
-    termLength[id] = written.length;
-    termLast[id] = last;
-    termCount[id] = postings;
+    const kept = renumberPostings(buffer.bytes, index.termLength[id]!, renumbered);
+    if (kept.count === 0) continue;
+    termBuffers[id] = kept.buffer;
+    termLength[id] = kept.buffer.used;
+    termLast[id] = kept.last;
+    termCount[id] = kept.count;
   }
   return {
     n,
     capacity: count,
-    generation: index.generation,
+    terms: index.terms,
     tools: index.tools,
     order,
     position,
@@ -80,7 +79,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     fieldWeights: index.fieldWeights,
     fieldBs: index.fieldBs,
     lengths,
-    longLengths,
     sums: index.sums,
     sentences: { bytes: sentences.slice(0, sentenceLength), used: sentenceLength },
     sentenceLength,
@@ -93,59 +91,6 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     nameFilter: filterOf(slotHashes, count),
     ...buildGroups(index.tools, order, count),
   };
-}
-
-/** Where the sentence at `start` ends: its count, then that many varints. */
-function sentenceEnd(bytes: Uint8Array, start: number): number {
-  let at = start;
-  let count = 0;
-  let shift = 0;
-  let byte: number;
-  do {
-    byte = bytes[at++]!;
-    count |= (byte & 0x7f) << shift;
-    shift += 7;
-  } while (byte >= 0x80);
-  for (let left = count >>> 0; left > 0; left--) while (bytes[at++]! >= 0x80);
-  return at;
-}
-
-/** One list's postings of alive slots, renumbered, in a buffer of exactly their bytes. */
-function copyAlive(
-  bytes: Uint8Array,
-  end: number,
-  renumbered: Int32Array,
-): { written: Uint8Array; last: number; postings: number } {
-  // Renumbered differences are never longer than the old ones: the old size is room enough.
-  const out = new Uint8Array(end);
-  let length = 0;
-  let last = -1;
-  let postings = 0;
-  let slot = -1;
-  for (let at = 0; at < end; ) {
-    let byte = bytes[at++]!;
-    let delta = byte & 0x7f;
-    for (let shift = 7; byte >= 0x80; shift += 7) {
-      byte = bytes[at++]!;
-      delta |= (byte & 0x7f) << shift;
-    }
-    slot += delta >>> 0;
-    const codeStart = at;
-    if (bytes[at++] === FREQUENCY_ESCAPE) while (bytes[at++]! >= 0x80);
-    const to = renumbered[slot]!;
-    if (to < 0) continue;
-    let rest = to - last;
-    while (rest >= 0x80) {
-      out[length++] = (rest & 0x7f) | 0x80;
-      rest >>>= 7;
-    }
-    out[length++] = rest;
-    out.set(bytes.subarray(codeStart, at), length);
-    length += at - codeStart;
-    last = to;
-    postings++;
-  }
-  return { written: out.slice(0, length), last, postings };
 }
 
 /** A name filter of `slots` slots' hashes. */

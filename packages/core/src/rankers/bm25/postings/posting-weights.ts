@@ -2,30 +2,54 @@
 // lengths. Tools share few distinct field lengths, so the length norms, and for the
 // usual posting (one field, a small frequency) the whole weight, are computed once per
 // index and looked up after: a search decodes and scores a posting with a few reads.
-// The floats are those a fresh build's stored weights had: the same expressions in the
-// same order, the weight rounded to a float32.
+// A weight is rounded to a float32: the rankings (and the eval's pinned hashes) were
+// made with float32 weights.
 
-import { lengthNorm } from './field-index.js';
-import { FIELD_COUNT, FREQUENCY_BITS, MAX_FREQUENCY } from './vector-codec.js';
+import {
+  FIELD_COUNT,
+  FREQUENCY_BITS,
+  MAX_FREQUENCY,
+  SINGLE_FIELD_FREQUENCIES,
+} from './posting-format.js';
 
-/** Frequencies a one-byte code holds (see `FREQUENCY_CODES`). */
-const CODE_FREQUENCIES = 31;
 /**
- * Per one-byte code: its field. @internal
+ * A field's weight over its length normalisation: what a term's frequency in the field
+ * is multiplied by. One expression for the build and the searcher, so that a weight
+ * computed at query time is the float a fresh build would compute.
+ *
+ * @throws nothing
+ * @internal
  */
-export const CODE_FIELD = Uint8Array.from({ length: 256 }, (_, code) =>
-  Math.floor(code / CODE_FREQUENCIES),
-);
+export function lengthNorm(weight: number, b: number, length: number, average: number): number {
+  return weight / (1 - b + (b * length) / average);
+}
+
 /**
- * Per one-byte code: its frequency (1 to 31). @internal
+ * A term's BM25F frequency in one slot: its packed field frequencies times the field
+ * length norms under `averages`.
+ *
+ * @param lengths - per slot and field, the field lengths
+ * @param at - where the slot's lengths start in `lengths`
+ * @throws nothing
+ * @internal
  */
-export const CODE_FREQUENCY = Uint8Array.from(
-  { length: 256 },
-  (_, code) => (code % CODE_FREQUENCIES) + 1,
-);
+export function fieldFrequency(
+  frequencies: number,
+  lengths: Uint16Array,
+  at: number,
+  weights: Float64Array,
+  bs: Float64Array,
+  averages: Float64Array,
+): number {
+  let tf = 0;
+  for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
+    tf += (bits & MAX_FREQUENCY) * lengthNorm(weights[f]!, bs[f]!, lengths[at + f]!, averages[f]!);
+  }
+  return tf;
+}
 
 /** Slots per field length in a single-field table: a frequency's weight at `frequency`. */
-export const FREQUENCY_SLOTS = 32;
+export const FREQUENCY_SLOTS = SINGLE_FIELD_FREQUENCIES + 1;
 
 /**
  * Posting weights of one index, filled as field lengths are met. The single-field
@@ -87,8 +111,8 @@ export class PostingWeights {
   }
 
   /**
-   * Saturates a BM25F frequency, as a float32 (as the index once stored it). The
-   * searcher's loop spells out the same expression.
+   * Saturates a BM25F frequency, as a float32. The scoring loop (score-postings.ts)
+   * spells out the same expression for postings of several fields.
    */
   private saturate(tf: number): number {
     return Math.fround((tf * this.k1Plus1) / (this.k1 + tf));
@@ -117,23 +141,5 @@ export class PostingWeights {
     const weight = this.saturate(frequency * this.norm(field, length));
     table[at] = weight;
     return weight;
-  }
-
-  /**
-   * The weight of a posting with packed field frequencies (any fields).
-   *
-   * @param frequencies - the packed field frequencies
-   * @param lengths - per slot and field, the field lengths
-   * @param slot - the posting's slot
-   * @throws nothing
-   */
-  packed(frequencies: number, lengths: Uint16Array, slot: number): number {
-    const at = slot * FIELD_COUNT;
-    let tf = 0;
-    for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
-      const frequency = bits & MAX_FREQUENCY;
-      if (frequency !== 0) tf += frequency * this.norm(f, lengths[at + f]!);
-    }
-    return this.saturate(tf);
   }
 }

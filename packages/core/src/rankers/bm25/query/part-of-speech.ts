@@ -2,16 +2,16 @@
 // distinct query text, cached), and each term takes the weight of the word it came
 // from, so that the nouns of a request weigh more than its verbs.
 
-import type { Analyzer } from '../../analyzer.js';
-import { winkInstanceFor } from '../../analyzer-wink.js';
-import { MAX_QUERY_SCAN } from './tuning.js';
+import type { Analyzer } from '../../../analyzer.js';
+import { winkInstanceFor } from '../../../analyzer-wink.js';
+import { MAX_QUERY_SCAN } from '../tuning.js';
 
 /** How many distinct query texts a ranker remembers the part-of-speech weights of. */
 const POS_CACHE_SIZE = 256;
 /** The tagger reads this much of a query; terms past it weigh 1. */
 const MAX_TAGGED_LENGTH = 1_024;
-// wink-nlp's tokenizer slows down on long unbroken runs (a 4,000-character blob takes
-// tens of ms): runs this long are not words, and are left out of tagging.
+// wink-nlp's tokenizer slows down on long unbroken runs (measured in the benchmarks
+// guide): runs this long are not words, and are left out of tagging.
 const UNTAGGED_RUN = /\S{33,}/g;
 
 /**

@@ -3,8 +3,8 @@
 // query mentions. (Related WordNet words are added by the searcher, which alone knows
 // which query words the catalog never uses.)
 
-import type { Analyzer } from '../../analyzer.js';
-import { type Bm25Tuning, DEFAULT_QUERY_SYNONYMS, MAX_QUERY_SCAN } from './tuning.js';
+import type { Analyzer } from '../../../analyzer.js';
+import { type Bm25Tuning, DEFAULT_QUERY_SYNONYMS, MAX_QUERY_SCAN } from '../tuning.js';
 
 /**
  * The analysed synonym table and kind words of a ranker's query expansion.

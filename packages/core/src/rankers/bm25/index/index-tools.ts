@@ -1,0 +1,96 @@
+// Builds the index of a tool list, or patches the previous one into it, in steps: plan
+// the slots, analyse the arrivals, then the per-slot fields, the order, the postings and
+// the groups, each a new array (or a shared buffer appended past its last prefix).
+
+import { TOOL_FIELDS } from '../../../analyzer-fields.js';
+import type { ToolDefinition } from '../../../types.js';
+import { buildGroups, patchGroups } from '../tool-groups.js';
+import type { Bm25Tuning } from '../tuning.js';
+import type { FieldIndex, SlotFamily } from './field-index.js';
+import { appendArrivals } from './posting-lists.js';
+import { averagesOf, departuresOf, placeFields } from './slot-fields.js';
+import { orderSlots } from './slot-order.js';
+import { planSlots } from './slot-plan.js';
+import type { AnalysedTools } from './tool-analysis.js';
+
+/**
+ * Builds the index of a tool list, or patches `previous` (an index of this tuning and
+ * dictionary) into it: the tools that left are marked dead and their lengths taken out
+ * of the sums, the arrivals put in, the rest shared. Freed slots are not reused: when
+ * they would pass the list's size, the previous index is compacted first (from its
+ * postings, without analysing anything again).
+ *
+ * @param terms - the term ids of the dictionary `analyse` interns into
+ * @param analyse - analyses the tools that arrive, in catalog order (called once)
+ * @throws what `analyse` throws; the `RangeError` of a typed array beyond the size limit
+ * @internal
+ */
+export function indexTools(
+  previous: FieldIndex | undefined,
+  tools: readonly ToolDefinition[],
+  tuning: Bm25Tuning,
+  terms: ReadonlyMap<string, number>,
+  analyse: (arrivals: readonly ToolDefinition[]) => AnalysedTools,
+): FieldIndex {
+  const plan = planSlots(previous, tools, tuning, terms);
+  const { base, capacity, oldCapacity, replaced, revived } = plan;
+  const analysed = analyse(plan.arrivals);
+  const departures = departuresOf(plan);
+  const family: SlotFamily = base?.family ?? { left: new WeakMap() };
+  if (base !== undefined) {
+    const { leaving } = departures;
+    // The slot keeps its lengths, sentence and postings: the tool may come back.
+    for (let g = 0; g < leaving.length; g++) {
+      const slot = leaving[g]!;
+      family.left.set(base.tools[base.position[slot]!]!, slot);
+    }
+  }
+  const fields = placeFields(plan, departures, analysed);
+  // The averages the length norms divide by (computed per posting at query time).
+  const averages = averagesOf(fields.sums, tools.length);
+  const fieldWeights = Float64Array.from(TOOL_FIELDS, (field) => tuning.fields[field].weight);
+  const fieldBs = Float64Array.from(TOOL_FIELDS, (field) => tuning.fields[field].b);
+  const { order, position, alive } = orderSlots(plan);
+  const postings = appendArrivals(plan, departures, analysed, {
+    lengths: fields.lengths,
+    weights: fieldWeights,
+    bs: fieldBs,
+    averages,
+  });
+  const groups =
+    (base !== undefined &&
+      patchGroups(
+        base,
+        tools,
+        order,
+        position,
+        capacity,
+        oldCapacity,
+        departures.left,
+        revived,
+        replaced === undefined ? undefined : departures.leaving,
+      )) ||
+    buildGroups(tools, order, capacity);
+  return {
+    n: tools.length,
+    capacity,
+    terms,
+    tools,
+    order,
+    position,
+    ...postings,
+    alive,
+    averages,
+    fieldWeights,
+    fieldBs,
+    lengths: fields.lengths,
+    sums: fields.sums,
+    sentences: fields.sentences,
+    sentenceLength: fields.sentences.used,
+    slotSentence: fields.slotSentence,
+    family,
+    slotHashes: fields.slotHashes,
+    nameFilter: fields.nameFilter,
+    ...groups,
+  };
+}

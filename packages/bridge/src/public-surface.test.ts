@@ -17,6 +17,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'assembleTools',
     'batchErrors',
     'bridgeErrors',
+    'createAssemblyCache',
     'createBridgeTelemetry',
     'createBridgeTools',
     'echoName',

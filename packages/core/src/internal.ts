@@ -1,8 +1,9 @@
 /**
  * What the sibling `@tool-search/*` packages share with core but users do not need:
  * the bridge tool names (users import them from `@tool-search/bridge`), the length a
- * search hit's description is cut to, the catalog's patch of a list whose changes the caller
- * already knows, the record of how the bridge patched a list from another, the one-line rendering of a thrown value, the
+ * search hit's description is cut to, the registration of a list (its names checked and
+ * mapped in the caller's catalog cache), the list comparisons and the patch threshold
+ * shared by every memo of tool lists, the one-line rendering of a thrown value, the
  * model-facing JSON that token estimates count, and the loader of the shipped
  * related-words table (the package check proves the table is in the tarball with it).
  *
@@ -12,7 +13,8 @@
  * @packageDocumentation
  */
 
-export { patchCatalogList, SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
+export { SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
+export { registerToolList } from './catalog-cache.js';
 export {
   BRIDGE_TOOL_NAMES,
   isBridgeToolName,
@@ -21,8 +23,7 @@ export {
   TOOL_SEARCH,
 } from './classify.js';
 export { describeError } from './errors.js';
-export type { ListChange } from './list-changes.js';
-export { changedPositions, listChangeOf, recordListChange } from './list-changes.js';
 export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
+export { differences, PATCH_SHARE, sameTools } from './tool-list.js';

@@ -2,8 +2,8 @@
  * What the sibling `@tool-search/*` packages share with core but users do not need:
  * the bridge tool names (users import them from `@tool-search/bridge`), the length a
  * search hit's description is cut to, the registration of a list (its names checked and
- * mapped in the caller's catalog cache), the list comparisons and the patch threshold
- * shared by every memo of tool lists, the one-line rendering of a thrown value, the
+ * mapped in the caller's catalog cache), the list comparisons, the patch threshold and
+ * the versioned map shared by every memo of tool lists, the one-line rendering of a thrown value, the
  * model-facing JSON that token estimates count, and the loader of the shipped
  * related-words table (the package check proves the table is in the tarball with it).
  *
@@ -27,3 +27,5 @@ export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
 export { differences, PATCH_SHARE, sameTools } from './tool-list.js';
+export type { VersionSetter } from './versioned-map.js';
+export { VersionedMap } from './versioned-map.js';

@@ -73,6 +73,7 @@ const PUBLIC_SURFACE: Record<string, string[]> = {
     'TOOL_CALL',
     'TOOL_DESCRIBE',
     'TOOL_SEARCH',
+    'VersionedMap',
     'describeError',
     'differences',
     'isBridgeToolName',

@@ -37,8 +37,9 @@ interface CachedIndex {
  * last index (their postings, the average field lengths; document frequencies are
  * counted again as searches need them), sharing the rest: the results are exactly those
  * of a fresh build. The index patched is the contract's `previous` when given (with its
- * `change`, only the changed positions are looked at), else this ranker's last. Keep one ranker for a process (the default catalog ranker is
- * shared): a new ranker over the same tools analyses them again.
+ * `change`, only the changed positions are looked at), else this ranker's last. Keep
+ * one ranker (a catalog cache keeps its default one): a new ranker over the same tools
+ * analyses them again.
  *
  * @param internals.maxTerms - the terms its dictionary holds before it starts a new one
  *   (and builds its next index fresh) @defaultValue 2^20

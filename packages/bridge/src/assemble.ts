@@ -4,6 +4,7 @@ import type {
   TokenCounter,
   ToolCatalog,
   ToolDefinition,
+  ToolList,
   ToolSearchConfig,
 } from '@tool-search/core';
 import {
@@ -15,13 +16,18 @@ import {
   planActivation,
   ToolSearchError,
 } from '@tool-search/core';
-import { isBridgeToolName, listChangeOf } from '@tool-search/core/internal';
+import { isBridgeToolName, sameTools } from '@tool-search/core/internal';
 import type { SkippedKeyword } from '@tool-search/core/validate';
-import { listWorkOf, pinsKey } from './assembly-memo.js';
+import {
+  type AssemblyCache,
+  type AssemblyCacheState,
+  assemblyCacheState,
+  listWorkOf,
+  pinsKey,
+} from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
-import { toolsetListingOf } from './toolset-listing.js';
 
 /** Options of {@link assembleTools}. */
 export interface AssembleOptions {
@@ -37,8 +43,16 @@ export interface AssembleOptions {
   config?: unknown;
   /** The model's context window in tokens; unknown means a 20,000-token threshold. */
   contextWindow?: number;
-  /** The ranker of the catalog. @defaultValue `createBm25Ranker()` */
+  /** The ranker of the catalog, v1 or v2. @defaultValue the cache's BM25 ranker */
   ranker?: Ranker;
+  /**
+   * What this session's assemblies share from turn to turn (see
+   * {@link createAssemblyCache}): the list-wide work, the toolset listings, the catalogs'
+   * names and the ranker's previous index, patched for the next list's change.
+   * @defaultValue `previous.cache`, else a cache of the process shared by the callers
+   * that pass neither
+   */
+  cache?: AssemblyCache;
   /** The token counter for the estimates. @defaultValue `charsPerTokenCounter` */
   counter?: TokenCounter;
   /**
@@ -151,6 +165,11 @@ export interface Assembly {
   knownNames: ReadonlySet<string>;
   /** The session's counters, updated in place. */
   telemetry: BridgeTelemetry;
+  /**
+   * The cache this assembly used: the next assembly given this one as `previous` uses
+   * it too. Absent on an assembly made by hand.
+   */
+  cache?: AssemblyCache;
   /** The size limit of a deferred call's arguments (`maxArgumentBytes`), when one was given. */
   maxArgumentBytes?: number;
   /** Told of keywords left unchecked (`onSkippedKeyword`), when a function was given. */
@@ -159,7 +178,7 @@ export interface Assembly {
 
 function collectKnownNames(
   options: AssembleOptions,
-  current: readonly ToolDefinition[],
+  list: ToolList,
   isCurrent: (name: string) => boolean,
 ): Set<string> {
   const known = new Set<string>();
@@ -173,10 +192,10 @@ function collectKnownNames(
     // costs more than the rest of the assembly, so when this catalog's list is the
     // previous one's, or was patched from it, only the tools it replaced are looked up.
     const before = options.previous.catalog.tools();
-    const change = listChangeOf(current);
-    if (before === current && options.previous.deferred.length === before.length) {
+    const change = list.change;
+    if (before === list.tools && options.previous.deferred.length === before.length) {
       // The same tools: none is gone.
-    } else if (change !== undefined && change.from.deref() === before) {
+    } else if (change !== undefined && change.from === options.previous.catalog.list().id) {
       for (const index of change.changed) add(before[index]!.name);
     } else {
       for (const tool of options.previous.deferred) add(tool.name);
@@ -186,33 +205,28 @@ function collectKnownNames(
   return known;
 }
 
-// The catalog and ranker of each assembly, so that the next assembly of the same
-// session can reuse an unchanged catalog (and the ranker index it already built).
-const rankerOf = new WeakMap<ToolCatalog, Ranker | undefined>();
-
-function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  // The memo hands an unchanged list's frozen array again: no pass needed to know it.
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-  return true;
-}
-
-function catalogFor(deferred: readonly ToolDefinition[], options: AssembleOptions): ToolCatalog {
+// The next assembly of the same session reuses an unchanged catalog (and the ranker
+// index it already built); the cache knows the ranker each of its catalogs was made with.
+function catalogFor(
+  deferred: ToolList | readonly ToolDefinition[],
+  options: AssembleOptions,
+  cache: AssemblyCacheState,
+): ToolCatalog {
   const previous = options.previous?.catalog;
+  const tools = Array.isArray(deferred) ? deferred : (deferred as ToolList).tools;
   if (
     previous !== undefined &&
-    rankerOf.has(previous) &&
-    rankerOf.get(previous) === options.ranker &&
-    sameTools(previous.tools(), deferred)
+    cache.rankerOf.has(previous) &&
+    cache.rankerOf.get(previous) === options.ranker &&
+    sameTools(previous.tools(), tools)
   ) {
     return previous;
   }
-  const catalog = createCatalog(
-    deferred,
-    options.ranker === undefined ? {} : { ranker: options.ranker },
-  );
-  rankerOf.set(catalog, options.ranker);
+  const catalog = createCatalog(deferred, {
+    cache: cache.catalogs,
+    ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
+  });
+  cache.rankerOf.set(catalog, options.ranker);
   return catalog;
 }
 
@@ -269,11 +283,13 @@ export function assembleTools(options: AssembleOptions): Assembly {
       `assembleTools: maxArgumentBytes must be a positive number, got ${String(maxArgumentBytes)}.`,
     );
   }
+  const cache = assemblyCacheState(options.cache ?? options.previous?.cache);
   const input = options.tools;
   const pinned = options.pinned === undefined ? undefined : [...options.pinned];
   // The whole-list work (duplicates, classification, estimate) is core's plan, memoized
   // per list so that an unchanged or slightly changed list does not redo it.
   const { visible, deferrable, deferredTokens } = listWorkOf(
+    cache,
     input,
     pinsKey(pinned),
     pinned,
@@ -303,7 +319,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
   let bridgeTokens = 0;
   if (decision.active) {
     // The assembly's own array (callers may change it); the catalog gets the frozen one.
-    deferred = [...deferrable];
+    deferred = [...deferrable.tools];
     const stableDescriptions = options.stableDescriptions === true;
     const bridges = bridgeToolsWithListing(
       {
@@ -315,7 +331,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
       },
       // Made only when shown (a stable description never lists toolsets), and remembered
       // per deferred list's counts and describe function.
-      stableDescriptions ? '' : toolsetListingOf(deferrable, options.describeToolset),
+      stableDescriptions ? '' : cache.listings.listingOf(deferrable, options.describeToolset),
     );
     bridgeTokens = estimateToolTokens(bridges, counter);
     tools = [...visible, ...bridges];
@@ -323,14 +339,14 @@ export function assembleTools(options: AssembleOptions): Assembly {
     deferred = [];
     tools = input.filter((tool) => !isBridgeToolName(tool.name));
   }
-  const catalog = catalogFor(decision.active ? deferrable : [], options);
+  const catalog = catalogFor(decision.active ? deferrable : [], options, cache);
 
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).
   const direct = new Set<string>();
   for (const tool of decision.active ? visible : tools) direct.add(tool.name);
   const knownNames = collectKnownNames(
     options,
-    catalog.tools(),
+    catalog.list(),
     (name) => catalog.has(name) || direct.has(name),
   );
 
@@ -358,6 +374,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     knownNames,
     telemetry,
+    cache,
     ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
     ...(options.onSkippedKeyword === undefined
       ? {}

@@ -4,27 +4,38 @@
 // list the turn before had; at 100,000 tools a set of every name and a memo lookup per
 // tool cost about as much as everything else of the assembly together, while comparing
 // the list with a remembered one is a pass of identity checks (one pass per assembly:
-// its result, the positions that changed, serves everything after it). Never keyed by session:
-// two sessions with the same tools share an entry, and no entry outlives a few newer lists.
+// its result, the positions that changed, becomes the deferrable list's change record,
+// which the catalog, the ranker and the toolset counts reuse). Everything is held by an
+// assembly cache the caller holds (one per session: the previous assembly hands on its own).
 
-import type { TokenCounter, ToolDefinition } from '@tool-search/core';
+import type {
+  CatalogCache,
+  Ranker,
+  TokenCounter,
+  ToolCatalog,
+  ToolDefinition,
+  ToolList,
+} from '@tool-search/core';
 import {
   classifyTools,
-  createCatalog,
+  createCatalogCache,
+  createToolList,
   estimateSingleToolTokens,
+  patchToolList,
   ToolSearchError,
 } from '@tool-search/core';
-import { patchCatalogList, recordListChange } from '@tool-search/core/internal';
+import { differences, PATCH_SHARE, registerToolList, sameTools } from '@tool-search/core/internal';
+import { ToolsetListings } from './toolset-listing.js';
 
 /** What an assembly derives from its whole input list, before the activation decision. */
 export interface ListWork {
   /** The tools the model always sees, in input order. */
   readonly visible: readonly ToolDefinition[];
   /**
-   * The deferrable tools, in input order; frozen, so that a catalog can take the array
-   * as its own list (and find its own state for it again) instead of copying it.
+   * The deferrable tools, in input order, as a list (frozen, with its change record when
+   * it was patched from a remembered list), that a catalog takes as its own.
    */
-  readonly deferrable: readonly ToolDefinition[];
+  readonly deferrable: ToolList;
   /** The estimated tokens of {@link ListWork.deferrable}. */
   readonly deferredTokens: number;
 }
@@ -36,33 +47,65 @@ interface Entry extends ListWork {
   readonly counter: TokenCounter;
 }
 
-/** How many lists are remembered: a few sessions of different scopes, or a changed list beside the last. */
+/** How many lists are remembered: a few scopes, or a changed list beside the last. */
 const RECENT_LISTS = 4;
-const recent: Entry[] = [];
 
-/** A list differing from a remembered one in more than this share of positions is worked anew. */
-const PATCH_SHARE = 1 / 16;
-
-function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let index = 0; index < a.length; index += 1) if (a[index] !== b[index]) return false;
-  return true;
+/**
+ * What the assemblies of one session share from turn to turn: the list-wide work of its
+ * last lists, the toolset listings, and the {@link CatalogCache} of its catalogs (the
+ * names of the last lists and the ranker's previous index, patched for the next list's
+ * change). Create one per session with {@link createAssemblyCache}, or pass the previous
+ * assembly: its cache is carried over.
+ */
+export interface AssemblyCache {
+  /** The cache of this session's catalogs. */
+  readonly catalogs: CatalogCache;
 }
 
-/** The positions where `b` differs from `a` (same length), or undefined past `limit` of them. */
-function differences(
-  a: readonly ToolDefinition[],
-  b: readonly ToolDefinition[],
-  limit: number,
-): number[] | undefined {
-  const changed: number[] = [];
-  for (let index = 0; index < b.length; index += 1) {
-    if (a[index] === b[index]) continue;
-    if (changed.length === limit) return undefined;
-    changed.push(index);
+/** @internal */
+export class AssemblyCacheState implements AssemblyCache {
+  readonly catalogs: CatalogCache = createCatalogCache();
+  /** The toolset counts and listings of the deferred lists. */
+  readonly listings = new ToolsetListings();
+  /** The ranker each catalog of this cache was created with (undefined: the default). */
+  readonly rankerOf = new WeakMap<ToolCatalog, Ranker | undefined>();
+  readonly recent: Entry[] = [];
+}
+
+/**
+ * Creates the cache of one session's assemblies; pass it as `cache` to each
+ * `assembleTools` of the session (or pass `previous`, which carries its cache over).
+ *
+ * @returns a new, empty cache
+ * @throws nothing
+ */
+export function createAssemblyCache(): AssemblyCache {
+  return new AssemblyCacheState();
+}
+
+// The cache of the callers that pass neither a cache nor a previous assembly (a runtime
+// that keeps no session state, the bench): without it their every turn would redo the
+// list-wide work and rebuild the ranker's index. Only such callers share it.
+let processCache: AssemblyCacheState | undefined;
+
+/**
+ * The state of the given cache, else the process's.
+ *
+ * @throws {@link ToolSearchError} `invalid_argument` for an object `createAssemblyCache` did not make
+ * @internal
+ */
+export function assemblyCacheState(cache: AssemblyCache | undefined): AssemblyCacheState {
+  if (cache === undefined) {
+    processCache ??= new AssemblyCacheState();
+    return processCache;
   }
-  return changed;
+  if (!(cache instanceof AssemblyCacheState)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'assembleTools: options.cache is not an assembly cache. Make one with createAssemblyCache().',
+    );
+  }
+  return cache;
 }
 
 /**
@@ -86,19 +129,22 @@ export function pinsKey(pinned: readonly string[] | undefined): string {
  * One pass over the input finds both: it is compared with the first remembered list that
  * can be patched (the session's last list, usually), and the positions where they differ
  * are the whole change; the other remembered lists are only checked for being the same
- * list, which stops at their first difference. The change is handed on (to the catalog's
- * name map and the toolset counts), so nothing compares the lists again.
+ * list, which stops at their first difference. The change is recorded in the deferrable
+ * list (for the catalog's name map, the ranker and the toolset counts), so nothing
+ * compares the lists again.
  *
+ * @param cache - the session's cache
  * @param input - the session's tools
  * @param pins - {@link pinsKey} of the pinned names
  * @param pinned - the pinned names (the same as `pins`)
  * @param counter - the token counter
  * @param compute - the work itself; what it throws is thrown and nothing is remembered
  * @param duplicate - the error for a name that two tools share
- * @returns the work, `deferrable` frozen
+ * @returns the work
  * @throws what `compute` throws, or `duplicate`'s error
  */
 export function listWorkOf(
+  cache: AssemblyCacheState,
   input: readonly ToolDefinition[],
   pins: string,
   pinned: readonly string[] | undefined,
@@ -110,6 +156,7 @@ export function listWorkOf(
   },
   duplicate: (name: string) => Error,
 ): ListWork {
+  const recent = cache.recent;
   const limit = Math.floor(input.length * PATCH_SHARE);
   let closest: Entry | undefined;
   let changed: number[] | undefined;
@@ -119,7 +166,7 @@ export function listWorkOf(
     if (entry.input.length !== input.length) continue;
     let same: boolean;
     // Only a list of deferrable tools alone is patched (a visible one changes the shape).
-    if (closest === undefined && entry.input === entry.deferrable) {
+    if (closest === undefined && entry.input === entry.deferrable.tools) {
       const found = differences(entry.input, input, limit);
       if (found !== undefined && found.length > 0) {
         closest = entry;
@@ -139,16 +186,15 @@ export function listWorkOf(
   const work =
     (closest === undefined || changed === undefined
       ? undefined
-      : patchedWork(closest, changed, input, pinned, counter, duplicate)) ?? compute();
-  const deferrable = Object.isFrozen(work.deferrable)
-    ? work.deferrable
-    : Object.freeze(work.deferrable);
+      : patchedWork(cache, closest, changed, input, pinned, counter, duplicate)) ??
+    computed(compute);
+  const deferrable = work.deferrable;
   const entry: Entry = {
     visible: work.visible,
     deferrable,
     deferredTokens: work.deferredTokens,
     // One array for both when nothing stays visible (the usual catalog of a gateway).
-    input: deferrable.length === input.length ? deferrable : [...input],
+    input: deferrable.tools.length === input.length ? deferrable.tools : [...input],
     pins,
     counter,
   };
@@ -157,14 +203,26 @@ export function listWorkOf(
   return entry;
 }
 
+function computed(
+  compute: () => {
+    visible: readonly ToolDefinition[];
+    deferrable: ToolDefinition[];
+    deferredTokens: number;
+  },
+): ListWork {
+  const work = compute();
+  return { ...work, deferrable: createToolList(work.deferrable) };
+}
+
 /**
  * The work of a list that differs from a remembered one (every tool deferrable, the same
  * length, pins and counter) at the positions `changed`, from that one's work: the
  * replaced tools are classified and estimated, the catalog's name map of the remembered
- * list is patched for them (see `patchCatalogList`), and the change is recorded for the
- * toolset counts. Undefined when a replacement would stay visible.
+ * list is patched for them (see `registerToolList`), and the change is recorded in the
+ * new list. Undefined when a replacement would stay visible.
  */
 function patchedWork(
+  cache: AssemblyCacheState,
   entry: Entry,
   changed: readonly number[],
   input: readonly ToolDefinition[],
@@ -186,17 +244,16 @@ function patchedWork(
   if (!Number.isSafeInteger(tokens) || !Number.isSafeInteger(entry.deferredTokens)) {
     return undefined;
   }
-  const list = Object.freeze([...input]);
+  const list = patchToolList(entry.deferrable, Object.freeze([...input]), changed);
   try {
-    // This list's names, patched from the last list's for the change alone (or, when that
-    // one has no catalog yet, mapped by createCatalog its own way).
-    if (!patchCatalogList(old, list, changed)) createCatalog(list);
+    // This list's names, patched from the last list's for the change alone (or, when the
+    // cache no longer holds that one, mapped anew): two tools of one name fail here.
+    registerToolList(cache.catalogs, list);
   } catch (error) {
     if (ToolSearchError.isInstance(error) && error.code === 'duplicate_tool_name') {
       throw duplicate(String(error.data?.['tool']));
     }
     throw error;
   }
-  recordListChange(list, old, changed);
   return { visible: entry.visible, deferrable: list, deferredTokens: tokens };
 }

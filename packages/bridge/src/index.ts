@@ -36,6 +36,8 @@ export {
 export type { ArgumentRepair, ArgumentViolation } from '@tool-search/core/validate';
 export type { AssembleOptions, Assembly, AssemblyStats } from './assemble.js';
 export { assembleTools } from './assemble.js';
+export type { AssemblyCache } from './assembly-memo.js';
+export { createAssemblyCache } from './assembly-memo.js';
 export {
   batchErrors,
   MAX_BATCH_CALLS,

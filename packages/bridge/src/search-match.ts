@@ -1,6 +1,7 @@
 import type { JsonSchemaObject, ToolDefinition, ToolSource } from '@tool-search/core';
 import { SEARCH_HIT_DESCRIPTION_LENGTH } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
+import { sourceName } from './source-name.js';
 
 /** One match of a `tool_search` answer. */
 export interface ToolSearchMatch {
@@ -19,16 +20,7 @@ export interface ToolSearchMatch {
   parameters?: JsonSchemaObject;
 }
 
-/**
- * The name a tool is grouped under in answers and in the `tool_search` description.
- *
- * @param tool - a deferred tool
- * @returns its toolset (e.g. `mcp-github`), else its source, else `other`
- * @throws nothing
- */
-export function sourceName(tool: ToolDefinition): string {
-  return tool.toolset ?? tool.source ?? 'other';
-}
+export { sourceName } from './source-name.js';
 
 /**
  * A tool as one match of a `tool_search` answer.

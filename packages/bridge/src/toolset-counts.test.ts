@@ -1,6 +1,6 @@
-import type { ToolDefinition } from '@tool-search/core';
+import { createToolList, type ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import { toolsetCounts } from './toolset-counts.js';
+import { ToolsetCountsMemo } from './toolset-counts.js';
 import { summarizeToolsets } from './toolset-listing.js';
 
 function tool(name: string, toolset: string | undefined, source?: string): ToolDefinition {
@@ -30,15 +30,17 @@ function seeded(seed: number): () => number {
   };
 }
 
-describe('toolsetCounts', () => {
-  it('remembers the counts of a frozen list instead of counting it again', () => {
+describe('ToolsetCountsMemo', () => {
+  it('remembers the counts of a list instead of counting it again', () => {
+    const memo = new ToolsetCountsMemo();
     const list = Object.freeze(Array.from({ length: 50 }, (_, i) => tool(`t${i}`, `set${i % 7}`)));
-    const first = toolsetCounts(list);
-    expect(toolsetCounts(list)).toBe(first);
+    const first = memo.countsOf(createToolList(list));
+    expect(memo.countsOf(createToolList(list))).toBe(first);
     expect([...first.counts].sort()).toEqual(fresh(list));
   });
 
   it('patches the last list counts to exactly a fresh count over random edits', () => {
+    const memo = new ToolsetCountsMemo();
     const random = seeded(17);
     let list: readonly ToolDefinition[] = Object.freeze(
       Array.from({ length: 400 }, (_, i) => tool(`t${i}`, `set${i % 9}`)),
@@ -60,7 +62,7 @@ describe('toolsetCounts', () => {
         edited[at] = tool(`n${next++}`, set, kind > 0.9 ? 'mcp' : undefined);
       }
       list = Object.freeze(edited);
-      const counts = toolsetCounts(list);
+      const counts = memo.countsOf(createToolList(list));
       expect([...counts.counts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))).toEqual(
         fresh(list),
       );

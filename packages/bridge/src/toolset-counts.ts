@@ -1,17 +1,16 @@
 // The tool count per toolset of a deferred list, for the `tool_search` description.
 // Counting walks every tool (a map lookup each): at 100,000 tools it was most of an
-// assembly over an unchanged list. A frozen list (the assembly memo's) keeps its counts;
-// a list the memo patched from a counted one patches those counts at the positions the
-// memo found changed (no pass over the list), and another frozen list that differs from
-// the last one counted in a few positions patches that one's counts after a pass. The
-// counts are versions of one shared table (see count-versions.ts), so a patch costs the
-// change, not the number of toolsets. Keyed by list identity only, never by session; the
-// last list is held weakly, so nothing here outlives the lists themselves.
+// assembly over an unchanged list. A memo of the caller's assembly cache keeps a
+// list's counts; a list patched from the last one counted patches those counts at the
+// positions of its change record (no pass over the list), and another list that differs
+// from the last one counted in a few positions patches that one's counts after a pass.
+// The counts are versions of one shared table (see core's versioned map), so a patch
+// costs the change, not the number of toolsets.
 
-import type { ToolDefinition } from '@tool-search/core';
-import { listChangeOf } from '@tool-search/core/internal';
+import type { ToolDefinition, ToolList } from '@tool-search/core';
+import { differences, PATCH_SHARE } from '@tool-search/core/internal';
 import { CountVersion } from './count-versions.js';
-import { sourceName } from './search-match.js';
+import { sourceName } from './source-name.js';
 
 /** A list's counts, and its toolset names sorted (what the listing shows in order). */
 export interface ToolsetCounts {
@@ -22,12 +21,6 @@ export interface ToolsetCounts {
 interface Counted extends ToolsetCounts {
   readonly counts: CountVersion;
 }
-
-/** A list differing from the last in more than this share of positions is counted anew. */
-const PATCH_SHARE = 1 / 16;
-
-const memo = new WeakMap<readonly ToolDefinition[], Counted>();
-let last: WeakRef<readonly ToolDefinition[]> | undefined;
 
 function countMap(tools: readonly ToolDefinition[]): Map<string, number> {
   const counts = new Map<string, number>();
@@ -89,48 +82,55 @@ function patched(
   before: Counted,
   tools: readonly ToolDefinition[],
 ): Counted | undefined {
-  const limit = Math.floor(tools.length * PATCH_SHARE);
-  const changed: number[] = [];
-  for (let index = 0; index < tools.length; index += 1) {
-    if (old[index] === tools[index]) continue;
-    if (changed.length === limit) return undefined;
-    changed.push(index);
-  }
-  return patchedAt(old, before, tools, changed);
-}
-
-/** The counts of a list the bridge patched from a counted list, from its recorded change. */
-function fromRecordedChange(tools: readonly ToolDefinition[]): Counted | undefined {
-  const change = listChangeOf(tools);
-  const old = change?.from.deref();
-  const before = old === undefined ? undefined : memo.get(old);
-  if (change === undefined || old === undefined || before === undefined) return undefined;
-  return patchedAt(old, before, tools, change.changed);
+  const changed = differences(old, tools, Math.floor(tools.length * PATCH_SHARE));
+  return changed === undefined ? undefined : patchedAt(old, before, tools, changed);
 }
 
 /**
- * How many tools each toolset (else source) holds in `tools`, with the names sorted.
- * Remembered for a frozen list (treated as immutable, as every list of tool search).
+ * How many tools each toolset (else source) holds in a list, with the names sorted.
  *
  * @param tools - the deferred tools
- * @returns the counts and the sorted names; do not change them
+ * @returns the counts and the sorted names
  * @throws nothing
  * @internal
  */
-export function toolsetCounts(tools: readonly ToolDefinition[]): ToolsetCounts {
-  if (!Object.isFrozen(tools)) return countAll(tools);
-  const known = memo.get(tools);
-  if (known !== undefined) return known;
-  let result = fromRecordedChange(tools);
-  if (result === undefined) {
-    const old = last?.deref();
-    const before = old === undefined ? undefined : memo.get(old);
-    result =
-      (old !== undefined && before !== undefined && old.length === tools.length
-        ? patched(old, before, tools)
-        : undefined) ?? countAll(tools);
+export function countToolsets(tools: readonly ToolDefinition[]): ToolsetCounts {
+  return countAll(tools);
+}
+
+/**
+ * The toolset counts of the lists of one assembly cache: a list's counts are remembered,
+ * and those of a list patched from the last one counted are patched from its change.
+ *
+ * @internal
+ */
+export class ToolsetCountsMemo {
+  readonly #byTools = new WeakMap<readonly ToolDefinition[], Counted>();
+  #last: { readonly list: ToolList; readonly counted: Counted } | undefined;
+
+  /**
+   * The counts of a list, with the names sorted; do not change them.
+   *
+   * @param list - the deferred tools
+   * @returns the counts and the sorted names
+   * @throws nothing
+   */
+  countsOf(list: ToolList): ToolsetCounts {
+    const tools = list.tools;
+    const known = this.#byTools.get(tools);
+    if (known !== undefined) return known;
+    const last = this.#last;
+    let result: Counted | undefined;
+    if (last !== undefined && last.list.tools.length === tools.length) {
+      const change = list.change;
+      result =
+        change !== undefined && change.from === last.list.id
+          ? patchedAt(last.list.tools, last.counted, tools, change.changed)
+          : patched(last.list.tools, last.counted, tools);
+    }
+    result ??= countAll(tools);
+    this.#byTools.set(tools, result);
+    this.#last = { list, counted: result };
+    return result;
   }
-  memo.set(tools, result);
-  last = new WeakRef(tools);
-  return result;
 }

@@ -1,12 +1,11 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import type { ToolDefinition } from '@tool-search/core';
-import { recordListChange } from '@tool-search/core/internal';
+import { createToolList, patchToolList, type ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { forcedOn, paddedTool } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
-import { toolsetCounts } from './toolset-counts.js';
-import { summarizeToolsets, toolsetListing, toolsetListingOf } from './toolset-listing.js';
+import { ToolsetCountsMemo } from './toolset-counts.js';
+import { summarizeToolsets, ToolsetListings, toolsetListing } from './toolset-listing.js';
 
 // 30 toolsets of 4 tools each: more than the 20 the description lists.
 const sessionOf = (from: number) =>
@@ -90,6 +89,7 @@ describe('the toolset listing of an assembly', () => {
       state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
       return state / 2 ** 32;
     };
+    const listings = new ToolsetListings();
     let tools: readonly ToolDefinition[] = Object.freeze(sessionOf(600));
     const describe = (name: string) => (name.endsWith('7') ? undefined : `About ${name}.`);
     for (let round = 0; round < 30; round += 1) {
@@ -99,25 +99,27 @@ describe('the toolset listing of an assembly', () => {
         edited[Math.floor(random() * edited.length)] = paddedTool(1000 + round * 10 + e, 50, set);
       }
       tools = Object.freeze(edited);
-      expect(toolsetListingOf(tools, describe)).toBe(
+      expect(listings.listingOf(createToolList(tools), describe)).toBe(
         toolsetListing(summarizeToolsets(tools, describe)),
       );
     }
   });
 });
 
-describe('toolsetCounts of a list the assembly patched', () => {
+describe('ToolsetCountsMemo over a list the assembly patched', () => {
   it('reads only the changed positions of both lists', () => {
+    const memo = new ToolsetCountsMemo();
     const base = sessionOf(800);
     const old = counted(base);
-    toolsetCounts(old.list);
+    const oldList = createToolList(old.list);
+    memo.countsOf(oldList);
     const edited = [...base];
     edited[5] = paddedTool(1900, 200, 'set-29');
     edited[77] = paddedTool(1901, 200, 'new-set');
     const next = counted(edited);
-    recordListChange(next.list, old.list, [5, 77]);
+    const nextList = patchToolList(oldList, next.list, [5, 77]);
     const before = old.reads();
-    const counts = toolsetCounts(next.list);
+    const counts = memo.countsOf(nextList);
     expect(next.reads() + old.reads() - before).toBeLessThanOrEqual(4);
     expect(counts.counts.get('set-05')).toBe(3);
     expect(counts.counts.get('set-29')).toBe(5);
@@ -128,21 +130,21 @@ describe('toolsetCounts of a list the assembly patched', () => {
   it('keeps no list before the last alive through its counts', async () => {
     setFlagsFromString('--expose-gc');
     const gc = runInNewContext('gc') as () => void;
-    let list: readonly ToolDefinition[] = Object.freeze(sessionOf(3000));
-    toolsetCounts(list);
-    const first = new WeakRef(list);
+    const memo = new ToolsetCountsMemo();
+    let list = createToolList(sessionOf(3000));
+    memo.countsOf(list);
+    const first = new WeakRef(list.tools);
     for (let round = 0; round < 5; round += 1) {
-      const edited = [...list];
+      const edited = [...list.tools];
       edited[round] = paddedTool(3500 + round, 50, 'set-00');
-      const next = Object.freeze(edited);
-      recordListChange(next, list, [round]);
-      toolsetCounts(next);
+      const next = patchToolList(list, edited, [round]);
+      memo.countsOf(next);
       list = next;
     }
     // A WeakRef keeps its target until the end of the job that made or read it.
     await new Promise((resolve) => setTimeout(resolve, 0));
     gc();
     expect(first.deref()).toBeUndefined();
-    expect(toolsetCounts(list).counts.get('set-00')).toBe(8);
+    expect(memo.countsOf(list).counts.get('set-00')).toBe(8);
   });
 });

@@ -1,5 +1,5 @@
-import type { ToolDefinition } from '@tool-search/core';
-import { type ToolsetCounts, toolsetCounts } from './toolset-counts.js';
+import type { ToolDefinition, ToolList } from '@tool-search/core';
+import { countToolsets, type ToolsetCounts, ToolsetCountsMemo } from './toolset-counts.js';
 
 /** A toolset (or server) behind the bridge, as the `tool_search` description lists it. */
 export interface SearchableToolset {
@@ -44,7 +44,7 @@ function entryOf(
 /**
  * Groups deferred tools by toolset (else source) for the `tool_search` description.
  *
- * @param tools - the deferred tools (a frozen list's counts are remembered)
+ * @param tools - the deferred tools
  * @param describe - a toolset's description, e.g. from a toolset registry or an MCP
  * server's config; `undefined` for none
  * @returns one entry per toolset, sorted by name, so the same catalog in any order
@@ -55,8 +55,7 @@ export function summarizeToolsets(
   tools: readonly ToolDefinition[],
   describe?: (toolset: string) => string | undefined,
 ): SearchableToolset[] {
-  // Counted once per frozen list (the assembly's deferrable list) and patched for a change.
-  const { counts, names } = toolsetCounts(tools);
+  const { counts, names } = countToolsets(tools);
   return names.map((name) => entryOf(name, counts.get(name)!, describe));
 }
 
@@ -84,37 +83,43 @@ export function toolsetListing(toolsets: readonly SearchableToolset[]): string {
   return listingOf(toolsets.slice(0, MAX_LISTED_TOOLSETS), toolsets.length);
 }
 
-// The last listing of each counts version (one per deferred list, shared by the lists
-// whose counts did not change), with the describe function it was made with. An assembly
-// lists 20 toolsets of perhaps thousands: it asks `describe` for those 20 only, and over
-// an unchanged list (the same counts) with the same function it asks nothing at all.
-const listings = new WeakMap<
-  ToolsetCounts,
-  { describe: ((toolset: string) => string | undefined) | undefined; text: string }
->();
-
 /**
- * `toolsetListing(summarizeToolsets(tools, describe))`, without summarizing the toolsets
- * that are not listed, and remembered per counts version and `describe` function: a
- * function that answers differently later must be a new function (or the list change).
+ * The listings of the deferred lists of one assembly cache: the toolset counts of each
+ * list (patched from the last list's for its change), and the last listing of each counts
+ * version (one per deferred list, shared by the lists whose counts did not change) with
+ * the describe function it was made with. An assembly lists 20 toolsets of perhaps
+ * thousands: it asks `describe` for those 20 only, and over an unchanged list (the same
+ * counts) with the same function it asks nothing at all.
  *
- * @param tools - the deferred tools (a frozen list's counts are remembered)
- * @param describe - a toolset's description; `undefined` for none
- * @returns the text to append (with a leading space), or `''` for none
- * @throws nothing; a `describe` that throws counts as no description
  * @internal
  */
-export function toolsetListingOf(
-  tools: readonly ToolDefinition[],
-  describe?: (toolset: string) => string | undefined,
-): string {
-  const counted = toolsetCounts(tools);
-  const known = listings.get(counted);
-  if (known !== undefined && known.describe === describe) return known.text;
-  const listed = counted.names
-    .slice(0, MAX_LISTED_TOOLSETS)
-    .map((name) => entryOf(name, counted.counts.get(name)!, describe));
-  const text = listingOf(listed, counted.names.length);
-  listings.set(counted, { describe, text });
-  return text;
+export class ToolsetListings {
+  readonly #counts = new ToolsetCountsMemo();
+  readonly #listings = new WeakMap<
+    ToolsetCounts,
+    { describe: ((toolset: string) => string | undefined) | undefined; text: string }
+  >();
+
+  /**
+   * `toolsetListing(summarizeToolsets(list.tools, describe))`, without summarizing the
+   * toolsets that are not listed, and remembered per counts version and `describe`
+   * function: a function that answers differently later must be a new function (or the
+   * list change).
+   *
+   * @param list - the deferred tools
+   * @param describe - a toolset's description; `undefined` for none
+   * @returns the text to append (with a leading space), or `''` for none
+   * @throws nothing; a `describe` that throws counts as no description
+   */
+  listingOf(list: ToolList, describe?: (toolset: string) => string | undefined): string {
+    const counted = this.#counts.countsOf(list);
+    const known = this.#listings.get(counted);
+    if (known !== undefined && known.describe === describe) return known.text;
+    const listed = counted.names
+      .slice(0, MAX_LISTED_TOOLSETS)
+      .map((name) => entryOf(name, counted.counts.get(name)!, describe));
+    const text = listingOf(listed, counted.names.length);
+    this.#listings.set(counted, { describe, text });
+    return text;
+  }
 }

@@ -38,6 +38,8 @@ export { createAnalyzer } from './analyzer.js';
 export type { ToolField } from './analyzer-fields.js';
 export type { CatalogOptions, CatalogSearchOptions, SearchHit, ToolCatalog } from './catalog.js';
 export { createCatalog, MAX_QUERY_LENGTH } from './catalog.js';
+export type { CatalogCache } from './catalog-cache.js';
+export { createCatalogCache } from './catalog-cache.js';
 export type { ClassifyOptions } from './classify.js';
 export { classifyTools } from './classify.js';
 export type { ConfigWarning, ToolSearchConfig, ToolSearchMode } from './config.js';
@@ -101,7 +103,14 @@ export type { EmbeddingRankerOptions, EmbedFunction } from './rankers/embedding-
 export { createEmbeddingRanker, defaultEmbeddingText } from './rankers/embedding-ranker.js';
 export type { HybridFusion, HybridRankerOptions } from './rankers/hybrid-ranker.js';
 export { createHybridRanker } from './rankers/hybrid-ranker.js';
-export type { RankedTool, Ranker, RankerIndex } from './rankers/ranker.js';
+export type {
+  RankedTool,
+  Ranker,
+  RankerIndex,
+  RankerIndexOptions,
+  RankerV1,
+  RankerV2,
+} from './rankers/ranker.js';
 export { defineRanker } from './rankers/ranker.js';
 export type { TokenCounter } from './tokens.js';
 export { charsPerTokenCounter, estimateSingleToolTokens, estimateToolTokens } from './tokens.js';
@@ -111,6 +120,8 @@ export {
   validateToolDefinition,
   validateToolDefinitions,
 } from './tool-definition.js';
+export type { ToolList, ToolListChange } from './tool-list.js';
+export { createToolList, patchToolList } from './tool-list.js';
 export type { ToolNameMap, ToolNameRules } from './tool-name-map.js';
 export {
   ANTHROPIC_TOOL_NAME_RULES,

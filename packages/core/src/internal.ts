@@ -1,8 +1,9 @@
 /**
  * What the sibling `@tool-search/*` packages share with core but users do not need:
  * the bridge tool names (users import them from `@tool-search/bridge`), the length a
- * search hit's description is cut to, the catalog's patch of a list whose changes the caller
- * already knows, the record of how the bridge patched a list from another, the one-line rendering of a thrown value, the plain-record check (`isRecord`), the
+ * search hit's description is cut to, the registration of a list (its names checked and
+ * mapped in the caller's catalog cache), the list comparisons, the patch threshold and
+ * the versioned map shared by every memo of tool lists, the one-line rendering of a thrown value, the plain-record check (`isRecord`), the
  * model-facing JSON that token estimates count, and the loader of the shipped
  * related-words table (the package check proves the table is in the tarball with it).
  *
@@ -12,7 +13,8 @@
  * @packageDocumentation
  */
 
-export { patchCatalogList, SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
+export { SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
+export { registerToolList } from './catalog-cache.js';
 export {
   BRIDGE_TOOL_NAMES,
   isBridgeToolName,
@@ -22,8 +24,9 @@ export {
 } from './classify.js';
 export { describeError } from './errors.js';
 export { isRecord } from './is-record.js';
-export type { ListChange } from './list-changes.js';
-export { changedPositions, listChangeOf, recordListChange } from './list-changes.js';
 export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
+export { differences, PATCH_SHARE, sameTools } from './tool-list.js';
+export type { VersionSetter } from './versioned-map.js';
+export { VersionedMap } from './versioned-map.js';

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { RankedTool, Ranker, RankerIndex } from '../rankers/ranker.js';
 import type { ToolDefinition } from '../types.js';
 import { conformanceTools } from './fixtures.js';
+import { checkPatchedIndexes } from './patches.js';
 
 export { conformanceTools } from './fixtures.js';
 
@@ -23,6 +24,14 @@ export interface TestRankerOptions {
   lexical?: boolean;
   /** The suite's name. @defaultValue `testRanker(<ranker id>)` */
   name?: string;
+  /**
+   * How many random change sequences check a v2 ranker's patched indexes against fresh
+   * ones (each a few steps of tools added, removed, changed and moved).
+   * @defaultValue 12
+   */
+  patchRuns?: number;
+  /** The seed of those sequences. @defaultValue 1 */
+  seed?: number;
 }
 
 const GARBAGE_QUERIES = [
@@ -56,11 +65,15 @@ async function run(
 }
 
 /**
- * Registers a vitest suite that checks a {@link Ranker} against the v1 contract:
+ * Registers a vitest suite that checks a {@link Ranker} against its contract:
  * results at most `limit`, scores descending and greater than 0, names from the
  * indexed list and unique, empty and garbage queries answered without throwing,
  * the same answer twice, an empty tool list, and (for lexical rankers) a few plain
- * queries that must find the obvious tool. Works for async rankers.
+ * queries that must find the obvious tool. For a v2 ranker, random lists and random
+ * changes (tools added, removed, changed in place, moved): each index patched from the
+ * previous one (with the change, when tools were replaced in place) must answer exactly
+ * as a fresh index over copies of the same tools, and the previous index as before.
+ * Works for async rankers.
  *
  * Call it at the top level of a test file.
  *
@@ -77,6 +90,8 @@ async function run(
  * @param options.expectations - queries that must find a tool within the top `within`
  * @param options.lexical - whether nonsense words must find nothing @defaultValue true
  * @param options.name - the suite's name
+ * @param options.patchRuns - how many random change sequences check a v2 ranker @defaultValue 12
+ * @param options.seed - their seed @defaultValue 1
  * @returns nothing; registers `describe`/`it` blocks
  * @throws nothing itself; failed checks fail the registered tests
  */
@@ -103,8 +118,8 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
   };
 
   describe(options.name ?? `testRanker(${ranker.id})`, () => {
-    it('declares specification v1 and an id', () => {
-      expect(ranker.specificationVersion).toBe('v1');
+    it('declares specification v1 or v2 and an id', () => {
+      expect(['v1', 'v2']).toContain(ranker.specificationVersion);
       expect(typeof ranker.id).toBe('string');
       expect(ranker.id.length).toBeGreaterThan(0);
     });
@@ -154,6 +169,16 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
         for (const hit of await run(index, query, 20)) expect(halfNames.has(hit.name)).toBe(true);
       }
     });
+
+    if (ranker.specificationVersion === 'v2') {
+      it('patches an index to answer exactly as a fresh one, after adds, removals, changes and moves', async () => {
+        await checkPatchedIndexes(ranker, tools, {
+          runs: options.patchRuns ?? 12,
+          seed: options.seed ?? 1,
+          check: (patched, fresh, context) => expect(patched, context).toEqual(fresh),
+        });
+      });
+    }
 
     for (const expectation of expectations) {
       it(`finds ${expectation.tool} for "${expectation.query}" within the top ${expectation.within}`, async () => {

@@ -1,10 +1,12 @@
-// The field-weighted BM25 (BM25F) ranker of the default preset: indexes a tool list
-// (index/), patching its last index for the tools that left and arrived, keeps the last
-// few indexes for lists it sees again, and searches with query/searcher.ts.
+// The field-weighted BM25 (BM25F) ranker of the default preset, a v2 ranker: indexes a
+// tool list (index/), patching the previous index it is given (else its last) for the
+// tools that left and arrived, keeps the last few indexes for lists it sees again, and
+// searches with query/searcher.ts.
 import { createAnalyzer } from '../../analyzer.js';
 import { winkInstance } from '../../analyzer-wink.js';
+import { sameTools } from '../../tool-list.js';
 import type { ToolDefinition } from '../../types.js';
-import type { Ranker, RankerIndex } from '../ranker.js';
+import type { RankerIndex, RankerIndexOptions, RankerV2 } from '../ranker.js';
 import type { FieldIndex } from './index/field-index.js';
 import { indexTools } from './index/index-tools.js';
 import { createTermDictionary } from './index/term-dictionary.js';
@@ -23,13 +25,6 @@ interface CachedIndex {
   readonly fieldIndex: FieldIndex;
 }
 
-function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  if (a === b) return true;
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
 /**
  * Creates the field-weighted BM25 (BM25F) ranker behind the default preset.
  *
@@ -41,8 +36,10 @@ function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): 
  * where a few tools left, arrived or moved analyses only the arrivals and patches the
  * last index (their postings, the average field lengths; document frequencies are
  * counted again as searches need them), sharing the rest: the results are exactly those
- * of a fresh build. Keep one ranker for a process (the default catalog ranker is
- * shared): a new ranker over the same tools analyses them again.
+ * of a fresh build. The index patched is the contract's `previous` when given (with its
+ * `change`, only the changed positions are looked at), else this ranker's last. Keep
+ * one ranker (a catalog cache keeps its default one): a new ranker over the same tools
+ * analyses them again.
  *
  * @param internals.maxTerms - the terms its dictionary holds before it starts a new one
  *   (and builds its next index fresh) @defaultValue 2^20
@@ -54,21 +51,23 @@ export function createFieldBm25Ranker(
   overrides: Bm25TuningOverrides = {},
   id = 'bm25:default',
   internals: { maxTerms?: number } = {},
-): Ranker {
+): RankerV2 {
   const tuning = resolveBm25Tuning(overrides);
   const analyzer = createAnalyzer(tuning.analyzer);
   const newAnalysis = (): ToolAnalysis =>
     new ToolAnalysis(analyzer, createTermDictionary({ maxTerms: internals.maxTerms }));
   let analysis = newAnalysis();
   const recent: CachedIndex[] = [];
+  // The field index behind each index this ranker built, for a `previous` handed back.
+  const fieldIndexOf = new WeakMap<RankerIndex, FieldIndex>();
   // Part-of-speech weights per query text, shared by the indexes of this ranker.
   const posCache = new Map<string, Map<string, number>>();
   // The per-slot arrays of searches, shared by this ranker's indexes (searches are synchronous).
   const scratch = new SearchScratch();
   return {
-    specificationVersion: 'v1',
+    specificationVersion: 'v2',
     id,
-    index(tools: readonly ToolDefinition[]): RankerIndex {
+    index(tools: readonly ToolDefinition[], options: RankerIndexOptions = {}): RankerIndex {
       const hit = recent.findIndex((entry) => sameTools(entry.tools, tools));
       if (hit >= 0) {
         const entry = recent[hit]!;
@@ -82,16 +81,20 @@ export function createFieldBm25Ranker(
       // than in the middle of a first search.
       if (tuning.partOfSpeechWeights !== false) winkInstance('pos');
       if (analysis.dictionary.full) analysis = newAnalysis();
-      // The last index is patched for what changed (when it has this dictionary).
+      // The previous index (else the last) is patched for what changed (when it has this
+      // dictionary); the change, when given, is relative to the previous index's list.
+      const given = options.previous === undefined ? undefined : fieldIndexOf.get(options.previous);
       const fieldIndex = indexTools(
-        recent[0]?.fieldIndex,
+        given ?? recent[0]?.fieldIndex,
         // A frozen list cannot change under the index: it is kept as it is.
         Object.isFrozen(tools) ? tools : [...tools],
         tuning,
         analysis.dictionary.terms,
         (arrivals) => analysis.analyse(arrivals),
+        given === undefined ? undefined : options.change?.changed,
       );
       const index = createSearcher(fieldIndex, analyzer, tuning, posCache, scratch);
+      fieldIndexOf.set(index, fieldIndex);
       recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();
       return index;

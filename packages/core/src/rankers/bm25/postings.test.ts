@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { recordListChange } from '../../list-changes.js';
 import type { ToolDefinition } from '../../types.js';
-import type { Ranker } from '../ranker.js';
+import type { Ranker, RankerIndexOptions } from '../ranker.js';
 import { createBm25Ranker } from './index.js';
 
 // Postings are stored as slot differences (varints of one to three bytes here) and
@@ -32,9 +31,13 @@ function readCounting() {
       inputSchema: { type: 'object', properties: {} },
     };
   };
-  const indexed = async (ranker: Ranker, list: readonly ToolDefinition[]) => {
+  const indexed = async (
+    ranker: Ranker,
+    list: readonly ToolDefinition[],
+    options: RankerIndexOptions = {},
+  ) => {
     const before = new Map(reads);
-    const index = await ranker.index(list);
+    const index = await ranker.index(list, options);
     const analysed = [...reads].filter(([name, count]) => count !== (before.get(name) ?? 0));
     return { index, analysed: analysed.map(([name]) => name).sort() };
   };
@@ -194,22 +197,20 @@ describe('postings of the default preset', () => {
     );
   });
 
-  it('patches from the changes the bridge recorded, analysing only the tools that arrive', async () => {
+  it('patches the previous index it is given, looking only at the positions of the change', async () => {
     const { counted, indexed } = readCounting();
     const base = Object.freeze(Array.from({ length: 60 }, (_, i) => counted(i)));
     const ranker = createBm25Ranker();
-    await ranker.index(base);
-    // Two lists patched from `base` the way the bridge records them; the second is
-    // indexed after the first, so the ranker patches across both changes.
-    const patch = (at: number[], tag: string) => {
-      const list = Object.freeze(base.map((t, i) => (at.includes(i) ? counted(i, tag) : t)));
-      recordListChange(list, base, at);
-      return list;
-    };
-    const first = patch([3, 40], '_a');
-    await ranker.index(first);
+    const previous = await ranker.index(base);
+    // A later list indexed in between: the ranker patches the index it is handed.
+    const patch = (at: number[], tag: string) =>
+      Object.freeze(base.map((t, i) => (at.includes(i) ? counted(i, tag) : t)));
+    await ranker.index(patch([3, 40], '_a'));
     const second = patch([40, 41], '_b');
-    const { index, analysed } = await indexed(ranker, second);
+    const { index, analysed } = await indexed(ranker, second, {
+      previous,
+      change: { from: 1, changed: [40, 41] },
+    });
     expect(analysed).toEqual(['tool_40_b', 'tool_41_b']);
     const fresh = await createBm25Ranker().index(second.map((tool) => ({ ...tool })));
     for (const query of ['read files', 'send messages 40', 'tool_3', 'list the files 41']) {

@@ -22,6 +22,7 @@ import type { AnalysedTools } from './tool-analysis.js';
  *
  * @param terms - the term ids of the dictionary `analyse` interns into
  * @param analyse - analyses the tools that arrive, in catalog order (called once)
+ * @param changed - every position where `tools` differs from `previous.tools`, when known
  * @throws what `analyse` throws; the `RangeError` of a typed array beyond the size limit
  * @internal
  */
@@ -31,8 +32,9 @@ export function indexTools(
   tuning: Bm25Tuning,
   terms: ReadonlyMap<string, number>,
   analyse: (arrivals: readonly ToolDefinition[]) => AnalysedTools,
+  changed?: readonly number[],
 ): FieldIndex {
-  const plan = planSlots(previous, tools, tuning, terms);
+  const plan = planSlots(previous, tools, tuning, terms, changed);
   const { base, capacity, oldCapacity, replaced, revived } = plan;
   const analysed = analyse(plan.arrivals);
   const departures = departuresOf(plan);

@@ -1,6 +1,5 @@
 // Matches a new tool list to the slots of the index it patches, by tool object.
 
-import { changedPositions } from '../../../list-changes.js';
 import type { ToolDefinition } from '../../../types.js';
 import type { FieldIndex } from './field-index.js';
 
@@ -26,19 +25,26 @@ export interface SlotMatch {
  * object: the same position first, then any other slot that held the same object,
  * alive (the tool moved) or left (it comes back, with the postings it had).
  *
+ * @param changed - when known (the list's change record, from the ranker contract's
+ *   `change`), every position where `tools` differs from `previous.tools` (the same length)
+ *
  * @throws the `RangeError` of a typed array beyond the size limit
  * @internal
  */
-export function matchSlots(previous: FieldIndex, tools: readonly ToolDefinition[]): SlotMatch {
+export function matchSlots(
+  previous: FieldIndex,
+  tools: readonly ToolDefinition[],
+  changed?: readonly number[],
+): SlotMatch {
   const n = tools.length;
   const old = previous.tools;
   const same = Math.min(n, old.length);
   const missing: number[] = [];
   const revived: number[] = [];
-  // The positions the bridge's recorded changes name are the only ones that can differ
-  // (at 100,000 tools, reading both whole lists would cost more than the rest of a small
-  // patch: see the benchmarks guide).
-  const known = changedPositions(old, tools);
+  // The positions the list's change names are the only ones that can differ (at 100,000
+  // tools, reading both whole lists would cost more than the rest of a small patch: see
+  // the benchmarks guide).
+  const known = changed !== undefined && n === old.length ? changed : undefined;
   let slots: Int32Array;
   let claimed: Uint8Array;
   if (known !== undefined) {

@@ -48,6 +48,7 @@ function patchable(tuning: Bm25Tuning): boolean {
  * arrivals' new slots would pass about twice the list's size.
  *
  * @param terms - the term ids of the dictionary the build uses
+ * @param changed - every position where `tools` differs from `previous.tools`, when known
  * @throws the `RangeError` of a typed array beyond the size limit
  * @internal
  */
@@ -56,11 +57,12 @@ export function planSlots(
   tools: readonly ToolDefinition[],
   tuning: Bm25Tuning,
   terms: ReadonlyMap<string, number>,
+  changed?: readonly number[],
 ): SlotPlan {
   const n = tools.length;
   let base =
     previous !== undefined && previous.terms === terms && patchable(tuning) ? previous : undefined;
-  let match = base === undefined ? undefined : matchSlots(base, tools);
+  let match = base === undefined ? undefined : matchSlots(base, tools, changed);
   if (base !== undefined && match !== undefined) {
     const arriving = countArriving(match.slots, match.replaced);
     if (arriving > n * FRESH_SHARE + 16) {
@@ -68,7 +70,7 @@ export function planSlots(
       match = undefined;
     } else if (base.capacity + arriving > 2 * n + 1024) {
       base = compactIndex(base);
-      match = matchSlots(base, tools);
+      match = matchSlots(base, tools, changed);
     }
   }
   const slots = match?.slots ?? new Int32Array(n).fill(-1);

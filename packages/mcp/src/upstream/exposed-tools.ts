@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
+import { sameTools } from '@tool-search/core/internal';
 import type { GatewayPins } from '../config/schemas.js';
 import { createPinMatcher } from './pin-matcher.js';
 import { type NamedUpstreamTool, resolveToolNames, type UpstreamToolEntry } from './tool-names.js';
@@ -24,10 +25,6 @@ export interface ExposedTools {
   get(name: string): ExposedTool | undefined;
   /** How many tools a server has in the list. */
   countOf(server: string): number;
-}
-
-function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  return a.length === b.length && a.every((tool, position) => tool === b[position]);
 }
 
 /**

@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
-import { describeError } from '@tool-search/core/internal';
+import { describeError, sameTools } from '@tool-search/core/internal';
 import { errorResult } from '../tool-result/error-result.js';
 import { holdAbandonedSlot } from './abandoned-hold.js';
 import {
@@ -35,7 +35,6 @@ import {
   createUpstream,
   LISTED_STATES,
   liveFingerprints,
-  sameTools,
   type Upstream,
   upstreamStatus,
 } from './upstream-state.js';

@@ -100,16 +100,6 @@ export function upstreamStatus(upstream: Upstream, toolCount: number): UpstreamS
 }
 
 /**
- * Whether two tool lists hold the same objects in the same order.
- *
- * @returns true when nothing changed
- * @throws nothing
- */
-export function sameTools(a: readonly ToolDefinition[], b: readonly ToolDefinition[]): boolean {
-  return a.length === b.length && a.every((tool, position) => tool === b[position]);
-}
-
-/**
  * The fingerprint of every tool of the live servers (ready or reconnecting), held ones
  * included, as the servers sent them.
  *

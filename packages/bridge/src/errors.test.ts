@@ -2,8 +2,8 @@ import type { Ranker, ToolDefinition } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { assembleTools } from './assemble.js';
 import { batchErrors } from './batch-limits.js';
+import type { BridgeErrorResult } from './bridge-results.js';
 import { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
-import type { BridgeErrorResult } from './handle.js';
 import { handleBridgeCall } from './handle.js';
 import { bridgeErrors, resolveUnderlyingCall } from './resolve.js';
 

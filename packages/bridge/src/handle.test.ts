@@ -2,7 +2,7 @@ import type { Ranker, ToolCall } from '@tool-search/core';
 import { describe, expect, it, vi } from 'vitest';
 import { forcedOn, mcpTools, paddedTool, sessionTools } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
-import type { BridgeDispatchContext } from './handle.js';
+import type { BridgeDispatchContext } from './bridge-results.js';
 import { handleBridgeCall } from './handle.js';
 
 const fresh = (config: Record<string, unknown> = forcedOn) =>

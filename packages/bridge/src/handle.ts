@@ -33,20 +33,6 @@ import {
 import { suggestNames } from './suggest.js';
 import { bump } from './telemetry.js';
 
-export type { BridgeBatchResult } from './batch.js';
-export type {
-  BridgeDispatch,
-  BridgeDispatchContext,
-  BridgeErrorResult,
-  BridgeRefusal,
-  BridgeResult,
-  HandleBridgeCallOptions,
-  ToolDescribeResult,
-  ToolSearchResult,
-} from './bridge-results.js';
-export type { ToolSearchMatch } from './search-match.js';
-export type { SelectMiss } from './select.js';
-
 type RefusalListener = ((refusal: BridgeRefusal) => void) | undefined;
 
 function tell(

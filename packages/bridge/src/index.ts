@@ -38,29 +38,27 @@ export type { AssembleOptions, Assembly, AssemblyStats } from './assemble.js';
 export { assembleTools } from './assemble.js';
 export type { AssemblyCache } from './assembly-memo.js';
 export { createAssemblyCache } from './assembly-memo.js';
+export type { BridgeBatchResult } from './batch.js';
 export {
   batchErrors,
   MAX_BATCH_CALLS,
   MAX_DESCRIBE_NAMES,
   MAX_SEARCH_QUERIES,
 } from './batch-limits.js';
-export type { BridgeToolsOptions } from './definitions.js';
-export { createBridgeTools } from './definitions.js';
-export type { BridgeErrorCode } from './errors.js';
-export { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
 export type {
-  BridgeBatchResult,
   BridgeDispatch,
   BridgeDispatchContext,
   BridgeErrorResult,
   BridgeRefusal,
   BridgeResult,
   HandleBridgeCallOptions,
-  SelectMiss,
   ToolDescribeResult,
-  ToolSearchMatch,
   ToolSearchResult,
-} from './handle.js';
+} from './bridge-results.js';
+export type { BridgeToolsOptions } from './definitions.js';
+export { createBridgeTools } from './definitions.js';
+export type { BridgeErrorCode } from './errors.js';
+export { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
 export { handleBridgeCall } from './handle.js';
 export type {
   IncomingToolCall,
@@ -70,6 +68,8 @@ export type {
   ResolveSuccess,
 } from './resolve.js';
 export { bridgeErrors, echoName, resolveUnderlyingCall } from './resolve.js';
+export type { ToolSearchMatch } from './search-match.js';
+export type { SelectMiss } from './select.js';
 export type { BridgeTelemetry } from './telemetry.js';
 export { createBridgeTelemetry } from './telemetry.js';
 export type { SearchableToolset } from './toolset-listing.js';

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { coreTools, forcedOn, mcpTools, sessionTools } from './__fixtures__/tools.js';
 import { assembleTools } from './assemble.js';
-import type { BridgeDispatchContext } from './handle.js';
+import type { BridgeDispatchContext } from './bridge-results.js';
 import { handleBridgeCall } from './handle.js';
 import { resolveUnderlyingCall } from './resolve.js';
 import { unwrapToolCall } from './unwrap.js';

@@ -8,9 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { withinBudget } from './budget.js';
-import { GATEWAY_CLI, writeLoadConfig } from './gateway-config.js';
+import { GATEWAY_CLI, gatewayOptionsOf, writeLoadConfig } from './gateway-config.js';
 import type { GatewayProcess } from './gateway-process.js';
-import { LOAD_CONTEXT_WINDOW } from './load-run.js';
 import type { LoadOptions } from './options.js';
 import { errorKind, textOf } from './outcome.js';
 import { type ReplicaSet, startGatewayOrReplicas } from './replica-set.js';
@@ -189,13 +188,11 @@ export async function runApprovals(
       only: ['filesystem'],
       approval: true,
     });
-    const gatewayOptions = {
-      config: config.file,
-      token: config.adminToken,
-      contextWindow: LOAD_CONTEXT_WINDOW,
-      timeoutMs: 60_000,
-    };
-    ({ gateway, replicaSet } = await startGatewayOrReplicas(options, gatewayOptions, log));
+    ({ gateway, replicaSet } = await startGatewayOrReplicas(
+      options,
+      gatewayOptionsOf(config),
+      log,
+    ));
     const url = gateway.url;
 
     const calls: ApprovalCall[] = [];

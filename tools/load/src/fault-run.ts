@@ -3,9 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { writeLoadConfig } from './gateway-config.js';
+import { gatewayOptionsOf, writeLoadConfig } from './gateway-config.js';
 import { childProcesses, type GatewayProcess, isAlive, startGateway } from './gateway-process.js';
-import { LOAD_CONTEXT_WINDOW } from './load-run.js';
 import type { LoadOptions } from './options.js';
 import { count, errorKind, type OutcomeCounts, resultKind } from './outcome.js';
 import { closeClient, connectClient } from './session.js';
@@ -67,10 +66,7 @@ export async function runFault(
     const config = writeLoadConfig(folder, { profiles: 1, hang: true, memoryQueue: false });
     log('starting the gateway');
     gateway = await startGateway({
-      config: config.file,
-      token: config.adminToken,
-      contextWindow: LOAD_CONTEXT_WINDOW,
-      timeoutMs: 60_000,
+      ...gatewayOptionsOf(config),
       shutdownGraceSeconds: SHUTDOWN_GRACE_SECONDS,
     });
     // The faults are what this run measures, not the start: a call that arrives before a

@@ -163,3 +163,22 @@ export function writeLoadConfig(folder: string, options: LoadConfigOptions): Loa
   writeFileSync(file, `${JSON.stringify(config, null, 2)}\n`);
   return { file, workspace, memoryFile, profiles, adminToken: token('admin'), servers };
 }
+
+/** The context window every run's gateway assembles for. */
+export const LOAD_CONTEXT_WINDOW = 128_000;
+
+/**
+ * The options every run starts its gateway processes with, for a written config.
+ *
+ * @param config - from {@link writeLoadConfig}
+ * @returns the config file, the admin token, the context window and the start timeout
+ * @throws nothing
+ */
+export function gatewayOptionsOf(config: LoadConfig) {
+  return {
+    config: config.file,
+    token: config.adminToken,
+    contextWindow: LOAD_CONTEXT_WINDOW,
+    timeoutMs: 60_000,
+  };
+}

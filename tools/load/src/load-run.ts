@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { withinBudget } from './budget.js';
-import { writeLoadConfig } from './gateway-config.js';
+import { gatewayOptionsOf, writeLoadConfig } from './gateway-config.js';
 import { childProcesses, type GatewayProcess, isAlive, readRss } from './gateway-process.js';
 import { listGroundTruth } from './ground-truth.js';
 import type { LoadOptions } from './options.js';
@@ -14,7 +14,6 @@ import { closeClient, connectClient, REFUSED, runSession } from './session.js';
 import { percentile, seededRandom } from './stats.js';
 
 /** The client model's context window the gateway is told: tool search activates for every profile. */
-export const LOAD_CONTEXT_WINDOW = 128_000;
 
 /** One operation kind's numbers. */
 export interface OperationStats {
@@ -167,13 +166,11 @@ export async function runLoad(
     });
     log('listing the upstream tools directly (the truth of the leak check)');
     const truth = await listGroundTruth(config.servers, 30_000);
-    const gatewayOptions = {
-      config: config.file,
-      token: config.adminToken,
-      contextWindow: LOAD_CONTEXT_WINDOW,
-      timeoutMs: 60_000,
-    };
-    ({ gateway, replicaSet } = await startGatewayOrReplicas(options, gatewayOptions, log));
+    ({ gateway, replicaSet } = await startGatewayOrReplicas(
+      options,
+      gatewayOptionsOf(config),
+      log,
+    ));
     const pid = gateway.pid;
     const upstreams = (replicaSet?.replicas ?? [gateway]).flatMap((each) =>
       childProcesses(each.pid),

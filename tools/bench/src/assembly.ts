@@ -49,19 +49,32 @@ type AssembleTools = (input: {
   config?: unknown;
   contextWindow?: number;
   ranker?: Ranker;
+  cache?: unknown;
 }) =>
   | { catalog: ToolCatalog; activated: boolean }
   | PromiseLike<{ catalog: ToolCatalog; activated: boolean }>;
 
-function bridgeAssembly(assembleTools: AssembleTools): AssemblyPath {
+function bridgeAssembly(assembleTools: AssembleTools, createCache: () => unknown): AssemblyPath {
+  // One assembly cache per ranker, as a runtime holds one per session: each task has its
+  // own ranker, so the other tasks' lists never evict its catalog.
+  const caches = new WeakMap<Ranker, unknown>();
+  const unranked = createCache();
+  const cacheOf = (ranker: Ranker | undefined): unknown => {
+    if (ranker === undefined) return unranked;
+    let cache = caches.get(ranker);
+    if (cache === undefined) caches.set(ranker, (cache = createCache()));
+    return cache;
+  };
   return {
     id: 'bridge',
-    description: '@tool-search/bridge assembleTools, then the first search',
+    description:
+      '@tool-search/bridge assembleTools with one createAssemblyCache() per session, then the first search',
     async assemble(tools, ranker) {
       const assembly = await assembleTools({
         tools,
         config: CONFIG,
         contextWindow: CONTEXT_WINDOW,
+        cache: cacheOf(ranker),
         ...(ranker === undefined ? {} : { ranker }),
       });
       if (!assembly.activated) throw new Error('assembly not activated');
@@ -79,14 +92,18 @@ function bridgeAssembly(assembleTools: AssembleTools): AssemblyPath {
 export async function resolveAssemblyPath(choice: AssemblyChoice = 'auto'): Promise<AssemblyPath> {
   if (choice !== 'core') {
     let assembleTools: unknown;
-    let reason = 'it exports no assembleTools';
+    let createCache: unknown;
+    let reason = 'it exports no assembleTools and createAssemblyCache';
     try {
       const bridge = (await import('@tool-search/bridge')) as unknown as Record<string, unknown>;
       assembleTools = bridge['assembleTools'];
+      createCache = bridge['createAssemblyCache'];
     } catch (error) {
       reason = error instanceof Error ? error.message : String(error);
     }
-    if (typeof assembleTools === 'function') return bridgeAssembly(assembleTools as AssembleTools);
+    if (typeof assembleTools === 'function' && typeof createCache === 'function') {
+      return bridgeAssembly(assembleTools as AssembleTools, createCache as () => unknown);
+    }
     if (choice === 'bridge') {
       throw new Error(
         `--assembly bridge: @tool-search/bridge is not usable (${reason}); build it first.`,

@@ -10,20 +10,21 @@ import type {
 import {
   charsPerTokenCounter,
   createCatalog,
+  createToolList,
   decideActivation,
   estimateToolTokens,
   parseToolSearchConfig,
   planActivation,
   ToolSearchError,
 } from '@tool-search/core';
-import { isBridgeToolName, sameTools } from '@tool-search/core/internal';
+import { applyToolLoading, isBridgeToolName, sameTools } from '@tool-search/core/internal';
 import type { SkippedKeyword } from '@tool-search/core/validate';
 import {
   type AssemblyCache,
   type AssemblyCacheState,
   assemblyCacheState,
+  classificationKey,
   listWorkOf,
-  pinsKey,
 } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
 import type { BridgeTelemetry } from './telemetry.js';
@@ -288,15 +289,19 @@ export function assembleTools(options: AssembleOptions): Assembly {
   const pinned = options.pinned === undefined ? undefined : [...options.pinned];
   // The whole-list work (duplicates, classification, estimate) is core's plan, memoized
   // per list so that an unchanged or slightly changed list does not redo it.
-  const { visible, deferrable, deferredTokens } = listWorkOf(
+  const loading = config.toolsetLoading;
+  const work = listWorkOf(
     cache,
     input,
-    pinsKey(pinned),
+    classificationKey(pinned, loading),
     pinned,
+    loading,
     counter,
     () => {
+      // The classification alone (the decision depends on the context window, which the
+      // memo does not key on): 'on' keeps every deferrable tool on the deferrable side.
       const plan = planActivation(input, {
-        config,
+        config: { ...config, enabled: 'on' },
         counter,
         ...(pinned === undefined ? {} : { pinned }),
       });
@@ -308,11 +313,25 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     duplicateNameError,
   );
-  const decision = decideActivation({
-    deferrableTokens: deferredTokens,
-    config,
-    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+  // Below the threshold, the toolsets configured `deferred` are deferred all the same.
+  const loaded = applyToolLoading({
+    tools: input,
+    visible: work.visible,
+    deferrable: work.deferrable.tools,
+    decision: decideActivation({
+      deferrableTokens: work.deferredTokens,
+      config,
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    }),
+    loading,
+    counter,
   });
+  const { visible, decision } = loaded;
+  const deferrable =
+    loaded.deferrable === work.deferrable.tools
+      ? work.deferrable
+      : createToolList(loaded.deferrable);
+  const deferredTokens = decision.active ? decision.deferrableTokens : work.deferredTokens;
 
   let tools: ToolDefinition[];
   let deferred: ToolDefinition[];

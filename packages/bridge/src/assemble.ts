@@ -27,6 +27,8 @@ import {
   listWorkOf,
 } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
+import type { SearchGuard } from './search-guard.js';
+import { createSearchGuard, searchGuardState } from './search-guard.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
 
@@ -98,6 +100,12 @@ export interface AssembleOptions {
   /** Counters to update. @defaultValue `previous.telemetry`, else a new object */
   telemetry?: BridgeTelemetry;
   /**
+   * The session's state against runaway searches (see {@link createSearchGuard}); its
+   * limits come from `config.runaway` unless the guard sets its own.
+   * @defaultValue `previous.searchGuard`, else a new guard with the defaults
+   */
+  searchGuard?: SearchGuard;
+  /**
    * The largest arguments a deferred call may carry, in bytes of compact JSON: larger
    * ones are refused before their schema is checked (the check's time grows with them).
    * Give it the same limit as the runtime's argument-size guardrail.
@@ -166,6 +174,11 @@ export interface Assembly {
   knownNames: ReadonlySet<string>;
   /** The session's counters, updated in place. */
   telemetry: BridgeTelemetry;
+  /**
+   * The session's state against runaway searches, read and updated by
+   * `handleBridgeCall`. Absent on an assembly made by hand: no search is then limited.
+   */
+  searchGuard?: SearchGuard;
   /**
    * The cache this assembly used: the next assembly given this one as `previous` uses
    * it too. Absent on an assembly made by hand.
@@ -244,9 +257,10 @@ function duplicateNameError(name: string): ToolSearchError {
  *
  * Bridge tools in the input are dropped first, so assembling a list that already
  * holds them gives the same result. Two tools of one name are rejected whatever the
- * decision (see `resolveToolNames` in `@tool-search/core`). Tools are classified (`core`, unknown source
- * and pinned stay visible; `mcp` and `plugin` are deferrable), the deferrable
- * tools' tokens are estimated, and the gate decides. When it says no (or nothing
+ * decision (see `resolveToolNames` in `@tool-search/core`). Tools are classified (`core`, unknown source,
+ * pinned and `eager` toolsets stay visible; `mcp` and `plugin` are deferrable), the deferrable
+ * tools' tokens are estimated, and the gate decides; below the threshold the toolsets of
+ * `config.toolsetLoading` that say `deferred` are deferred all the same. When it says no (or nothing
  * is deferrable) the input passes through unchanged; when it says yes, the
  * deferrable tools move into the catalog and the three bridges are appended to
  * the visible tools.
@@ -260,14 +274,17 @@ function duplicateNameError(name: string): ToolSearchError {
  *
  * @param options - see {@link AssembleOptions}
  * @returns the {@link Assembly}
- * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array or
- * `maxArgumentBytes` is not a positive number;
+ * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array,
+ * `maxArgumentBytes` is not a positive number or `searchGuard` was not made by `createSearchGuard`;
  * `duplicate_tool_name` when two tools share a name, whether or not tool search activates (name them apart with `resolveToolNames` from `@tool-search/core` first); the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
   const config = parseToolSearchConfig(options.config);
   const counter = options.counter ?? charsPerTokenCounter;
   const telemetry = options.telemetry ?? options.previous?.telemetry ?? createBridgeTelemetry();
+  const searchGuard = searchGuardState(
+    options.searchGuard ?? options.previous?.searchGuard ?? createSearchGuard(),
+  );
   if (!Array.isArray(options?.tools)) {
     throw new ToolSearchError(
       'invalid_argument',
@@ -393,6 +410,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     knownNames,
     telemetry,
+    searchGuard,
     cache,
     ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
     ...(options.onSkippedKeyword === undefined

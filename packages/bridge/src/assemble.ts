@@ -10,22 +10,25 @@ import type {
 import {
   charsPerTokenCounter,
   createCatalog,
+  createToolList,
   decideActivation,
   estimateToolTokens,
   parseToolSearchConfig,
   planActivation,
   ToolSearchError,
 } from '@tool-search/core';
-import { isBridgeToolName, sameTools } from '@tool-search/core/internal';
+import { applyToolLoading, isBridgeToolName, sameTools } from '@tool-search/core/internal';
 import type { SkippedKeyword } from '@tool-search/core/validate';
 import {
   type AssemblyCache,
   type AssemblyCacheState,
   assemblyCacheState,
+  classificationKey,
   listWorkOf,
-  pinsKey,
 } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
+import type { SearchGuard } from './search-guard.js';
+import { createSearchGuard, searchGuardState } from './search-guard.js';
 import type { BridgeTelemetry } from './telemetry.js';
 import { createBridgeTelemetry } from './telemetry.js';
 
@@ -97,6 +100,12 @@ export interface AssembleOptions {
   /** Counters to update. @defaultValue `previous.telemetry`, else a new object */
   telemetry?: BridgeTelemetry;
   /**
+   * The session's state against runaway searches (see {@link createSearchGuard}); its
+   * limits come from `config.runaway` unless the guard sets its own.
+   * @defaultValue `previous.searchGuard`, else a new guard with the defaults
+   */
+  searchGuard?: SearchGuard;
+  /**
    * The largest arguments a deferred call may carry, in bytes of compact JSON: larger
    * ones are refused before their schema is checked (the check's time grows with them).
    * Give it the same limit as the runtime's argument-size guardrail.
@@ -165,6 +174,11 @@ export interface Assembly {
   knownNames: ReadonlySet<string>;
   /** The session's counters, updated in place. */
   telemetry: BridgeTelemetry;
+  /**
+   * The session's state against runaway searches, read and updated by
+   * `handleBridgeCall`. Absent on an assembly made by hand: no search is then limited.
+   */
+  searchGuard?: SearchGuard;
   /**
    * The cache this assembly used: the next assembly given this one as `previous` uses
    * it too. Absent on an assembly made by hand.
@@ -243,9 +257,10 @@ function duplicateNameError(name: string): ToolSearchError {
  *
  * Bridge tools in the input are dropped first, so assembling a list that already
  * holds them gives the same result. Two tools of one name are rejected whatever the
- * decision (see `resolveToolNames` in `@tool-search/core`). Tools are classified (`core`, unknown source
- * and pinned stay visible; `mcp` and `plugin` are deferrable), the deferrable
- * tools' tokens are estimated, and the gate decides. When it says no (or nothing
+ * decision (see `resolveToolNames` in `@tool-search/core`). Tools are classified (`core`, unknown source,
+ * pinned and `eager` toolsets stay visible; `mcp` and `plugin` are deferrable), the deferrable
+ * tools' tokens are estimated, and the gate decides; below the threshold the toolsets of
+ * `config.toolsetLoading` that say `deferred` are deferred all the same. When it says no (or nothing
  * is deferrable) the input passes through unchanged; when it says yes, the
  * deferrable tools move into the catalog and the three bridges are appended to
  * the visible tools.
@@ -259,14 +274,17 @@ function duplicateNameError(name: string): ToolSearchError {
  *
  * @param options - see {@link AssembleOptions}
  * @returns the {@link Assembly}
- * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array or
- * `maxArgumentBytes` is not a positive number;
+ * @throws `ToolSearchError` (from `@tool-search/core`) `invalid_argument` when `tools` is not an array,
+ * `maxArgumentBytes` is not a positive number or `searchGuard` was not made by `createSearchGuard`;
  * `duplicate_tool_name` when two tools share a name, whether or not tool search activates (name them apart with `resolveToolNames` from `@tool-search/core` first); the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
   const config = parseToolSearchConfig(options.config);
   const counter = options.counter ?? charsPerTokenCounter;
   const telemetry = options.telemetry ?? options.previous?.telemetry ?? createBridgeTelemetry();
+  const searchGuard = searchGuardState(
+    options.searchGuard ?? options.previous?.searchGuard ?? createSearchGuard(),
+  );
   if (!Array.isArray(options?.tools)) {
     throw new ToolSearchError(
       'invalid_argument',
@@ -288,15 +306,19 @@ export function assembleTools(options: AssembleOptions): Assembly {
   const pinned = options.pinned === undefined ? undefined : [...options.pinned];
   // The whole-list work (duplicates, classification, estimate) is core's plan, memoized
   // per list so that an unchanged or slightly changed list does not redo it.
-  const { visible, deferrable, deferredTokens } = listWorkOf(
+  const loading = config.toolsetLoading;
+  const work = listWorkOf(
     cache,
     input,
-    pinsKey(pinned),
+    classificationKey(pinned, loading),
     pinned,
+    loading,
     counter,
     () => {
+      // The classification alone (the decision depends on the context window, which the
+      // memo does not key on): 'on' keeps every deferrable tool on the deferrable side.
       const plan = planActivation(input, {
-        config,
+        config: { ...config, enabled: 'on' },
         counter,
         ...(pinned === undefined ? {} : { pinned }),
       });
@@ -308,11 +330,25 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     duplicateNameError,
   );
-  const decision = decideActivation({
-    deferrableTokens: deferredTokens,
-    config,
-    ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+  // Below the threshold, the toolsets configured `deferred` are deferred all the same.
+  const loaded = applyToolLoading({
+    tools: input,
+    visible: work.visible,
+    deferrable: work.deferrable.tools,
+    decision: decideActivation({
+      deferrableTokens: work.deferredTokens,
+      config,
+      ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+    }),
+    loading,
+    counter,
   });
+  const { visible, decision } = loaded;
+  const deferrable =
+    loaded.deferrable === work.deferrable.tools
+      ? work.deferrable
+      : createToolList(loaded.deferrable);
+  const deferredTokens = decision.active ? decision.deferrableTokens : work.deferredTokens;
 
   let tools: ToolDefinition[];
   let deferred: ToolDefinition[];
@@ -374,6 +410,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     },
     knownNames,
     telemetry,
+    searchGuard,
     cache,
     ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
     ...(options.onSkippedKeyword === undefined

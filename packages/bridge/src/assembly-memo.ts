@@ -15,6 +15,7 @@ import type {
   ToolCatalog,
   ToolDefinition,
   ToolList,
+  ToolsetLoading,
 } from '@tool-search/core';
 import {
   classifyTools,
@@ -121,6 +122,26 @@ export function pinsKey(pinned: readonly string[] | undefined): string {
 }
 
 /**
+ * A key of the pins and the toolsets' loading together: both decide the classification.
+ *
+ * @param pinned - the pinned names, or undefined
+ * @param loading - loading by toolset, or undefined
+ * @returns the key ('' for neither)
+ * @throws nothing
+ */
+export function classificationKey(
+  pinned: readonly string[] | undefined,
+  loading: ToolsetLoading | undefined,
+): string {
+  const pins = pinsKey(pinned);
+  if (loading === undefined) return pins;
+  const entries = Object.entries(loading)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([toolset, value]) => `${toolset}=${value}`);
+  return `${pins}\u0001${entries.join('\u0000')}`;
+}
+
+/**
  * The list-wide work of an assembly over `input`: remembered when the same tool objects
  * came in the same order with the same pins and counter, patched from a remembered list
  * when only a few tools were replaced in place, else computed (and remembered unless it
@@ -135,8 +156,9 @@ export function pinsKey(pinned: readonly string[] | undefined): string {
  *
  * @param cache - the session's cache
  * @param input - the session's tools
- * @param pins - {@link pinsKey} of the pinned names
+ * @param pins - {@link classificationKey} of the pinned names and the loading
  * @param pinned - the pinned names (the same as `pins`)
+ * @param loading - loading by toolset (the same as `pins`)
  * @param counter - the token counter
  * @param compute - the work itself; what it throws is thrown and nothing is remembered
  * @param duplicate - the error for a name that two tools share
@@ -148,6 +170,7 @@ export function listWorkOf(
   input: readonly ToolDefinition[],
   pins: string,
   pinned: readonly string[] | undefined,
+  loading: ToolsetLoading | undefined,
   counter: TokenCounter,
   compute: () => {
     visible: readonly ToolDefinition[];
@@ -186,7 +209,7 @@ export function listWorkOf(
   const work =
     (closest === undefined || changed === undefined
       ? undefined
-      : patchedWork(cache, closest, changed, input, pinned, counter, duplicate)) ??
+      : patchedWork(cache, closest, changed, input, { pinned, loading }, counter, duplicate)) ??
     computed(compute);
   const deferrable = work.deferrable;
   const entry: Entry = {
@@ -226,14 +249,18 @@ function patchedWork(
   entry: Entry,
   changed: readonly number[],
   input: readonly ToolDefinition[],
-  pinned: readonly string[] | undefined,
+  classify: { pinned: readonly string[] | undefined; loading: ToolsetLoading | undefined },
   counter: TokenCounter,
   duplicate: (name: string) => Error,
 ): ListWork | undefined {
+  const { pinned, loading } = classify;
   const old = entry.input;
   const arrived = changed.map((index) => input[index]!);
   // A bridge tool or a tool that stays visible changes the shape: the whole work again.
-  const { deferrable } = classifyTools(arrived, pinned === undefined ? {} : { pinned });
+  const { deferrable } = classifyTools(arrived, {
+    ...(pinned === undefined ? {} : { pinned }),
+    ...(loading === undefined ? {} : { loading }),
+  });
   if (deferrable.length !== arrived.length) return undefined;
   let tokens = entry.deferredTokens;
   for (const index of changed) {

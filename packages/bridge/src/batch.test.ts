@@ -38,7 +38,8 @@ describe('tool_search with queries', () => {
     );
     const singles = [];
     for (const query of queries) {
-      singles.push(await handleBridgeCall(assembly, search({ query, limit: 2 }), vi.fn()));
+      // Each in a session of its own: a second session's same query is "already searched".
+      singles.push(await handleBridgeCall(fresh(), search({ query, limit: 2 }), vi.fn()));
     }
     expect(answer).toEqual({ results: singles });
     const [first, second, third] = (answer as { results: Record<string, unknown>[] }).results;
@@ -291,7 +292,8 @@ describe('tool_call with calls', () => {
       }),
       dispatch,
     )) as { results: Record<string, unknown>[] };
-    expect(dispatched.map((entry) => entry.call.name)).toEqual(['slack_post_message']);
+    // bash is in the model's list: it runs, with a hint to call it directly.
+    expect(dispatched.map((entry) => entry.call.name)).toEqual(['slack_post_message', 'bash']);
     expect(answer.results.map((result) => result['error'] ?? result['ran'])).toEqual([
       "'jira_create' is not available in this session. Use tool_search to find tools you can call.",
       expect.stringMatching(
@@ -299,10 +301,11 @@ describe('tool_call with calls', () => {
       ),
       'slack_post_message',
       "tool_call cannot invoke 'tool_call' (it is itself a bridge tool)",
-      expect.stringMatching(/^'bash' is not a deferrable tool/),
+      'bash',
       expect.stringMatching(/^tool_call 'arguments' is not valid JSON/),
       expect.stringMatching(/^tool_call 'arguments' is not valid JSON/),
     ]);
+    expect(answer.results[4]!['hint']).toMatch(/^'bash' is already in your tools list/);
     expect(answer.results[1]).toMatchObject({
       missing: ['owner', 'repo'],
       parameters: expect.any(Object),

@@ -17,6 +17,18 @@ export interface ToolSearchResult {
   message?: string;
   /** For a `select:` query: the names that are not deferred tools, each with the reason. */
   not_found?: SelectMiss[];
+  /**
+   * Present when the session asked the same query (after analysis) within the repeat
+   * window: the matches are the earlier answer's, not a fresh ranking.
+   */
+  already_searched?: true;
+  /** With `already_searched`: what to do instead of searching again. */
+  hint?: string;
+  /**
+   * Present after too many searches in a row without a successful call: names the best
+   * hits and the `select:` syntax.
+   */
+  nudge?: string;
 }
 
 /** The answer to `tool_describe`. */
@@ -70,8 +82,15 @@ export interface BridgeDispatchContext {
    * of `@tool-search/hooks` reads the same field.
    */
   via: 'bridge' | 'direct';
-  /** The deferred tool's definition. */
+  /** The deferred tool's definition (or the visible tool's, see `hint`). */
   tool: ToolDefinition;
+  /**
+   * Set when the model called a tool already in its list through `tool_call`: the call
+   * runs all the same, and this text tells the model to call it directly. A plain-object
+   * result gets it as its `hint` field; a runtime whose results are of another kind
+   * puts it where the model reads it.
+   */
+  hint?: string;
 }
 
 /**
@@ -111,6 +130,13 @@ export interface HandleBridgeCallOptions<C extends object = Record<never, never>
    * (e.g. `AuditHook.recordRefusal` of `@tool-search/hooks`). What it throws is ignored.
    */
   onRefused?: (refusal: BridgeRefusal) => void;
+  /**
+   * Whether a dispatched call succeeded: a successful call ends the session's streak of
+   * searches (see `SearchGuard`) and counts in `successfulCalls`.
+   * @defaultValue true unless the result is an object with `isError: true` (MCP) or a
+   * `status` other than `'ok'` (`DispatchResult` of `@tool-search/hooks`)
+   */
+  succeeded?: (result: unknown) => boolean;
 }
 
 /** A call refused as outside the session, as {@link HandleBridgeCallOptions.onRefused} hears of it. */

@@ -114,6 +114,20 @@ const PATHS: {
     code: 'too_many_selected',
   },
   {
+    path: 'tool_search past the cap of the session',
+    answer: async () => {
+      const capped = assembleTools({
+        tools,
+        config: { ...config, runaway: { max_searches: 1 } },
+      });
+      await handleBridgeCall(capped, search({ query: 'ticket' }), ok);
+      return handleBridgeCall(capped, search({ query: 'close' }), ok);
+    },
+    error:
+      "tool_search refused: this session made 1 searches within 600 seconds. Call one of the tools you found with tool_call, or load tools by their exact names with tool_search query 'select:name_a,name_b'.",
+    code: 'search_limit',
+  },
+  {
     path: 'tool_describe without a name',
     answer: () => handleBridgeCall(fresh(), describeCall({}), ok),
     error: 'name is required',

@@ -28,6 +28,8 @@
  * - `calls_empty`: `tool_call` with an empty `calls`.
  * - `select_empty`: `select:` with no name after it.
  * - `calls_and_name`: `tool_call` with both `calls` and `name`; nothing was run.
+ * - `search_limit`: the session made its most searches (`runaway.maxSearches`) within the
+ *   window (`runaway.windowMs`): call a tool found, or load tools with `select:`.
  * - `call_failed`: one call of a `tool_call` batch failed in `dispatch` (it threw); the
  *   other calls were answered on their own.
  */
@@ -54,6 +56,7 @@ export const BRIDGE_ERROR_CODES = [
   'calls_empty',
   'calls_and_name',
   'call_failed',
+  'search_limit',
 ] as const;
 
 /** One of {@link BRIDGE_ERROR_CODES}. */

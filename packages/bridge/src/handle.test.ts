@@ -510,6 +510,12 @@ describe('handleBridgeCall', () => {
       misses: 2,
       errors: 1,
       tokensSaved: assembly.stats.tokensSaved,
+      successfulCalls: 1,
+      visibleCalls: 0,
+      repeatedSearches: 0,
+      searchNudges: 0,
+      searchRefusals: 0,
+      longestSearchStreak: 2,
     });
   });
 });

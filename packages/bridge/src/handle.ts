@@ -5,10 +5,9 @@ import {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/core/internal';
-import { answerSearch } from './answer-search.js';
 import type { Assembly } from './assemble.js';
 import type { BatchPlan, BridgeBatchResult } from './batch.js';
-import { answerInOrder, planCalls, planDescribe, planSearch } from './batch.js';
+import { answerInOrder, planCalls, planDescribe } from './batch.js';
 import { batchErrors } from './batch-limits.js';
 import type {
   BridgeDispatch,
@@ -20,6 +19,7 @@ import type {
   ToolDescribeResult,
 } from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
+import { answerToolSearch, runawayTexts } from './guarded-search.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,
@@ -28,8 +28,9 @@ import {
   nameStatus,
   ownValue,
   parseArguments,
-  resolveUnderlyingCall,
+  resolveCall,
 } from './resolve.js';
+import { guardOf } from './search-guard.js';
 import { suggestNames } from './suggest.js';
 import { bump } from './telemetry.js';
 
@@ -61,7 +62,7 @@ function tell(
 // A batch refused whole answers like a single call's refusal: counted, and data.
 function refuseBatch(
   assembly: Assembly,
-  key: 'searches' | 'describes' | 'calls',
+  key: 'describes' | 'calls',
   refusal: { error: string; code: BridgeErrorCode },
 ): BridgeErrorResult {
   bump(assembly, key);
@@ -72,7 +73,7 @@ function refuseBatch(
 async function answerReads<T>(
   assembly: Assembly,
   plan: BatchPlan,
-  key: 'searches' | 'describes',
+  key: 'describes',
   single: () => Promise<T>,
   item: (value: unknown) => Promise<T>,
 ): Promise<T | BridgeErrorResult | BridgeBatchResult<T>> {
@@ -161,8 +162,7 @@ function answerCallBatch<R, C extends object>(
   call: IncomingToolCall,
   items: readonly unknown[],
   dispatch: BridgeDispatch<R, C>,
-  context: C | undefined,
-  listener: RefusalListener,
+  options: HandleBridgeCallOptions<C>,
 ): Promise<BridgeBatchResult<BridgeErrorResult | R>> {
   const id = ownValue(call, 'id');
   return answerInOrder(items, async (item, index) => {
@@ -170,7 +170,7 @@ function answerCallBatch<R, C extends object>(
     const single: IncomingToolCall = { name: TOOL_CALL, arguments: item };
     if (typeof id === 'string') single.id = `${id}#${index}`;
     try {
-      return await answerCall(assembly, single, dispatch, 'bridge', context, listener);
+      return await answerCall(assembly, single, dispatch, 'bridge', options);
     } catch (error) {
       // A throwing dispatch must not cost the model the answers of the other calls.
       bump(assembly, 'errors');
@@ -184,11 +184,12 @@ async function answerCall<R, C extends object>(
   call: IncomingToolCall,
   dispatch: BridgeDispatch<R, C>,
   via: BridgeDispatchContext['via'],
-  context: C | undefined,
-  listener: RefusalListener,
+  options: HandleBridgeCallOptions<C>,
 ): Promise<BridgeErrorResult | R> {
+  const { context, onRefused: listener, succeeded } = options;
   bump(assembly, via === 'direct' ? 'directCalls' : 'calls');
-  const resolved = resolveUnderlyingCall(assembly, call);
+  // A tool_call of a tool the model already sees runs (a refusal made models loop on it).
+  const resolved = resolveCall(assembly, call, via === 'bridge');
   if (!resolved.ok) {
     tell(listener, resolved, via, call);
     return refuse(assembly, resolved);
@@ -202,7 +203,34 @@ async function answerCall<R, C extends object>(
     via,
     tool: resolved.tool,
   } as C & BridgeDispatchContext;
-  return await dispatch(resolved.call, dispatchContext);
+  const visible = !assembly.catalog.has(resolved.call.name);
+  if (visible) {
+    bump(assembly, 'visibleCalls');
+    dispatchContext.hint = runawayTexts.callDirectly(echoName(resolved.call.name));
+  }
+  const result = await dispatch(resolved.call, dispatchContext);
+  if ((succeeded ?? looksSuccessful)(result)) {
+    bump(assembly, 'successfulCalls');
+    guardOf(assembly)?.recordCall();
+  }
+  return visible ? withHint(result, dispatchContext.hint!) : result;
+}
+
+/** Whether a result looks like a success: not an MCP error result, not a refused dispatch. */
+function looksSuccessful(result: unknown): boolean {
+  if (typeof result !== 'object' || result === null) return true;
+  if (ownValue(result, 'isError') === true) return false;
+  const status = ownValue(result, 'status');
+  return typeof status !== 'string' || status === 'ok';
+}
+
+// A plain object result carries the hint beside its fields; anything else is left as it is.
+function withHint<R>(result: R, hint: string): R {
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
+  const prototype = Object.getPrototypeOf(result);
+  if (prototype !== Object.prototype && prototype !== null) return result;
+  if (Object.hasOwn(result, 'hint')) return result;
+  return { ...result, hint };
 }
 
 /**
@@ -218,7 +246,16 @@ async function answerCall<R, C extends object>(
  *   refusal of `docs/guides/errors.md` (an unknown name adds up to three `did_you_mean` names from
  *   this session's catalog only);
  * - `tool_call` → {@link resolveUnderlyingCall}, then `dispatch(realCall, { via, tool })`
- *   and its result; a refused call never reaches `dispatch`;
+ *   and its result; a refused call never reaches `dispatch`. A `tool_call` of a tool
+ *   already in the model's list runs too (its arguments checked the same way), and the
+ *   answer carries `hint` (`runawayTexts.callDirectly`; `dispatch` also gets it as `hint`);
+ * - runaway searches (per session, through the assembly's `searchGuard`, limits from
+ *   `config.runaway`): an identical query after analysis within `repeatWindowMs` answers
+ *   the earlier hits with `already_searched: true` and a `hint`; from `nudgeAfter`
+ *   searches in a row without a successful call, answers carry a `nudge` naming the best
+ *   hits and `select:`; past `maxSearches` within `windowMs`, `tool_search` is refused
+ *   (`search_limit`). A successful call (see `succeeded`) or a direct call of a visible
+ *   tool ends the streak;
  * - batches: `tool_search` with `queries` (at most `MAX_SEARCH_QUERIES`, 5),
  *   `tool_describe` with `names` (at most `MAX_DESCRIBE_NAMES`, 10) and `tool_call`
  *   with `calls` (at most `MAX_BATCH_CALLS`, 10) → `{ results }`, where `results[i]`
@@ -262,16 +299,7 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   const name = ownValue(call, 'name');
   if (typeof name !== 'string') return undefined;
 
-  if (name === TOOL_SEARCH) {
-    const args = readArguments(call);
-    return answerReads(
-      assembly,
-      planSearch(args),
-      'searches',
-      () => answerSearch(assembly, args),
-      (query) => answerSearch(assembly, { query, limit: ownValue(args, 'limit') }),
-    );
-  }
+  if (name === TOOL_SEARCH) return answerToolSearch(assembly, readArguments(call));
   if (name === TOOL_DESCRIBE) {
     const args = readArguments(call);
     return answerReads(
@@ -284,24 +312,19 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   }
   if (name === TOOL_CALL) {
     const plan = planCalls(ownValue(call, 'arguments'));
-    if (plan.kind === 'single') {
-      return answerCall(assembly, call, dispatch, 'bridge', options.context, options.onRefused);
-    }
+    if (plan.kind === 'single') return answerCall(assembly, call, dispatch, 'bridge', options);
     if (plan.kind === 'refused') return Promise.resolve(refuseBatch(assembly, 'calls', plan));
-    return answerCallBatch(
-      assembly,
-      call,
-      plan.items,
-      dispatch,
-      options.context,
-      options.onRefused,
-    );
+    return answerCallBatch(assembly, call, plan.items, dispatch, options);
   }
   const status = nameStatus(assembly, name);
-  if (status === 'visible') return undefined;
+  if (status === 'visible') {
+    // The runtime runs it: the model is acting, not searching.
+    guardOf(assembly)?.recordCall();
+    return undefined;
+  }
   const routed = options.routeDirectCalls !== false && assembly.activated;
   if (routed && status !== 'unknown') {
-    return answerCall(assembly, call, dispatch, 'direct', options.context, options.onRefused);
+    return answerCall(assembly, call, dispatch, 'direct', options);
   }
   if (status !== 'deferred' && options.refuseUnknownNames === true) {
     return refuseUnlisted(assembly, call, status, name, options.onRefused);

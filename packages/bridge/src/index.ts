@@ -59,6 +59,7 @@ export type { BridgeToolsOptions } from './definitions.js';
 export { createBridgeTools } from './definitions.js';
 export type { BridgeErrorCode } from './errors.js';
 export { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
+export { runawayTexts } from './guarded-search.js';
 export { handleBridgeCall } from './handle.js';
 export type {
   IncomingToolCall,
@@ -68,10 +69,12 @@ export type {
   ResolveSuccess,
 } from './resolve.js';
 export { bridgeErrors, echoName, resolveUnderlyingCall } from './resolve.js';
+export type { SearchGuard, SearchGuardOptions } from './search-guard.js';
+export { createSearchGuard } from './search-guard.js';
 export type { ToolSearchMatch } from './search-match.js';
 export type { SelectMiss } from './select.js';
 export type { BridgeTelemetry } from './telemetry.js';
-export { createBridgeTelemetry } from './telemetry.js';
+export { createBridgeTelemetry, searchesPerSuccessfulCall } from './telemetry.js';
 export type { SearchableToolset } from './toolset-listing.js';
 export type { UnwrappedToolCall } from './unwrap.js';
 export { unwrapToolCall } from './unwrap.js';

@@ -282,6 +282,20 @@ function fail(
  * @throws nothing
  */
 export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall): ResolveResult {
+  return resolveCall(assembly, call, false);
+}
+
+/**
+ * {@link resolveUnderlyingCall}, which with `allowVisible` also resolves a `tool_call` of a
+ * tool in the model's list (through the same argument checks) instead of refusing it.
+ *
+ * @internal
+ */
+export function resolveCall(
+  assembly: Assembly,
+  call: IncomingToolCall,
+  allowVisible: boolean,
+): ResolveResult {
   const outerName = ownValue(call, 'name');
   let name: unknown;
   let rawArguments: unknown;
@@ -308,11 +322,16 @@ export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall
   }
 
   const status = nameStatus(assembly, toolName);
-  if (status !== 'deferred') {
-    const { error, reason } = nameError(status, toolName);
+  const tool =
+    status === 'deferred'
+      ? assembly.catalog.get(toolName)
+      : status === 'visible' && allowVisible
+        ? assembly.tools.find((entry) => entry?.name === toolName)
+        : undefined;
+  if (tool === undefined) {
+    const { error, reason } = nameError(status as Exclude<NameStatus, 'deferred'>, toolName);
     return fail(error, reason, { name: toolName });
   }
-  const tool = assembly.catalog.get(toolName)!;
 
   const parsed = parseArguments(rawArguments);
   if (!parsed.ok) {

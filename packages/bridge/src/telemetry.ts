@@ -44,6 +44,21 @@ export interface BridgeTelemetry {
    * `stats.tokensSaved`, i.e. what one model turn did not spend on deferred schemas.
    */
   tokensSaved: number;
+  /**
+   * Dispatched calls that succeeded (see `succeeded` of `HandleBridgeCallOptions`): each
+   * ends a streak of searches.
+   */
+  successfulCalls: number;
+  /** `tool_call`s of a tool already in the model's list: run, with a hint to call it directly. */
+  visibleCalls: number;
+  /** Searches answered "already searched" from the session's memory, not ranked again. */
+  repeatedSearches: number;
+  /** Search answers that carried a nudge (too many searches in a row without a call). */
+  searchNudges: number;
+  /** Searches refused by the session's cap (`search_limit`). */
+  searchRefusals: number;
+  /** The longest run of searches without a successful call. */
+  longestSearchStreak: number;
 }
 
 /**
@@ -74,7 +89,25 @@ export function createBridgeTelemetry(): BridgeTelemetry {
     misses: 0,
     errors: 0,
     tokensSaved: 0,
+    successfulCalls: 0,
+    visibleCalls: 0,
+    repeatedSearches: 0,
+    searchNudges: 0,
+    searchRefusals: 0,
+    longestSearchStreak: 0,
   };
+}
+
+/**
+ * Searches per successful call: how much a session searched for what it did. A runaway
+ * session shows a high number (and {@link BridgeTelemetry.longestSearchStreak} a long run).
+ *
+ * @param telemetry - a session's counters
+ * @returns `searches / successfulCalls`, or `searches` when no call succeeded
+ * @throws nothing
+ */
+export function searchesPerSuccessfulCall(telemetry: BridgeTelemetry): number {
+  return telemetry.searches / Math.max(1, telemetry.successfulCalls);
 }
 
 /**

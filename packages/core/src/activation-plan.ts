@@ -6,6 +6,7 @@ import { parseToolSearchConfig } from './config.js';
 import { ToolSearchError } from './errors.js';
 import type { TokenCounter } from './tokens.js';
 import { charsPerTokenCounter, estimateToolTokens } from './tokens.js';
+import { applyToolLoading } from './tool-loading.js';
 import type { ToolDefinition } from './types.js';
 
 /** Options of {@link planActivation}. */
@@ -45,8 +46,10 @@ export interface ActivationPlan {
 /**
  * Decides one request's activation the same way on every route: stale bridge tools
  * dropped, duplicate names rejected on both sides of the threshold, tools classified
- * (core tools never deferred, pins kept visible), the deferrable tools' tokens
- * estimated over their model-facing JSON, and the threshold applied.
+ * (core tools never deferred, pins and `eager` toolsets kept visible), the deferrable
+ * tools' tokens estimated over their model-facing JSON, and the threshold applied; below
+ * it, the tools of `deferred` toolsets (`config.toolsetLoading`) are deferred all the
+ * same, and the other deferrable tools join the visible ones (reason `toolset-deferred`).
  *
  * @example
  * ```ts
@@ -75,17 +78,34 @@ export function planActivation(
   }
   rejectDuplicateNames(tools);
   const config = parseToolSearchConfig(options.config);
-  const { visible, deferrable } = classifyTools(
-    tools,
-    options.pinned === undefined ? {} : { pinned: options.pinned },
-  );
+  const loading = config.toolsetLoading;
+  const classified = classifyTools(tools, {
+    ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+    ...(loading === undefined ? {} : { loading }),
+  });
   const counter = options.counter ?? charsPerTokenCounter;
-  const deferrableTokens = deferrable.length > 0 ? estimateToolTokens(deferrable, counter) : 0;
-  const input: Parameters<typeof decideActivation>[0] = { deferrableTokens, config };
+  const allTokens =
+    classified.deferrable.length > 0 ? estimateToolTokens(classified.deferrable, counter) : 0;
+  const input: Parameters<typeof decideActivation>[0] = { deferrableTokens: allTokens, config };
   if (options.contextWindow !== undefined) input.contextWindow = options.contextWindow;
-  const decision = decideActivation(input);
   const current = tools.filter((tool) => !isBridgeToolName(tool.name));
-  return { config, tools: current, visible, deferrable, deferrableTokens, decision };
+  // Toolsets configured `deferred` are deferred below the threshold too.
+  const { visible, deferrable, decision } = applyToolLoading({
+    tools: current,
+    visible: classified.visible,
+    deferrable: classified.deferrable,
+    decision: decideActivation(input),
+    loading,
+    counter,
+  });
+  return {
+    config,
+    tools: current,
+    visible: [...visible],
+    deferrable: [...deferrable],
+    deferrableTokens: decision.active ? decision.deferrableTokens : allTokens,
+    decision,
+  };
 }
 
 // Checked before the decision, so a list is accepted or rejected the same way on both

@@ -9,7 +9,9 @@ export type ActivationReason =
   | 'nothing-deferrable'
   | 'forced-on'
   | 'above-threshold'
-  | 'below-threshold';
+  | 'below-threshold'
+  /** Below the threshold, but toolsets configured `deferred` are deferred all the same. */
+  | 'toolset-deferred';
 
 /** The activation decision, with the numbers a runtime logs. */
 export interface ActivationDecision {

@@ -1,3 +1,5 @@
+import type { ToolsetLoading } from './tool-loading.js';
+import { toolLoadingOf } from './tool-loading.js';
 import type { ToolDefinition } from './types.js';
 
 /** The name of the bridge tool that searches the deferred tools. */
@@ -40,16 +42,20 @@ export function isDeferrable(tool: ToolDefinition): boolean {
 export interface ClassifyOptions {
   /** Names that stay visible whatever their source (pins from config). */
   pinned?: Iterable<string>;
+  /** Loading by toolset: the tools of an `eager` toolset stay visible. */
+  loading?: ToolsetLoading;
 }
 
 /**
  * Splits tools into those the model always sees and those that may be deferred.
  * Bridge tools in the input are dropped, so that assembling an assembled list is
  * idempotent. `source: 'core'`, an absent source and `alwaysLoad` stay visible;
- * `mcp` and `plugin` tools are deferrable. Order is kept in both lists.
+ * `mcp` and `plugin` tools are deferrable, unless their toolset's `loading` is `eager`.
+ * Order is kept in both lists.
  *
  * @param tools - the session's tools
  * @param options.pinned - extra names that stay visible
+ * @param options.loading - loading by toolset (`eager` toolsets stay visible)
  * @returns `{ visible, deferrable }`
  * @throws nothing
  */
@@ -62,8 +68,13 @@ export function classifyTools(
   const deferrable: ToolDefinition[] = [];
   for (const tool of tools) {
     if (isBridgeToolName(tool.name)) continue;
-    if (isDeferrable(tool) && !pinned?.has(tool.name)) deferrable.push(tool);
-    else visible.push(tool);
+    if (
+      isDeferrable(tool) &&
+      !pinned?.has(tool.name) &&
+      toolLoadingOf(tool, options.loading) !== 'eager'
+    ) {
+      deferrable.push(tool);
+    } else visible.push(tool);
   }
   return { visible, deferrable };
 }

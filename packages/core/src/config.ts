@@ -1,4 +1,8 @@
 import { z } from 'zod/v4';
+import type { RunawaySearchLimits } from './runaway-config.js';
+import { parseRunawaySearchLimits } from './runaway-config.js';
+import type { ToolLoading } from './tool-loading.js';
+import { isToolLoading } from './tool-loading.js';
 
 /** When tool search replaces the deferrable tools with the bridge tools. */
 export type ToolSearchMode = 'auto' | 'on' | 'off';
@@ -31,6 +35,18 @@ export interface ToolSearchConfig {
    * @defaultValue 20
    */
   maxSearchLimit: number;
+  /**
+   * How each toolset's tools are loaded, by toolset name (an MCP server's toolset is
+   * `mcp-<server>`): `eager` never deferred, `deferred` deferred even below the
+   * threshold, `auto` (the default) as the threshold decides. Pins still keep single
+   * tools visible. Absent: every toolset `auto`.
+   */
+  toolsetLoading?: Record<string, ToolLoading>;
+  /**
+   * The limits that stop a model looping on `tool_search`; absent means the defaults
+   * (`DEFAULT_RUNAWAY_SEARCH_LIMITS`). Read by the bridge's session state.
+   */
+  runaway?: RunawaySearchLimits;
 }
 
 /** The defaults of every {@link ToolSearchConfig} field. */
@@ -101,12 +117,40 @@ function show(value: unknown): string {
   }
 }
 
+function parseToolsetLoading(
+  key: string,
+  value: unknown,
+  warnings: ConfigWarning[],
+): Record<string, ToolLoading> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    warnings.push({
+      key,
+      message: `expected an object of toolset: loading, got ${show(value)}; ignored`,
+    });
+    return undefined;
+  }
+  const loading: Record<string, ToolLoading> = {};
+  for (const [toolset, entry] of Object.entries(value as Record<string, unknown>)) {
+    const text = typeof entry === 'string' ? entry.trim().toLowerCase() : entry;
+    if (isToolLoading(text)) loading[toolset] = text;
+    else {
+      warnings.push({
+        key: `${key}.${toolset}`,
+        message: `expected 'eager', 'deferred' or 'auto', got ${show(entry)}; using 'auto'`,
+      });
+    }
+  }
+  return loading;
+}
+
 /**
  * Parses a tool search configuration from any value (a YAML or JSON section, CLI
  * flags, a user setting) and reports what it could not use. Never throws.
  *
  * Accepts camelCase and snake_case keys (`threshold_pct`, `threshold_tokens`,
- * `search_default_limit`, `max_search_limit`). A bare boolean is the legacy form:
+ * `search_default_limit`, `max_search_limit`, `toolset_loading`, `runaway` with
+ * `repeat_window_ms`, `nudge_after`, `max_searches`, `window_ms`). A bare boolean is the legacy form:
  * `true` → `'auto'`, `false` → `'off'`; a bare mode string (`'auto'`, `'on'`, `'off'`)
  * sets the mode. In the object form, `enabled` accepts `'auto'`, `true`/`'true'`/`'yes'`/`'1'`
  * → `'on'` and `false`/`'false'`/`'no'`/`'0'` → `'off'`; anything else → `'auto'` with a warning.
@@ -143,6 +187,17 @@ export function parseToolSearchConfigWithWarnings(raw: unknown): {
 
   const numbers: Partial<Record<keyof ToolSearchConfig, number>> = {};
   for (const [key, value] of Object.entries(raw as Record<string, unknown>)) {
+    if (key === 'runaway') {
+      config.runaway = parseRunawaySearchLimits(value, (at, message) =>
+        warnings.push({ key: at, message }),
+      );
+      continue;
+    }
+    if (key === 'toolsetLoading' || key === 'toolset_loading') {
+      const loading = parseToolsetLoading(key, value, warnings);
+      if (loading !== undefined) config.toolsetLoading = loading;
+      continue;
+    }
     const field = KEY_ALIASES[key];
     if (field === undefined) {
       warnings.push({ key, message: 'unknown key, ignored' });

@@ -112,6 +112,8 @@ export type {
   RankerV2,
 } from './rankers/ranker.js';
 export { defineRanker } from './rankers/ranker.js';
+export type { RunawaySearchLimits } from './runaway-config.js';
+export { DEFAULT_RUNAWAY_SEARCH_LIMITS } from './runaway-config.js';
 export type { TokenCounter } from './tokens.js';
 export { charsPerTokenCounter, estimateSingleToolTokens, estimateToolTokens } from './tokens.js';
 export {
@@ -122,6 +124,8 @@ export {
 } from './tool-definition.js';
 export type { ToolList, ToolListChange } from './tool-list.js';
 export { createToolList, patchToolList } from './tool-list.js';
+export type { ToolLoading, ToolsetLoading } from './tool-loading.js';
+export { isToolLoading, TOOL_LOADINGS } from './tool-loading.js';
 export type { ToolNameMap, ToolNameRules } from './tool-name-map.js';
 export {
   ANTHROPIC_TOOL_NAME_RULES,

@@ -28,5 +28,7 @@ export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
 export { differences, PATCH_SHARE, sameTools } from './tool-list.js';
+export type { LoadingInput } from './tool-loading.js';
+export { applyToolLoading, toolLoadingOf } from './tool-loading.js';
 export type { VersionSetter } from './versioned-map.js';
 export { VersionedMap } from './versioned-map.js';

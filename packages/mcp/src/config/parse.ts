@@ -32,6 +32,7 @@ import {
   type UpstreamLimits,
   type UpstreamServerConfig,
 } from './schemas.js';
+import { withServerLoading } from './server-loading.js';
 
 export type { GatewayConfig };
 
@@ -318,7 +319,7 @@ export function parseGatewayConfig(
   }
   const config: GatewayConfig = {
     mcpServers,
-    toolSearch: toolSearch.config,
+    toolSearch: withServerLoading(toolSearch.config, mcpServers),
     toolsets,
     profiles,
     pins,

@@ -1,4 +1,5 @@
-import type { ConfigWarning, ToolSearchConfig } from '@tool-search/core';
+import type { ConfigWarning, ToolLoading, ToolSearchConfig } from '@tool-search/core';
+import { TOOL_LOADINGS } from '@tool-search/core';
 import { DEFAULT_APPROVAL_ARGUMENT_CHARS } from '@tool-search/hooks';
 import type { ToolsetDefinition } from '@tool-search/toolsets';
 import { z } from 'zod/v4';
@@ -11,6 +12,12 @@ import {
 
 // The schemas of the config's sections: the exported types are their outputs, so a
 // field is written once, with its documentation. The walk over the file is parse.ts.
+
+/**
+ * How a server's tools are loaded (its toolset `mcp-<server>`): `eager` never deferred,
+ * `deferred` deferred even below the threshold, `auto` as the threshold decides.
+ */
+const toolLoadingSchema = z.enum(TOOL_LOADINGS as [ToolLoading, ...ToolLoading[]]).optional();
 
 // Env and header values are strings; numbers and booleans are accepted and written out.
 const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(String);
@@ -48,6 +55,13 @@ export const stdioServerSchema = z.object({
    * keeps its slot until then. @defaultValue 5000
    */
   cancelGraceMs: z.number().int().positive().optional(),
+  /**
+   * How this server's tools are loaded: `eager` (never deferred), `deferred` (behind the
+   * bridge even below the threshold) or `auto` (the threshold decides). @defaultValue 'auto'
+   */
+  toolLoading: toolLoadingSchema,
+  /** The same as `toolLoading` (which wins when both are given). */
+  loading: toolLoadingSchema,
 });
 
 /** The schema of one HTTP entry of `mcpServers`. */
@@ -84,6 +98,13 @@ export const httpServerSchema = z.object({
    * keeps its slot until then. @defaultValue 5000
    */
   cancelGraceMs: z.number().int().positive().optional(),
+  /**
+   * How this server's tools are loaded: `eager` (never deferred), `deferred` (behind the
+   * bridge even below the threshold) or `auto` (the threshold decides). @defaultValue 'auto'
+   */
+  toolLoading: toolLoadingSchema,
+  /** The same as `toolLoading` (which wins when both are given). */
+  loading: toolLoadingSchema,
 });
 
 /** An upstream MCP server run as a child process that speaks MCP over stdio. */

@@ -35,6 +35,8 @@ export interface BridgeAssemblerInput {
   counter?: TokenCounter;
   /** The pins, when given. */
   pinned?: Iterable<string>;
+  /** OpenAI strict mode: the bridge's strict definitions (`arguments` as JSON text). */
+  strict?: boolean;
 }
 
 /** The least a bridge assembly has: the model-visible tools, the bridge tools among them. */
@@ -132,6 +134,7 @@ export function settleMode<B extends BridgeAssemblyShape>(
       ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
       ...(options.counter === undefined ? {} : { counter: options.counter }),
       ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
+      ...(options.strict === true ? { strict: true } : {}),
     });
     return {
       kind: 'bridge',

@@ -85,6 +85,7 @@ const tools = toolSetFromDefinitions(definitions, (call) => ({ ok: true, tool: c
 // #region bridge
 const audit: AuditRecord[] = [];
 const search = withToolSearch(tools, {
+  core: ['read_file'], // your built-in tools: never deferred
   config: { enabled: 'on' }, // five tiny tools; 'auto' decides by the threshold
   contextWindow: 128_000,
   hooks: [createAuditHook((record) => void audit.push(record))],
@@ -96,9 +97,7 @@ const result = await generateText({
     { tool: 'github_create_issue', input: { repo: 'acme/app', title: 'Login fails' } },
     { text: 'Filed it.' },
   ]),
-  tools: search.tools,
-  prepareStep: search.prepareStep, // the tools of each step: visible, loaded, the bridge
-  experimental_repairToolCall: search.repairToolCall, // routes direct calls of deferred tools
+  ...search, // tools, prepareStep (each step's tools), the repair under ai 6's and ai 7's names
   stopWhen: stepCountIs(6),
   prompt: 'File an issue about the failing login.',
 });
@@ -142,7 +141,7 @@ const history = (await streamed.steps).flatMap((step) => step.toolCalls.map((c) 
 assert.deepEqual(history, ['tool_search', 'tool_call']);
 
 // #region ai7
-const marked = await markDeferredTools(tools, { config: { enabled: 'on' } });
+const marked = await markDeferredTools(tools, { core: ['read_file'], config: { enabled: 'on' } });
 const found = await generateText({
   model: scriptedModel([
     { tool: 'tool_search', input: { query: 'post a message to slack' } },

@@ -9,6 +9,7 @@ import type Anthropic from '@anthropic-ai/sdk';
 import { assembleTools, handleBridgeCall, unwrapToolCall } from '@tool-search/bridge';
 import { toAnthropicTool } from '@tool-search/core';
 import { createDispatcher } from '@tool-search/hooks';
+import { toAnthropicToolResult } from '@tool-search/providers/anthropic';
 import { tools } from './tools.js';
 
 const dispatch = createDispatcher({ execute: async (call) => `ran ${call.name}` });
@@ -38,12 +39,10 @@ const call = {
 };
 const answer = handleBridgeCall(assembly, call, (real, ctx) => dispatch(real, ctx));
 const result = answer ? await answer : await dispatch(call);
-const content = JSON.stringify(result);
-const toolResult: Anthropic.MessageParam = {
-  role: 'user',
-  content: [{ type: 'tool_result', tool_use_id: toolUse.id, content }],
-};
-console.log(unwrapToolCall(call).name, toolResult.role, content.slice(0, 80));
+// The content alone (no echoed arguments), with is_error on a denied or failed call.
+const block = toAnthropicToolResult(toolUse.id, result);
+const toolResult: Anthropic.MessageParam = { role: 'user', content: [block] };
+console.log(unwrapToolCall(call).name, toolResult.role, block.content.slice(0, 80));
 // #endregion anthropic
 
 assert.equal(requestTools.at(-1)?.name, 'tool_call');

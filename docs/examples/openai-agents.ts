@@ -17,6 +17,7 @@ import {
 } from '@openai/agents';
 import { classifyTools, createCatalog, type ToolDefinition } from '@tool-search/core';
 import { createDispatcher } from '@tool-search/hooks';
+import { renderToolOutcome } from '@tool-search/providers';
 import { tools } from './tools.js';
 
 const dispatch = createDispatcher({ execute: async (call) => ({ ok: true, tool: call.name }) });
@@ -37,10 +38,11 @@ function agentTool(definition: ToolDefinition, deferLoading: boolean) {
     },
     strict: false,
     deferLoading,
+    // The result alone, or `Denied: …` / `Error: …`: never the echoed call.
     execute: async (input) =>
-      JSON.stringify(
+      renderToolOutcome(
         await dispatch({ name: definition.name, arguments: input as Record<string, unknown> }),
-      ),
+      ).text,
   });
 }
 

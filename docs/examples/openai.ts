@@ -13,6 +13,7 @@ import {
   toOpenAITool,
 } from '@tool-search/core';
 import { createDispatcher } from '@tool-search/hooks';
+import { renderToolOutcome } from '@tool-search/providers';
 import type OpenAI from 'openai';
 import { tools } from './tools.js';
 
@@ -53,7 +54,7 @@ const result = answer
 const toolMessage: OpenAI.Chat.Completions.ChatCompletionToolMessageParam = {
   role: 'tool',
   tool_call_id: toolCall.id,
-  content: JSON.stringify(result),
+  content: renderToolOutcome(result).text, // the content alone, no echoed arguments
 };
 // #endregion openai
 

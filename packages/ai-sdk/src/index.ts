@@ -13,6 +13,8 @@
  *   (`tool_search`, `tool_describe`, `tool_call`) assembled per step, every call
  *   dispatched on the real tool name through `@tool-search/hooks`.
  * - {@link decideToolSetActivation}: the activation decision on its own.
+ * - `@tool-search/ai-sdk/testing`: `createScriptedModel`, a model that plays scripted
+ *   turns, for your tests of a loop with tool search.
  * - {@link realToolCalls}, {@link realToolPart} and {@link createRealToolTransform}: the
  *   real tool behind a `tool_call` call in step results, stream parts and the UI message
  *   stream, for an activity view.
@@ -22,12 +24,10 @@
  * import { generateText, stepCountIs } from 'ai';
  * import { withToolSearch } from '@tool-search/ai-sdk';
  *
- * const search = withToolSearch(tools, { contextWindow: 128_000 });
+ * const search = withToolSearch(tools, { core: ['read_file'], contextWindow: 128_000 });
  * const { text } = await generateText({
  *   model,
- *   tools: search.tools,
- *   prepareStep: search.prepareStep,
- *   experimental_repairToolCall: search.repairToolCall,
+ *   ...search, // tools, prepareStep, the repair (ai 6 and 7)
  *   stopWhen: stepCountIs(10),
  *   prompt: 'Post the release notes to #general',
  * });
@@ -51,9 +51,12 @@ export { markDeferredTools } from './mark-deferred.js';
 export type { RealToolCall } from './real-tool-calls.js';
 export { realToolCalls } from './real-tool-calls.js';
 export { createRealToolTransform, realToolPart } from './real-tool-stream.js';
+export { compactSearchAnswer, shortDescription } from './search-answer.js';
 export type { ToolSearchFunction, ToolSearchFunctionOptions } from './search-function.js';
 export { createToolSearchFunction } from './search-function.js';
+export type { AiSdkLogger, StepOptions, StepSettings, UserPrepareStep } from './step-merge.js';
 export type {
+  ApprovalStatus,
   ApprovalToolCall,
   BridgeToolApprovalOptions,
   ToolApprovalConfig,

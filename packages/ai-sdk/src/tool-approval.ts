@@ -98,6 +98,19 @@ const RANK: Readonly<Record<string, number>> = {
 };
 
 /**
+ * What a `toolApproval` function answers (ai 7's `ToolApprovalStatus`), structurally:
+ * `undefined`, a status word, or the status with a reason.
+ */
+export type ApprovalStatus =
+  | undefined
+  | 'not-applicable'
+  | 'approved'
+  | 'denied'
+  | 'user-approval'
+  | { type: 'not-applicable'; reason?: never }
+  | { type: 'approved' | 'denied' | 'user-approval'; reason?: string };
+
+/**
  * Wraps an AI SDK 7 `toolApproval` configuration so that it sees through `tool_call`: a
  * call through the bridge is decided as the real calls it stands for, each by the entry
  * of its real name (or by the function, given the real call), with the arguments that

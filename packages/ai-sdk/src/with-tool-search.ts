@@ -23,7 +23,17 @@ import {
 } from './call-dispatch.js';
 import { answerModelCall, finalCalls, modelCall } from './call-resolution.js';
 import { loadedToolNames } from './loaded-tools.js';
+import { compactSearchAnswer } from './search-answer.js';
 import {
+  type AiSdkLogger,
+  createOnceWarner,
+  mergeActiveTools,
+  type StepOptions,
+  type StepSettings,
+  type UserPrepareStep,
+} from './step-merge.js';
+import {
+  type ApprovalStatus,
   createBridgeToolApproval,
   type ToolApprovalConfig,
   type ToolApprovalRequest,
@@ -52,6 +62,25 @@ export interface WithToolSearchOptions
    * `tool_call`: pass the returned `toolApproval` to `generateText` instead.
    */
   toolApproval?: ToolApprovalConfig;
+  /**
+   * Your own `prepareStep`: give it here, not to `generateText`, and the returned
+   * `prepareStep` runs it every step and merges: its settings (model, toolChoice,
+   * system, ...) pass through, and its `activeTools` narrow the visible tools of the step
+   * (the bridge tools stay while tools are deferred).
+   */
+  prepareStep?: UserPrepareStep;
+  /**
+   * The tools this conversation may use at all (the `activeTools` you would give
+   * `generateText`): the others are neither sent nor searchable. Give it here; a
+   * `generateText({ activeTools })` would be replaced by the returned `prepareStep`'s.
+   */
+  activeTools?: readonly string[];
+  /**
+   * Where misuse is reported, once per setup: a tool ran but `prepareStep` never did
+   * (every tool then goes out on every step, and the bridge adds three more).
+   * @defaultValue `console`
+   */
+  logger?: AiSdkLogger;
 }
 
 /** A tool call as the AI SDK hands it to `repairToolCall`: the fields this adapter reads. */
@@ -80,7 +109,7 @@ export interface ToolSearchSetup {
    * the tools loaded by `tool_describe` earlier in the conversation and the bridge, when
    * the deferrable tools reach the threshold; every tool in scope when they do not.
    */
-  prepareStep: (options: { messages: ModelMessage[] }) => Promise<{ activeTools: string[] }>;
+  prepareStep: (options: StepOptions) => Promise<StepSettings & { activeTools: string[] }>;
   /**
    * Routes a direct call of a deferred tool (which the AI SDK rejects with
    * `AI_NoSuchToolError` before any tool runs) through the bridge, like `tool_call`; a
@@ -89,12 +118,17 @@ export interface ToolSearchSetup {
    */
   repairToolCall: RepairToolCall;
   /**
+   * The same function as `repairToolCall`, under the name ai 6 reads: spreading the
+   * setup into `generateText` (`{ model, ...search, prompt }`) then works on ai 6 and 7.
+   */
+  experimental_repairToolCall: RepairToolCall;
+  /**
    * For AI SDK 7's `generateText({ toolApproval })`: your `toolApproval` option, deciding a
    * call through `tool_call` as the real calls it stands for (their names, their arguments
    * after the bridge's repair; a batch denied when any call is, asked when any needs it),
    * and falling back to the real tool's `needsApproval`.
    */
-  toolApproval: (request: ToolApprovalRequest) => Promise<unknown>;
+  toolApproval: (request: ToolApprovalRequest) => Promise<ApprovalStatus>;
   /** The dispatcher every call goes through. */
   dispatch: Dispatcher<AiSdkCallContext>;
   /**
@@ -150,12 +184,15 @@ function parsedInput(input: string): unknown {
  *
  * @example
  * ```ts
- * const search = withToolSearch(tools, { contextWindow: 128_000, hooks: [createAuditHook(log)] });
+ * const search = withToolSearch(tools, {
+ *   core: ['read_file'], // built-in tools: never deferred
+ *   contextWindow: 128_000,
+ *   hooks: [createAuditHook(log)],
+ *   prepareStep: myPrepareStep, // yours, merged with ours (not given to generateText)
+ * });
  * const result = await generateText({
  *   model,
- *   tools: search.tools,
- *   prepareStep: search.prepareStep,
- *   experimental_repairToolCall: search.repairToolCall, // ai 6 reads only this name
+ *   ...search, // tools, prepareStep, experimental_repairToolCall (ai 6) and repairToolCall (ai 7)
  *   stopWhen: stepCountIs(10),
  *   prompt: 'Open an issue about the failing build',
  * });
@@ -163,8 +200,8 @@ function parsedInput(input: string): unknown {
  *
  * @param tools - your AI SDK tool set
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
- * @returns the tools, `prepareStep`, `repairToolCall`, `toolApproval` (AI SDK 7), the
- * dispatcher and `assemble`
+ * @returns the tools, `prepareStep`, `repairToolCall` (also as
+ * `experimental_repairToolCall`), `toolApproval` (AI SDK 7), the dispatcher and `assemble`
  * @throws `ToolSearchError` `invalid_argument` when the dispatch options or `toolApproval`
  * are malformed or the tool set already has a tool named `tool_search`, `tool_describe`
  * or `tool_call`;
@@ -204,7 +241,8 @@ export function withToolSearch(
     const key = loaded.join('\u0000');
     const memo = assemblies.get(key);
     if (memo) return memo;
-    const all = [...known.values()];
+    const allowed = options.activeTools ? new Set(options.activeTools) : undefined;
+    const all = [...known.values()].filter((tool) => allowed?.has(tool.name) ?? true);
     const scoped = options.scope ? scopeTools(all, options.scope, options.registry) : all;
     const assembly = assembleTools({
       tools: scoped,
@@ -220,6 +258,15 @@ export function withToolSearch(
     return assembly;
   };
 
+  const warnOnce = createOnceWarner(options.logger ?? console);
+  let stepsPrepared = false;
+  const checkWiring = () => {
+    if (stepsPrepared) return;
+    warnOnce(
+      'no-prepare-step',
+      "@tool-search/ai-sdk: a tool ran, but withToolSearch's prepareStep never did: every tool goes out on every step, and the bridge adds three more. Pass `prepareStep: search.prepareStep` to generateText or streamText (or spread the setup: `{ model, ...search, prompt }`).",
+    );
+  };
   const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
   const toolOf = (name: string) => known.get(name);
   const toolContext = (name: string) => {
@@ -273,6 +320,7 @@ export function withToolSearch(
     result[name] = {
       ...(tool as object),
       execute: async (input: unknown, execution: AiSdkExecutionOptions) => {
+        checkWiring();
         await assemble(execution.messages);
         return dispatchForModel(
           dispatch,
@@ -283,25 +331,43 @@ export function withToolSearch(
       },
     } as unknown as Tool;
   }
-  result[TOOL_SEARCH] = bridgeTool(searchDefinition, (input, execution) =>
-    answer({ id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never }, execution),
-  );
-  result[TOOL_DESCRIBE] = bridgeTool(describeDefinition, (input, execution) =>
-    answer({ id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never }, execution),
-  );
+  result[TOOL_SEARCH] = bridgeTool(searchDefinition, async (input, execution) => {
+    checkWiring();
+    const answered = await answer(
+      { id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never },
+      execution,
+    );
+    return compactSearchAnswer(answered);
+  });
+  result[TOOL_DESCRIBE] = bridgeTool(describeDefinition, (input, execution) => {
+    checkWiring();
+    return answer(
+      { id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never },
+      execution,
+    );
+  });
   result[TOOL_CALL] = bridgeTool(
     callDefinition,
-    (input, execution) =>
-      answer(
+    (input, execution) => {
+      checkWiring();
+      return answer(
         modelCall(execution.toolCallId, input, routed.delete(execution.toolCallId)),
         execution,
-      ),
+      );
+    },
     innerNeedsApproval,
   );
 
-  const prepareStep = async ({ messages }: { messages: ModelMessage[] }) => {
-    const assembly = await assemble(messages);
-    return { activeTools: [...assembly.tools.map((tool) => tool.name), ...providerTools] };
+  const bridgeNames: ReadonlySet<string> = BRIDGE_TOOL_NAMES;
+  const prepareStep = async (step: StepOptions) => {
+    stepsPrepared = true;
+    const [assembly, own] = await Promise.all([
+      assemble(step.messages),
+      options.prepareStep ? options.prepareStep(step) : undefined,
+    ]);
+    const ours = [...assembly.tools.map((tool) => tool.name), ...providerTools];
+    const activeTools = mergeActiveTools(ours, [own?.activeTools], bridgeNames);
+    return { ...own, activeTools };
   };
 
   const repairToolCall: RepairToolCall = async (repair) => {
@@ -322,11 +388,20 @@ export function withToolSearch(
     };
   };
 
+  // It answers what the configuration or a tool's needsApproval answers: a status.
   const toolApproval = createBridgeToolApproval(tools, options.toolApproval, {
     finalCalls: async (toolCall, messages) =>
       (await callsToApprove(toolCall.toolCallId, toolCall.input, messages as ModelMessage[])).map(
         ({ call }) => call,
       ),
   });
-  return { tools: result, prepareStep, repairToolCall, toolApproval, dispatch, assemble };
+  return {
+    tools: result,
+    prepareStep,
+    repairToolCall,
+    experimental_repairToolCall: repairToolCall,
+    toolApproval: toolApproval as (request: ToolApprovalRequest) => Promise<ApprovalStatus>,
+    dispatch,
+    assemble,
+  };
 }

@@ -39,6 +39,8 @@ export interface ToolDescribeResult {
   description: string;
   /** Its full JSON Schema. */
   parameters: JsonSchemaObject;
+  /** Example argument objects, when the tool's definition has `inputExamples`. */
+  input_examples?: Record<string, unknown>[];
 }
 
 /** A bridge answer that refuses: data the model sees, never an exception. */

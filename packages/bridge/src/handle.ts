@@ -106,7 +106,13 @@ async function answerDescribe(
   const status = isBridgeToolName(name) ? 'visible' : nameStatus(assembly, name);
   if (status === 'deferred') {
     const tool = assembly.catalog.get(name)!;
-    return { name: tool.name, description: tool.description ?? '', parameters: tool.inputSchema };
+    const described: ToolDescribeResult = {
+      name: tool.name,
+      description: tool.description ?? '',
+      parameters: tool.inputSchema,
+    };
+    if (tool.inputExamples !== undefined) described.input_examples = tool.inputExamples;
+    return described;
   }
   bump(assembly, 'errors');
   bump(assembly, 'misses');

@@ -58,6 +58,12 @@ export interface ToolDefinition {
   /** MCP annotations (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
   /**
+   * Example argument objects that show the model how to call the tool (each valid
+   * against `inputSchema`). Sent as Anthropic's `input_examples` by
+   * `@tool-search/providers`, and shown by the bridge's `tool_describe`.
+   */
+  inputExamples?: Record<string, unknown>[];
+  /**
    * The tool's stable identity when it comes from an MCP server: the server's name in
    * the config and the tool's name on that server. The exposed `name` may be prefixed
    * or renamed on a collision; `origin` never is, so policies (guardrails, approvals,

@@ -17,14 +17,14 @@
  *
  * @packageDocumentation
  */
-import type { AnthropicToolOutput, ToolDefinition } from '@tool-search/core';
+import type { AnthropicToolOutput, ToolCall, ToolDefinition } from '@tool-search/core';
 import {
   ANTHROPIC_TOOL_NAME_RULES,
   createToolNameMap,
   ToolSearchError,
   toAnthropicTool,
 } from '@tool-search/core';
-import { resolveProviderMode } from './capabilities.js';
+import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
 import {
   DEFAULT_SEARCH_TOOL_NAME,
   type PreparedTools,
@@ -33,17 +33,37 @@ import {
   readSearchRequest,
   searchDeferred,
 } from './plan.js';
+import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
+import { renderToolOutcome } from './tool-outcome.js';
+
+/** A prompt-cache breakpoint (`Anthropic.CacheControlEphemeral`). */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  /** How long the cache lives. @defaultValue '5m' (the API's) */
+  ttl?: '5m' | '1h';
+}
 
 /** Anthropic's server-side search tools (`hosted` mode). */
-export type AnthropicServerSearchTool =
+export type AnthropicServerSearchTool = (
   | { type: 'tool_search_tool_bm25_20251119'; name: 'tool_search_tool_bm25' }
-  | { type: 'tool_search_tool_regex_20251119'; name: 'tool_search_tool_regex' };
+  | { type: 'tool_search_tool_regex_20251119'; name: 'tool_search_tool_regex' }
+) & { cache_control?: AnthropicCacheControl };
+
+/**
+ * A client tool as {@link prepareAnthropicTools} sends it (`Anthropic.Tool`): with
+ * `input_examples` from the definition's `inputExamples`, and the cache breakpoint when
+ * it is the last tool that is not deferred.
+ */
+export interface AnthropicClientTool extends AnthropicToolOutput {
+  input_examples?: Record<string, unknown>[];
+  cache_control?: AnthropicCacheControl;
+}
 
 /**
  * A tool of an Anthropic request as {@link prepareAnthropicTools} builds it: a client
  * tool (`Anthropic.Tool`) or a server search tool; assignable to `Anthropic.ToolUnion`.
  */
-export type AnthropicRequestTool = AnthropicToolOutput | AnthropicServerSearchTool;
+export type AnthropicRequestTool = AnthropicClientTool | AnthropicServerSearchTool;
 
 /** A `tool_reference` block (`Anthropic.ToolReferenceBlockParam`): loads one deferred tool. */
 export interface AnthropicToolReference {
@@ -65,9 +85,25 @@ export interface AnthropicToolSearchResult {
 }
 
 /** Options of {@link prepareAnthropicTools}. */
-export interface PrepareAnthropicOptions extends PrepareOptions {
+export interface PrepareAnthropicOptions<B extends BridgeAssemblyShape = BridgeAssemblyShape>
+  extends PrepareOptions<B> {
   /** Anthropic's server search tool in `hosted` mode. @defaultValue 'bm25' */
   hosted?: 'bm25' | 'regex';
+  /**
+   * A prompt-cache breakpoint for the tools, put on the last tool that is not deferred
+   * (the search tool in `client` and `hosted` mode): the API rejects a deferred tool
+   * that carries `cache_control`, and deferred tools are not part of the cached prefix
+   * anyway (the platform appends what a search loads). @defaultValue none
+   */
+  cacheControl?: AnthropicCacheControl;
+}
+
+/** The tool result of a tool call (`Anthropic.ToolResultBlockParam`). */
+export interface AnthropicToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error?: boolean;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
@@ -110,13 +146,21 @@ function serverSearchTool(kind: 'bm25' | 'regex' | undefined): AnthropicServerSe
  * mode (and of the bridge): core tools, tools of unknown source and pinned tools are
  * never deferred; the deferrable tools are deferred when their estimated tokens reach
  * the threshold. Then, by mode:
- * - `off` (below the threshold): every tool, as it is.
+ * - `off` (below the threshold, or `auto` for a model without native tool search and no
+ *   `bridge` option): every tool, as it is; `prepared.reason` says which, and a fallback
+ *   is reported once through `logger`.
  * - `client`: every tool, the deferred ones with `defer_loading: true`, and our search
  *   tool (`searchToolName`); answer its calls with {@link answerAnthropicToolSearch}.
  * - `hosted`: the same with Anthropic's `tool_search_tool_bm25_20251119` (or `_regex_`)
  *   instead of ours.
- * - `bridge`: the tools that stay visible; add the bridge tools of `@tool-search/bridge`
- *   (`assembleTools` with the same tools and config reaches the same decision).
+ * - `bridge`: with `bridge: assembleTools` (of `@tool-search/bridge`), the visible tools
+ *   and the three bridge tools, and `prepared.bridge` to answer them with
+ *   `handleBridgeCall`; without it, the visible tools only (and a warning).
+ *
+ * Answer a real tool's call with {@link toolCallFromAnthropic} and
+ * {@link toAnthropicToolResult}. With `cacheControl`, the breakpoint goes on the last
+ * tool that is not deferred. The tools of a request are byte-identical from turn to turn
+ * while the tools passed in do not change, so the prompt cache holds.
  *
  * Tools named like the bridge tools (`tool_search`, `tool_describe`, `tool_call`) are
  * stale ones of an earlier bridge assembly and are dropped, as `assembleTools` drops them.
@@ -130,35 +174,54 @@ function serverSearchTool(kind: 'bm25' | 'regex' | undefined): AnthropicServerSe
  * @returns the {@link PreparedTools}
  * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name or one takes the search tool's name; `invalid_argument` for a search tool name Anthropic does not accept, an unknown mode, or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object` or an entry without a string name
  */
-export async function prepareAnthropicTools(
+export async function prepareAnthropicTools<B extends BridgeAssemblyShape = never>(
   tools: readonly ToolDefinition[],
-  options: PrepareAnthropicOptions = {},
-): Promise<PreparedTools<AnthropicRequestTool>> {
+  options: PrepareAnthropicOptions<B> = {},
+): Promise<PreparedTools<AnthropicRequestTool, B>> {
   const plan = planDeferral(tools, options);
-  const mode = resolveProviderMode('anthropic', options.model, options.mode, options.capabilities);
-  const names = createToolNameMap(tools, ANTHROPIC_TOOL_NAME_RULES);
-  const convert = (tool: ToolDefinition) =>
-    toAnthropicTool({ ...tool, name: names.toProvider(tool.name) });
-  const base = { decision: plan.decision, catalog: plan.catalog, config: plan.config, names };
+  // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
+  const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], ANTHROPIC_TOOL_NAME_RULES);
+  const convert = (tool: ToolDefinition): AnthropicClientTool => {
+    const out: AnthropicClientTool = toAnthropicTool({
+      ...tool,
+      name: names.toProvider(tool.name),
+    });
+    if (tool.inputExamples !== undefined) out.input_examples = tool.inputExamples;
+    return out;
+  };
+  const settled = settleMode('anthropic', plan, options);
+  const base = {
+    decision: plan.decision,
+    catalog: plan.catalog,
+    config: plan.config,
+    names,
+    reason: settled.reason,
+    strict: false,
+    searchToolName: undefined,
+    bridge: undefined,
+  };
+  const finish = (requestTools: AnthropicRequestTool[]) =>
+    withCacheBreakpoint(requestTools, options.cacheControl);
 
-  if (!plan.decision.active) {
-    return {
-      ...base,
-      mode: 'off',
-      tools: plan.tools.map(convert),
-      deferred: [],
-      searchToolName: undefined,
-    };
+  if (settled.kind === 'off') {
+    return { ...base, mode: 'off', tools: finish(plan.tools.map(convert)), deferred: [] };
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  const visible = plan.visible.map(convert);
-  if (mode === 'bridge') {
-    return { ...base, mode, tools: visible, deferred, searchToolName: undefined };
+  if (settled.kind === 'bridge') {
+    const shown = settled.assembly?.tools ?? plan.visible;
+    return {
+      ...base,
+      mode: 'bridge',
+      tools: finish(shown.map(convert)),
+      deferred,
+      bridge: settled.assembly,
+    };
   }
+  const visible = plan.visible.map(convert);
   const deferredTools = plan.deferrable.map((tool) => ({ ...convert(tool), defer_loading: true }));
   let searchTool: AnthropicRequestTool;
   let searchToolName: string | undefined;
-  if (mode === 'client') {
+  if (settled.mode === 'client') {
     searchToolName = options.searchToolName ?? DEFAULT_SEARCH_TOOL_NAME;
     if (!NAME_PATTERN.test(searchToolName)) {
       throw new ToolSearchError(
@@ -174,9 +237,78 @@ export async function prepareAnthropicTools(
   } else {
     searchTool = serverSearchTool(options.hosted);
   }
-  const requestTools: AnthropicRequestTool[] = [...visible, ...deferredTools, searchTool];
+  const requestTools = finish([...visible, ...deferredTools, searchTool]);
   checkAnthropicRequest({ tools: requestTools });
-  return { ...base, mode, tools: requestTools, deferred, searchToolName };
+  return { ...base, mode: settled.mode, tools: requestTools, deferred, searchToolName };
+}
+
+// The breakpoint goes on the last tool that is not deferred: the API rejects it on a
+// deferred one, and the tools after it are deferred, so it still closes the tools section.
+function withCacheBreakpoint(
+  tools: AnthropicRequestTool[],
+  cacheControl: AnthropicCacheControl | undefined,
+): AnthropicRequestTool[] {
+  if (cacheControl === undefined) return tools;
+  let index = tools.length - 1;
+  while (index >= 0 && (tools[index] as { defer_loading?: boolean }).defer_loading === true) {
+    index -= 1;
+  }
+  if (index < 0) return tools;
+  const out = [...tools];
+  out[index] = { ...tools[index], cache_control: { ...cacheControl } } as AnthropicRequestTool;
+  return out;
+}
+
+/**
+ * The call a `tool_use` block stands for, in the session's names: the name mapped back
+ * with `prepared.names`, the input as the arguments. Dispatch it as usual.
+ *
+ * @param prepared - the preparation of the request the block came from
+ * @param toolUse - the `tool_use` block (`id`, `name`, `input`)
+ * @returns the call, `{ id, name, arguments }`
+ * @throws nothing (an input that is not an object becomes `{}`, as the bridge reads it)
+ */
+export function toolCallFromAnthropic(
+  prepared: Pick<PreparedTools<AnthropicRequestTool>, 'names'>,
+  toolUse: { id: string; name: string; input: unknown },
+): ToolCall {
+  const input = toolUse.input;
+  return {
+    id: toolUse.id,
+    name: prepared.names.fromProvider(toolUse.name) ?? toolUse.name,
+    arguments:
+      typeof input === 'object' && input !== null && !Array.isArray(input)
+        ? (input as Record<string, unknown>)
+        : {},
+  };
+}
+
+/**
+ * The `tool_result` block for what a tool call came to, in every mode: a dispatcher
+ * outcome (`DispatchResult` of `@tool-search/hooks`) gives the tool's result alone, or
+ * the refusal with `is_error: true` (denied, failed, cancelled); a bridge answer
+ * (`handleBridgeCall`, `bridge` mode) gives its content, a refusal with `is_error: true`.
+ * The call's arguments are never echoed back.
+ *
+ * @example
+ * ```ts
+ * results.push(toAnthropicToolResult(block.id, await dispatch(toolCallFromAnthropic(prepared, block))));
+ * ```
+ *
+ * @param toolUseId - the `tool_use` block's `id`
+ * @param outcome - what the dispatcher or the bridge answered
+ * @returns the `tool_result` block for the next user message
+ * @throws nothing
+ */
+export function toAnthropicToolResult(toolUseId: string, outcome: unknown): AnthropicToolResult {
+  const { text, isError } = renderToolOutcome(outcome);
+  const result: AnthropicToolResult = {
+    type: 'tool_result',
+    tool_use_id: toolUseId,
+    content: text,
+  };
+  if (isError) result.is_error = true;
+  return result;
 }
 
 /**
@@ -251,7 +383,12 @@ export async function answerAnthropicToolSearch(
 
 /** What {@link checkAnthropicRequest} reads: the request's tools and, if given, its messages. */
 export interface AnthropicRequestShape {
-  tools?: readonly { name?: string; defer_loading?: boolean | null; type?: string | null }[];
+  tools?: readonly {
+    name?: string;
+    defer_loading?: boolean | null;
+    type?: string | null;
+    cache_control?: unknown;
+  }[];
   messages?: readonly { role: string; content: unknown }[];
 }
 
@@ -279,14 +416,15 @@ function referencesIn(messages: AnthropicRequestShape['messages']): string[] {
 
 /**
  * Checks an Anthropic request before it is sent, as the API does: tool names are
- * unique, at least one tool is not deferred, and every `tool_reference` in the messages
+ * unique, at least one tool is not deferred, no deferred tool carries `cache_control`,
+ * and every `tool_reference` in the messages
  * names a deferred tool of this same request. {@link prepareAnthropicTools} checks its
  * tools; check again with the messages when you resend a conversation with tools
  * prepared anew (a tool found earlier may have left the session).
  *
  * @param request - the request's `tools`, and its `messages` to check the references
  * @returns nothing
- * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` when every tool is deferred, or a reference names a tool that is not a deferred tool of the request (`data.tool` names it)
+ * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` when every tool is deferred, a deferred tool carries `cache_control`, or a reference names a tool that is not a deferred tool of the request (`data.tool` names it)
  */
 export function checkAnthropicRequest(request: AnthropicRequestShape): void {
   const deferred = new Set<string>();
@@ -307,6 +445,13 @@ export function checkAnthropicRequest(request: AnthropicRequestShape): void {
       );
     }
     seen.add(tool.name);
+    if (tool.defer_loading === true && tool.cache_control != null) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        `Tool '${tool.name}' is deferred and carries cache_control, which the API rejects. Put the cache breakpoint on the last tool that is not deferred (the cacheControl option of prepareAnthropicTools does).`,
+        { data: { tool: tool.name } },
+      );
+    }
     if (tool.defer_loading === true) deferred.add(tool.name);
     else loaded += 1;
   }

@@ -30,11 +30,13 @@ describe('bridge mode, combined with @tool-search/bridge', () => {
     const prepared = await prepareAnthropicTools(tools, {
       model: 'claude-3-5-haiku-latest',
       config: { enabled: 'on' },
+      bridge: assembleTools,
     });
     expect(prepared.mode).toBe('bridge');
-    const assembly = assembleTools({ tools, config: { enabled: 'on' } });
+    const assembly = prepared.bridge!;
     expect(assembly.deferred.map((tool) => tool.name)).toEqual(prepared.deferred);
     expect(assembly.decision).toEqual(prepared.decision);
+    expect(prepared.tools).toEqual(assembly.tools.map(toAnthropicTool));
 
     standIn = await startAnthropicStandIn({ steps });
     const runtime = createToolRuntime();
@@ -45,7 +47,7 @@ describe('bridge mode, combined with @tool-search/bridge', () => {
       const message = await client.messages.create({
         model: 'claude-3-5-haiku-latest',
         max_tokens: 256,
-        tools: assembly.tools.map(toAnthropicTool),
+        tools: prepared.tools,
         messages,
       });
       messages.push({ role: 'assistant', content: message.content });
@@ -78,10 +80,12 @@ describe('bridge mode, combined with @tool-search/bridge', () => {
     const prepared = await prepareOpenAIResponsesTools(tools, {
       model: 'gpt-4.1',
       config: { enabled: 'on' },
+      bridge: assembleTools,
     });
     expect(prepared.mode).toBe('bridge');
-    const assembly = assembleTools({ tools, config: { enabled: 'on' } });
+    const assembly = prepared.bridge!;
     expect(assembly.deferred.map((tool) => tool.name)).toEqual(prepared.deferred);
+    expect(prepared.tools).toEqual(assembly.tools.map(toOpenAIResponsesTool));
 
     standIn = await startOpenAIStandIn({ steps });
     const runtime = createToolRuntime();
@@ -94,7 +98,7 @@ describe('bridge mode, combined with @tool-search/bridge', () => {
       const response = await client.responses.create({
         model: 'gpt-4.1',
         input,
-        tools: assembly.tools.map(toOpenAIResponsesTool),
+        tools: prepared.tools,
       });
       text = response.output_text;
       for (const item of response.output) {

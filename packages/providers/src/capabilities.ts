@@ -50,20 +50,126 @@ export const DEFAULT_MODEL_CAPABILITIES: readonly ModelCapability[] = Object.fre
   },
 ]);
 
-function matches(row: ModelCapability, provider: Provider, model: string): boolean {
+/**
+ * The canonical form of a model id as the platforms' own APIs spell it, so that the
+ * capability table recognises the same model behind a cloud or a router: a router's
+ * `provider/` prefix (`anthropic/claude-sonnet-4.5`, `openai/gpt-5.4`, an ARN's
+ * `inference-profile/...`), Bedrock's region and vendor prefix and version suffix
+ * (`us.anthropic.claude-sonnet-4-5-20250929-v1:0`), Vertex's `@date`
+ * (`claude-sonnet-4-5@20250929`), and dotted Claude versions (`claude-sonnet-4.5`) are
+ * taken off or rewritten; case is folded. Dated suffixes stay: the table matches by prefix.
+ *
+ * @example
+ * ```ts
+ * canonicalModelId('us.anthropic.claude-sonnet-4-5-20250929-v1:0'); // 'claude-sonnet-4-5-20250929'
+ * canonicalModelId('anthropic/claude-sonnet-4.5');                  // 'claude-sonnet-4-5'
+ * canonicalModelId('claude-sonnet-4-5@20250929');                   // 'claude-sonnet-4-5'
+ * ```
+ *
+ * @param model - a model id in any of those forms
+ * @returns the id the capability table is matched against
+ * @throws nothing
+ */
+export function canonicalModelId(model: string): string {
+  let id = model.trim().toLowerCase();
+  id = id.slice(id.lastIndexOf('/') + 1);
+  id = id.replace(/@.*$/, '');
+  id = id.replace(/^(?:[a-z]{2,6}\.)?(?:anthropic|openai)\./, '');
+  id = id.replace(/-v\d+(?::\d+)?$/, '');
+  if (id.startsWith('claude-')) id = id.replace(/(\d)\.(\d)/g, '$1-$2');
+  return id;
+}
+
+// Model families a provider serves: a model of one that no row gives a native mode to
+// is known to lack native tool search, which the reason says.
+const FAMILIES: Record<Provider, RegExp> = {
+  anthropic: /^claude-/,
+  openai: /^(gpt-|o\d|chatgpt-|codex-)/,
+};
+
+function matches(row: ModelCapability, provider: Provider, ids: readonly string[]): boolean {
   if (row.provider !== provider) return false;
-  return typeof row.model === 'string' ? model.startsWith(row.model) : row.model.test(model);
+  return ids.some((id) =>
+    typeof row.model === 'string' ? id.startsWith(row.model) : row.model.test(id),
+  );
+}
+
+/** Which mode a preparation takes and why, before the activation decision is applied. */
+export interface ModeChoice {
+  /** The mode. */
+  mode: 'client' | 'hosted' | 'bridge';
+  /** Whether `auto` found no native mode for the model (it then falls back, loudly). */
+  fallback: boolean;
+  /** Why, in a sentence. */
+  reason: string;
+}
+
+function invalidMode(mode: unknown): ToolSearchError {
+  return new ToolSearchError(
+    'invalid_argument',
+    `Unknown mode '${String(mode)}'. Use 'auto', 'client', 'hosted' or 'bridge'.`,
+    { data: { field: 'mode' } },
+  );
+}
+
+/**
+ * The mode a preparation uses and why: {@link resolveProviderMode} with its reason.
+ *
+ * @param provider - the platform
+ * @param model - the model id, in any form {@link canonicalModelId} reads
+ * @param mode - the requested mode @defaultValue 'auto'
+ * @param capabilities - rows that take precedence over the built-in table
+ * @returns the mode, whether `auto` fell back, and the reason
+ * @throws `ToolSearchError` `invalid_argument` for a mode that is not one of the four
+ */
+export function chooseProviderMode(
+  provider: Provider,
+  model: string | undefined,
+  mode: ProviderMode = 'auto',
+  capabilities: readonly ModelCapability[] = [],
+): ModeChoice {
+  if (mode === 'client' || mode === 'hosted' || mode === 'bridge') {
+    return { mode, fallback: false, reason: `mode '${mode}' was asked for` };
+  }
+  if (mode !== 'auto') throw invalidMode(mode);
+  if (typeof model !== 'string' || model.trim() === '') {
+    return {
+      mode: 'bridge',
+      fallback: true,
+      reason: `no model was given, so 'auto' cannot tell whether it supports native tool search`,
+    };
+  }
+  const canonical = canonicalModelId(model);
+  const ids = canonical === model ? [model] : [model, canonical];
+  const row = [...capabilities, ...DEFAULT_MODEL_CAPABILITIES].find((entry) =>
+    matches(entry, provider, ids),
+  );
+  const native = row?.modes[0];
+  if (native !== undefined) {
+    return { mode: native, fallback: false, reason: `'${model}' supports native tool search` };
+  }
+  const known = row !== undefined || FAMILIES[provider].test(canonical);
+  return {
+    mode: 'bridge',
+    fallback: true,
+    reason: known
+      ? `'${model}' has no native tool search on ${provider}`
+      : `'${model}' is not a ${provider} model the capability table knows`,
+  };
 }
 
 /**
  * The mode a preparation uses: `mode` itself unless it is `auto`; for `auto`, the first
  * mode of the first capability row (the caller's, then {@link DEFAULT_MODEL_CAPABILITIES})
- * that matches the provider and model, else `bridge`.
+ * that matches the provider and the model id, as given or in its canonical form
+ * ({@link canonicalModelId}: Bedrock, Vertex and router ids of the same model match), else
+ * `bridge`. {@link chooseProviderMode} also says why.
  *
  * @example
  * ```ts
  * resolveProviderMode('openai', 'gpt-5.5');               // 'client'
  * resolveProviderMode('openai', 'gpt-4.1');               // 'bridge'
+ * resolveProviderMode('anthropic', 'us.anthropic.claude-sonnet-4-5-20250929-v1:0'); // 'client'
  * resolveProviderMode('anthropic', 'my-proxy-model', 'auto',
  *   [{ provider: 'anthropic', model: 'my-proxy', modes: ['hosted'] }]); // 'hosted'
  * ```
@@ -81,17 +187,5 @@ export function resolveProviderMode(
   mode: ProviderMode = 'auto',
   capabilities: readonly ModelCapability[] = [],
 ): 'client' | 'hosted' | 'bridge' {
-  if (mode === 'client' || mode === 'hosted' || mode === 'bridge') return mode;
-  if (mode !== 'auto') {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `Unknown mode '${String(mode)}'. Use 'auto', 'client', 'hosted' or 'bridge'.`,
-      { data: { field: 'mode' } },
-    );
-  }
-  if (typeof model !== 'string') return 'bridge';
-  const row = [...capabilities, ...DEFAULT_MODEL_CAPABILITIES].find((entry) =>
-    matches(entry, provider, model),
-  );
-  return row?.modes[0] ?? 'bridge';
+  return chooseProviderMode(provider, model, mode, capabilities).mode;
 }

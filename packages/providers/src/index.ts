@@ -2,9 +2,11 @@
  * Tool search on the platforms' own deferred loading, driven by our catalog and policy.
  * The provider functions live in subpaths, so that an app loads only what it uses:
  * - `@tool-search/providers/anthropic`: `prepareAnthropicTools`,
- *   `answerAnthropicToolSearch`, `checkAnthropicRequest` (Messages API).
+ *   `answerAnthropicToolSearch`, `toolCallFromAnthropic`, `toAnthropicToolResult`,
+ *   `checkAnthropicRequest` (Messages API).
  * - `@tool-search/providers/openai`: `prepareOpenAIResponsesTools`,
- *   `answerOpenAIToolSearch`, `toStrictOpenAITool` (Responses and Chat Completions).
+ *   `answerOpenAIToolSearch`, `toolCallFromOpenAI`, `toOpenAIFunctionOutput`,
+ *   `toStrictOpenAITool` (Responses and Chat Completions).
  * - `@tool-search/providers/testing`: local stand-ins of both APIs that check every
  *   request and play a scripted model, for tests and examples without an API key.
  *
@@ -17,8 +19,28 @@
  *
  * @packageDocumentation
  */
-export type { ModelCapability, PreparedMode, Provider, ProviderMode } from './capabilities.js';
-export { DEFAULT_MODEL_CAPABILITIES, resolveProviderMode } from './capabilities.js';
+export type {
+  ModeChoice,
+  ModelCapability,
+  PreparedMode,
+  Provider,
+  ProviderMode,
+} from './capabilities.js';
+export {
+  canonicalModelId,
+  chooseProviderMode,
+  DEFAULT_MODEL_CAPABILITIES,
+  resolveProviderMode,
+} from './capabilities.js';
 export type { PreparedTools, PrepareOptions } from './plan.js';
 export { DEFAULT_SEARCH_TOOL_NAME } from './plan.js';
+export type {
+  BridgeAssembler,
+  BridgeAssemblerInput,
+  BridgeAssemblyShape,
+  PrepareModeOptions,
+  ProviderLogger,
+} from './settle-mode.js';
 export { restoreStrictArguments, toStrictJsonSchema } from './strict-schema.js';
+export type { RenderedToolOutcome } from './tool-outcome.js';
+export { renderToolOutcome } from './tool-outcome.js';

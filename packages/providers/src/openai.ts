@@ -21,6 +21,7 @@ import type {
   OpenAIChatToolOutput,
   OpenAIResponsesToolOutput,
   ProviderObjectSchema,
+  ToolCall,
   ToolDefinition,
   ToolNameMap,
 } from '@tool-search/core';
@@ -31,7 +32,7 @@ import {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from '@tool-search/core';
-import { resolveProviderMode } from './capabilities.js';
+import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
 import {
   type PreparedTools,
   type PrepareOptions,
@@ -39,7 +40,9 @@ import {
   readSearchRequest,
   searchDeferred,
 } from './plan.js';
-import { toStrictJsonSchema } from './strict-schema.js';
+import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
+import { restoreStrictArguments, toStrictJsonSchema } from './strict-schema.js';
+import { renderToolOutcome } from './tool-outcome.js';
 
 /** The Responses `tool_search` tool (`Responses.ToolSearchTool`). */
 export interface OpenAIToolSearchTool {
@@ -79,8 +82,16 @@ export interface OpenAIToolSearchOutput {
   tools: OpenAIResponsesToolOutput[];
 }
 
+/** The output of a function call (`Responses.ResponseInputItem.FunctionCallOutput`). */
+export interface OpenAIFunctionCallOutput {
+  type: 'function_call_output';
+  call_id: string;
+  output: string;
+}
+
 /** Options of {@link prepareOpenAIResponsesTools}. */
-export interface PrepareOpenAIOptions extends PrepareOptions {
+export interface PrepareOpenAIOptions<B extends BridgeAssemblyShape = BridgeAssemblyShape>
+  extends PrepareOptions<B> {
   /**
    * Send strict-mode functions (`strict: true`, schemas from `toStrictJsonSchema`);
    * map the arguments back with `restoreStrictArguments`. @defaultValue false
@@ -95,9 +106,6 @@ export interface PrepareOpenAIOptions extends PrepareOptions {
 }
 
 const NAMESPACE_PREVIEW = 8;
-
-// Preparations made with `strict`, so their search answers carry strict functions too.
-const strictPreparations = new WeakSet<object>();
 
 function defaultNamespaceDescription(group: string, tools: readonly ToolDefinition[]): string {
   const shown = tools.slice(0, NAMESPACE_PREVIEW).map((tool) => tool.name);
@@ -152,7 +160,7 @@ function groupOf(tool: ToolDefinition): string | undefined {
 function namespaces(
   deferrable: readonly ToolDefinition[],
   names: ToolNameMap,
-  options: PrepareOpenAIOptions,
+  options: PrepareOpenAIOptions<BridgeAssemblyShape>,
 ): OpenAIRequestTool[] {
   const groups = new Map<string, ToolDefinition[]>();
   const loose: ToolDefinition[] = [];
@@ -182,14 +190,23 @@ function namespaces(
  * mode (and of the bridge): core tools, tools of unknown source and pinned tools are
  * never deferred; the deferrable tools are deferred when their estimated tokens reach
  * the threshold. Then, by mode:
- * - `off` (below the threshold): every tool as a function.
+ * - `off` (below the threshold, or `auto` for a model without native tool search and no
+ *   `bridge` option): every tool as a function; `prepared.reason` says which, and a
+ *   fallback is reported once through `logger`.
  * - `client`: the tools that stay visible and a `tool_search` tool with
  *   `execution: 'client'`; the deferred functions are kept back until a search finds
  *   them (answer with {@link answerOpenAIToolSearch}).
  * - `hosted`: the visible functions, the deferred ones with `defer_loading: true` inside
  *   one namespace per toolset (or server), each with its description, and OpenAI's own
  *   `tool_search`.
- * - `bridge`: the visible functions; add the bridge tools of `@tool-search/bridge`.
+ * - `bridge`: with `bridge: assembleTools` (of `@tool-search/bridge`), the visible
+ *   functions and the three bridge tools, and `prepared.bridge` to answer them with
+ *   `handleBridgeCall`; without it, the visible functions only (and a warning).
+ *
+ * Read a function call with {@link toolCallFromOpenAI} (names mapped back, strict
+ * arguments restored) and answer it with {@link toOpenAIFunctionOutput}. Carry the whole
+ * `response.output` over to the next request's input (in `hosted` mode it holds the
+ * platform's search items; reasoning items and messages belong to the conversation too).
  *
  * Tools named like the bridge tools (`tool_search`, `tool_describe`, `tool_call`) are
  * stale ones of an earlier bridge assembly and are dropped, as `assembleTools` drops them.
@@ -202,47 +219,119 @@ function namespaces(
  * @returns the {@link PreparedTools}
  * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` for an unknown mode or a list that is not an array; `invalid_tool_definition` for a schema whose type is not `object` or an entry without a string name
  */
-export async function prepareOpenAIResponsesTools(
+export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape = never>(
   tools: readonly ToolDefinition[],
-  options: PrepareOpenAIOptions = {},
-): Promise<PreparedTools<OpenAIRequestTool>> {
+  options: PrepareOpenAIOptions<B> = {},
+): Promise<PreparedTools<OpenAIRequestTool, B>> {
   const plan = planDeferral(tools, options);
-  const mode = resolveProviderMode('openai', options.model, options.mode, options.capabilities);
-  const names = createToolNameMap(tools, OPENAI_TOOL_NAME_RULES);
+  // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
+  const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], OPENAI_TOOL_NAME_RULES);
   const strict = options.strict === true;
-  const base = { decision: plan.decision, catalog: plan.catalog, config: plan.config, names };
+  const settled = settleMode('openai', plan, options);
+  const base = {
+    decision: plan.decision,
+    catalog: plan.catalog,
+    config: plan.config,
+    names,
+    reason: settled.reason,
+    strict,
+    searchToolName: undefined,
+    bridge: undefined,
+  };
+  const convert = (tool: ToolDefinition) => toFunction(tool, names, strict);
 
-  if (!plan.decision.active) {
-    const all = plan.tools.map((tool) => toFunction(tool, names, strict));
-    return { ...base, mode: 'off', tools: all, deferred: [], searchToolName: undefined };
+  if (settled.kind === 'off') {
+    return { ...base, mode: 'off', tools: plan.tools.map(convert), deferred: [] };
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  const visible: OpenAIRequestTool[] = plan.visible.map((tool) => toFunction(tool, names, strict));
-  if (mode === 'bridge')
-    return { ...base, mode, tools: visible, deferred, searchToolName: undefined };
-  if (mode === 'client') {
+  if (settled.kind === 'bridge') {
+    const shown = settled.assembly?.tools ?? plan.visible;
+    return {
+      ...base,
+      mode: 'bridge',
+      tools: shown.map(convert),
+      deferred,
+      bridge: settled.assembly,
+    };
+  }
+  const visible: OpenAIRequestTool[] = plan.visible.map(convert);
+  if (settled.mode === 'client') {
     const search = clientSearchTool({
       fallback: plan.config.searchDefaultLimit,
       max: plan.config.maxSearchLimit,
     });
-    const prepared: PreparedTools<OpenAIRequestTool> = {
+    return {
       ...base,
-      mode,
+      mode: 'client',
       tools: [...visible, search],
       deferred,
       searchToolName: 'tool_search',
     };
-    if (strict) strictPreparations.add(prepared);
-    return prepared;
   }
   const hosted: OpenAIToolSearchTool = { type: 'tool_search' };
   return {
     ...base,
-    mode,
+    mode: 'hosted',
     tools: [...visible, ...namespaces(plan.deferrable, names, options), hosted],
     deferred,
-    searchToolName: undefined,
   };
+}
+
+/**
+ * The call a `function_call` item stands for, in the session's terms: the name mapped
+ * back with `prepared.names`, the JSON arguments parsed, and, when the preparation was
+ * strict, the `null`s strict mode asked for dropped against the tool's own schema
+ * ({@link restoreStrictArguments}), so no schema needs looking up. Dispatch it as usual.
+ *
+ * @param prepared - the preparation of the request the item came from
+ * @param item - the `function_call` item (`call_id`, `name`, `arguments` as JSON text)
+ * @returns the call, `{ id, name, arguments }`
+ * @throws `ToolSearchError` `invalid_argument` when `arguments` is not JSON text of an object (`data.tool` names the call)
+ */
+export function toolCallFromOpenAI(
+  prepared: Pick<PreparedTools<OpenAIRequestTool>, 'names' | 'catalog' | 'strict'>,
+  item: { call_id: string; name: string; arguments: string },
+): ToolCall {
+  const name = prepared.names.fromProvider(item.name) ?? item.name;
+  let parsed: unknown;
+  try {
+    parsed = item.arguments.trim() === '' ? {} : JSON.parse(item.arguments);
+  } catch {
+    parsed = undefined;
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `The arguments of the call of '${name}' are not JSON text of an object. Answer the call with an error output, e.g. toOpenAIFunctionOutput(call_id, { error }).`,
+      { data: { tool: name } },
+    );
+  }
+  const schema = prepared.strict
+    ? (prepared.catalog.get(name)?.inputSchema ?? undefined)
+    : undefined;
+  const args = schema === undefined ? parsed : restoreStrictArguments(schema, parsed);
+  return { id: item.call_id, name, arguments: args as Record<string, unknown> };
+}
+
+/**
+ * The `function_call_output` item for what a function call came to, in every mode: a
+ * dispatcher outcome (`DispatchResult` of `@tool-search/hooks`) gives the tool's result
+ * alone, or `Denied: …` / `Error: …` / `Cancelled: …`; a bridge answer
+ * (`handleBridgeCall`, `bridge` mode) gives its content. The call's arguments are never
+ * echoed back.
+ *
+ * @example
+ * ```ts
+ * input.push(item, toOpenAIFunctionOutput(item.call_id, await dispatch(toolCallFromOpenAI(prepared, item))));
+ * ```
+ *
+ * @param callId - the `function_call` item's `call_id`
+ * @param outcome - what the dispatcher or the bridge answered
+ * @returns the item to append to the next request's input
+ * @throws nothing
+ */
+export function toOpenAIFunctionOutput(callId: string, outcome: unknown): OpenAIFunctionCallOutput {
+  return { type: 'function_call_output', call_id: callId, output: renderToolOutcome(outcome).text };
 }
 
 /**
@@ -283,9 +372,8 @@ export async function answerOpenAIToolSearch(
   };
   const request = readSearchRequest(call.arguments, prepared.config);
   if (!request.ok) return output;
-  const strict = strictPreparations.has(prepared);
   const found = await searchDeferred(prepared, request.query, request.limit);
-  output.tools = found.map((tool) => toFunction(tool, prepared.names, strict));
+  output.tools = found.map((tool) => toFunction(tool, prepared.names, prepared.strict));
   return output;
 }
 

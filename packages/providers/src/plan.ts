@@ -8,12 +8,12 @@ import type {
   ToolSearchConfig,
 } from '@tool-search/core';
 import { createCatalog, planActivation, ToolSearchError } from '@tool-search/core';
-import type { ModelCapability, PreparedMode, ProviderMode } from './capabilities.js';
+import type { PreparedMode } from './capabilities.js';
+import type { BridgeAssemblyShape, PrepareModeOptions } from './settle-mode.js';
 
 /** The options every `prepare*` function takes. */
-export interface PrepareOptions {
-  /** How deferred tools reach the model. @defaultValue 'auto' */
-  mode?: ProviderMode;
+export interface PrepareOptions<B extends BridgeAssemblyShape = BridgeAssemblyShape>
+  extends PrepareModeOptions<B> {
   /**
    * The tool search config, in any form `parseToolSearchConfig` accepts.
    * @defaultValue the defaults (`auto`, 10%, search limits 5 and 20)
@@ -21,16 +21,12 @@ export interface PrepareOptions {
   config?: ToolSearchConfig | unknown;
   /** The model's context window in tokens; unknown means a 20,000-token threshold. */
   contextWindow?: number;
-  /** The model id, for `auto` (see `DEFAULT_MODEL_CAPABILITIES`). */
-  model?: string;
   /** The ranker of the catalog that answers searches. @defaultValue `createBm25Ranker()` */
   ranker?: Ranker;
   /** The token counter of the activation estimate. @defaultValue `charsPerTokenCounter` */
   counter?: TokenCounter;
   /** Names that are never deferred whatever their source (pins from config). */
   pinned?: Iterable<string>;
-  /** Capability rows that take precedence over `DEFAULT_MODEL_CAPABILITIES`. */
-  capabilities?: readonly ModelCapability[];
   /**
    * The name of our search tool in `client` mode (Anthropic; OpenAI's is always
    * `tool_search`). @defaultValue 'tool_search'
@@ -43,9 +39,17 @@ export interface PrepareOptions {
  * functions need. Prepare again for every request (tool lists and scopes change); a
  * search answer must come from the preparation of the request it answers.
  */
-export interface PreparedTools<T> {
-  /** The mode used; `off` when the decision said no and every tool is sent as it is. */
+export interface PreparedTools<T, B = unknown> {
+  /**
+   * The mode used; `off` when every tool is sent as it is: below the threshold, or
+   * `auto` without a native mode for the model and without `bridge` (see `reason`).
+   */
   mode: PreparedMode;
+  /**
+   * Why this mode, in a sentence: the model's support, the threshold, a fallback. A
+   * fallback is also reported through `logger`.
+   */
+  reason: string;
   /** What goes into the request's `tools`. */
   tools: T[];
   /** The session's names of the tools sent deferred, or kept back (`client` on OpenAI, `bridge`). */
@@ -63,6 +67,13 @@ export interface PreparedTools<T> {
   names: ToolNameMap;
   /** The name of our search tool in `client` mode; `undefined` in the other modes. */
   searchToolName: string | undefined;
+  /**
+   * In `bridge` mode with the `bridge` option: the bridge's assembly, to answer the
+   * bridge tools with (`handleBridgeCall(prepared.bridge, call, dispatch)`); else `undefined`.
+   */
+  bridge: B | undefined;
+  /** Whether the functions were sent in strict mode (OpenAI `strict`). */
+  strict: boolean;
 }
 
 /** The shared activation plan of a request, before any provider format. */

@@ -354,15 +354,18 @@ describe('auto mode', () => {
       'invalid_argument',
     );
 
+    const warnings: string[] = [];
     const prepared = await prepareOpenAIResponsesTools(sessionTools, {
       model: 'gpt-4.1',
       config: { enabled: 'on' },
+      logger: { warn: (message) => void warnings.push(message) },
     });
-    expect(prepared.mode).toBe('bridge');
-    expect(prepared.tools.map((tool) => ('name' in tool ? tool.name : tool.type))).toEqual([
-      'read_file',
-    ]);
-    expect(prepared.deferred).toHaveLength(4);
+    // No native tool search and no bridge given: every tool is sent as it is, loudly.
+    expect(prepared.mode).toBe('off');
+    expect(prepared.reason).toMatch(/'gpt-4\.1' has no native tool search/);
+    expect(prepared.tools).toHaveLength(sessionTools.length);
+    expect(warnings).toHaveLength(1);
+    expect(prepared.deferred).toHaveLength(0);
   });
 });
 

@@ -65,6 +65,9 @@ function readTools(raw: unknown): Tools {
       }
       tools.custom.set(name, tool);
     }
+    if (tool['defer_loading'] === true && tool['cache_control'] != null) {
+      tools.problems.push(`tools.${name}: a deferred tool cannot carry cache_control`);
+    }
     if (tool['defer_loading'] === true) tools.deferred.add(name);
     else loaded += 1;
   }
@@ -161,7 +164,7 @@ function message(content: unknown[], stop: string) {
  * Starts a local stand-in of the Anthropic Messages API (`POST /v1/messages`) for the
  * real `@anthropic-ai/sdk` client (`new Anthropic({ baseURL: standIn.url, apiKey: 'test' })`).
  * It checks every request as the API does (tool names and schemas, unique names, at
- * least one tool not deferred, every `tool_reference` naming a deferred tool of the same
+ * least one tool not deferred, no `cache_control` on a deferred tool, every `tool_reference` naming a deferred tool of the same
  * request, every `tool_use` naming a loaded tool, every `tool_result` answering a call)
  * and answers 400 when a rule is broken. Otherwise a scripted model plays the next step:
  * a `search` calls our client search tool, or, when the request carries Anthropic's

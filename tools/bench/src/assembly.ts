@@ -62,7 +62,10 @@ function bridgeAssembly(assembleTools: AssembleTools, createCache: () => unknown
   const cacheOf = (ranker: Ranker | undefined): unknown => {
     if (ranker === undefined) return unranked;
     let cache = caches.get(ranker);
-    if (cache === undefined) caches.set(ranker, (cache = createCache()));
+    if (cache === undefined) {
+      cache = createCache();
+      caches.set(ranker, cache);
+    }
     return cache;
   };
   return {

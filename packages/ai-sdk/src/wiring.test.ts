@@ -141,3 +141,32 @@ describe('tool_search hits of AI SDK tools', () => {
     expect(shortDescription('x'.repeat(400))).toHaveLength(160);
   });
 });
+
+describe('withToolSearch holds one session', () => {
+  it('keeps one streak of searches across the assemblies a tool_describe load makes', async () => {
+    const search = withToolSearch(catalogToolSet(), {
+      core: ['read_file'],
+      config: { enabled: 'on' },
+    });
+    const queries = [
+      'post a slack message',
+      'github issue',
+      'send an email',
+      'calendar event',
+      'jira ticket',
+    ];
+    const model = createScriptedModel([
+      { tool: 'tool_search', input: { query: queries[0] } },
+      { tool: 'tool_describe', input: { name: 'slack_slack_post_message' } },
+      ...queries.slice(1).map((query) => ({ tool: 'tool_search', input: { query } })),
+      { text: 'ok' },
+    ]);
+    const result = await generateText({ model, ...search, stopWhen: stepCountIs(8), prompt: 'hi' });
+    // After the load the searches run on another assembly (another memo entry).
+    expect(sentTools(model)[2]).toContain('slack_slack_post_message');
+    const answers = result.steps.map((step) => step.toolResults[0]?.output as { nudge?: unknown });
+    // The fifth search in a row without a call is nudged: the streak spans both assemblies.
+    expect(answers[5]?.nudge).toBeDefined();
+    expect(answers[4]?.nudge).toBeUndefined();
+  });
+});

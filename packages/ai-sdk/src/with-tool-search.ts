@@ -2,7 +2,9 @@ import type { Assembly } from '@tool-search/bridge';
 import {
   assembleTools,
   BRIDGE_TOOL_NAMES,
+  createAssemblyCache,
   createBridgeTools,
+  createSearchGuard,
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
@@ -231,6 +233,10 @@ export function withToolSearch(
   let known = new Map<string, ToolDefinition>();
   const dispatch = createToolSetDispatcher(tools, (name) => known.get(name), options);
   const assemblies = new Map<string, Assembly>();
+  // One session: one guard against runaway searches and one assembly cache, whichever
+  // set of loaded tools an assembly was made for.
+  const searchGuard = createSearchGuard();
+  const cache = createAssemblyCache();
   // Calls the repair routed: their tool_call execution is a direct call of the real tool.
   const routed = new Set<string>();
   const providerTools = Object.keys(tools).filter((name) => !isFunctionTool(tools[name]));
@@ -252,6 +258,8 @@ export function withToolSearch(
       ...(options.counter ? { counter: options.counter } : {}),
       pinned: [...(options.pinned ?? []), ...loaded],
       stableDescriptions: true,
+      searchGuard,
+      cache,
     });
     if (assemblies.size >= ASSEMBLY_MEMO) assemblies.delete(assemblies.keys().next().value!);
     assemblies.set(key, assembly);

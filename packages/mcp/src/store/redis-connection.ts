@@ -1,7 +1,7 @@
 import { createClient } from '@redis/client';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { redisKeys } from './redis-keys.js';
+import { EXPIRE_WITH_SESSION, redisKeys } from './redis-keys.js';
 import { DEFAULT_AUDIT_MAX_RECORDS, DEFAULT_EVENTS_PER_SESSION } from './types.js';
 
 /** Options of {@link createRedisStore}. */
@@ -81,6 +81,41 @@ export class RedisConnections {
       `The gateway's store (${this.location}) is unavailable: ${what} failed (${detail}). Nothing was kept in memory instead; try again in a few seconds.`,
       { ...(cause === undefined ? {} : { cause }), data: { field: 'store' } },
     );
+  }
+
+  /** The keys of a session and of its place under the caps, in the order the scripts take them. */
+  sessionKeys(id: string, principal: string): string[] {
+    const keys = this.keys;
+    return [
+      keys.session(id),
+      keys.approvals(id),
+      keys.events(id),
+      keys.questions(id),
+      keys.capsOf(principal),
+      keys.capsAll,
+    ];
+  }
+
+  /**
+   * Runs the script `body` on a key of a session (its KEYS[2]), which then expires with
+   * the session's record (KEYS[1]); answers the script's `result`.
+   */
+  writeWithSession<T = Reply>(
+    what: string,
+    body: string,
+    sessionId: string,
+    key: string,
+    args: (string | number)[],
+    result?: string,
+  ): Promise<T> {
+    return this.call<T>(what, [
+      'EVAL',
+      EXPIRE_WITH_SESSION(body, result),
+      2,
+      this.keys.session(sessionId),
+      key,
+      ...args,
+    ]);
   }
 
   /** Sends a command on the main connection. */

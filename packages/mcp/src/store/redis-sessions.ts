@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { entriesOf, type RedisConnections, type Reply } from './redis-connection.js';
-import { ADMIT_SCRIPT, EXPIRE_WITH_SESSION, TOUCH_SCRIPT } from './redis-keys.js';
+import { ADMIT_SCRIPT, TOUCH_SCRIPT } from './redis-keys.js';
 import type { GatewayStore, StoredSession, StoreSessionLimits } from './types.js';
 
 // The session half of the Redis store: sessions, their caps, approvals and stream events.
@@ -36,17 +36,11 @@ export async function touchSession(
   principal: string,
   ttlMs: number,
 ): Promise<boolean> {
-  const keys = redis.keys;
   const alive = await redis.call('touching the session', [
     'EVAL',
     TOUCH_SCRIPT,
     6,
-    keys.session(id),
-    keys.approvals(id),
-    keys.events(id),
-    keys.questions(id),
-    keys.capsOf(principal),
-    keys.capsAll,
+    ...redis.sessionKeys(id, principal),
     ttlMs,
     Date.now(),
     id,
@@ -59,17 +53,11 @@ export async function deleteSession(
   id: string,
   principal: string,
 ): Promise<void> {
-  const keys = redis.keys;
   await redis.call('deleting the session', [
     'EVAL',
     "redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4]) redis.call('ZREM', KEYS[5], ARGV[1]) redis.call('ZREM', KEYS[6], ARGV[1]) return 1",
     6,
-    keys.session(id),
-    keys.approvals(id),
-    keys.events(id),
-    keys.questions(id),
-    keys.capsOf(principal),
-    keys.capsAll,
+    ...redis.sessionKeys(id, principal),
     id,
   ]);
 }
@@ -118,14 +106,13 @@ export async function rememberApproval(
   sessionId: string,
   key: string,
 ): Promise<void> {
-  await redis.call('storing the approval', [
-    'EVAL',
-    EXPIRE_WITH_SESSION("redis.call('SADD', KEYS[2], ARGV[1])"),
-    2,
-    redis.keys.session(sessionId),
+  await redis.writeWithSession(
+    'storing the approval',
+    "redis.call('SADD', KEYS[2], ARGV[1])",
+    sessionId,
     redis.keys.approvals(sessionId),
-    key,
-  ]);
+    [key],
+  );
 }
 
 export async function appendEvent(
@@ -135,19 +122,14 @@ export async function appendEvent(
   message: JSONRPCMessage,
 ): Promise<string> {
   return String(
-    await redis.call('storing the stream event', [
-      'EVAL',
-      EXPIRE_WITH_SESSION(
-        "local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'stream', ARGV[2], 'message', ARGV[3])",
-        'id',
-      ),
-      2,
-      redis.keys.session(sessionId),
+    await redis.writeWithSession(
+      'storing the stream event',
+      "local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[1], '*', 'stream', ARGV[2], 'message', ARGV[3])",
+      sessionId,
       redis.keys.events(sessionId),
-      redis.eventsPerSession,
-      streamId,
-      JSON.stringify(message),
-    ]),
+      [redis.eventsPerSession, streamId, JSON.stringify(message)],
+      'id',
+    ),
   );
 }
 

@@ -2,12 +2,7 @@ import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { readAuditEntry } from './audit-record.js';
 import { entriesOf, type RedisConnections, type Reply } from './redis-connection.js';
-import {
-  EXPIRE_WITH_SESSION,
-  REPLACE_HASH_CHUNK,
-  REPLACE_HASH_SCRIPT,
-  ROUTE_ANSWER_SCRIPT,
-} from './redis-keys.js';
+import { REPLACE_HASH_CHUNK, REPLACE_HASH_SCRIPT, ROUTE_ANSWER_SCRIPT } from './redis-keys.js';
 import type {
   AnswerRouting,
   AuditEntry,
@@ -97,15 +92,13 @@ export async function openQuestion(
   redis: RedisConnections,
   { sessionId, questionId, replica }: OpenQuestion,
 ): Promise<void> {
-  await redis.call('storing the open question', [
-    'EVAL',
-    EXPIRE_WITH_SESSION("redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])"),
-    2,
-    redis.keys.session(sessionId),
+  await redis.writeWithSession(
+    'storing the open question',
+    "redis.call('HSET', KEYS[2], ARGV[1], ARGV[2])",
+    sessionId,
     redis.keys.questions(sessionId),
-    questionId,
-    replica,
-  ]);
+    [questionId, replica],
+  );
 }
 
 export async function closeQuestion(

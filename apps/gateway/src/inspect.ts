@@ -5,7 +5,7 @@ import {
   estimateToolTokens,
   type ToolDefinition,
 } from '@tool-search/core';
-import { createUpstreamPool, type UpstreamPool } from '@tool-search/mcp';
+import { createUpstreamPool, type UpstreamPool, type UpstreamServerStatus } from '@tool-search/mcp';
 import { findUnmatchedRules, type GatewayConfig } from '@tool-search/mcp/config';
 import { readConfigFile, toolsOfProfile } from './config-file.js';
 import {
@@ -130,6 +130,137 @@ function printUnmatchedRules(
   for (const rule of unmatched) out.write(`  ${style.yellow('warning')}: ${rule.message}\n`);
 }
 
+type InspectOptions = { config: string; profile?: string; accept?: boolean; store?: string };
+
+/** One inspection: the config, the started pool, the profile's tools and where to print. */
+interface Inspection {
+  readonly options: InspectOptions;
+  readonly config: GatewayConfig;
+  readonly pool: UpstreamPool;
+  readonly tools: ToolDefinition[];
+  readonly visible: ToolDefinition[];
+  readonly deferrable: ToolDefinition[];
+  readonly out: Output;
+  readonly style: Style;
+}
+
+/** The note of a server's row: what is outside the profile, why it failed, or its time. */
+function serverNote(
+  inspection: Inspection,
+  status: UpstreamServerStatus,
+  own: number,
+  all: number,
+): string {
+  return inspection.options.profile !== undefined && own < all
+    ? `${all - own} of ${all} tools outside the profile`
+    : status.state === 'failed'
+      ? safeText(status.error ?? '')
+      : status.rejectedTools.length
+        ? `${status.rejectedTools.length} bad definitions skipped: ${status.rejectedTools
+            .slice(0, 3)
+            .map((tool) => safeText(tool.name))
+            .join(', ')}`
+        : status.connectMs !== undefined
+          ? `${formatInt(status.connectMs)} ms`
+          : '';
+}
+
+/** The table of servers: state, tools, tokens and pins of each, then the total. */
+function printServers(inspection: Inspection): void {
+  const { pool, tools, visible, style } = inspection;
+  const pinned = new Set(visible.map((tool) => tool.name));
+  const rows: string[][] = [];
+  for (const status of pool.status()) {
+    const own = tools.filter((tool) => serverOf(pool, tool) === status.name);
+    const state =
+      status.state === 'ready'
+        ? style.green('ready')
+        : status.state === 'failed'
+          ? style.red('failed')
+          : status.state;
+    const all = pool.tools().filter((tool) => serverOf(pool, tool) === status.name).length;
+    rows.push([
+      safeText(status.name),
+      state,
+      formatInt(own.length),
+      formatInt(estimateToolTokens(own)),
+      formatInt(own.filter((tool) => pinned.has(tool.name)).length),
+      truncate(serverNote(inspection, status, own.length, all), 60),
+    ]);
+  }
+  rows.push([
+    style.bold('total'),
+    '',
+    style.bold(formatInt(tools.length)),
+    style.bold(formatInt(estimateToolTokens(tools))),
+    style.bold(formatInt(visible.length)),
+    '',
+  ]);
+  inspection.out.write(
+    `${renderTable(
+      [
+        { header: 'server' },
+        { header: 'state' },
+        { header: 'tools', align: 'right' },
+        { header: '~tokens', align: 'right' },
+        { header: 'pinned', align: 'right' },
+        { header: 'note' },
+      ],
+      rows,
+      { style },
+    ).join('\n')}\n`,
+  );
+}
+
+/** When tool search activates, and what each context window would list. */
+function printActivation(inspection: Inspection): void {
+  const { config, tools, visible, deferrable, out, style } = inspection;
+  const search = config.toolSearch;
+  const rule =
+    search.enabled === 'auto'
+      ? search.thresholdTokens !== undefined
+        ? `when the deferrable tools reach ${formatInt(search.thresholdTokens)} tokens`
+        : `when the deferrable tools reach ${search.thresholdPct}% of the context window`
+      : search.enabled === 'on'
+        ? 'always (enabled: on)'
+        : 'never (enabled: off)';
+  out.write(
+    `\n${style.bold('tool search')}: activates ${rule}; ${formatInt(deferrable.length)} deferrable tools ` +
+      `(~${formatInt(estimateToolTokens(deferrable))} tokens), ${formatInt(visible.length)} always visible (~${formatInt(estimateToolTokens(visible))} tokens)\n\n`,
+  );
+  const decisions = INSPECT_CONTEXT_WINDOWS.map((window) => {
+    const assembly = assembleTools({ tools, config: search, contextWindow: window });
+    const { decision, stats } = assembly;
+    const listed = estimateToolTokens(assembly.tools);
+    return [
+      formatWindow(window),
+      decision.thresholdTokens ? formatInt(decision.thresholdTokens) : '—',
+      decision.active ? style.green('active') : style.yellow('passthrough'),
+      decision.reason,
+      formatInt(assembly.tools.length),
+      formatInt(listed),
+      formatPct(listed, window),
+      formatInt(stats.tokensSaved),
+    ];
+  });
+  out.write(
+    `${renderTable(
+      [
+        { header: 'context' },
+        { header: 'threshold', align: 'right' },
+        { header: 'decision' },
+        { header: 'why' },
+        { header: 'listed', align: 'right' },
+        { header: '~tokens', align: 'right' },
+        { header: 'of context', align: 'right' },
+        { header: 'saved', align: 'right' },
+      ],
+      decisions,
+      { style },
+    ).join('\n')}\n`,
+  );
+}
+
 /**
  * `inspect --config <file> [--profile P] [--accept]`: per server, its state, tools and
  * estimated tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of
@@ -145,7 +276,7 @@ function printUnmatchedRules(
  * @throws {@link ConfigFileError} for a bad config file
  */
 export async function runInspect(
-  options: { config: string; profile?: string; accept?: boolean; store?: string },
+  options: InspectOptions,
   out: Output = process.stdout,
 ): Promise<number> {
   const config = await readConfigFile(options.config, options);
@@ -153,113 +284,21 @@ export async function runInspect(
   return withPool(config, async (pool) => {
     const tools = toolsOfProfile(pool.tools(), config, options.profile);
     const { visible, deferrable } = classifyTools(tools);
-    const pinned = new Set(visible.map((tool) => tool.name));
     out.write(
       `${style.bold('inspect')} ${options.config}${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
     );
-
-    const rows: string[][] = [];
-    for (const status of pool.status()) {
-      const own = tools.filter((tool) => serverOf(pool, tool) === status.name);
-      const state =
-        status.state === 'ready'
-          ? style.green('ready')
-          : status.state === 'failed'
-            ? style.red('failed')
-            : status.state;
-      const all = pool.tools().filter((tool) => serverOf(pool, tool) === status.name).length;
-      const note =
-        options.profile !== undefined && own.length < all
-          ? `${all - own.length} of ${all} tools outside the profile`
-          : status.state === 'failed'
-            ? safeText(status.error ?? '')
-            : status.rejectedTools.length
-              ? `${status.rejectedTools.length} bad definitions skipped: ${status.rejectedTools
-                  .slice(0, 3)
-                  .map((tool) => safeText(tool.name))
-                  .join(', ')}`
-              : status.connectMs !== undefined
-                ? `${formatInt(status.connectMs)} ms`
-                : '';
-      rows.push([
-        safeText(status.name),
-        state,
-        formatInt(own.length),
-        formatInt(estimateToolTokens(own)),
-        formatInt(own.filter((tool) => pinned.has(tool.name)).length),
-        truncate(note, 60),
-      ]);
-    }
-    const total = estimateToolTokens(tools);
-    rows.push([
-      style.bold('total'),
-      '',
-      style.bold(formatInt(tools.length)),
-      style.bold(formatInt(total)),
-      style.bold(formatInt(visible.length)),
-      '',
-    ]);
-    out.write(
-      `${renderTable(
-        [
-          { header: 'server' },
-          { header: 'state' },
-          { header: 'tools', align: 'right' },
-          { header: '~tokens', align: 'right' },
-          { header: 'pinned', align: 'right' },
-          { header: 'note' },
-        ],
-        rows,
-        { style },
-      ).join('\n')}\n`,
-    );
-
-    const visibleTokens = estimateToolTokens(visible);
-    const deferrableTokens = estimateToolTokens(deferrable);
-    const search = config.toolSearch;
-    const rule =
-      search.enabled === 'auto'
-        ? search.thresholdTokens !== undefined
-          ? `when the deferrable tools reach ${formatInt(search.thresholdTokens)} tokens`
-          : `when the deferrable tools reach ${search.thresholdPct}% of the context window`
-        : search.enabled === 'on'
-          ? 'always (enabled: on)'
-          : 'never (enabled: off)';
-    out.write(
-      `\n${style.bold('tool search')}: activates ${rule}; ${formatInt(deferrable.length)} deferrable tools ` +
-        `(~${formatInt(deferrableTokens)} tokens), ${formatInt(visible.length)} always visible (~${formatInt(visibleTokens)} tokens)\n\n`,
-    );
-    const decisions = INSPECT_CONTEXT_WINDOWS.map((window) => {
-      const assembly = assembleTools({ tools, config: search, contextWindow: window });
-      const { decision, stats } = assembly;
-      const listed = estimateToolTokens(assembly.tools);
-      return [
-        formatWindow(window),
-        decision.thresholdTokens ? formatInt(decision.thresholdTokens) : '—',
-        decision.active ? style.green('active') : style.yellow('passthrough'),
-        decision.reason,
-        formatInt(assembly.tools.length),
-        formatInt(listed),
-        formatPct(listed, window),
-        formatInt(stats.tokensSaved),
-      ];
-    });
-    out.write(
-      `${renderTable(
-        [
-          { header: 'context' },
-          { header: 'threshold', align: 'right' },
-          { header: 'decision' },
-          { header: 'why' },
-          { header: 'listed', align: 'right' },
-          { header: '~tokens', align: 'right' },
-          { header: 'of context', align: 'right' },
-          { header: 'saved', align: 'right' },
-        ],
-        decisions,
-        { style },
-      ).join('\n')}\n`,
-    );
+    const inspection: Inspection = {
+      options,
+      config,
+      pool,
+      tools,
+      visible,
+      deferrable,
+      out,
+      style,
+    };
+    printServers(inspection);
+    printActivation(inspection);
     printUnmatchedRules(config, pool, out, style);
     printUntrustedDefinitions(pool, out, style);
     printArgumentChecks(tools, out, style);

@@ -6,7 +6,7 @@ import {
   type StartGatewayOptions,
   startGateway,
 } from '@tool-search/mcp';
-import { findUnmatchedRules } from '@tool-search/mcp/config';
+import { findUnmatchedRules, type GatewayConfig } from '@tool-search/mcp/config';
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
 import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';
@@ -51,6 +51,138 @@ function isAllInterfaces(host: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '[::]';
 }
 
+/** One `serve` run: its flags, its config, the gateway once started, and whether it stops. */
+interface ServeState {
+  readonly options: ServeOptions;
+  readonly config: GatewayConfig;
+  readonly stderr: NodeJS.WriteStream;
+  readonly graceMs: number;
+  starting: Promise<StartedGateway> | undefined;
+  gateway: StartedGateway | undefined;
+  closing: boolean;
+}
+
+/** Stops once: a signal gives the calls in flight the grace; stdin closing gives none. */
+function shutdown(state: ServeState, signal: NodeJS.Signals | undefined): void {
+  if (state.closing) return;
+  state.closing = true;
+  const { stderr } = state;
+  // A stop that was asked for and completed is a success (0): service managers such
+  // as systemd count 143 as a failure. The client closing stdin leaves no one to
+  // answer, so no grace then.
+  const grace = signal === undefined ? 0 : state.graceMs;
+  if (signal !== undefined) {
+    stderr.write(
+      `tool-search-gateway: ${signal}: shutting down; calls in flight have ${grace / 1000} s to finish.\n`,
+    );
+  }
+  const exit = (code: number) => {
+    // stdout may hold the last answers (stdio): let it drain first.
+    process.stdout.write('', () => process.exit(code));
+  };
+  // Never hang on the way out: the upstreams get a few seconds after the grace.
+  setTimeout(() => {
+    stderr.write('tool-search-gateway: shutdown took too long; exiting.\n');
+    process.exit(1);
+  }, grace + 8_000).unref();
+  // A signal while starting: close the gateway once it is up.
+  const closed = (state.starting ?? Promise.resolve(undefined)).then(
+    (started) => started?.close({ graceMs: grace }),
+    () => undefined,
+  );
+  void closed.then(
+    () => exit(0),
+    () => exit(1),
+  );
+}
+
+/** The gateway options every transport shares. */
+function commonOptions(state: ServeState): Omit<StartGatewayOptions, 'config'> {
+  const { options, stderr } = state;
+  return {
+    // Progress goes to stderr: on stdio only on a TTY (a client's log is no place for
+    // it), on HTTP always (it is the server's log).
+    onProgress: createProgressReporter({
+      stream: stderr,
+      always: options.transport === 'http',
+      color: shouldColor(stderr),
+    }),
+    ...(options.profile !== undefined ? { profile: options.profile } : {}),
+    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
+    ...(options.store !== undefined ? { store: options.store } : {}),
+    // The log says when the store drops and comes back, and what it could not keep.
+    onStoreError: (message) => stderr.write(`tool-search-gateway: store: ${message}\n`),
+    // Once per tool, keyword and pointer: what argument checks leave unchecked.
+    onSkippedKeyword: (skipped) => stderr.write(skippedKeywordLine(skipped)),
+  };
+}
+
+async function startServing(
+  state: ServeState,
+  common: Omit<StartGatewayOptions, 'config'>,
+  extra: Omit<StartGatewayOptions, 'config'>,
+): Promise<void> {
+  const { config, stderr } = state;
+  state.starting = startGateway({ config, ...common, ...extra });
+  let current: StartedGateway;
+  try {
+    // The library checks the options (the bind, the token, the profile) before any
+    // upstream is spawned; a bad one is a bad config or command line: exit 2.
+    current = await state.starting;
+  } catch (error) {
+    if (ToolSearchError.isInstance(error) && error.code === 'invalid_config') {
+      throw new ConfigFileError(error.message, { cause: error });
+    }
+    throw error;
+  }
+  state.gateway = current;
+  // Once every server is ready or failed, not before: a rule for a server that is
+  // still connecting is not yet a mistake.
+  void current.pool.start().then(() => {
+    if (state.closing) return;
+    for (const rule of findUnmatchedRules(config, current.pool.tools())) {
+      stderr.write(`warning: ${state.options.config}: ${rule.message}\n`);
+    }
+  });
+}
+
+function httpOptionsOf(options: ServeOptions): StartGatewayOptions['http'] {
+  return {
+    host: options.host,
+    port: options.port,
+    ...(options.token !== undefined ? { token: options.token } : {}),
+    ...(options.allowOrigins !== undefined ? { allowedOrigins: options.allowOrigins } : {}),
+    ...(options.allowHosts !== undefined ? { allowedHosts: options.allowHosts } : {}),
+    ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout * 1000 } : {}),
+    ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
+    ...(options.maxSessionsPerToken !== undefined
+      ? { maxSessionsPerPrincipal: options.maxSessionsPerToken }
+      : {}),
+    ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+  };
+}
+
+/** What an HTTP gateway tells its log once it listens. */
+function reportListening(state: ServeState): void {
+  const { options, config, stderr, gateway } = state;
+  const profileTokens = Object.values(config.profiles).some((profile) => profile.token);
+  if (options.token === undefined && !profileTokens) {
+    stderr.write(
+      `warning: no bearer token: any process on this machine (any local user, any local program) can connect to ${gateway?.url ?? 'the gateway'} and call your tools. ` +
+        `Set one with --token <at least 16 characters> or ${TOKEN_ENV}, or give the profiles in ${options.config} tokens.\n`,
+    );
+  }
+  stderr.write(
+    `${listeningBanner(options, gateway?.url === undefined ? undefined : new URL(gateway.url))}\n`,
+  );
+  if (gateway?.store.shared) {
+    stderr.write(
+      `  store: ${gateway.store.location} (shared: any replica on it serves any session; /healthz, /readyz)\n`,
+    );
+  }
+  if (gateway) reportUpstreams(gateway, stderr, () => state.closing);
+}
+
 /**
  * `serve`: runs the gateway until its client goes away (stdio: stdin closes) or the
  * process is told to stop (SIGINT, SIGTERM). stdout is the MCP transport on stdio, so
@@ -71,124 +203,27 @@ export async function runServe(options: ServeOptions): Promise<number> {
   for (const warning of config.warnings) {
     process.stderr.write(`warning: ${options.config}: ${warning.key}: ${warning.message}\n`);
   }
-  const stderr = process.stderr;
-  let gateway: StartedGateway | undefined;
-  let starting: Promise<StartedGateway> | undefined;
-  let closing = false;
-  const graceMs = (options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000;
-  const shutdown = (signal: NodeJS.Signals | undefined) => {
-    if (closing) return;
-    closing = true;
-    // A stop that was asked for and completed is a success (0): service managers such
-    // as systemd count 143 as a failure. The client closing stdin leaves no one to
-    // answer, so no grace then.
-    const grace = signal === undefined ? 0 : graceMs;
-    if (signal !== undefined) {
-      stderr.write(
-        `tool-search-gateway: ${signal}: shutting down; calls in flight have ${grace / 1000} s to finish.\n`,
-      );
-    }
-    const exit = (code: number) => {
-      // stdout may hold the last answers (stdio): let it drain first.
-      process.stdout.write('', () => process.exit(code));
-    };
-    // Never hang on the way out: the upstreams get a few seconds after the grace.
-    setTimeout(() => {
-      stderr.write('tool-search-gateway: shutdown took too long; exiting.\n');
-      process.exit(1);
-    }, grace + 8_000).unref();
-    // A signal while starting: close the gateway once it is up.
-    const closed = (starting ?? Promise.resolve(undefined)).then(
-      (started) => started?.close({ graceMs: grace }),
-      () => undefined,
-    );
-    void closed.then(
-      () => exit(0),
-      () => exit(1),
-    );
+  const state: ServeState = {
+    options,
+    config,
+    stderr: process.stderr,
+    graceMs: (options.shutdownGrace ?? DEFAULT_SHUTDOWN_GRACE_SECONDS) * 1000,
+    starting: undefined,
+    gateway: undefined,
+    closing: false,
   };
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-
-  const common: Omit<StartGatewayOptions, 'config'> = {
-    // Progress goes to stderr: on stdio only on a TTY (a client's log is no place for
-    // it), on HTTP always (it is the server's log).
-    onProgress: createProgressReporter({
-      stream: stderr,
-      always: options.transport === 'http',
-      color: shouldColor(stderr),
-    }),
-    ...(options.profile !== undefined ? { profile: options.profile } : {}),
-    ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
-    ...(options.store !== undefined ? { store: options.store } : {}),
-    // The log says when the store drops and comes back, and what it could not keep.
-    onStoreError: (message) => stderr.write(`tool-search-gateway: store: ${message}\n`),
-    // Once per tool, keyword and pointer: what argument checks leave unchecked.
-    onSkippedKeyword: (skipped) => stderr.write(skippedKeywordLine(skipped)),
-  };
-  const start = async (extra: Omit<StartGatewayOptions, 'config'>) => {
-    starting = startGateway({ config, ...common, ...extra });
-    let current: StartedGateway;
-    try {
-      // The library checks the options (the bind, the token, the profile) before any
-      // upstream is spawned; a bad one is a bad config or command line: exit 2.
-      current = await starting;
-    } catch (error) {
-      if (ToolSearchError.isInstance(error) && error.code === 'invalid_config') {
-        throw new ConfigFileError(error.message, { cause: error });
-      }
-      throw error;
-    }
-    gateway = current;
-    // Once every server is ready or failed, not before: a rule for a server that is
-    // still connecting is not yet a mistake.
-    void current.pool.start().then(() => {
-      if (closing) return;
-      for (const rule of findUnmatchedRules(config, current.pool.tools())) {
-        stderr.write(`warning: ${options.config}: ${rule.message}\n`);
-      }
-    });
-  };
-
+  process.once('SIGINT', () => shutdown(state, 'SIGINT'));
+  process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
+  const common = commonOptions(state);
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.
-    process.stdin.once('end', () => shutdown(undefined));
-    process.stdin.once('close', () => shutdown(undefined));
-    await start({ transport: new StdioServerTransport() });
+    process.stdin.once('end', () => shutdown(state, undefined));
+    process.stdin.once('close', () => shutdown(state, undefined));
+    await startServing(state, common, { transport: new StdioServerTransport() });
     return 0;
   }
-
-  await start({
-    http: {
-      host: options.host,
-      port: options.port,
-      ...(options.token !== undefined ? { token: options.token } : {}),
-      ...(options.allowOrigins !== undefined ? { allowedOrigins: options.allowOrigins } : {}),
-      ...(options.allowHosts !== undefined ? { allowedHosts: options.allowHosts } : {}),
-      ...(options.idleTimeout !== undefined ? { idleTimeoutMs: options.idleTimeout * 1000 } : {}),
-      ...(options.maxSessions !== undefined ? { maxSessions: options.maxSessions } : {}),
-      ...(options.maxSessionsPerToken !== undefined
-        ? { maxSessionsPerPrincipal: options.maxSessionsPerToken }
-        : {}),
-      ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
-    },
-  });
-  const profileTokens = Object.values(config.profiles).some((profile) => profile.token);
-  if (options.token === undefined && !profileTokens) {
-    stderr.write(
-      `warning: no bearer token: any process on this machine (any local user, any local program) can connect to ${gateway?.url ?? 'the gateway'} and call your tools. ` +
-        `Set one with --token <at least 16 characters> or ${TOKEN_ENV}, or give the profiles in ${options.config} tokens.\n`,
-    );
-  }
-  stderr.write(
-    `${listeningBanner(options, gateway?.url === undefined ? undefined : new URL(gateway.url))}\n`,
-  );
-  if (gateway?.store.shared) {
-    stderr.write(
-      `  store: ${gateway.store.location} (shared: any replica on it serves any session; /healthz, /readyz)\n`,
-    );
-  }
-  if (gateway) reportUpstreams(gateway, stderr, () => closing);
+  await startServing(state, common, { http: httpOptionsOf(options) });
+  reportListening(state);
   return 0;
 }
 

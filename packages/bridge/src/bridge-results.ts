@@ -145,7 +145,8 @@ export interface HandleBridgeCallOptions<C extends object = Record<never, never>
 export interface BridgeRefusal {
   /** The refused tool name, bounded as in the error text. */
   name: string;
-  reason: 'not-in-session' | 'not-currently-available';
+  /** Why: the session does not hold the tool, or it is known but out of its scope now. */
+  code: 'not_in_session' | 'not_currently_available';
   /** The error text the model was given. */
   error: string;
   /** `'bridge'` through `tool_call` (a single call or a batch item), `'direct'` by the name itself. */

@@ -268,7 +268,7 @@ describe('resolveUnderlyingCall', () => {
     expect(resolveUnderlyingCall(assembly, { name: 'legacy_export', arguments: {} })).toMatchObject(
       {
         ok: false,
-        reason: 'missing-required-arguments',
+        code: 'missing_arguments',
         missing: ['format'],
         violations: [{ path: 'arguments.format', constraint: 'required' }],
       },
@@ -291,7 +291,7 @@ describe('resolveUnderlyingCall', () => {
       name: 'wide_tool',
       arguments: Object.fromEntries(Array.from({ length: 12 }, (_, index) => [`p${index}`, 'x'])),
     });
-    expect(resolved).toMatchObject({ ok: false, reason: 'invalid-arguments' });
+    expect(resolved).toMatchObject({ ok: false, code: 'invalid_arguments' });
     expect(resolved.ok === false && resolved.violations).toHaveLength(12);
     expect(resolved.ok === false && resolved.error).toContain('(and 2 more)');
   });
@@ -336,7 +336,7 @@ describe('the bridge checks arguments within a budget', () => {
       }),
     ).toMatchObject({
       ok: false,
-      reason: 'invalid-arguments',
+      code: 'invalid_arguments',
       violations: [{ path: 'arguments.lines', constraint: 'type' }],
     });
     const resolved = resolveUnderlyingCall(assembly, {
@@ -402,7 +402,7 @@ describe('the bridge checks arguments within a budget', () => {
       }),
     ).toMatchObject({
       ok: false,
-      reason: 'invalid-arguments',
+      code: 'invalid_arguments',
       violations: [{ path: 'arguments', constraint: 'maxArgumentBytes' }],
     });
     expect(() =>

@@ -297,7 +297,7 @@ describe('the error codes of the bridge', () => {
 
   it('gives a refused resolveUnderlyingCall the same code as the answer to the model', async () => {
     const resolved = resolveUnderlyingCall(fresh(), call({ name: 'tool_call' }));
-    expect(resolved).toMatchObject({ ok: false, code: 'bridge_tool', reason: 'bridge-tool' });
+    expect(resolved).toMatchObject({ ok: false, code: 'bridge_tool' });
   });
 
   it('reaches every listed code: the list holds no code the bridge never answers', async () => {

@@ -448,17 +448,17 @@ describe('handleBridgeCall', () => {
       const error =
         "'jira_create_ticket' is not available in this session. Use tool_search to find tools you can call.";
       expect(refusals).toEqual([
-        { name: 'jira_create_ticket', reason: 'not-in-session', error, via: 'direct' },
+        { name: 'jira_create_ticket', code: 'not_in_session', error, via: 'direct' },
         {
           name: 'jira_create_ticket',
-          reason: 'not-in-session',
+          code: 'not_in_session',
           error,
           via: 'bridge',
           id: 'c1',
         },
         {
           name: 'jira_create_ticket',
-          reason: 'not-in-session',
+          code: 'not_in_session',
           error,
           via: 'bridge',
           id: 'c2#0',

@@ -43,10 +43,10 @@ function tell(
   call: IncomingToolCall,
 ): void {
   if (listener === undefined || failure.name === undefined) return;
-  if (failure.reason !== 'not-in-session' && failure.reason !== 'not-currently-available') return;
+  if (failure.code !== 'not_in_session' && failure.code !== 'not_currently_available') return;
   const refusal: BridgeRefusal = {
     name: echoName(failure.name),
-    reason: failure.reason,
+    code: failure.code,
     error: failure.error,
     via,
   };
@@ -131,13 +131,13 @@ async function refuse(assembly: Assembly, failure: ResolveFailure): Promise<Brid
   if (failure.missing !== undefined) result.missing = failure.missing;
   if (failure.violations !== undefined) result.violations = failure.violations;
   if (
-    failure.reason === 'not-in-session' ||
-    failure.reason === 'not-currently-available' ||
-    failure.reason === 'not-deferrable'
+    failure.code === 'not_in_session' ||
+    failure.code === 'not_currently_available' ||
+    failure.code === 'not_deferrable'
   ) {
     bump(assembly, 'misses');
   }
-  if (failure.reason === 'not-in-session' && failure.name !== undefined) {
+  if (failure.code === 'not_in_session' && failure.name !== undefined) {
     return withSuggestions(assembly, result, failure.name);
   }
   return result;

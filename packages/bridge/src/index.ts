@@ -64,7 +64,6 @@ export { handleBridgeCall } from './handle.js';
 export type {
   IncomingToolCall,
   ResolveFailure,
-  ResolveFailureReason,
   ResolveResult,
   ResolveSuccess,
 } from './resolve.js';

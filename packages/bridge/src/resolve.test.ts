@@ -41,7 +41,7 @@ describe('resolveUnderlyingCall', () => {
     );
     expect(resolved.ok).toBe(false);
     if (resolved.ok) return;
-    expect(resolved.reason).toBe('invalid-json');
+    expect(resolved.code).toBe('invalid_json');
     expect(resolved.error).toMatch(/^tool_call 'arguments' is not valid JSON: \S/);
     let detail = '';
     try {
@@ -69,7 +69,6 @@ describe('resolveUnderlyingCall', () => {
       ok: false,
       error: "tool_call 'arguments' must be an object",
       code: 'arguments_not_object',
-      reason: 'not-an-object',
       name: 'slack_list_channels',
     });
   });
@@ -101,7 +100,6 @@ describe('resolveUnderlyingCall', () => {
       error:
         "'bash' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search.",
       code: 'not_deferrable',
-      reason: 'not-deferrable',
       name: 'bash',
     });
   });
@@ -112,7 +110,6 @@ describe('resolveUnderlyingCall', () => {
       error:
         "'jira_create_ticket' is not available in this session. Use tool_search to find tools you can call.",
       code: 'not_in_session',
-      reason: 'not-in-session',
       name: 'jira_create_ticket',
     });
   });
@@ -124,7 +121,6 @@ describe('resolveUnderlyingCall', () => {
       ok: false,
       error: "'slack_post_message' is not currently available. Re-run tool_search to refresh.",
       code: 'not_currently_available',
-      reason: 'not-currently-available',
       name: 'slack_post_message',
     });
   });
@@ -139,7 +135,6 @@ describe('resolveUnderlyingCall', () => {
       error:
         "'github_create_issue' was not invoked: missing required arguments 'repo', 'title'. Its full schema is in 'parameters'; call it again with every required argument.",
       code: 'missing_arguments',
-      reason: 'missing-required-arguments',
       name: 'github_create_issue',
       parameters: assembly.catalog.get('github_create_issue')!.inputSchema,
       missing: ['repo', 'title'],
@@ -156,6 +151,6 @@ describe('resolveUnderlyingCall', () => {
     ).toMatchObject({ ok: true, call: { name: 'github_create_issue', arguments: issue } });
     expect(
       resolveUnderlyingCall(assembly, { name: 'github_create_issue', arguments: '{' }),
-    ).toMatchObject({ ok: false, reason: 'invalid-json' });
+    ).toMatchObject({ ok: false, code: 'invalid_json' });
   });
 });

@@ -19,27 +19,13 @@ export interface IncomingToolCall {
   arguments?: unknown;
 }
 
-/** Why {@link resolveUnderlyingCall} refused a call. */
-export type ResolveFailureReason =
-  | 'missing-name'
-  | 'bridge-tool'
-  | 'not-deferrable'
-  | 'not-currently-available'
-  | 'not-in-session'
-  | 'invalid-json'
-  | 'not-an-object'
-  | 'missing-required-arguments'
-  | 'invalid-arguments';
-
 /** A refused call: the model-facing `error` text, its `code` and, where useful, more data. */
 export interface ResolveFailure {
   ok: false;
   /** The text the model sees, byte for byte as `docs/guides/errors.md` lists it. */
   error: string;
-  /** The error's code, from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
+  /** Why, as the error's code from the bridge's closed list (`BRIDGE_ERROR_CODES`). */
   code: BridgeErrorCode;
-  /** A machine-readable reason (one per code: `missing-name` is `name_required`, ...). */
-  reason: ResolveFailureReason;
   /** The resolved tool name, when the failure is about a known tool. */
   name?: string;
   /** With `missing-required-arguments` and `invalid-arguments`: the tool's full schema. */
@@ -193,51 +179,26 @@ export function nameStatus(assembly: Assembly, name: string): NameStatus {
   return 'unknown';
 }
 
-// Each reason has one code; the reason stays for callers that switch on it.
-const REASON_CODES = {
-  'missing-name': 'name_required',
-  'bridge-tool': 'bridge_tool',
-  'not-deferrable': 'not_deferrable',
-  'not-currently-available': 'not_currently_available',
-  'not-in-session': 'not_in_session',
-  'invalid-json': 'invalid_json',
-  'not-an-object': 'arguments_not_object',
-  'missing-required-arguments': 'missing_arguments',
-  'invalid-arguments': 'invalid_arguments',
-} as const satisfies Record<ResolveFailureReason, BridgeErrorCode>;
-
 /** The error text and code for a name that is not behind the bridge. */
 export function nameError(
   status: Exclude<NameStatus, 'deferred'>,
   name: string,
-): { error: string; code: BridgeErrorCode; reason: ResolveFailureReason } {
+): { error: string; code: BridgeErrorCode } {
   if (status === 'visible') {
-    return {
-      error: bridgeErrors.notDeferrable(name),
-      code: 'not_deferrable',
-      reason: 'not-deferrable',
-    };
+    return { error: bridgeErrors.notDeferrable(name), code: 'not_deferrable' };
   }
   if (status === 'known') {
-    return {
-      error: bridgeErrors.notCurrentlyAvailable(name),
-      code: 'not_currently_available',
-      reason: 'not-currently-available',
-    };
+    return { error: bridgeErrors.notCurrentlyAvailable(name), code: 'not_currently_available' };
   }
-  return {
-    error: bridgeErrors.notInSession(name),
-    code: 'not_in_session',
-    reason: 'not-in-session',
-  };
+  return { error: bridgeErrors.notInSession(name), code: 'not_in_session' };
 }
 
 function fail(
   error: string,
-  reason: ResolveFailureReason,
+  code: BridgeErrorCode,
   extra: Partial<ResolveFailure> = {},
 ): ResolveFailure {
-  return { ok: false, error, code: REASON_CODES[reason], reason, ...extra };
+  return { ok: false, error, code, ...extra };
 }
 
 /**
@@ -278,7 +239,7 @@ function fail(
  *
  * @param assembly - the session's current assembly
  * @param call - the model's call; any value is tolerated
- * @returns `{ ok: true, call, tool }` or `{ ok: false, error, code, reason, ... }`
+ * @returns `{ ok: true, call, tool }` or `{ ok: false, error, code, ... }`
  * @throws nothing
  */
 export function resolveUnderlyingCall(assembly: Assembly, call: IncomingToolCall): ResolveResult {
@@ -303,8 +264,8 @@ export function resolveCall(
     const outer = parseArguments(ownValue(call, 'arguments'));
     if (!outer.ok) {
       return outer.reason === 'invalid-json'
-        ? fail(bridgeErrors.invalidJson(outer.detail ?? 'unknown error'), 'invalid-json')
-        : fail(bridgeErrors.notAnObject, 'not-an-object');
+        ? fail(bridgeErrors.invalidJson(outer.detail ?? 'unknown error'), 'invalid_json')
+        : fail(bridgeErrors.notAnObject, 'arguments_not_object');
     }
     name = ownValue(outer.value, 'name');
     rawArguments = ownValue(outer.value, 'arguments');
@@ -314,11 +275,11 @@ export function resolveCall(
   }
 
   if (typeof name !== 'string' || name.trim() === '') {
-    return fail(bridgeErrors.callNameRequired, 'missing-name');
+    return fail(bridgeErrors.callNameRequired, 'name_required');
   }
   const toolName = name.trim();
   if (isBridgeToolName(toolName)) {
-    return fail(bridgeErrors.bridgeTool(toolName), 'bridge-tool', { name: toolName });
+    return fail(bridgeErrors.bridgeTool(toolName), 'bridge_tool', { name: toolName });
   }
 
   const status = nameStatus(assembly, toolName);
@@ -329,17 +290,17 @@ export function resolveCall(
         ? assembly.tools.find((entry) => entry?.name === toolName)
         : undefined;
   if (tool === undefined) {
-    const { error, reason } = nameError(status as Exclude<NameStatus, 'deferred'>, toolName);
-    return fail(error, reason, { name: toolName });
+    const { error, code } = nameError(status as Exclude<NameStatus, 'deferred'>, toolName);
+    return fail(error, code, { name: toolName });
   }
 
   const parsed = parseArguments(rawArguments);
   if (!parsed.ok) {
     return parsed.reason === 'invalid-json'
-      ? fail(bridgeErrors.invalidJson(parsed.detail ?? 'unknown error'), 'invalid-json', {
+      ? fail(bridgeErrors.invalidJson(parsed.detail ?? 'unknown error'), 'invalid_json', {
           name: toolName,
         })
-      : fail(bridgeErrors.notAnObject, 'not-an-object', { name: toolName });
+      : fail(bridgeErrors.notAnObject, 'arguments_not_object', { name: toolName });
   }
 
   const checked = checkDeferredArguments(tool.inputSchema, parsed.value, {
@@ -358,7 +319,7 @@ export function resolveCall(
       onlyMissing
         ? bridgeErrors.missingRequired(toolName, missing)
         : bridgeErrors.invalidArguments(toolName, violations, total),
-      onlyMissing ? 'missing-required-arguments' : 'invalid-arguments',
+      onlyMissing ? 'missing_arguments' : 'invalid_arguments',
       {
         name: toolName,
         parameters: tool.inputSchema,

@@ -1,3 +1,4 @@
+import { isRecord } from '@tool-search/core/internal';
 import type { z } from 'zod/v4';
 
 // The readable issues of the config walk: zod's issues with the path of the section.
@@ -16,7 +17,7 @@ function camelCase(key: string): string {
 
 // Our own sections accept snake_case keys (`max_argument_bytes`) as the YAML habit is.
 export function camelKeys(value: unknown): unknown {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  if (!isRecord(value)) return value;
   return Object.fromEntries(Object.entries(value).map(([key, item]) => [camelCase(key), item]));
 }
 
@@ -61,10 +62,6 @@ export function parseSection<T>(
   if (result.success) return result.data;
   issues.push(...zodIssues(result.error, path));
   return undefined;
-}
-
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function typeName(value: unknown): string {

@@ -3,12 +3,12 @@ import {
   parseToolSearchConfigWithWarnings,
   ToolSearchError,
 } from '@tool-search/core';
-import { describeError } from '@tool-search/core/internal';
+import { describeError, isRecord } from '@tool-search/core/internal';
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
 import { DEFAULT_REVIEW_FILE, DEFAULT_UPSTREAM_LIMITS } from './defaults.js';
 import { findTooDeep, MAX_CONFIG_DEPTH } from './depth.js';
 import { expandEnvVariables, formatPath } from './env.js';
-import { camelKeys, type Issue, isPlainObject, parseSection, typeName } from './issues.js';
+import { camelKeys, type Issue, parseSection, typeName } from './issues.js';
 import {
   type ApprovalConfig,
   approvalSchema,
@@ -66,7 +66,7 @@ function parseServer(
   issues: Issue[],
 ): UpstreamServerConfig | undefined {
   const path = ['mcpServers', name];
-  if (!isPlainObject(raw)) {
+  if (!isRecord(raw)) {
     issues.push({ path, message: `expected object, received ${typeName(raw)}` });
     return undefined;
   }
@@ -87,13 +87,13 @@ function parseToolsets(raw: unknown, issues: Issue[]): ToolsetDefinition[] {
   // Either a list of definitions or a map from name to definition.
   const entries: [PropertyKey[], unknown][] = Array.isArray(raw)
     ? raw.map((item, index) => [['toolsets', index], item])
-    : isPlainObject(raw)
+    : isRecord(raw)
       ? Object.entries(raw).map(([name, item]) => [
           ['toolsets', name],
-          isPlainObject(item) ? { name, ...item } : item,
+          isRecord(item) ? { name, ...item } : item,
         ])
       : [];
-  if (!Array.isArray(raw) && !isPlainObject(raw)) {
+  if (!Array.isArray(raw) && !isRecord(raw)) {
     issues.push({
       path: ['toolsets'],
       message: `expected array or object, received ${typeName(raw)}`,
@@ -158,6 +158,149 @@ function checkToolsetReferences(config: GatewayConfig, issues: Issue[]): void {
   }
 }
 
+/** Throws `invalid_config` listing the first eight issues; `data.field` is the first's path. */
+function failConfig(issues: Issue[], source: string | undefined): never {
+  const where = source === undefined ? '' : ` in ${source}`;
+  const origin = source === undefined ? {} : { path: source };
+  const shown = issues
+    .slice(0, 8)
+    .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
+    .join('; ');
+  const more = issues.length > 8 ? `; and ${issues.length - 8} more` : '';
+  throw new ToolSearchError(
+    'invalid_config',
+    `Invalid gateway config${where}: ${shown}${more}. Fix the file and try again.`,
+    { data: { ...origin, ...(issues[0] ? { field: formatPath(issues[0].path) } : {}) } },
+  );
+}
+
+/** The raw config as an object, not too deep, with its `${VAR}`s expanded. */
+function expandConfig(raw: unknown, options: ParseGatewayConfigOptions): Record<string, unknown> {
+  const { source } = options;
+  if (!isRecord(raw)) {
+    return failConfig(
+      [{ path: [], message: `expected object, received ${typeName(raw)}` }],
+      source,
+    );
+  }
+  const tooDeep = findTooDeep(raw);
+  if (tooDeep !== undefined) {
+    return failConfig(
+      [{ path: tooDeep, message: `nested more than ${MAX_CONFIG_DEPTH} levels deep` }],
+      source,
+    );
+  }
+  try {
+    return expandEnvVariables(raw, options.env ?? process.env) as Record<string, unknown>;
+  } catch (error) {
+    if (ToolSearchError.isInstance(error)) {
+      const where = source === undefined ? '' : ` in ${source}`;
+      throw new ToolSearchError(
+        'invalid_config',
+        `Invalid gateway config${where}: ${error.message}`,
+        {
+          cause: error,
+          data: { ...error.data, ...(source === undefined ? {} : { path: source }) },
+        },
+      );
+    }
+    throw error;
+  }
+}
+
+function parseServers(
+  expanded: Record<string, unknown>,
+  issues: Issue[],
+): Record<string, UpstreamServerConfig> {
+  const serversKey = expanded['mcpServers'] !== undefined ? 'mcpServers' : 'servers';
+  const rawServers = expanded[serversKey];
+  const mcpServers: Record<string, UpstreamServerConfig> = {};
+  if (!isRecord(rawServers)) {
+    issues.push({
+      path: ['mcpServers'],
+      message: `expected object, received ${typeName(rawServers)}`,
+    });
+    return mcpServers;
+  }
+  for (const [name, entry] of Object.entries(rawServers)) {
+    if (name.trim() === '') {
+      issues.push({ path: ['mcpServers', name], message: 'a server name must not be empty' });
+      continue;
+    }
+    const server = parseServer(name, entry, issues);
+    if (server !== undefined) mcpServers[name] = server;
+  }
+  return mcpServers;
+}
+
+function parseProfiles(raw: unknown, issues: Issue[]): Record<string, GatewayProfile> {
+  const profiles: Record<string, GatewayProfile> = {};
+  if (raw === undefined) return profiles;
+  if (!isRecord(raw)) {
+    issues.push({ path: ['profiles'], message: `expected object, received ${typeName(raw)}` });
+    return profiles;
+  }
+  for (const [name, entry] of Object.entries(raw)) {
+    const profile = parseSection(profileSchema, camelKeys(entry), ['profiles', name], issues);
+    if (profile !== undefined) profiles[name] = dropUndefined(profile);
+  }
+  return profiles;
+}
+
+/** The sections with a schema of their own, each with its default when absent or bad. */
+function parsePolicySections(expanded: Record<string, unknown>, issues: Issue[]) {
+  const pins =
+    parseSection(pinsSchema, camelKeys(expanded['pins'] ?? {}), ['pins'], issues) ??
+    ({ servers: [], tools: [] } satisfies GatewayPins);
+  const guardrails =
+    expanded['guardrails'] === undefined
+      ? { ...DEFAULT_GUARDRAILS_CONFIG }
+      : (dropUndefined(
+          parseSection(
+            guardrailsSchema,
+            camelKeys(expanded['guardrails']),
+            ['guardrails'],
+            issues,
+          ) ?? DEFAULT_GUARDRAILS_CONFIG,
+        ) as GuardrailsConfig);
+  const approval: ApprovalConfig =
+    expanded['approval'] === undefined
+      ? { ...DEFAULT_APPROVAL_CONFIG }
+      : (parseSection(approvalSchema, camelKeys(expanded['approval']), ['approval'], issues) ??
+        DEFAULT_APPROVAL_CONFIG);
+  const limits =
+    parseSection(limitsSchema, camelKeys(expanded['limits'] ?? {}), ['limits'], issues) ??
+    ({ ...DEFAULT_UPSTREAM_LIMITS } satisfies UpstreamLimits);
+  const review =
+    parseSection(reviewSchema, camelKeys(expanded['review'] ?? {}), ['review'], issues) ??
+    ({ file: DEFAULT_REVIEW_FILE, hold: 'none' } satisfies ToolReviewConfig);
+  return { pins, guardrails, approval, limits, review };
+}
+
+function checkStore(store: unknown, issues: Issue[]): void {
+  if (
+    store !== undefined &&
+    (typeof store !== 'string' || !/^(memory|rediss?:\/\/.+)$/i.test(store))
+  ) {
+    issues.push({
+      path: ['store'],
+      message: `expected 'memory' or a redis://host:port[/db] URL, received ${typeof store === 'string' ? `'${store}'` : typeName(store)}`,
+    });
+  }
+}
+
+/** Checks across sections, once each section is valid on its own. */
+function checkToolsets(config: GatewayConfig, issues: Issue[]): void {
+  if (issues.length === 0) checkToolsetReferences(config, issues);
+  if (issues.length === 0) {
+    try {
+      createToolsetRegistry(config.toolsets);
+    } catch (error) {
+      issues.push({ path: ['toolsets'], message: describeError(error) });
+    }
+  }
+}
+
 /**
  * Parses a gateway configuration: the standard `{ "mcpServers": { ... } }` format
  * of MCP clients (Claude Desktop, Cursor, Claude Code), plus the optional sections
@@ -194,150 +337,34 @@ export function parseGatewayConfig(
   raw: unknown,
   options: ParseGatewayConfigOptions = {},
 ): GatewayConfig {
-  const where = options.source === undefined ? '' : ` in ${options.source}`;
-  const origin = options.source === undefined ? {} : { path: options.source };
-  const fail = (issues: Issue[]): never => {
-    const shown = issues
-      .slice(0, 8)
-      .map((issue) => `${formatPath(issue.path)}: ${issue.message}`)
-      .join('; ');
-    const more = issues.length > 8 ? `; and ${issues.length - 8} more` : '';
-    throw new ToolSearchError(
-      'invalid_config',
-      `Invalid gateway config${where}: ${shown}${more}. Fix the file and try again.`,
-      { data: { ...origin, ...(issues[0] ? { field: formatPath(issues[0].path) } : {}) } },
-    );
-  };
-
-  if (!isPlainObject(raw))
-    return fail([{ path: [], message: `expected object, received ${typeName(raw)}` }]);
-  const tooDeep = findTooDeep(raw);
-  if (tooDeep !== undefined) {
-    return fail([{ path: tooDeep, message: `nested more than ${MAX_CONFIG_DEPTH} levels deep` }]);
-  }
-  let expanded: Record<string, unknown>;
-  try {
-    expanded = expandEnvVariables(raw, options.env ?? process.env) as Record<string, unknown>;
-  } catch (error) {
-    if (ToolSearchError.isInstance(error)) {
-      throw new ToolSearchError(
-        'invalid_config',
-        `Invalid gateway config${where}: ${error.message}`,
-        { cause: error, data: { ...error.data, ...origin } },
-      );
-    }
-    throw error;
-  }
-
+  const expanded = expandConfig(raw, options);
   const issues: Issue[] = [];
   const warnings: ConfigWarning[] = [];
   for (const key of Object.keys(expanded)) {
     if (!KNOWN_TOP_LEVEL.has(key)) warnings.push({ key, message: 'unknown key, ignored' });
   }
-
-  const serversKey = expanded['mcpServers'] !== undefined ? 'mcpServers' : 'servers';
-  const rawServers = expanded[serversKey];
-  const mcpServers: Record<string, UpstreamServerConfig> = {};
-  if (!isPlainObject(rawServers)) {
-    issues.push({
-      path: ['mcpServers'],
-      message: `expected object, received ${typeName(rawServers)}`,
-    });
-  } else {
-    for (const [name, entry] of Object.entries(rawServers)) {
-      if (name.trim() === '') {
-        issues.push({ path: ['mcpServers', name], message: 'a server name must not be empty' });
-        continue;
-      }
-      const server = parseServer(name, entry, issues);
-      if (server !== undefined) mcpServers[name] = server;
-    }
-  }
-
-  const toolSearchRaw = expanded['toolSearch'] ?? expanded['tool_search'];
-  const toolSearch = parseToolSearchConfigWithWarnings(toolSearchRaw);
+  const mcpServers = parseServers(expanded, issues);
+  const toolSearch = parseToolSearchConfigWithWarnings(
+    expanded['toolSearch'] ?? expanded['tool_search'],
+  );
   for (const warning of toolSearch.warnings) {
     warnings.push({ key: `toolSearch.${warning.key}`, message: warning.message });
   }
-
   const toolsets = parseToolsets(expanded['toolsets'], issues);
-
-  const profiles: Record<string, GatewayProfile> = {};
-  const rawProfiles = expanded['profiles'];
-  if (rawProfiles !== undefined) {
-    if (!isPlainObject(rawProfiles)) {
-      issues.push({
-        path: ['profiles'],
-        message: `expected object, received ${typeName(rawProfiles)}`,
-      });
-    } else {
-      for (const [name, entry] of Object.entries(rawProfiles)) {
-        const profile = parseSection(profileSchema, camelKeys(entry), ['profiles', name], issues);
-        if (profile !== undefined) profiles[name] = dropUndefined(profile);
-      }
-    }
-  }
-
-  const pins =
-    parseSection(pinsSchema, camelKeys(expanded['pins'] ?? {}), ['pins'], issues) ??
-    ({ servers: [], tools: [] } satisfies GatewayPins);
-
-  const guardrails =
-    expanded['guardrails'] === undefined
-      ? { ...DEFAULT_GUARDRAILS_CONFIG }
-      : (dropUndefined(
-          parseSection(
-            guardrailsSchema,
-            camelKeys(expanded['guardrails']),
-            ['guardrails'],
-            issues,
-          ) ?? DEFAULT_GUARDRAILS_CONFIG,
-        ) as GuardrailsConfig);
-
-  const approval: ApprovalConfig =
-    expanded['approval'] === undefined
-      ? { ...DEFAULT_APPROVAL_CONFIG }
-      : (parseSection(approvalSchema, camelKeys(expanded['approval']), ['approval'], issues) ??
-        DEFAULT_APPROVAL_CONFIG);
-
-  const limits =
-    parseSection(limitsSchema, camelKeys(expanded['limits'] ?? {}), ['limits'], issues) ??
-    ({ ...DEFAULT_UPSTREAM_LIMITS } satisfies UpstreamLimits);
-  const review =
-    parseSection(reviewSchema, camelKeys(expanded['review'] ?? {}), ['review'], issues) ??
-    ({ file: DEFAULT_REVIEW_FILE, hold: 'none' } satisfies ToolReviewConfig);
-
+  const profiles = parseProfiles(expanded['profiles'], issues);
+  const sections = parsePolicySections(expanded, issues);
   const store = expanded['store'];
-  if (
-    store !== undefined &&
-    (typeof store !== 'string' || !/^(memory|rediss?:\/\/.+)$/i.test(store))
-  ) {
-    issues.push({
-      path: ['store'],
-      message: `expected 'memory' or a redis://host:port[/db] URL, received ${typeof store === 'string' ? `'${store}'` : typeName(store)}`,
-    });
-  }
+  checkStore(store, issues);
   const config: GatewayConfig = {
     mcpServers,
     toolSearch: withServerLoading(toolSearch.config, mcpServers),
     toolsets,
     profiles,
-    pins,
-    guardrails,
-    approval,
-    limits,
-    review,
+    ...sections,
     ...(typeof store === 'string' ? { store } : {}),
     warnings,
   };
-  if (issues.length === 0) checkToolsetReferences(config, issues);
-  if (issues.length === 0) {
-    try {
-      createToolsetRegistry(config.toolsets);
-    } catch (error) {
-      issues.push({ path: ['toolsets'], message: describeError(error) });
-    }
-  }
-  if (issues.length > 0) fail(issues);
+  checkToolsets(config, issues);
+  if (issues.length > 0) failConfig(issues, options.source);
   return config;
 }

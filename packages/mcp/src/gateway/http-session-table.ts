@@ -71,107 +71,142 @@ export function trackActivity(activity: SessionActivity, res: ServerResponse): v
  * @returns an empty table
  * @throws nothing
  */
-export function createSessionTable<T extends TableEntry>(limits: {
+export function createSessionTable<T extends TableEntry>(limits: SessionLimits): SessionTable<T> {
+  return new HttpSessionTable<T>(limits);
+}
+
+interface SessionLimits {
   maxSessions: number;
   maxPerPrincipal: number;
-}): SessionTable<T> {
-  // Insertion order is opening order: the first idle entry found is the oldest.
-  const sessions = new Map<string, T>();
-  const counts = new Map<string, number>();
+}
 
-  const forget = (id: string): T | undefined => {
-    const entry = sessions.get(id);
-    if (entry === undefined) return undefined;
-    sessions.delete(id);
-    const left = (counts.get(entry.principal) ?? 1) - 1;
-    if (left > 0) counts.set(entry.principal, left);
-    else counts.delete(entry.principal);
-    return entry;
-  };
-  const evict = (id: string) => {
-    // Gone from the table at once: from now on its id gets 404.
-    forget(id)?.close();
-  };
-  const busyMessage = () =>
-    `Too many sessions (${limits.maxSessions}): every session that could make room is busy with a request or an open stream. Close one and try again.`;
-  const isIdle = (entry: T) => entry.activity.inFlight === 0;
+const isIdle = (entry: TableEntry) => entry.activity.inFlight === 0;
+
+class HttpSessionTable<T extends TableEntry> implements SessionTable<T> {
+  // Insertion order is opening order: the first idle entry found is the oldest.
+  private readonly sessions = new Map<string, T>();
+  private readonly counts = new Map<string, number>();
+
+  constructor(private readonly limits: SessionLimits) {}
+
+  get size(): number {
+    return this.sessions.size;
+  }
+
+  get(id: string): T | undefined {
+    return this.sessions.get(id);
+  }
+
+  entries(): IterableIterator<[string, T]> {
+    return this.sessions.entries();
+  }
+
+  admit(principal: string, describe: (principal: string) => string): Admission {
+    const evicted: string[] = [];
+    const held = this.counts.get(principal) ?? 0;
+    if (held >= this.limits.maxPerPrincipal) {
+      const oldest = this.oldestIdleOf(principal);
+      if (oldest === undefined) return this.refuseForPrincipal(principal, held, describe);
+      this.evict(oldest);
+      evicted.push(oldest);
+    }
+    if (this.sessions.size >= this.limits.maxSessions) {
+      const victim = this.globalVictim(principal);
+      if (victim === undefined) return { ok: false, message: this.busyMessage() };
+      this.evict(victim);
+      evicted.push(victim);
+    }
+    return { ok: true, evicted };
+  }
+
+  add(id: string, entry: T): void {
+    this.sessions.set(id, entry);
+    this.counts.set(entry.principal, (this.counts.get(entry.principal) ?? 0) + 1);
+  }
+
+  delete(id: string): boolean {
+    return this.forget(id) !== undefined;
+  }
+
+  sweep(idleMs: number): void {
+    const now = Date.now();
+    for (const [id, entry] of this.sessions) {
+      if (isIdle(entry) && now - entry.activity.lastSeen > idleMs) this.evict(id);
+    }
+  }
+
+  idleExpiry(idleMs: number, sweepEveryMs: number): number | undefined {
+    const now = Date.now();
+    let soonest: number | undefined;
+    for (const { activity } of this.sessions.values()) {
+      if (activity.inFlight > 0) continue;
+      const left = Math.max(0, activity.lastSeen + idleMs - now) + sweepEveryMs;
+      soonest = soonest === undefined ? left : Math.min(soonest, left);
+    }
+    return soonest;
+  }
+
+  private refuseForPrincipal(
+    principal: string,
+    held: number,
+    describe: (principal: string) => string,
+  ): Admission {
+    const { maxPerPrincipal, maxSessions } = this.limits;
+    // With a single cap (one principal), the global message says it all.
+    return maxPerPrincipal < maxSessions
+      ? {
+          ok: false,
+          message: `Too many sessions for ${describe(principal)}: it has ${held} sessions open (the most one token may hold is ${maxPerPrincipal}), all busy with a request or an open stream. Close one (DELETE it) and try again.`,
+        }
+      : { ok: false, message: this.busyMessage() };
+  }
+
+  /**
+   * At the global cap: the biggest holder gives way first, as long as it holds at least
+   * two more than the newcomer (so that two tokens never take turns pushing each other
+   * out); else the newcomer's own oldest idle session goes.
+   */
+  private globalVictim(principal: string): string | undefined {
+    const mine = this.counts.get(principal) ?? 0;
+    const holders = [...this.counts].filter(
+      ([holder, count]) => holder !== principal && count > mine + 1,
+    );
+    holders.sort((a, b) => b[1] - a[1]);
+    for (const [holder] of holders) {
+      const victim = this.oldestIdleOf(holder);
+      if (victim !== undefined) return victim;
+    }
+    return this.oldestIdleOf(principal);
+  }
+
+  private busyMessage(): string {
+    return `Too many sessions (${this.limits.maxSessions}): every session that could make room is busy with a request or an open stream. Close one and try again.`;
+  }
+
   /** The least recently used idle session of `principal`. */
-  const oldestIdleOf = (principal: string): string | undefined => {
+  private oldestIdleOf(principal: string): string | undefined {
     let found: [string, number] | undefined;
-    for (const [id, entry] of sessions) {
+    for (const [id, entry] of this.sessions) {
       if (entry.principal !== principal || !isIdle(entry)) continue;
-      if (found === undefined || entry.activity.lastSeen < found[1])
+      if (found === undefined || entry.activity.lastSeen < found[1]) {
         found = [id, entry.activity.lastSeen];
+      }
     }
     return found?.[0];
-  };
+  }
 
-  return {
-    get: (id) => sessions.get(id),
-    entries: () => sessions.entries(),
-    get size() {
-      return sessions.size;
-    },
-    admit(principal, describe) {
-      const evicted: string[] = [];
-      const held = counts.get(principal) ?? 0;
-      if (held >= limits.maxPerPrincipal) {
-        const oldest = oldestIdleOf(principal);
-        if (oldest === undefined) {
-          // With a single cap (one principal), the global message says it all.
-          return limits.maxPerPrincipal < limits.maxSessions
-            ? {
-                ok: false,
-                message: `Too many sessions for ${describe(principal)}: it has ${held} sessions open (the most one token may hold is ${limits.maxPerPrincipal}), all busy with a request or an open stream. Close one (DELETE it) and try again.`,
-              }
-            : { ok: false, message: busyMessage() };
-        }
-        evict(oldest);
-        evicted.push(oldest);
-      }
-      if (sessions.size >= limits.maxSessions) {
-        // The biggest holder gives way first, as long as it holds at least two more than
-        // the newcomer (so that two tokens never take turns pushing each other out);
-        // else the newcomer's own oldest idle session goes.
-        const mine = counts.get(principal) ?? 0;
-        const holders = [...counts].filter(
-          ([holder, count]) => holder !== principal && count > mine + 1,
-        );
-        holders.sort((a, b) => b[1] - a[1]);
-        let victim: string | undefined;
-        for (const [holder] of holders) {
-          victim = oldestIdleOf(holder);
-          if (victim !== undefined) break;
-        }
-        victim ??= oldestIdleOf(principal);
-        if (victim === undefined) {
-          return { ok: false, message: busyMessage() };
-        }
-        evict(victim);
-        evicted.push(victim);
-      }
-      return { ok: true, evicted };
-    },
-    add(id, entry) {
-      sessions.set(id, entry);
-      counts.set(entry.principal, (counts.get(entry.principal) ?? 0) + 1);
-    },
-    delete: (id) => forget(id) !== undefined,
-    sweep(idleMs) {
-      const now = Date.now();
-      for (const [id, entry] of sessions) {
-        if (isIdle(entry) && now - entry.activity.lastSeen > idleMs) evict(id);
-      }
-    },
-    idleExpiry(idleMs, sweepEveryMs) {
-      const now = Date.now();
-      let soonest: number | undefined;
-      for (const { activity } of sessions.values()) {
-        if (activity.inFlight > 0) continue;
-        const left = Math.max(0, activity.lastSeen + idleMs - now) + sweepEveryMs;
-        soonest = soonest === undefined ? left : Math.min(soonest, left);
-      }
-      return soonest;
-    },
-  };
+  private forget(id: string): T | undefined {
+    const entry = this.sessions.get(id);
+    if (entry === undefined) return undefined;
+    this.sessions.delete(id);
+    const left = (this.counts.get(entry.principal) ?? 1) - 1;
+    if (left > 0) this.counts.set(entry.principal, left);
+    else this.counts.delete(entry.principal);
+    return entry;
+  }
+
+  private evict(id: string): void {
+    // Gone from the table at once: from now on its id gets 404.
+    this.forget(id)?.close();
+  }
 }

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describeError } from '@tool-search/core/internal';
 import type { GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
-import { authStep, createHttpTokens } from './http-auth.js';
+import { authStep, createHttpTokens, type HttpTokens } from './http-auth.js';
 import { type HttpStep, runHttpSteps } from './http-chain.js';
 import type { HttpFront } from './http-front.js';
 import { endpointStep, type GatewayReadiness, livenessStep, readinessStep } from './http-health.js';
@@ -12,6 +12,7 @@ import { hostStep } from './http-host.js';
 import {
   armBodyDeadline,
   formatDuration,
+  type HttpLimits,
   resolveHttpLimits,
   serverOptionsOf,
 } from './http-limits.js';
@@ -21,13 +22,13 @@ import {
   type GatewayHttpOptions,
 } from './http-options.js';
 import { originStep } from './http-origin.js';
-import { createPendingRequests } from './http-pending.js';
+import { createPendingRequests, type PendingRequests } from './http-pending.js';
 import { preflightStep } from './http-preflight.js';
 import { reply } from './http-reply.js';
 import { createSessionFactory, type HttpSession } from './http-session-factory.js';
 import { newSessionStep } from './http-session-open.js';
 import { sessionStep } from './http-session-route.js';
-import { createSessionTable } from './http-session-table.js';
+import { createSessionTable, type SessionTable } from './http-session-table.js';
 import { isLoopbackHost, validateGatewayHttpOptions } from './http-validation.js';
 import type { GatewaySession } from './types.js';
 
@@ -58,6 +59,135 @@ function formatHost(host: string): string {
   return host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
 }
 
+/** One listener's state: its settings, its sessions, and whether it still accepts. */
+interface ListenerState {
+  readonly host: GatewayHttpHost;
+  readonly options: GatewayHttpOptions;
+  readonly bindHost: string;
+  readonly path: string;
+  readonly idleTimeoutMs: number;
+  /** How often idle sessions are looked for; a session closes up to this much late. */
+  readonly sweepEveryMs: number;
+  readonly limits: HttpLimits;
+  /** Only a shared store changes how sessions are served: one in memory is this process. */
+  readonly store: GatewayStore | undefined;
+  /** Who asks a session's client a question: its answer comes back to this id alone. */
+  readonly replica: string;
+  readonly sessions: SessionTable<HttpSession>;
+  /** Requests whose response has not closed, GET streams aside: what a graceful close waits for. */
+  readonly pending: PendingRequests;
+  port: number;
+  accepting: boolean;
+}
+
+function describePrincipal(principal: string): string {
+  if (principal === '') return 'clients without a token';
+  if (principal === 'default') return 'the gateway token';
+  return `the token of profile '${principal.slice('profile:'.length)}'`;
+}
+
+function describeIdleExpiry(state: ListenerState, soonest: number | undefined): string {
+  if (state.idleTimeoutMs === 0) return 'Idle sessions are never closed (idleTimeoutMs is 0).';
+  const rule = `Sessions close after ${formatDuration(state.idleTimeoutMs)} without requests`;
+  return soonest === undefined
+    ? `${rule}; none is idle now (each has a request or stream open).`
+    : `${rule}; the first idle one closes within ${formatDuration(soonest)}.`;
+}
+
+/** What the session steps of the front share. */
+function createFront(state: ListenerState): HttpFront {
+  const { host, store, sessions, idleTimeoutMs } = state;
+  const factory = createSessionFactory({
+    createSession: host.createSession,
+    store,
+    replica: state.replica,
+    sessions,
+    describePrincipal,
+    ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
+  });
+  return {
+    sessions,
+    store,
+    factory,
+    limits: state.limits,
+    maxBodyBytes: state.options.maxBodyBytes ?? 4 * 1024 * 1024,
+    idleTimeoutMs,
+    accepting: () => state.accepting,
+    describePrincipal,
+    idleExpiry: () =>
+      idleTimeoutMs === 0 ? undefined : sessions.idleExpiry(idleTimeoutMs, state.sweepEveryMs),
+    describeIdleExpiry: (soonest) => describeIdleExpiry(state, soonest),
+  };
+}
+
+/** The front, in order: each step answers the request or passes it on. */
+function frontSteps(state: ListenerState, tokens: HttpTokens): HttpStep[] {
+  const ownOrigins = () =>
+    new Set(
+      ['127.0.0.1', 'localhost', '[::1]', formatHost(state.bindHost)].map(
+        (name) => `http://${name}:${state.port}`,
+      ),
+    );
+  const front = createFront(state);
+  return [
+    originStep({ allowedOrigins: new Set(state.options.allowedOrigins ?? []), ownOrigins }),
+    livenessStep(),
+    endpointStep(state.path),
+    hostStep({
+      allowedHosts: state.options.allowedHosts,
+      loopback: isLoopbackHost(state.bindHost),
+      port: () => state.port,
+    }),
+    readinessStep(state.host.readiness),
+    preflightStep(),
+    authStep(tokens),
+    sessionStep(front),
+    newSessionStep(front),
+  ];
+}
+
+/** Starts the HTTP server on the state's host and port. */
+async function openServer(state: ListenerState, steps: HttpStep[]): Promise<Server> {
+  const { limits } = state;
+  const handle = async (req: IncomingMessage, res: ServerResponse) =>
+    runHttpSteps(steps, { req, res, url: new URL(req.url ?? '/', 'http://gateway') });
+  const server = createServer(serverOptionsOf(limits), (req, res) => {
+    armBodyDeadline(req, res, limits.bodyTimeoutMs);
+    if (req.method !== 'GET') state.pending.track(res);
+    handle(req, res).catch((error: unknown) =>
+      reply(res, 500, `Internal error: ${describeError(error)}`),
+    );
+  });
+  server.maxConnections = limits.maxConnections;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(state.options.port ?? 0, state.bindHost, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  state.port = (server.address() as AddressInfo).port;
+  return server;
+}
+
+// Answers to a session's elicitations reach whichever replica the balancer picks;
+// the store hands each to the replica that asked, on its own channel.
+function routeAnswers(state: ListenerState) {
+  const { store, host, sessions } = state;
+  return store === undefined
+    ? undefined
+    : store
+        .subscribe(state.replica, ({ sessionId, message }) => {
+          sessions.get(sessionId)?.deliver?.(message);
+        })
+        .catch((error: unknown) => {
+          host.onStoreError?.(
+            `answers to elicitations cannot be routed between replicas: ${describeError(error)}`,
+          );
+          return undefined;
+        });
+}
+
 /**
  * Serves gateway sessions over Streamable HTTP (stateful: one session per
  * `Mcp-Session-Id`), with the checks the MCP transport spec asks for, CORS for the
@@ -77,125 +207,48 @@ export async function listenGatewayHttp(
   options: GatewayHttpOptions,
 ): Promise<GatewayHttpListener> {
   const bindHost = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  const maxBodyBytes = options.maxBodyBytes ?? 4 * 1024 * 1024;
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  const loopback = isLoopbackHost(bindHost);
   // Every option is checked before anything listens.
   validateGatewayHttpOptions(options, { profiles: host.profiles });
-
   const tokens = createHttpTokens({
     token: options.token,
     profiles: host.profiles,
     defaultProfile: host.defaultProfile,
   });
   const limits = resolveHttpLimits(options, tokens.size);
-  // Only a shared store changes how sessions are served: one in memory is this process.
-  const store = host.store?.shared === true ? host.store : undefined;
-  // Who asks a session's client a question: its answer comes back to this id alone.
-  const replica = randomUUID();
-  const sessions = createSessionTable<HttpSession>({
-    maxSessions: limits.maxSessions,
-    maxPerPrincipal: limits.maxSessionsPerPrincipal,
-  });
-  const describePrincipal = (principal: string): string => {
-    if (principal === '') return 'clients without a token';
-    if (principal === 'default') return 'the gateway token';
-    return `the token of profile '${principal.slice('profile:'.length)}'`;
-  };
-  let port = 0;
-  let accepting = true;
-  // Requests whose response has not closed, GET streams aside: what a graceful close waits for.
-  const pending = createPendingRequests();
-  const ownOrigins = () =>
-    new Set(
-      ['127.0.0.1', 'localhost', '[::1]', formatHost(bindHost)].map(
-        (name) => `http://${name}:${port}`,
-      ),
-    );
-  const allowedOrigins = new Set(options.allowedOrigins ?? []);
-
-  // How often idle sessions are looked for; a session closes up to this much late.
-  const sweepEveryMs = Math.max(1, Math.min(idleTimeoutMs / 2, 60_000));
-  const idleExpiry = (): number | undefined =>
-    idleTimeoutMs === 0 ? undefined : sessions.idleExpiry(idleTimeoutMs, sweepEveryMs);
-  const describeIdleExpiry = (soonest: number | undefined): string => {
-    if (idleTimeoutMs === 0) return 'Idle sessions are never closed (idleTimeoutMs is 0).';
-    const rule = `Sessions close after ${formatDuration(idleTimeoutMs)} without requests`;
-    return soonest === undefined
-      ? `${rule}; none is idle now (each has a request or stream open).`
-      : `${rule}; the first idle one closes within ${formatDuration(soonest)}.`;
-  };
-
-  const factory = createSessionFactory({
-    createSession: host.createSession,
-    store,
-    replica,
-    sessions,
-    describePrincipal,
-    ...(host.onStoreError === undefined ? {} : { onStoreError: host.onStoreError }),
-  });
-
-  const front: HttpFront = {
-    sessions,
-    store,
-    factory,
-    limits,
-    maxBodyBytes,
+  const state: ListenerState = {
+    host,
+    options,
+    bindHost,
+    path: options.path ?? '/mcp',
     idleTimeoutMs,
-    accepting: () => accepting,
-    describePrincipal,
-    idleExpiry,
-    describeIdleExpiry,
+    sweepEveryMs: Math.max(1, Math.min(idleTimeoutMs / 2, 60_000)),
+    limits,
+    store: host.store?.shared === true ? host.store : undefined,
+    replica: randomUUID(),
+    sessions: createSessionTable<HttpSession>({
+      maxSessions: limits.maxSessions,
+      maxPerPrincipal: limits.maxSessionsPerPrincipal,
+    }),
+    pending: createPendingRequests(),
+    port: 0,
+    accepting: true,
   };
-  // The front, in order: each step answers the request or passes it on.
-  const steps: HttpStep[] = [
-    originStep({ allowedOrigins, ownOrigins }),
-    livenessStep(),
-    endpointStep(path),
-    hostStep({ allowedHosts: options.allowedHosts, loopback, port: () => port }),
-    readinessStep(host.readiness),
-    preflightStep(),
-    authStep(tokens),
-    sessionStep(front),
-    newSessionStep(front),
-  ];
-  const handle = async (req: IncomingMessage, res: ServerResponse) =>
-    runHttpSteps(steps, { req, res, url: new URL(req.url ?? '/', 'http://gateway') });
+  const server = await openServer(state, frontSteps(state, tokens));
+  return listenerOf(state, server, routeAnswers(state));
+}
 
-  const server = createServer(serverOptionsOf(limits), (req, res) => {
-    armBodyDeadline(req, res, limits.bodyTimeoutMs);
-    if (req.method !== 'GET') pending.track(res);
-    handle(req, res).catch((error: unknown) =>
-      reply(res, 500, `Internal error: ${describeError(error)}`),
-    );
-  });
-  server.maxConnections = limits.maxConnections;
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, bindHost, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  port = (server.address() as AddressInfo).port;
-  // Answers to a session's elicitations reach whichever replica the balancer picks;
-  // the store hands each to the replica that asked, on its own channel.
-  const subscribed =
-    store === undefined
-      ? undefined
-      : store
-          .subscribe(replica, ({ sessionId, message }) => {
-            sessions.get(sessionId)?.deliver?.(message);
-          })
-          .catch((error: unknown) => {
-            host.onStoreError?.(
-              `answers to elicitations cannot be routed between replicas: ${describeError(error)}`,
-            );
-            return undefined;
-          });
+/** The running listener: its address, the sweep of idle sessions, and its close. */
+function listenerOf(
+  state: ListenerState,
+  server: Server,
+  subscribed: ReturnType<typeof routeAnswers>,
+): GatewayHttpListener {
+  const { bindHost, sessions, idleTimeoutMs } = state;
   const sweeper =
-    idleTimeoutMs > 0 ? setInterval(() => sessions.sweep(idleTimeoutMs), sweepEveryMs) : undefined;
+    idleTimeoutMs > 0
+      ? setInterval(() => sessions.sweep(idleTimeoutMs), state.sweepEveryMs)
+      : undefined;
   sweeper?.unref();
   const allInterfaces = bindHost === '0.0.0.0' || bindHost === '::' || bindHost === '[::]';
   const shownHost = allInterfaces
@@ -204,23 +257,22 @@ export async function listenGatewayHttp(
       : '[::1]'
     : formatHost(bindHost);
   const stopAccepting = () => {
-    if (!accepting) return;
-    accepting = false;
+    if (!state.accepting) return;
+    state.accepting = false;
     clearInterval(sweeper);
     // The port closes (new connections are refused) and idle keep-alive sockets close.
     server.close();
     server.closeIdleConnections();
   };
-
   return {
-    url: `http://${shownHost}:${port}${path}`,
+    url: `http://${shownHost}:${state.port}${state.path}`,
     host: bindHost,
-    port,
+    port: state.port,
     allInterfaces,
     stopAccepting,
     async close(closeOptions = {}) {
       stopAccepting();
-      await pending.settled(closeOptions.graceMs ?? 0);
+      await state.pending.settled(closeOptions.graceMs ?? 0);
       const opened = [...sessions.entries()];
       for (const [id] of opened) sessions.delete(id);
       await Promise.allSettled(opened.map(([, entry]) => entry.transport.close()));

@@ -1,26 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { type ToolSearchConfig, ToolSearchError } from '@tool-search/core';
-import { describeError } from '@tool-search/core/internal';
-import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
-import {
-  DEFAULT_APPROVAL_CONFIG,
-  DEFAULT_GUARDRAILS_CONFIG,
-  type GatewayProfile,
-} from '../config/schemas.js';
-import { createStoreAuditHook } from '../store/audit-trail.js';
-import { createMemoryStore } from '../store/memory-store.js';
+import { ToolSearchError } from '@tool-search/core';
 import type { GatewayStore } from '../store/types.js';
-import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
-import type { UpstreamPool } from '../upstream/pool-types.js';
-import { waitForUpstreams } from '../upstream/wait.js';
-import { createCallDrain, type DrainReport } from './call-drain.js';
-import { createConfigGuardrails } from './guardrails.js';
+import type { DrainReport } from './call-drain.js';
 import { type GatewayHttpListener, type GatewayHttpOptions, listenGatewayHttp } from './http.js';
 import type { GatewayReadiness } from './http-health.js';
-import { createGatewaySession } from './session.js';
+import {
+  createGatewayState,
+  type GatewayState,
+  gatewayReadiness,
+  openSession,
+} from './server-state.js';
 import type {
-  GatewayActivity,
   GatewayCloseOptions,
   GatewayConnectOptions,
   GatewayServerOptions,
@@ -129,202 +119,68 @@ const FLUSH_MS = 2_000;
  * `batchDeadlineMs` is not a positive integer
  */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
-  const config = options.config ?? {};
-  const { batchDeadlineMs } = options;
-  if (
-    batchDeadlineMs !== undefined &&
-    (!Number.isInteger(batchDeadlineMs) || batchDeadlineMs < 1 || batchDeadlineMs > 2 ** 31 - 1)
-  ) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `createGatewayServer: batchDeadlineMs must be a positive integer of milliseconds (at most 2147483647), got ${String(batchDeadlineMs)}.`,
-    );
-  }
-  const profiles: Record<string, GatewayProfile> = config.profiles ?? {};
-  const toolSearch: ToolSearchConfig | undefined = config.toolSearch;
-  const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
-  const serverInfo = options.serverInfo ?? { name: 'tool-search-gateway', version: '0.0.0' };
-  const maxDescriptionChars =
-    config.limits?.maxDescriptionChars ?? DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars;
-
-  let registry: ToolsetRegistry;
-  try {
-    registry = createToolsetRegistry(config.toolsets ?? []);
-  } catch (error) {
-    throw new ToolSearchError('invalid_config', `Invalid toolsets: ${describeError(error)}`, {
-      cause: error,
-    });
-  }
-  const checkProfile = (name: string | undefined): GatewayProfile | undefined => {
-    if (name === undefined) return undefined;
-    const profile = profiles[name];
-    if (profile === undefined) {
-      const known = Object.keys(profiles);
-      throw new ToolSearchError(
-        'invalid_config',
-        `Unknown profile '${name}' (${known.length ? `known: ${known.join(', ')}` : 'the config defines none'}).`,
-      );
-    }
-    return profile;
-  };
-  checkProfile(options.profile);
-
-  // Shared by every session: they hold no per-session state (the schema guardrail finds
-  // the tool in the dispatch context, which each session resolves within its own scope).
-  const guardrails = [
-    ...createConfigGuardrails(
-      config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
-      options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
-    ),
-    ...(options.guardrails ?? []),
-  ];
-
-  const sessions = new Map<string, GatewaySession>();
-  const store = options.store ?? createMemoryStore();
-  const auditHook = createStoreAuditHook(
-    store,
-    (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
-    (record, error) =>
-      options.onStoreError?.(
-        `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
-      ),
-  );
-  let upstreamsSettledYet = options.upstreamsReady === undefined;
-  void Promise.resolve(options.upstreamsReady).then(
-    () => {
-      upstreamsSettledYet = true;
-    },
-    () => {
-      upstreamsSettledYet = true;
-    },
-  );
-  const readiness = async (): Promise<GatewayReadiness> => {
-    // Only whether it answers: `/readyz` needs no token, so where the store lives and
-    // why it failed stay in the log (the store reports going down and coming back).
-    let storeState = 'ok';
-    try {
-      await store.ping();
-    } catch {
-      storeState = 'unavailable';
-    }
-    const status = (options.pool as Partial<Pick<UpstreamPool, 'status'>>).status;
-    const states = typeof status === 'function' ? status.call(options.pool) : [];
-    const upstreams: Record<string, number> = {};
-    for (const server of states) upstreams[server.state] = (upstreams[server.state] ?? 0) + 1;
-    const upstreamsOk =
-      upstreamsSettledYet && (states.length === 0 || (upstreams['ready'] ?? 0) > 0);
-    const ready = storeState === 'ok' && upstreamsOk;
-    const detail = ready
-      ? undefined
-      : storeState !== 'ok'
-        ? `the store does not answer (${store.kind}); see the gateway's log`
-        : upstreamsSettledYet
-          ? 'no upstream server is ready'
-          : 'the upstream servers are still connecting';
-    return {
-      ready,
-      store: storeState,
-      upstreams,
-      ...(detail === undefined ? {} : { detail }),
-    };
-  };
-  const upstreamsSettled = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
-  const listeners = new Set<GatewayHttpListener>();
-  // Every session's calls in flight, so that a shutdown answers each of them.
-  const drain = createCallDrain();
-
-  const emitActivity = (activity: GatewayActivity) => {
-    try {
-      options.onActivity?.(activity);
-    } catch {
-      // The feed must not break a call.
-    }
-  };
-
-  const createSession = (profileName: string | undefined, id: string = randomUUID()) => {
-    const profile = checkProfile(profileName);
-    const session = createGatewaySession(
-      {
-        options,
-        registry,
-        toolSearch,
-        approvalConfig,
-        guardrails,
-        ...(config.guardrails?.maxArgumentBytes === undefined
-          ? {}
-          : { maxArgumentBytes: config.guardrails.maxArgumentBytes }),
-        serverInfo,
-        maxDescriptionChars,
-        upstreamsSettled,
-        drain,
-        emitActivity,
-        onClosed: (closedId) => sessions.delete(closedId),
-        store,
-        auditHook,
-      },
-      profileName,
-      profile,
-      id,
-    );
-    sessions.set(id, session);
-    return session;
-  };
-
+  const state = createGatewayState(options);
   return {
     async connect(transport, connectOptions = {}) {
-      if (drain.draining) {
-        throw new ToolSearchError(
-          'invalid_argument',
-          'The gateway is shutting down: it takes no new sessions.',
-        );
-      }
-      const session = createSession(connectOptions.profile ?? options.profile);
+      refuseWhileDraining(state, 'it takes no new sessions');
+      const session = openSession(state, connectOptions.profile ?? options.profile);
       await session.server.connect(transport);
       return session;
     },
-    async listenHttp(httpOptions = {}) {
-      if (drain.draining) {
-        throw new ToolSearchError(
-          'invalid_argument',
-          'The gateway is shutting down: it opens no new listener.',
-        );
-      }
-      const listener = await listenGatewayHttp(
-        {
-          createSession: (profile, id) => createSession(profile, id),
-          profiles,
-          ...(options.profile === undefined ? {} : { defaultProfile: options.profile }),
-          store,
-          readiness,
-          ...(options.onStoreError === undefined ? {} : { onStoreError: options.onStoreError }),
-        },
-        httpOptions,
-      );
-      listeners.add(listener);
-      const close = listener.close;
-      return {
-        ...listener,
-        async close(closeOptions) {
-          listeners.delete(listener);
-          await close(closeOptions);
-        },
-      };
+    listenHttp: (httpOptions = {}) => listenHttp(state, httpOptions),
+    sessions: () => [...state.sessions.values()],
+    store: state.store,
+    readiness: () => gatewayReadiness(state),
+    close: (closeOptions = {}) => closeGateway(state, closeOptions),
+  };
+}
+
+function refuseWhileDraining(state: GatewayState, what: string): void {
+  if (state.drain.draining) {
+    throw new ToolSearchError('invalid_argument', `The gateway is shutting down: ${what}.`);
+  }
+}
+
+async function listenHttp(
+  state: GatewayState,
+  httpOptions: GatewayHttpOptions,
+): Promise<GatewayHttpListener> {
+  refuseWhileDraining(state, 'it opens no new listener');
+  const { options } = state;
+  const listener = await listenGatewayHttp(
+    {
+      createSession: (profile, id) => openSession(state, profile, id),
+      profiles: state.profiles,
+      ...(options.profile === undefined ? {} : { defaultProfile: options.profile }),
+      store: state.store,
+      readiness: () => gatewayReadiness(state),
+      ...(options.onStoreError === undefined ? {} : { onStoreError: options.onStoreError }),
     },
-    sessions: () => [...sessions.values()],
-    store,
-    readiness,
-    async close(closeOptions = {}) {
-      for (const listener of listeners) listener.stopAccepting();
-      const report = await drain.drain(closeOptions.graceMs ?? 0);
-      // The answers are on their way: stdio writes them within this turn, HTTP
-      // listeners wait (briefly) for their responses to end before closing.
-      await new Promise((resolve) => setImmediate(resolve));
-      await Promise.allSettled(
-        [...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })),
-      );
-      listeners.clear();
-      await Promise.allSettled([...sessions.values()].map((session) => session.close()));
-      return report;
+    httpOptions,
+  );
+  state.listeners.add(listener);
+  const close = listener.close;
+  return {
+    ...listener,
+    async close(closeOptions) {
+      state.listeners.delete(listener);
+      await close(closeOptions);
     },
   };
+}
+
+async function closeGateway(
+  state: GatewayState,
+  closeOptions: GatewayCloseOptions,
+): Promise<DrainReport> {
+  const { listeners, sessions } = state;
+  for (const listener of listeners) listener.stopAccepting();
+  const report = await state.drain.drain(closeOptions.graceMs ?? 0);
+  // The answers are on their way: stdio writes them within this turn, HTTP
+  // listeners wait (briefly) for their responses to end before closing.
+  await new Promise((resolve) => setImmediate(resolve));
+  await Promise.allSettled([...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })));
+  listeners.clear();
+  await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+  return report;
 }

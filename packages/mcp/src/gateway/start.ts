@@ -77,6 +77,76 @@ export interface StartedGateway {
   close(options?: GatewayCloseOptions): Promise<void>;
 }
 
+/** `http: true` is loopback on a free port with a fresh token. */
+function httpOptionsOf(httpOption: StartGatewayOptions['http']): GatewayHttpOptions | undefined {
+  return httpOption === true
+    ? { host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url') }
+    : httpOption;
+}
+
+/** The store given, or the one the spec names, telling `onStoreError` when it goes and comes. */
+async function storeOf(
+  storeSpec: GatewayStore | string | undefined,
+  onStoreError: ((message: string) => void) | undefined,
+): Promise<GatewayStore> {
+  if (typeof storeSpec === 'object') return storeSpec;
+  return openGatewayStore(storeSpec, {
+    ...(onStoreError === undefined
+      ? {}
+      : {
+          onStatus: (status) =>
+            onStoreError(
+              status.state === 'ready'
+                ? 'the store is connected'
+                : `the store is down (${status.detail ?? 'connection lost'}); what needs it fails until it is back`,
+            ),
+        }),
+  });
+}
+
+function poolOf(options: StartGatewayOptions, store: GatewayStore): UpstreamPool {
+  const { onProgress } = options;
+  return createUpstreamPool(options.config, {
+    // Replicas hold back the same tools: the accepted fingerprints live in the store.
+    ...(store.shared
+      ? {
+          sharedReview: {
+            read: () => store.getFingerprints(),
+            write: (accepted) => store.putFingerprints(accepted),
+          },
+        }
+      : {}),
+    ...options.pool,
+    ...(onProgress === undefined ? {} : { onProgress }),
+  });
+}
+
+/** What a started gateway closes, in order. */
+interface Started {
+  server: GatewayServer;
+  pool: UpstreamPool;
+  store: GatewayStore;
+  ownStore: boolean;
+  starting: Promise<unknown>;
+}
+
+async function closeStarted(started: Started, closeOptions: GatewayCloseOptions): Promise<void> {
+  const { server, pool, store, starting } = started;
+  await server.close(closeOptions).catch(() => {});
+  await pool.close();
+  if (started.ownStore) await store.close().catch(() => {});
+  // Servers still connecting when the pool closed are closed as their connect
+  // ends; wait for that (briefly), so that no child process outlives the gateway.
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    starting.catch(() => {}),
+    new Promise((resolve) => {
+      timer = setTimeout(resolve, CLOSE_GRACE_MS);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
 /**
  * Starts a gateway for a config: the upstream pool and the MCP server in front of
  * it, serving on a transport and/or Streamable HTTP. It serves at once and connects
@@ -113,47 +183,16 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     config,
     transport,
     http: httpOption,
-    onProgress,
-    pool: poolOptions,
+    onProgress: _onProgress,
+    pool: _poolOptions,
     store: storeOption,
     ...serverOptions
   } = options;
-  const http: GatewayHttpOptions | undefined =
-    httpOption === true
-      ? { host: '127.0.0.1', port: 0, token: randomBytes(24).toString('base64url') }
-      : httpOption;
+  const http = httpOptionsOf(httpOption);
   if (http !== undefined) validateGatewayHttpOptions(http, config);
   const storeSpec = storeOption ?? config.store;
-  const ownStore = typeof storeSpec === 'string' || storeSpec === undefined;
-  const store: GatewayStore =
-    typeof storeSpec === 'object'
-      ? storeSpec
-      : await openGatewayStore(storeSpec, {
-          ...(serverOptions.onStoreError === undefined
-            ? {}
-            : {
-                onStatus: (status) =>
-                  serverOptions.onStoreError?.(
-                    status.state === 'ready'
-                      ? 'the store is connected'
-                      : `the store is down (${status.detail ?? 'connection lost'}); what needs it fails until it is back`,
-                  ),
-              }),
-        });
-
-  const pool = createUpstreamPool(config, {
-    // Replicas hold back the same tools: the accepted fingerprints live in the store.
-    ...(store.shared
-      ? {
-          sharedReview: {
-            read: () => store.getFingerprints(),
-            write: (accepted) => store.putFingerprints(accepted),
-          },
-        }
-      : {}),
-    ...poolOptions,
-    ...(onProgress === undefined ? {} : { onProgress }),
-  });
+  const store = await storeOf(storeSpec, serverOptions.onStoreError);
+  const pool = poolOf(options, store);
   // Serve at once: a slow upstream must not keep every client waiting for it. Its tools
   // reach the sessions through the pool's onToolsChanged (list_changed); a request that
   // comes before the first connect round is over waits for it briefly.
@@ -170,27 +209,12 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
   });
   const starting = pool.start();
   void starting.then(firstRound);
-
+  const ownStore = typeof storeSpec === 'string' || storeSpec === undefined;
   let closing: Promise<void> | undefined;
   const close = (closeOptions: GatewayCloseOptions = {}): Promise<void> => {
-    closing ??= (async () => {
-      await server.close(closeOptions).catch(() => {});
-      await pool.close();
-      if (ownStore) await store.close().catch(() => {});
-      // Servers still connecting when the pool closed are closed as their connect
-      // ends; wait for that (briefly), so that no child process outlives the gateway.
-      let timer: NodeJS.Timeout | undefined;
-      await Promise.race([
-        starting.catch(() => {}),
-        new Promise((resolve) => {
-          timer = setTimeout(resolve, CLOSE_GRACE_MS);
-        }),
-      ]);
-      clearTimeout(timer);
-    })();
+    closing ??= closeStarted({ server, pool, store, ownStore, starting }, closeOptions);
     return closing;
   };
-
   let url: string | undefined;
   try {
     if (transport !== undefined) await server.connect(transport);

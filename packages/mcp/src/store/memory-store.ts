@@ -4,9 +4,12 @@ import {
   type AuditEntry,
   DEFAULT_EVENTS_PER_SESSION,
   type GatewayStore,
+  type OpenQuestion,
   type RoutedMessage,
+  type StoreAdmission,
   type StoredAuditRecord,
   type StoredSession,
+  type StoreSessionLimits,
 } from './types.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -22,6 +25,165 @@ interface Expiring<T> {
   expiresAt: number;
 }
 
+type StoredEvent = { id: string; streamId: string; message: JSONRPCMessage };
+
+const expiry = (ttlMs: number) => (ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
+
+/** The records of one memory store, and what each store method does to them. */
+class MemoryRecords {
+  readonly sessions = new Map<string, Expiring<StoredSession>>();
+  readonly approvals = new Map<string, Set<string>>();
+  readonly events = new Map<string, StoredEvent[]>();
+  // principal → session id → last seen; the caps count these.
+  readonly admitted = new Map<string, Map<string, number>>();
+  readonly audit: AuditEntry[] = [];
+  readonly auditWaiters = new Set<() => void>();
+  // replica → who hears the answers to its questions
+  readonly listeners = new Map<string, Set<(routed: RoutedMessage) => void>>();
+  // session id → question id → the replica that asked
+  readonly questions = new Map<string, Map<string, string>>();
+  fingerprints = new Map<string, string>();
+  private sequence = 0;
+
+  constructor(
+    private readonly maxAudit: number,
+    private readonly eventsPerSession: number,
+  ) {}
+
+  live(id: string): Expiring<StoredSession> | undefined {
+    const entry = this.sessions.get(id);
+    if (entry === undefined) return undefined;
+    if (entry.expiresAt > Date.now()) return entry;
+    this.sessions.delete(id);
+    return undefined;
+  }
+
+  touchSession(id: string, principal: string, ttlMs: number): boolean {
+    const entry = this.live(id);
+    if (entry !== undefined) entry.expiresAt = expiry(ttlMs);
+    const held = this.admitted.get(principal);
+    if (held?.has(id)) held.set(id, Date.now());
+    return entry !== undefined;
+  }
+
+  deleteSession(id: string, principal: string): void {
+    this.sessions.delete(id);
+    this.approvals.delete(id);
+    this.questions.delete(id);
+    this.events.delete(id);
+    this.admitted.get(principal)?.delete(id);
+  }
+
+  admitSession(id: string, principal: string, limits: StoreSessionLimits): StoreAdmission {
+    this.prune(limits.idleMs);
+    const held = this.admitted.get(principal) ?? new Map<string, number>();
+    if (held.size >= limits.maxPerPrincipal) {
+      return { ok: false, scope: 'principal', held: held.size };
+    }
+    let all = 0;
+    for (const other of this.admitted.values()) all += other.size;
+    if (all >= limits.maxSessions) return { ok: false, scope: 'all', held: all };
+    held.set(id, Date.now());
+    this.admitted.set(principal, held);
+    return { ok: true };
+  }
+
+  rememberApproval(sessionId: string, key: string): void {
+    const keys = this.approvals.get(sessionId) ?? new Set<string>();
+    keys.add(key);
+    this.approvals.set(sessionId, keys);
+  }
+
+  appendEvent(sessionId: string, streamId: string, message: JSONRPCMessage): string {
+    this.sequence += 1;
+    const id = `${this.sequence}`;
+    const list = this.events.get(sessionId) ?? [];
+    list.push({ id, streamId, message });
+    if (list.length > this.eventsPerSession) list.splice(0, list.length - this.eventsPerSession);
+    this.events.set(sessionId, list);
+    return id;
+  }
+
+  eventsAfter(sessionId: string, eventId: string) {
+    const list = this.events.get(sessionId) ?? [];
+    const index = list.findIndex((event) => event.id === eventId);
+    if (index < 0) return undefined;
+    const { streamId } = list[index]!;
+    return {
+      streamId,
+      events: list
+        .slice(index + 1)
+        .filter((event) => event.streamId === streamId)
+        .map(({ id, message }) => ({ id, message })),
+    };
+  }
+
+  appendAudit(record: StoredAuditRecord): void {
+    this.sequence += 1;
+    this.audit.push({ id: `${this.sequence}`, record });
+    if (this.audit.length > this.maxAudit) this.audit.splice(0, this.audit.length - this.maxAudit);
+    for (const wake of this.auditWaiters) wake();
+  }
+
+  async readAudit({ after, count, blockMs }: Parameters<GatewayStore['readAudit']>[0]) {
+    const read = () => {
+      if (after === undefined) return this.audit.slice(-count);
+      const start = this.audit.findIndex((entry) => Number(entry.id) > Number(after));
+      return start < 0 ? [] : this.audit.slice(start, start + count);
+    };
+    const found = read();
+    if (found.length > 0 || blockMs === undefined || blockMs <= 0 || after === undefined) {
+      return found;
+    }
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.auditWaiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, blockMs);
+      this.auditWaiters.add(wake);
+    });
+    return read();
+  }
+
+  openQuestion({ sessionId, questionId, replica }: OpenQuestion): void {
+    const open = this.questions.get(sessionId) ?? new Map<string, string>();
+    open.set(questionId, replica);
+    this.questions.set(sessionId, open);
+  }
+
+  routeAnswer(routed: RoutedMessage): AnswerRouting {
+    const id = 'id' in routed.message ? routed.message.id : undefined;
+    const open = this.questions.get(routed.sessionId);
+    const replica = typeof id === 'string' ? open?.get(id) : undefined;
+    if (replica === undefined || typeof id !== 'string') return 'unknown';
+    open!.delete(id);
+    const heard = this.listeners.get(replica);
+    if (heard === undefined || heard.size === 0) return 'orphaned';
+    for (const listener of heard) listener(routed);
+    return 'delivered';
+  }
+
+  subscribe(replica: string, listener: (routed: RoutedMessage) => void): () => Promise<void> {
+    const heard = this.listeners.get(replica) ?? new Set();
+    heard.add(listener);
+    this.listeners.set(replica, heard);
+    return async () => {
+      heard.delete(listener);
+    };
+  }
+
+  private prune(idleMs: number): void {
+    if (idleMs <= 0) return;
+    const oldest = Date.now() - idleMs;
+    for (const [principal, held] of this.admitted) {
+      for (const [id, seen] of held) if (seen < oldest) held.delete(id);
+      if (held.size === 0) this.admitted.delete(principal);
+    }
+  }
+}
+
 /**
  * Creates the in-memory {@link GatewayStore}: the default, for one process (the demo,
  * stdio, a single HTTP gateway). Nothing survives the process and no other process
@@ -33,39 +195,10 @@ interface Expiring<T> {
  * @throws nothing
  */
 export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStore {
-  const maxAudit = options.maxAuditRecords ?? 10_000;
-  const eventsPerSession = options.eventsPerSession ?? DEFAULT_EVENTS_PER_SESSION;
-  const sessions = new Map<string, Expiring<StoredSession>>();
-  const approvals = new Map<string, Set<string>>();
-  const events = new Map<string, { id: string; streamId: string; message: JSONRPCMessage }[]>();
-  // principal → session id → last seen; the caps count these.
-  const admitted = new Map<string, Map<string, number>>();
-  const audit: AuditEntry[] = [];
-  const auditWaiters = new Set<() => void>();
-  // replica → who hears the answers to its questions
-  const listeners = new Map<string, Set<(routed: RoutedMessage) => void>>();
-  // session id → question id → the replica that asked
-  const questions = new Map<string, Map<string, string>>();
-  let fingerprints = new Map<string, string>();
-  let sequence = 0;
-  const expiry = (ttlMs: number) => (ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
-
-  const live = (id: string) => {
-    const entry = sessions.get(id);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt > Date.now()) return entry;
-    sessions.delete(id);
-    return undefined;
-  };
-  const prune = (idleMs: number) => {
-    if (idleMs <= 0) return;
-    const oldest = Date.now() - idleMs;
-    for (const [principal, held] of admitted) {
-      for (const [id, seen] of held) if (seen < oldest) held.delete(id);
-      if (held.size === 0) admitted.delete(principal);
-    }
-  };
-
+  const memory = new MemoryRecords(
+    options.maxAuditRecords ?? 10_000,
+    options.eventsPerSession ?? DEFAULT_EVENTS_PER_SESSION,
+  );
   return {
     specificationVersion: 'v1',
     kind: 'memory',
@@ -73,124 +206,31 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     location: 'memory',
     ping: async () => {},
     async putSession(session, ttlMs) {
-      sessions.set(session.id, { value: session, expiresAt: expiry(ttlMs) });
+      memory.sessions.set(session.id, { value: session, expiresAt: expiry(ttlMs) });
     },
-    getSession: async (id) => live(id)?.value,
-    async touchSession(id, principal, ttlMs) {
-      const entry = live(id);
-      if (entry !== undefined) entry.expiresAt = expiry(ttlMs);
-      const held = admitted.get(principal);
-      if (held?.has(id)) held.set(id, Date.now());
-      return entry !== undefined;
-    },
-    async deleteSession(id, principal) {
-      sessions.delete(id);
-      approvals.delete(id);
-      questions.delete(id);
-      events.delete(id);
-      admitted.get(principal)?.delete(id);
-    },
-    async admitSession(id, principal, limits) {
-      prune(limits.idleMs);
-      const held = admitted.get(principal) ?? new Map<string, number>();
-      if (held.size >= limits.maxPerPrincipal) {
-        return { ok: false, scope: 'principal', held: held.size };
-      }
-      let all = 0;
-      for (const other of admitted.values()) all += other.size;
-      if (all >= limits.maxSessions) return { ok: false, scope: 'all', held: all };
-      held.set(id, Date.now());
-      admitted.set(principal, held);
-      return { ok: true };
-    },
-    hasApproval: async (sessionId, key) => approvals.get(sessionId)?.has(key) === true,
-    async rememberApproval(sessionId, key) {
-      const keys = approvals.get(sessionId) ?? new Set<string>();
-      keys.add(key);
-      approvals.set(sessionId, keys);
-    },
-    async appendEvent(sessionId, streamId, message) {
-      sequence += 1;
-      const id = `${sequence}`;
-      const list = events.get(sessionId) ?? [];
-      list.push({ id, streamId, message });
-      if (list.length > eventsPerSession) list.splice(0, list.length - eventsPerSession);
-      events.set(sessionId, list);
-      return id;
-    },
-    async eventsAfter(sessionId, eventId) {
-      const list = events.get(sessionId) ?? [];
-      const index = list.findIndex((event) => event.id === eventId);
-      if (index < 0) return undefined;
-      const { streamId } = list[index]!;
-      return {
-        streamId,
-        events: list
-          .slice(index + 1)
-          .filter((event) => event.streamId === streamId)
-          .map(({ id, message }) => ({ id, message })),
-      };
-    },
-    async appendAudit(record: StoredAuditRecord) {
-      sequence += 1;
-      audit.push({ id: `${sequence}`, record });
-      if (audit.length > maxAudit) audit.splice(0, audit.length - maxAudit);
-      for (const wake of auditWaiters) wake();
-    },
-    async readAudit({ after, count, blockMs }) {
-      const read = () => {
-        if (after === undefined) return audit.slice(-count);
-        const start = audit.findIndex((entry) => Number(entry.id) > Number(after));
-        return start < 0 ? [] : audit.slice(start, start + count);
-      };
-      const found = read();
-      if (found.length > 0 || blockMs === undefined || blockMs <= 0 || after === undefined) {
-        return found;
-      }
-      await new Promise<void>((resolve) => {
-        const wake = () => {
-          clearTimeout(timer);
-          auditWaiters.delete(wake);
-          resolve();
-        };
-        const timer = setTimeout(wake, blockMs);
-        auditWaiters.add(wake);
-      });
-      return read();
-    },
-    async openQuestion({ sessionId, questionId, replica }) {
-      const open = questions.get(sessionId) ?? new Map<string, string>();
-      open.set(questionId, replica);
-      questions.set(sessionId, open);
-    },
+    getSession: async (id) => memory.live(id)?.value,
+    touchSession: async (id, principal, ttlMs) => memory.touchSession(id, principal, ttlMs),
+    deleteSession: async (id, principal) => memory.deleteSession(id, principal),
+    admitSession: async (id, principal, limits) => memory.admitSession(id, principal, limits),
+    hasApproval: async (sessionId, key) => memory.approvals.get(sessionId)?.has(key) === true,
+    rememberApproval: async (sessionId, key) => memory.rememberApproval(sessionId, key),
+    appendEvent: async (sessionId, streamId, message) =>
+      memory.appendEvent(sessionId, streamId, message),
+    eventsAfter: async (sessionId, eventId) => memory.eventsAfter(sessionId, eventId),
+    appendAudit: async (record) => memory.appendAudit(record),
+    readAudit: (readOptions) => memory.readAudit(readOptions),
+    openQuestion: async (question) => memory.openQuestion(question),
     async closeQuestion(sessionId, questionId) {
-      questions.get(sessionId)?.delete(questionId);
+      memory.questions.get(sessionId)?.delete(questionId);
     },
-    async routeAnswer(routed): Promise<AnswerRouting> {
-      const id = 'id' in routed.message ? routed.message.id : undefined;
-      const open = questions.get(routed.sessionId);
-      const replica = typeof id === 'string' ? open?.get(id) : undefined;
-      if (replica === undefined || typeof id !== 'string') return 'unknown';
-      open!.delete(id);
-      const heard = listeners.get(replica);
-      if (heard === undefined || heard.size === 0) return 'orphaned';
-      for (const listener of heard) listener(routed);
-      return 'delivered';
-    },
-    async subscribe(replica, listener) {
-      const heard = listeners.get(replica) ?? new Set();
-      heard.add(listener);
-      listeners.set(replica, heard);
-      return async () => {
-        heard.delete(listener);
-      };
-    },
-    getFingerprints: async () => new Map(fingerprints),
+    routeAnswer: async (routed) => memory.routeAnswer(routed),
+    subscribe: async (replica, listener) => memory.subscribe(replica, listener),
+    getFingerprints: async () => new Map(memory.fingerprints),
     async putFingerprints(accepted) {
-      fingerprints = new Map(accepted);
+      memory.fingerprints = new Map(accepted);
     },
     async close() {
-      for (const wake of auditWaiters) wake();
+      for (const wake of memory.auditWaiters) wake();
     },
   };
 }

@@ -54,6 +54,31 @@ export function buildGroups(
   return { groupOf, groupMembers, groupIds };
 }
 
+/** What {@link patchGroups} patches from. @internal */
+export interface PatchGroupsOptions {
+  /** The previous index's groups, with its slot → catalog position map. */
+  base: ToolGroups & { readonly position: Uint32Array };
+  /** The new catalog. */
+  tools: readonly ToolDefinition[];
+  /** The new index's live slots in catalog order. */
+  order: Uint32Array;
+  /** Per slot of the new index: its catalog position. */
+  position: Uint32Array;
+  /** How many slots the new index has. */
+  capacity: number;
+  /** The first slot of the arrivals (the old capacity). */
+  firstNew: number;
+  /** Per old slot: 1 when its tool left. */
+  left: Uint8Array;
+  /** Old slots whose tool had left and comes back: they join their group. */
+  revived: readonly number[];
+  /**
+   * The slots that left, when every kept tool kept its position (tools replaced in
+   * place): the order holds without a check, and only these are visited.
+   */
+  leftInPlace?: ArrayLike<number> | undefined;
+}
+
 /**
  * The groups of an index patched from `base`: the groups of the tools that left and of
  * the arrivals (slots from `firstNew` on) are listed again, the others shared. Ids of
@@ -62,23 +87,11 @@ export function buildGroups(
  * order of a fresh build's ids. Undefined when the kept tools changed their relative
  * order (every member list would move): then the groups are built fresh.
  *
- * @param left - per old slot: 1 when its tool left
- * @param revived - old slots whose tool had left and comes back: they join their group
- * @param leftInPlace - the slots that left, when every kept tool kept its position (tools
- *   replaced in place): the order holds without a check, and only these are visited
+ * @param options - see {@link PatchGroupsOptions}
  * @internal
  */
-export function patchGroups(
-  base: ToolGroups & { readonly position: Uint32Array },
-  tools: readonly ToolDefinition[],
-  order: Uint32Array,
-  position: Uint32Array,
-  capacity: number,
-  firstNew: number,
-  left: Uint8Array,
-  revived: readonly number[],
-  leftInPlace?: ArrayLike<number>,
-): ToolGroups | undefined {
+export function patchGroups(options: PatchGroupsOptions): ToolGroups | undefined {
+  const { base, tools, order, position, capacity, firstNew, left, revived, leftInPlace } = options;
   let last = -1;
   const back = revived.length === 0 ? undefined : new Set(revived);
   for (let i = 0; i < order.length && leftInPlace === undefined; i++) {

@@ -61,17 +61,17 @@ export function indexTools(
   });
   const groups =
     (base !== undefined &&
-      patchGroups(
+      patchGroups({
         base,
         tools,
         order,
         position,
         capacity,
-        oldCapacity,
-        departures.left,
+        firstNew: oldCapacity,
+        left: departures.left,
         revived,
-        replaced === undefined ? undefined : departures.leaving,
-      )) ||
+        leftInPlace: replaced === undefined ? undefined : departures.leaving,
+      })) ||
     buildGroups(tools, order, capacity);
   return {
     n: tools.length,

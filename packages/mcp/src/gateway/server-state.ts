@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
+import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
+import {
+  DEFAULT_APPROVAL_CONFIG,
+  DEFAULT_GUARDRAILS_CONFIG,
+  type GatewayProfile,
+} from '../config/schemas.js';
+import { createStoreAuditHook } from '../store/audit-trail.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import type { GatewayStore } from '../store/types.js';
+import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
+import type { UpstreamPool } from '../upstream/pool-types.js';
+import { waitForUpstreams } from '../upstream/wait.js';
+import { type CallDrain, createCallDrain } from './call-drain.js';
+import { createConfigGuardrails } from './guardrails.js';
+import type { GatewayHttpListener } from './http.js';
+import type { GatewayReadiness } from './http-health.js';
+import { createGatewaySession } from './session.js';
+import type { GatewaySessionContext } from './session-state.js';
+import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
+
+/** One gateway's state: the checked config, its open sessions and listeners. */
+export interface GatewayState {
+  readonly options: GatewayServerOptions;
+  readonly profiles: Record<string, GatewayProfile>;
+  readonly store: GatewayStore;
+  readonly sessions: Map<string, GatewaySession>;
+  readonly listeners: Set<GatewayHttpListener>;
+  /** Every session's calls in flight, so that a shutdown answers each of them. */
+  readonly drain: CallDrain;
+  /** What every new session shares with the gateway. */
+  readonly sessionContext: GatewaySessionContext;
+  upstreamsSettledYet: boolean;
+}
+
+/**
+ * Checks the options and sets up what every session shares.
+ *
+ * @throws {@link ToolSearchError} as {@link createGatewayServer} documents
+ */
+export function createGatewayState(options: GatewayServerOptions): GatewayState {
+  const config = options.config ?? {};
+  checkBatchDeadline(options.batchDeadlineMs);
+  const registry = toolsetRegistry(options);
+  const profiles = config.profiles ?? {};
+  checkProfile(profiles, options.profile);
+  const sessions = new Map<string, GatewaySession>();
+  const store = options.store ?? createMemoryStore();
+  const drain = createCallDrain();
+  const state: GatewayState = {
+    options,
+    profiles,
+    store,
+    sessions,
+    listeners: new Set(),
+    drain,
+    sessionContext: createSessionContext(options, { registry, sessions, store, drain }),
+    upstreamsSettledYet: options.upstreamsReady === undefined,
+  };
+  const settled = () => {
+    state.upstreamsSettledYet = true;
+  };
+  void Promise.resolve(options.upstreamsReady).then(settled, settled);
+  return state;
+}
+
+function createSessionContext(
+  options: GatewayServerOptions,
+  shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain'> & {
+    sessions: Map<string, GatewaySession>;
+  },
+): GatewaySessionContext {
+  const config = options.config ?? {};
+  const { sessions, store } = shared;
+  // Shared by every session: they hold no per-session state (the schema guardrail finds
+  // the tool in the dispatch context, which each session resolves within its own scope).
+  const guardrails = [
+    ...createConfigGuardrails(
+      config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
+      options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
+    ),
+    ...(options.guardrails ?? []),
+  ];
+  const auditHook = createStoreAuditHook(
+    store,
+    (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
+    (record, error) =>
+      options.onStoreError?.(
+        `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
+      ),
+  );
+  return {
+    options,
+    registry: shared.registry,
+    toolSearch: config.toolSearch,
+    approvalConfig: config.approval ?? DEFAULT_APPROVAL_CONFIG,
+    guardrails,
+    ...(config.guardrails?.maxArgumentBytes === undefined
+      ? {}
+      : { maxArgumentBytes: config.guardrails.maxArgumentBytes }),
+    serverInfo: options.serverInfo ?? { name: 'tool-search-gateway', version: '0.0.0' },
+    maxDescriptionChars:
+      config.limits?.maxDescriptionChars ?? DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars,
+    upstreamsSettled: waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs),
+    drain: shared.drain,
+    emitActivity: (activity) => emitActivity(options, activity),
+    onClosed: (closedId) => sessions.delete(closedId),
+    store,
+    auditHook,
+  };
+}
+
+function checkBatchDeadline(batchDeadlineMs: number | undefined): void {
+  if (
+    batchDeadlineMs !== undefined &&
+    (!Number.isInteger(batchDeadlineMs) || batchDeadlineMs < 1 || batchDeadlineMs > 2 ** 31 - 1)
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createGatewayServer: batchDeadlineMs must be a positive integer of milliseconds (at most 2147483647), got ${String(batchDeadlineMs)}.`,
+    );
+  }
+}
+
+function toolsetRegistry(options: GatewayServerOptions): ToolsetRegistry {
+  try {
+    return createToolsetRegistry(options.config?.toolsets ?? []);
+  } catch (error) {
+    throw new ToolSearchError('invalid_config', `Invalid toolsets: ${describeError(error)}`, {
+      cause: error,
+    });
+  }
+}
+
+function emitActivity(options: GatewayServerOptions, activity: GatewayActivity): void {
+  try {
+    options.onActivity?.(activity);
+  } catch {
+    // The feed must not break a call.
+  }
+}
+
+/** The profile of that name; `invalid_config` naming the known ones when there is none. */
+function checkProfile(
+  profiles: Record<string, GatewayProfile>,
+  name: string | undefined,
+): GatewayProfile | undefined {
+  if (name === undefined) return undefined;
+  const profile = profiles[name];
+  if (profile === undefined) {
+    const known = Object.keys(profiles);
+    throw new ToolSearchError(
+      'invalid_config',
+      `Unknown profile '${name}' (${known.length ? `known: ${known.join(', ')}` : 'the config defines none'}).`,
+    );
+  }
+  return profile;
+}
+
+/** Opens a session of that profile and keeps it until it closes. */
+export function openSession(
+  state: GatewayState,
+  profileName: string | undefined,
+  id: string = randomUUID(),
+): GatewaySession {
+  const profile = checkProfile(state.profiles, profileName);
+  const session = createGatewaySession(state.sessionContext, profileName, profile, id);
+  state.sessions.set(id, session);
+  return session;
+}
+
+/** Whether this gateway should get traffic: its store answers and an upstream is ready. */
+export async function gatewayReadiness(state: GatewayState): Promise<GatewayReadiness> {
+  const { options, store } = state;
+  // Only whether it answers: `/readyz` needs no token, so where the store lives and
+  // why it failed stay in the log (the store reports going down and coming back).
+  let storeState = 'ok';
+  try {
+    await store.ping();
+  } catch {
+    storeState = 'unavailable';
+  }
+  const status = (options.pool as Partial<Pick<UpstreamPool, 'status'>>).status;
+  const states = typeof status === 'function' ? status.call(options.pool) : [];
+  const upstreams: Record<string, number> = {};
+  for (const server of states) upstreams[server.state] = (upstreams[server.state] ?? 0) + 1;
+  const settledYet = state.upstreamsSettledYet;
+  const upstreamsOk = settledYet && (states.length === 0 || (upstreams['ready'] ?? 0) > 0);
+  const ready = storeState === 'ok' && upstreamsOk;
+  const detail = ready
+    ? undefined
+    : storeState !== 'ok'
+      ? `the store does not answer (${store.kind}); see the gateway's log`
+      : settledYet
+        ? 'no upstream server is ready'
+        : 'the upstream servers are still connecting';
+  return {
+    ready,
+    store: storeState,
+    upstreams,
+    ...(detail === undefined ? {} : { detail }),
+  };
+}

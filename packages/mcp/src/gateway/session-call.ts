@@ -1,0 +1,216 @@
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  CallToolRequest,
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import {
+  type Assembly,
+  bridgeErrors,
+  echoName,
+  handleBridgeCall,
+  TOOL_CALL,
+  TOOL_DESCRIBE,
+  TOOL_SEARCH,
+} from '@tool-search/bridge';
+import type { AuditRefusal, DispatchResult, ToolCallContext } from '@tool-search/hooks';
+import { batchCallResult } from '../tool-result/batch-result.js';
+import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
+import { errorResult } from '../tool-result/error-result.js';
+import type { UpstreamCallOptions } from '../upstream/pool.js';
+import { type BatchDeadline, startBatchDeadline } from './batch-deadline.js';
+import type { SessionState } from './session-state.js';
+import type { GatewayActivity } from './types.js';
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The dispatch context of a gateway call: the client's progress listener rides along. */
+export interface CallContext extends ToolCallContext {
+  onProgress?: UpstreamCallOptions['onProgress'];
+}
+
+const DISPATCHED = Symbol('dispatched');
+interface Dispatched {
+  [DISPATCHED]: DispatchResult;
+}
+
+function isDispatched(value: unknown): value is Dispatched {
+  return typeof value === 'object' && value !== null && DISPATCHED in value;
+}
+
+// A `tool_call` batch answers `{ results }`: each a dispatched call or the bridge's refusal.
+function batchResults(value: unknown): unknown[] | undefined {
+  if (typeof value !== 'object' || value === null || !('results' in value)) return undefined;
+  const results = (value as { results: unknown }).results;
+  return Array.isArray(results) ? results : undefined;
+}
+
+// A call that ran and answered without an error result.
+function succeeded(result: DispatchResult): boolean {
+  if (result.status !== 'ok') return false;
+  const value = result.result as { isError?: unknown } | null;
+  return !(typeof value === 'object' && value !== null && value.isError === true);
+}
+
+function batchOutcome(result: unknown) {
+  if (isDispatched(result)) {
+    return { name: result[DISPATCHED].call.name, result: toCallToolResult(result[DISPATCHED]) };
+  }
+  const name = (result as { name?: unknown }).name;
+  return {
+    name: typeof name === 'string' ? name : undefined,
+    result: bridgeAnswerResult(TOOL_CALL, result),
+  };
+}
+
+/** The client's progress listener for one call, and a wait for the updates it forwarded. */
+interface ProgressForward {
+  onProgress: UpstreamCallOptions['onProgress'];
+  settle: () => Promise<unknown>;
+}
+
+// A client that sent a progress token gets the upstream's progress under that token,
+// whether it called the tool by name or through tool_call.
+// The result waits for the forwarded updates: a client stops listening for a
+// request's progress once its response has arrived.
+function forwardProgress(request: CallToolRequest, extra: Extra): ProgressForward {
+  const progressToken = request.params._meta?.progressToken;
+  const forwarded: Promise<void>[] = [];
+  const onProgress: UpstreamCallOptions['onProgress'] =
+    progressToken === undefined
+      ? undefined
+      : (progress) => {
+          forwarded.push(
+            extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { ...progress, progressToken },
+              })
+              .catch(() => {}),
+          );
+        };
+  return { onProgress, settle: () => Promise.all(forwarded) };
+}
+
+/** A refusal's record goes the way of every other (a lost one is reported by the hook). */
+function auditRefusal(state: SessionState, refusal: Omit<AuditRefusal, 'sessionId'>): void {
+  void Promise.resolve()
+    .then(() => state.context.auditHook.recordRefusal({ ...refusal, sessionId: state.id }))
+    .catch(() => {});
+}
+
+/**
+ * Answers one `tools/call` of the session: a bridge tool through the bridge (its real
+ * calls through the dispatcher), any other name directly when the session lists it.
+ */
+export async function callSessionTool(
+  state: SessionState,
+  request: CallToolRequest,
+  extra: Extra,
+  signal: AbortSignal,
+): Promise<CallToolResult> {
+  const current = state.assembly!;
+  const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
+  const began = performance.now();
+  const progress = forwardProgress(request, extra);
+  const deadline = startBatchDeadline(call, state.batchDeadlineMs);
+  const answer = bridgeCall(state, current, call, progress, deadline, signal);
+  if (answer !== undefined) {
+    const settled = await answer.finally(() => deadline?.clear());
+    return bridgeResult(state, call, settled, began);
+  }
+  deadline?.clear();
+  const tool = state.scoped.get(call.name);
+  const visible = tool !== undefined && current.tools.some((entry) => entry.name === call.name);
+  if (!visible) {
+    const reason = bridgeErrors.notInSession(call.name);
+    auditRefusal(state, { tool: echoName(call.name), reason, via: 'direct' });
+    return errorResult('not_in_session', reason);
+  }
+  const context: CallContext = {
+    sessionId: state.id,
+    signal,
+    via: 'direct',
+    tool,
+    onProgress: progress.onProgress,
+  };
+  const result = await state.dispatcher(call, context);
+  await progress.settle();
+  return toCallToolResult(result);
+}
+
+type Call = { name: string; arguments: Record<string, unknown> };
+
+/** Hands a bridge tool's call to the bridge; undefined when the name is not a bridge tool. */
+function bridgeCall(
+  state: SessionState,
+  current: Assembly,
+  call: Call,
+  progress: ProgressForward,
+  deadline: BatchDeadline | undefined,
+  signal: AbortSignal,
+) {
+  return handleBridgeCall(
+    current,
+    call,
+    async (real, ctx) => {
+      if (deadline?.passed()) {
+        return { [DISPATCHED]: deadline.result(real, 'not run') } satisfies Dispatched;
+      }
+      const context: CallContext = {
+        sessionId: state.id,
+        signal: deadline === undefined ? signal : AbortSignal.any([signal, deadline.signal]),
+        via: ctx.via,
+        tool: ctx.tool,
+        onProgress: progress.onProgress,
+      };
+      let result = await state.dispatcher(real, context);
+      await progress.settle();
+      // Cut short by the batch's deadline (not by the client): say so.
+      if (deadline?.passed() && !signal.aborted && !succeeded(result)) {
+        result = deadline.result(real, 'cancelled');
+      }
+      return { [DISPATCHED]: result } satisfies Dispatched;
+    },
+    // The pool holds more tools than this session may see: refuse every other name here,
+    // and audit the refusal, which no dispatcher hook sees.
+    {
+      refuseUnknownNames: true,
+      onRefused: (refusal) =>
+        auditRefusal(state, {
+          tool: refusal.name,
+          reason: refusal.error,
+          via: refusal.via,
+          ...(refusal.id === undefined ? {} : { callId: refusal.id }),
+        }),
+    },
+  );
+}
+
+/** The MCP result of a bridge tool's answer; a search or describe goes to the activity feed. */
+function bridgeResult(
+  state: SessionState,
+  call: Call,
+  settled: unknown,
+  began: number,
+): CallToolResult {
+  if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
+  const batch = call.name === TOOL_CALL ? batchResults(settled) : undefined;
+  if (batch !== undefined) return batchCallResult(batch.map(batchOutcome));
+  if (call.name === TOOL_SEARCH || call.name === TOOL_DESCRIBE) {
+    const isError = isBridgeError(settled);
+    const activity: GatewayActivity = {
+      sessionId: state.id,
+      kind: call.name === TOOL_SEARCH ? 'search' : 'describe',
+      name: call.name,
+      arguments: call.arguments,
+      status: isError ? 'error' : 'ok',
+      durationMs: Math.round(performance.now() - began),
+    };
+    if (state.profileName !== undefined) activity.profile = state.profileName;
+    if (isError) activity.detail = String(settled.error);
+    state.context.emitActivity(activity);
+  }
+  return bridgeAnswerResult(call.name, settled);
+}

@@ -1,0 +1,96 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { echoName } from '@tool-search/bridge';
+import { describeError } from '@tool-search/core/internal';
+import { errorResult } from '../tool-result/error-result.js';
+import { holdAbandonedSlot } from './abandoned-hold.js';
+import { resolveCallLimits, runUpstreamCall, unavailableResult } from './call.js';
+import { addProgressListener, type PoolState } from './pool-state.js';
+import type { UpstreamPool } from './pool-types.js';
+import type { Upstream } from './upstream-state.js';
+
+type CallTool = UpstreamPool['callTool'];
+
+/** Calls an exposed tool on the server that serves it; failures are error results. */
+export async function callPoolTool(
+  state: PoolState,
+  ...[name, args, callOptions = {}]: Parameters<CallTool>
+): ReturnType<CallTool> {
+  const entry = state.exposed.get(name)?.entry;
+  if (entry === undefined) {
+    return errorResult(
+      'unknown_tool',
+      `Tool '${echoName(name)}' is not served by any connected upstream server. Check the name against tools/list.`,
+    );
+  }
+  const upstream = state.byName.get(entry.server)!;
+  const unavailable = () => unavailableFor(state, upstream, name);
+  if (upstream.state !== 'ready' || upstream.connection === undefined) return unavailable();
+  if (callOptions.signal?.aborted) {
+    return errorResult('aborted', `The call of '${name}' was cancelled before it started.`);
+  }
+  // Arguments the gateway cannot serialise (a hook put a BigInt or a cycle there) are
+  // the gateway's failure: the request never leaves, and the server is not blamed.
+  try {
+    JSON.stringify(args);
+  } catch (error) {
+    return errorResult(
+      'invalid_argument',
+      `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
+    );
+  }
+  return runUpstreamCall({
+    server: upstream.name,
+    name,
+    upstreamName: entry.tool.name,
+    args,
+    limits: resolveCallLimits({
+      call: callOptions,
+      server: upstream.config,
+      pool: { callTimeoutMs: state.callTimeoutMs, maxCallTimeMs: state.maxCallTimeMs },
+    }),
+    client: () => (upstream.state === 'ready' ? upstream.connection?.client : undefined),
+    unavailable,
+    queue: upstream.queue,
+    signal: callOptions.signal,
+    onProgress: callOptions.onProgress,
+    restarting: state.reconnect !== undefined,
+    watch: (client) => state.watches.get(client),
+    hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
+  });
+}
+
+function unavailableFor(state: PoolState, upstream: Upstream, name: string) {
+  return unavailableResult({
+    server: upstream.name,
+    name,
+    state: upstream.state,
+    attempts: upstream.attempts,
+    error: upstream.error,
+    // A call of a failed server's tool is what starts its retry.
+    retry: upstream.state === 'failed' ? state.retry?.demand(upstream.name) : undefined,
+  });
+}
+
+/** A call that timed out or was cancelled holds its queue slot until the server stopped it. */
+function holdAbandoned(
+  state: PoolState,
+  upstream: Upstream,
+  client: Client,
+  id: RequestId | undefined,
+) {
+  return holdAbandonedSlot(
+    {
+      server: upstream.name,
+      watch: state.watches.get(client),
+      graceMs: upstream.config.cancelGraceMs ?? state.cancelGraceMs,
+      restartCapMs: state.connectTimeoutMs + (state.reconnect?.maxDelayMs ?? 0),
+      isLive: () => !state.closed && upstream.connection?.client === client,
+      restart: () => {
+        client.close().catch(() => {});
+      },
+      onProgress: (listener) => addProgressListener(state, listener),
+    },
+    id,
+  );
+}

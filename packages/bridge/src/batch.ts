@@ -4,14 +4,11 @@ import {
   MAX_DESCRIBE_NAMES,
   MAX_SEARCH_QUERIES,
 } from './batch-limits.js';
+import type { BridgeBatchResult } from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
 import { ownValue, parseArguments } from './resolve.js';
 
-/** The answer to a batch: one answer per item, in the order the model gave them. */
-export interface BridgeBatchResult<T> {
-  /** `results[i]` is exactly what the single call of item `i` would have answered. */
-  results: T[];
-}
+export type { BridgeBatchResult } from './bridge-results.js';
 
 /**
  * How a bridge call is to be answered: as one call (the batch field is absent or

@@ -1,9 +1,45 @@
-import type { JsonSchemaObject, Promisable, ToolCall, ToolDefinition } from '@tool-search/core';
+import type {
+  JsonSchemaObject,
+  Promisable,
+  ToolCall,
+  ToolDefinition,
+  ToolSource,
+} from '@tool-search/core';
 import type { ArgumentViolation } from '@tool-search/core/validate';
-import type { BridgeBatchResult } from './batch.js';
 import type { BridgeErrorCode } from './errors.js';
-import type { ToolSearchMatch } from './search-match.js';
-import type { SelectMiss } from './select.js';
+
+/** One match of a `tool_search` answer. */
+export interface ToolSearchMatch {
+  /** The exact tool name, for `tool_describe` and `tool_call`. */
+  name: string;
+  /** Where the tool comes from (`mcp`, `plugin`, or `other` when unknown). */
+  source: ToolSource | 'other';
+  /** The toolset that holds it (e.g. `mcp-github`), else its source. */
+  source_name: string;
+  /** The first 400 characters of its description. */
+  description: string;
+  /**
+   * The tool's full JSON Schema, only in the answer to a `select:` query: selecting
+   * a tool by its exact name loads it, as `tool_describe` would.
+   */
+  parameters?: JsonSchemaObject;
+}
+
+/** A name of a `select:` query that is not a deferred tool, with the reason. */
+export interface SelectMiss {
+  /** The name as the model wrote it (cut when long). */
+  name: string;
+  /** The contract's text for the name (not deferrable, not currently available, not in session). */
+  error: string;
+  /** Its code: `not_deferrable`, `not_currently_available` or `not_in_session`. */
+  code: BridgeErrorCode;
+}
+
+/** The answer to a batch: one answer per item, in the order the model gave them. */
+export interface BridgeBatchResult<T> {
+  /** `results[i]` is exactly what the single call of item `i` would have answered. */
+  results: T[];
+}
 
 /** The answer to `tool_search`. */
 export interface ToolSearchResult {

@@ -1,25 +1,10 @@
-import type { JsonSchemaObject, ToolDefinition, ToolSource } from '@tool-search/core';
+import type { ToolDefinition } from '@tool-search/core';
 import { SEARCH_HIT_DESCRIPTION_LENGTH } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
+import type { ToolSearchMatch } from './bridge-results.js';
 import { sourceName } from './source-name.js';
 
-/** One match of a `tool_search` answer. */
-export interface ToolSearchMatch {
-  /** The exact tool name, for `tool_describe` and `tool_call`. */
-  name: string;
-  /** Where the tool comes from (`mcp`, `plugin`, or `other` when unknown). */
-  source: ToolSource | 'other';
-  /** The toolset that holds it (e.g. `mcp-github`), else its source. */
-  source_name: string;
-  /** The first 400 characters of its description. */
-  description: string;
-  /**
-   * The tool's full JSON Schema, only in the answer to a `select:` query: selecting
-   * a tool by its exact name loads it, as `tool_describe` would.
-   */
-  parameters?: JsonSchemaObject;
-}
-
+export type { ToolSearchMatch } from './bridge-results.js';
 export { sourceName } from './source-name.js';
 
 /**

@@ -1,22 +1,14 @@
 import { isBridgeToolName } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
 import { batchErrors, MAX_DESCRIBE_NAMES } from './batch-limits.js';
+import type { SelectMiss, ToolSearchMatch } from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
 import { echoName, nameError, nameStatus } from './resolve.js';
-import type { ToolSearchMatch } from './search-match.js';
 import { exactTool, toMatch } from './search-match.js';
 
-const SELECT_PREFIX = /^select:/i;
+export type { SelectMiss } from './bridge-results.js';
 
-/** A name of a `select:` query that is not a deferred tool, with the reason. */
-export interface SelectMiss {
-  /** The name as the model wrote it (cut when long). */
-  name: string;
-  /** The contract's text for the name (not deferrable, not currently available, not in session). */
-  error: string;
-  /** Its code: `not_deferrable`, `not_currently_available` or `not_in_session`. */
-  code: BridgeErrorCode;
-}
+const SELECT_PREFIX = /^select:/i;
 
 /** What a `select:` query loads. */
 export type SelectAnswer =

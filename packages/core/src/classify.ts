@@ -1,5 +1,5 @@
-import type { ToolsetLoading } from './tool-loading.js';
 import { toolLoadingOf } from './tool-loading.js';
+import type { ToolsetLoading } from './tool-loading-kinds.js';
 import type { ToolDefinition } from './types.js';
 
 /** The name of the bridge tool that searches the deferred tools. */

@@ -1,8 +1,8 @@
 import { z } from 'zod/v4';
 import type { RunawaySearchLimits } from './runaway-config.js';
 import { parseRunawaySearchLimits } from './runaway-config.js';
-import type { ToolLoading } from './tool-loading.js';
-import { isToolLoading } from './tool-loading.js';
+import type { ToolLoading } from './tool-loading-kinds.js';
+import { isToolLoading } from './tool-loading-kinds.js';
 
 /** When tool search replaces the deferrable tools with the bridge tools. */
 export type ToolSearchMode = 'auto' | 'on' | 'off';

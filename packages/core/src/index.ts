@@ -124,8 +124,8 @@ export {
 } from './tool-definition.js';
 export type { ToolList, ToolListChange } from './tool-list.js';
 export { createToolList, patchToolList } from './tool-list.js';
-export type { ToolLoading, ToolsetLoading } from './tool-loading.js';
-export { isToolLoading, TOOL_LOADINGS } from './tool-loading.js';
+export type { ToolLoading, ToolsetLoading } from './tool-loading-kinds.js';
+export { isToolLoading, TOOL_LOADINGS } from './tool-loading-kinds.js';
 export type { ToolNameMap, ToolNameRules } from './tool-name-map.js';
 export {
   ANTHROPIC_TOOL_NAME_RULES,

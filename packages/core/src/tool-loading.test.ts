@@ -4,7 +4,8 @@ import { classifyTools } from './classify.js';
 import { parseToolSearchConfigWithWarnings } from './config.js';
 import { DEFAULT_RUNAWAY_SEARCH_LIMITS } from './runaway-config.js';
 import { estimateToolTokens } from './tokens.js';
-import { isToolLoading, TOOL_LOADINGS, toolLoadingOf } from './tool-loading.js';
+import { toolLoadingOf } from './tool-loading.js';
+import { isToolLoading, TOOL_LOADINGS } from './tool-loading-kinds.js';
 import type { ToolDefinition } from './types.js';
 
 const tool = (name: string, toolset: string, words = 40): ToolDefinition => ({

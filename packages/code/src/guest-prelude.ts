@@ -61,6 +61,8 @@ export const GUEST_PRELUDE = `(function (host, log) {
     warn: logger('warn: '),
     error: logger('error: '),
   });
+  // Shared memory means nothing without threads; leave no trace of it.
+  delete globalThis.SharedArrayBuffer;
   const fixed = { enumerable: false, writable: false, configurable: false };
   Object.defineProperty(globalThis, 'tools', { ...fixed, value: tools });
   Object.defineProperty(globalThis, 'console', { ...fixed, value: console });

@@ -33,3 +33,65 @@ describe('createProgramTool', () => {
     ]);
   });
 });
+
+describe('createProgramTool: input and options', () => {
+  it('answers an input without a source as an error result', async () => {
+    for (const input of [undefined, null, {}, { source: 5 }, { source: '  ' }, 'return 1']) {
+      const result = await world.program.run(input);
+      expect(result).toMatchObject({ status: 'error', error: { code: 'invalid_argument' } });
+    }
+  });
+
+  it('answers a syntax error, a throw and a stalled program with their codes', async () => {
+    expect((await world.program.run({ source: 'return (' })).error?.code).toBe(
+      'program_syntax_error',
+    );
+    const threw = await world.program.run({ source: "throw new TypeError('nope')" });
+    expect(threw.error).toEqual({ code: 'program_threw', message: 'TypeError: nope' });
+    const stalled = await world.program.run({ source: 'await new Promise(() => {})' });
+    expect(stalled.error?.code).toBe('program_stalled');
+    const cyclic = await world.program.run({ source: 'const a = {}; a.a = a; return a;' });
+    expect(cyclic.error?.code).toBe('program_output_invalid');
+  });
+
+  it('stops a program when the caller’s signal aborts', async () => {
+    const controller = new AbortController();
+    const running = world.program.run(
+      { source: 'await tools.slow_report({}); return 1' },
+      { signal: controller.signal },
+    );
+    setTimeout(() => controller.abort(), 50);
+    const result = await running;
+    expect(result.error?.code).toBe('program_cancelled');
+  });
+
+  it('passes the session id to the dispatcher with each nested call', async () => {
+    await world.program.run(
+      { source: "return await tools.weather_lookup({ city: 'Oslo' })" },
+      { sessionId: 'session-7' },
+    );
+    expect(world.log.audit.at(-1)).toMatchObject({ sessionId: 'session-7', via: 'program' });
+  });
+
+  it('reaches core tools too, through the same resolution and dispatch', async () => {
+    const result = await world.program.run({
+      source: "return await tools.shell_run({ command: 'ls' })",
+    });
+    expect(result.result).toEqual({ ran: 'shell_run' });
+  });
+
+  it('describes itself for the model, with its limits', () => {
+    expect(world.program.definition.name).toBe('tool_program');
+    expect(world.program.definition.description).toContain('50 tool calls');
+    expect(world.program.definition.inputSchema.required).toEqual(['source']);
+  });
+
+  it('refuses options without a dispatcher or tools', async () => {
+    const { createProgramTool } = await import('./program-tool.js');
+    expect(() => createProgramTool({ tools: [] } as never)).toThrow(/dispatch/);
+    expect(() => createProgramTool({ dispatch: async () => ({}) } as never)).toThrow(/tools/);
+    expect(() =>
+      createProgramTool({ tools: [], dispatch: world.dispatch, limits: { maxCalls: -1 } }),
+    ).toThrow(/maxCalls/);
+  });
+});

@@ -4,6 +4,7 @@ import type { ProgramLimits } from './limits.js';
 
 /** A refusal for a spent budget, as the program's caught error reads it. */
 export interface BudgetRefusal {
+  code: 'program_budget_spent';
   message: string;
 }
 
@@ -41,13 +42,17 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
     spendCall() {
       spent.calls += 1;
       return spent.calls > limits.maxCalls
-        ? { message: `the program made more than ${limits.maxCalls} tool calls (limits.maxCalls)` }
+        ? {
+            code: 'program_budget_spent',
+            message: `the program made more than ${limits.maxCalls} tool calls (limits.maxCalls)`,
+          }
         : undefined;
     },
     spendWrite(name) {
       spent.writes += 1;
       return spent.writes > limits.maxWrites
         ? {
+            code: 'program_budget_spent',
             message: `'${name}' is a write (not marked read-only) and the program made ${limits.maxWrites} writes already (limits.maxWrites)`,
           }
         : undefined;
@@ -56,6 +61,7 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
       spent.out += bytes;
       return spent.out > limits.maxBytesOut
         ? {
+            code: 'program_budget_spent',
             message: `the program sent more than ${limits.maxBytesOut} bytes to tools (limits.maxBytesOut)`,
           }
         : undefined;
@@ -64,6 +70,7 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
       spent.in += bytes;
       return spent.in > limits.maxBytesIn
         ? {
+            code: 'program_budget_spent',
             message: `tools answered more than ${limits.maxBytesIn} bytes to the program (limits.maxBytesIn)`,
           }
         : undefined;

@@ -52,20 +52,63 @@ function errorDetails(
   }
 }
 
-function classify(details: { name: string; message: string }, clock: CpuClock): GuestErrorCode {
-  if (clock.interrupted) return 'program_cpu_limit';
-  if (/out of memory/i.test(details.message)) return 'program_memory_limit';
-  if (/stack overflow/i.test(details.message)) return 'program_stack_overflow';
-  return 'program_threw';
+// Each code the worker decides, with its text: a `fixed` text always (a limit), else the
+// thrown error's own text when there is one.
+interface GuestError {
+  code: GuestErrorCode;
+  message: (limits: GuestLimits) => string;
+  fixed: boolean;
 }
+const GUEST_ERRORS = {
+  syntax: {
+    code: 'program_syntax_error',
+    message: () => 'the program does not parse',
+    fixed: false,
+  },
+  threw: { code: 'program_threw', message: () => 'the program threw', fixed: false },
+  cpu: {
+    code: 'program_cpu_limit',
+    message: (limits) => `the program ran longer than its CPU limit of ${limits.cpuTimeMs} ms`,
+    fixed: true,
+  },
+  memory: {
+    code: 'program_memory_limit',
+    message: (limits) =>
+      `the program used more than its memory limit of ${limits.memoryBytes} bytes`,
+    fixed: true,
+  },
+  stack: {
+    code: 'program_stack_overflow',
+    message: () => 'the program recursed deeper than its stack allows',
+    fixed: true,
+  },
+  stalled: {
+    code: 'program_stalled',
+    message: () =>
+      'the program waits on a promise that nothing will settle (no tool call is in flight)',
+    fixed: true,
+  },
+  output: {
+    code: 'program_output_invalid',
+    message: () => 'the return value is not JSON',
+    fixed: false,
+  },
+  sandbox: { code: 'program_sandbox_failed', message: () => 'the sandbox failed', fixed: false },
+} as const satisfies Record<string, GuestError>;
 
-const MESSAGES: Partial<Record<GuestErrorCode, (limits: GuestLimits) => string>> = {
-  program_cpu_limit: (limits) =>
-    `the program ran longer than its CPU limit of ${limits.cpuTimeMs} ms`,
-  program_memory_limit: (limits) =>
-    `the program used more than its memory limit of ${limits.memoryBytes} bytes`,
-  program_stack_overflow: () => 'the program recursed deeper than its stack allows',
-};
+const MESSAGES: Partial<Record<GuestErrorCode, (limits: GuestLimits) => string>> =
+  Object.fromEntries(
+    Object.values(GUEST_ERRORS as Record<string, GuestError>)
+      .filter((error) => error.fixed)
+      .map((error) => [error.code, error.message]),
+  );
+
+function classify(details: { name: string; message: string }, clock: CpuClock): GuestErrorCode {
+  if (clock.interrupted) return GUEST_ERRORS.cpu.code;
+  if (/out of memory/i.test(details.message)) return GUEST_ERRORS.memory.code;
+  if (/stack overflow/i.test(details.message)) return GUEST_ERRORS.stack.code;
+  return GUEST_ERRORS.threw.code;
+}
 
 /**
  * Starts one program in a fresh runtime and context.
@@ -135,11 +178,11 @@ export function startGuestRun(
       cpuMs: clock.usedMs,
     });
 
-  const failWith = (handle: QuickJSHandle, fallback: GuestErrorCode = 'program_threw') => {
+  const failWith = (handle: QuickJSHandle, fallback: GuestErrorCode = GUEST_ERRORS.threw.code) => {
     const details = errorDetails(context, handle);
     handle.dispose();
     const code = classify(details, clock);
-    const known = code === 'program_threw' ? fallback : code;
+    const known = code === GUEST_ERRORS.threw.code ? fallback : code;
     fail(known, MESSAGES[known] ? undefined : `${details.name}: ${details.message}`);
   };
 
@@ -212,7 +255,7 @@ export function startGuestRun(
     const result = slice(() => context.callFunction(finishFn!, context.undefined, value, max));
     max.dispose();
     value.dispose();
-    if (result.error) return failWith(result.error, 'program_output_invalid');
+    if (result.error) return failWith(result.error, GUEST_ERRORS.output.code);
     const { json, chars } = result.value.consume((handle) => context.dump(handle)) as {
       json?: string;
       chars: number;
@@ -233,10 +276,7 @@ export function startGuestRun(
     if (state.type === 'fulfilled') return finishValue(state.value);
     if (state.type === 'rejected') return failWith(state.error);
     if (pending.size === 0) {
-      fail(
-        'program_stalled',
-        'the program waits on a promise that nothing will settle (no tool call is in flight)',
-      );
+      fail(GUEST_ERRORS.stalled.code);
     }
   };
 
@@ -253,14 +293,14 @@ export function startGuestRun(
       const details = errorDetails(context, evaluated.error);
       evaluated.error.dispose();
       const code =
-        details.name === 'SyntaxError' ? 'program_syntax_error' : classify(details, clock);
+        details.name === 'SyntaxError' ? GUEST_ERRORS.syntax.code : classify(details, clock);
       fail(code, MESSAGES[code] ? undefined : `${details.name}: ${details.message}`);
     } else {
       program = evaluated.value;
       drive();
     }
   } catch (error) {
-    fail('program_sandbox_failed', `the sandbox failed: ${String(error)}`);
+    fail(GUEST_ERRORS.sandbox.code, `the sandbox failed: ${String(error)}`);
   }
 
   return {
@@ -276,7 +316,7 @@ export function startGuestRun(
         deferred.resolve(handle);
         handle.dispose();
       } catch {
-        return fail('program_memory_limit');
+        return fail(GUEST_ERRORS.memory.code);
       }
       drive();
     },

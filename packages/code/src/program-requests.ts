@@ -65,9 +65,7 @@ function answerValue(scope: RequestScope, value: unknown): RequestAnswer {
   }
   json ??= 'null';
   const spent = scope.budget.spendIn(bytes(json));
-  return spent === undefined
-    ? { ok: true, json }
-    : failure('error', spent.message, 'program_budget_spent');
+  return spent === undefined ? { ok: true, json } : failure('error', spent.message, spent.code);
 }
 
 async function search(
@@ -156,7 +154,7 @@ function dispatchWithin(run: () => Promise<DispatchResult>, signal: AbortSignal)
 async function call(scope: RequestScope, payload: Record<string, unknown>): Promise<RequestAnswer> {
   const rawName = typeof payload['name'] === 'string' ? payload['name'] : '';
   const spent = scope.budget.spendCall();
-  if (spent !== undefined) return failure('error', spent.message, 'program_budget_spent');
+  if (spent !== undefined) return failure('error', spent.message, spent.code);
   if (isBridgeToolName(rawName.trim()) || rawName.trim() === TOOL_PROGRAM) {
     return failure('denied', bridgeErrors.bridgeTool(rawName.trim()), 'bridge_tool');
   }
@@ -174,7 +172,7 @@ async function call(scope: RequestScope, payload: Record<string, unknown>): Prom
   const tool = scope.tools.get(resolved.call.name);
   if (tool?.annotations?.readOnlyHint !== true) {
     const writeOver = scope.budget.spendWrite(resolved.call.name);
-    if (writeOver !== undefined) return failure('error', writeOver.message, 'program_budget_spent');
+    if (writeOver !== undefined) return failure('error', writeOver.message, writeOver.code);
   }
   const free = await scope.budget.slot();
   try {
@@ -224,7 +222,7 @@ export async function answerRequest(
   }
   if (!isRecord(parsed)) return failure('error', `tools.${op} takes an object`, 'invalid_argument');
   const outOver = scope.budget.spendOut(bytes(payload));
-  if (outOver !== undefined) return failure('error', outOver.message, 'program_budget_spent');
+  if (outOver !== undefined) return failure('error', outOver.message, outOver.code);
   try {
     if (op === 'search') return await search(scope, parsed);
     if (op === 'describe') return describe(scope, parsed);

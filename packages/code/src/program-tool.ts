@@ -9,7 +9,12 @@ import { type ProgramLimits, resolveLimits } from './limits.js';
 import { programDefinition } from './program-definition.js';
 import type { ProgramPolicy } from './program-policy.js';
 import type { RequestScope } from './program-requests.js';
-import type { ProgramResult, ProgramRunContext, ProgramTool } from './program-types.js';
+import type {
+  ProgramError,
+  ProgramResult,
+  ProgramRunContext,
+  ProgramTool,
+} from './program-types.js';
 import { runProgram } from './run-program.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
@@ -69,20 +74,8 @@ interface ProgramToolState {
   previous?: Assembly;
 }
 
-function inputError(
-  programId: string,
-  message: string,
-  code: 'invalid_argument' | 'program_source_too_large',
-): ProgramResult {
-  return {
-    status: 'error',
-    programId,
-    logs: [],
-    calls: [],
-    error: { code, message },
-    cpuMs: 0,
-    durationMs: 0,
-  };
+function inputError(programId: string, error: ProgramError): ProgramResult {
+  return { status: 'error', programId, logs: [], calls: [], error, cpuMs: 0, durationMs: 0 };
 }
 
 async function run(
@@ -97,19 +90,18 @@ async function run(
       ? (input as { source?: unknown }).source
       : undefined;
   if (typeof source !== 'string' || source.trim() === '') {
-    return inputError(
-      programId,
-      "tool_program needs { source: string }: the body of an async function, e.g. `return await tools.search('weather')`",
-      'invalid_argument',
-    );
+    return inputError(programId, {
+      code: 'invalid_argument',
+      message:
+        "tool_program needs { source: string }: the body of an async function, e.g. `return await tools.search('weather')`",
+    });
   }
   const size = Buffer.byteLength(source, 'utf8');
   if (size > state.limits.maxSourceBytes) {
-    return inputError(
-      programId,
-      `the source has ${size} bytes, more than the limit of ${state.limits.maxSourceBytes} (limits.maxSourceBytes); write a shorter program`,
-      'program_source_too_large',
-    );
+    return inputError(programId, {
+      code: 'program_source_too_large',
+      message: `the source has ${size} bytes, more than the limit of ${state.limits.maxSourceBytes} (limits.maxSourceBytes); write a shorter program`,
+    });
   }
   const tools = typeof options.tools === 'function' ? options.tools() : options.tools;
   const assembly = programAssembly(tools, options, state.previous);

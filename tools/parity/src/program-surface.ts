@@ -2,8 +2,8 @@
 // through a real QuickJS sandbox, with the arguments as the model wrote them. One program
 // tool serves every run of a property: it reaches the current world's tools and dispatcher.
 import { createProgramTool, type ProgramTool } from '@tool-search/code';
-import type { ToolCall, ToolCallContext } from '@tool-search/core';
-import { createDispatcher, type DispatchResult } from '@tool-search/hooks';
+import type { ToolCall } from '@tool-search/core';
+import { createDispatcher, type DispatchResult, type ToolCallContext } from '@tool-search/hooks';
 import type { Surface } from './library-surfaces.js';
 import {
   createRecorder,

@@ -1,27 +1,21 @@
 // One program inside one worker: a fresh QuickJS runtime and context, the limits the
 // interpreter enforces (CPU by its interrupt handler, heap, stack), and the loop that runs
 // the program's jobs whenever the host answers one of its requests.
-import type {
-  QuickJSContext,
-  QuickJSDeferredPromise,
-  QuickJSHandle,
-  QuickJSRuntime,
-  QuickJSWASMModule,
-} from 'quickjs-emscripten';
+import type { QuickJSHandle, QuickJSWASMModule } from 'quickjs-emscripten';
+import { classifyGuestError, errorDetails, GUEST_ERRORS } from './guest-errors.js';
+import { createHostFunction, createLogFunction } from './guest-functions.js';
 import { GUEST_PRELUDE, wrapProgram } from './guest-prelude.js';
 import {
-  type GuestErrorCode,
-  type GuestLimits,
-  type GuestOutcome,
-  HOST_OPERATIONS,
-  type HostMessage,
-  type WorkerMessage,
-} from './protocol.js';
+  endRun,
+  failRun,
+  failWithThrown,
+  type GuestPort,
+  type GuestState,
+  slice,
+} from './guest-state.js';
+import type { GuestLimits, HostMessage } from './protocol.js';
 
-/** Where the worker sends its messages. */
-export interface GuestPort {
-  postMessage(message: WorkerMessage): void;
-}
+export type { GuestPort } from './guest-state.js';
 
 /** A running program, as the worker drives it. */
 export interface GuestRun {
@@ -29,85 +23,111 @@ export interface GuestRun {
   reply(message: Extract<HostMessage, { type: 'reply' }>): void;
 }
 
-/** The CPU clock of the program: only time spent running guest code counts. */
-interface CpuClock {
-  usedMs: number;
-  sliceStart: number | undefined;
-  interrupted: boolean;
+function createState(module: QuickJSWASMModule, port: GuestPort, limits: GuestLimits): GuestState {
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(limits.memoryBytes);
+  runtime.setMaxStackSize(limits.stackBytes);
+  const clock = { usedMs: 0, sliceStart: undefined as number | undefined, interrupted: false };
+  runtime.setInterruptHandler(() => {
+    if (clock.sliceStart === undefined) return false;
+    const over = clock.usedMs + (performance.now() - clock.sliceStart) > limits.cpuTimeMs;
+    if (over) clock.interrupted = true;
+    return over;
+  });
+  const context = runtime.newContext();
+  return {
+    port,
+    limits,
+    runtime,
+    context,
+    clock,
+    pending: new Map(),
+    nextId: 1,
+    logChars: 0,
+    done: false,
+  };
 }
 
-function errorDetails(
-  context: QuickJSContext,
-  handle: QuickJSHandle,
-): { name: string; message: string } {
+// The prelude defines `tools`, `console` and `__host`, and answers the `finish` function.
+function installPrelude(state: GuestState): void {
+  const { context } = state;
+  const host = createHostFunction(state);
+  const log = createLogFunction(state);
+  const prelude = context.unwrapResult(context.evalCode(GUEST_PRELUDE, 'prelude.js'));
   try {
-    const dumped = context.dump(handle) as unknown;
-    if (dumped !== null && typeof dumped === 'object') {
-      const { name, message } = dumped as { name?: unknown; message?: unknown };
-      return { name: String(name ?? 'Error'), message: String(message ?? dumped) };
-    }
-    return { name: 'Error', message: String(dumped) };
-  } catch {
-    return { name: 'Error', message: 'the program threw a value that cannot be read' };
+    state.finish = context.unwrapResult(
+      context.callFunction(prelude, context.undefined, host, log),
+    );
+  } finally {
+    prelude.dispose();
+    host.dispose();
+    log.dispose();
   }
 }
 
-// Each code the worker decides, with its text: a `fixed` text always (a limit), else the
-// thrown error's own text when there is one.
-interface GuestError {
-  code: GuestErrorCode;
-  message: (limits: GuestLimits) => string;
-  fixed: boolean;
-}
-const GUEST_ERRORS = {
-  syntax: {
-    code: 'program_syntax_error',
-    message: () => 'the program does not parse',
-    fixed: false,
-  },
-  threw: { code: 'program_threw', message: () => 'the program threw', fixed: false },
-  cpu: {
-    code: 'program_cpu_limit',
-    message: (limits) => `the program ran longer than its CPU limit of ${limits.cpuTimeMs} ms`,
-    fixed: true,
-  },
-  memory: {
-    code: 'program_memory_limit',
-    message: (limits) =>
-      `the program used more than its memory limit of ${limits.memoryBytes} bytes`,
-    fixed: true,
-  },
-  stack: {
-    code: 'program_stack_overflow',
-    message: () => 'the program recursed deeper than its stack allows',
-    fixed: true,
-  },
-  stalled: {
-    code: 'program_stalled',
-    message: () =>
-      'the program waits on a promise that nothing will settle (no tool call is in flight)',
-    fixed: true,
-  },
-  output: {
-    code: 'program_output_invalid',
-    message: () => 'the return value is not JSON',
-    fixed: false,
-  },
-  sandbox: { code: 'program_sandbox_failed', message: () => 'the sandbox failed', fixed: false },
-} as const satisfies Record<string, GuestError>;
-
-const MESSAGES: Partial<Record<GuestErrorCode, (limits: GuestLimits) => string>> =
-  Object.fromEntries(
-    Object.values(GUEST_ERRORS as Record<string, GuestError>)
-      .filter((error) => error.fixed)
-      .map((error) => [error.code, error.message]),
+function finishValue(state: GuestState, value: QuickJSHandle) {
+  const { context } = state;
+  const max = context.newNumber(state.limits.maxResultChars);
+  const result = slice(state, () =>
+    context.callFunction(state.finish!, context.undefined, value, max),
   );
+  max.dispose();
+  value.dispose();
+  if (result.error) return failWithThrown(state, result.error, GUEST_ERRORS.output.code);
+  const { json, chars } = result.value.consume((handle) => context.dump(handle)) as {
+    json?: string;
+    chars: number;
+  };
+  endRun(state, {
+    ok: true,
+    ...(json === undefined ? {} : { json }),
+    resultChars: chars,
+    cpuMs: state.clock.usedMs,
+  });
+}
 
-function classify(details: { name: string; message: string }, clock: CpuClock): GuestErrorCode {
-  if (clock.interrupted) return GUEST_ERRORS.cpu.code;
-  if (/out of memory/i.test(details.message)) return GUEST_ERRORS.memory.code;
-  if (/stack overflow/i.test(details.message)) return GUEST_ERRORS.stack.code;
-  return GUEST_ERRORS.threw.code;
+// Runs the jobs that are ready, then looks at the program's promise: settled, waiting on
+// the host, or waiting on nothing at all.
+function drive(state: GuestState) {
+  if (state.done || state.program === undefined) return;
+  const jobs = slice(state, () => state.runtime.executePendingJobs());
+  if (jobs.error) return failWithThrown(state, jobs.error);
+  const promise = state.context.getPromiseState(state.program);
+  if (promise.type === 'fulfilled') return finishValue(state, promise.value);
+  if (promise.type === 'rejected') return failWithThrown(state, promise.error);
+  if (state.pending.size === 0) failRun(state, GUEST_ERRORS.stalled.code);
+}
+
+function evaluate(state: GuestState, source: string) {
+  const evaluated = slice(state, () => state.context.evalCode(wrapProgram(source), 'program.js'));
+  if (!evaluated.error) {
+    state.program = evaluated.value;
+    return drive(state);
+  }
+  const details = errorDetails(state.context, evaluated.error);
+  evaluated.error.dispose();
+  const code =
+    details.name === 'SyntaxError'
+      ? GUEST_ERRORS.syntax.code
+      : classifyGuestError(details, state.clock.interrupted);
+  failRun(state, code, `${details.name}: ${details.message}`);
+}
+
+function reply(state: GuestState, message: Extract<HostMessage, { type: 'reply' }>) {
+  const deferred = state.pending.get(message.id);
+  if (state.done || deferred === undefined) return;
+  state.pending.delete(message.id);
+  const text = message.ok
+    ? `{"ok":true,"value":${message.json}}`
+    : JSON.stringify({ ok: false, failure: message.failure });
+  try {
+    const handle = state.context.newString(text);
+    deferred.resolve(handle);
+    handle.dispose();
+  } catch {
+    return failRun(state, GUEST_ERRORS.memory.code);
+  }
+  drive(state);
 }
 
 /**
@@ -126,199 +146,21 @@ export function startGuestRun(
   source: string,
   limits: GuestLimits,
 ): GuestRun {
-  const clock: CpuClock = { usedMs: 0, sliceStart: undefined, interrupted: false };
-  const pending = new Map<number, QuickJSDeferredPromise>();
-  let nextId = 1;
-  let logChars = 0;
-  let done = false;
-  const runtime: QuickJSRuntime = module.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes);
-  runtime.setMaxStackSize(limits.stackBytes);
-  runtime.setInterruptHandler(() => {
-    if (clock.sliceStart === undefined) return false;
-    const over = clock.usedMs + (performance.now() - clock.sliceStart) > limits.cpuTimeMs;
-    if (over) clock.interrupted = true;
-    return over;
-  });
-  const context = runtime.newContext();
-  let finishFn: QuickJSHandle | undefined;
-  let program: QuickJSHandle | undefined;
-
-  const slice = <T>(work: () => T): T => {
-    clock.sliceStart = performance.now();
-    try {
-      return work();
-    } finally {
-      clock.usedMs += performance.now() - clock.sliceStart;
-      clock.sliceStart = undefined;
-    }
-  };
-
-  const end = (outcome: GuestOutcome) => {
-    if (done) return;
-    done = true;
-    port.postMessage({ type: 'done', outcome });
-    try {
-      for (const deferred of pending.values()) deferred.dispose();
-      finishFn?.dispose();
-      program?.dispose();
-      context.dispose();
-      runtime.dispose();
-    } catch {
-      // A runtime that cannot be freed is not reused: the worker ends, the pool replaces it.
-      process.exit(1);
-    }
-  };
-
-  const fail = (code: GuestErrorCode, message?: string) =>
-    end({
-      ok: false,
-      code,
-      message: message ?? MESSAGES[code]?.(limits) ?? code,
-      cpuMs: clock.usedMs,
-    });
-
-  const failWith = (handle: QuickJSHandle, fallback: GuestErrorCode = GUEST_ERRORS.threw.code) => {
-    const details = errorDetails(context, handle);
-    handle.dispose();
-    const code = classify(details, clock);
-    const known = code === GUEST_ERRORS.threw.code ? fallback : code;
-    fail(known, MESSAGES[known] ? undefined : `${details.name}: ${details.message}`);
-  };
-
-  const lengthOf = (handle: QuickJSHandle): number =>
-    context.getProp(handle, 'length').consume((value) => context.getNumber(value));
-
-  const readString = (handle: QuickJSHandle, max: number): string | undefined => {
-    if (context.typeof(handle) !== 'string') return undefined;
-    return lengthOf(handle) > max ? undefined : context.getString(handle);
-  };
-
-  const answer = (json: string): QuickJSHandle => context.newString(json);
-
-  const hostFunction = context.newFunction('__host', (opHandle, payloadHandle) => {
-    const op = opHandle === undefined ? undefined : readString(opHandle, 16);
-    const payload =
-      payloadHandle === undefined ? undefined : readString(payloadHandle, limits.maxRequestChars);
-    const deferred = context.newPromise();
-    if (
-      op === undefined ||
-      !(HOST_OPERATIONS as readonly string[]).includes(op) ||
-      payload === undefined
-    ) {
-      const message =
-        payload === undefined && op !== undefined
-          ? `a request takes a JSON string of at most ${limits.maxRequestChars} characters`
-          : `unknown host operation; use tools.search, tools.describe or tools.call`;
-      const failure = { status: 'error', message, code: 'invalid_argument' };
-      deferred.resolve(answer(JSON.stringify({ ok: false, failure })));
-      return deferred.handle;
-    }
-    const id = nextId++;
-    pending.set(id, deferred);
-    port.postMessage({ type: 'request', id, op: op as (typeof HOST_OPERATIONS)[number], payload });
-    return deferred.handle;
-  });
-
-  const logFunction = context.newFunction('__log', (lineHandle) => {
-    if (lineHandle === undefined || logChars >= limits.maxLogChars) return;
-    if (context.typeof(lineHandle) !== 'string') return;
-    const room = limits.maxLogChars - logChars;
-    const length = lengthOf(lineHandle);
-    if (length <= room) {
-      logChars += length;
-      port.postMessage({ type: 'log', line: context.getString(lineHandle) });
-      return;
-    }
-    logChars = limits.maxLogChars;
-    const cut = `…(logs cut at ${limits.maxLogChars} characters)`;
-    port.postMessage({ type: 'log', line: `${sliceGuestString(lineHandle, room)}${cut}` });
-  });
-
-  function sliceGuestString(handle: QuickJSHandle, room: number): string {
-    const method = context.getProp(handle, 'slice');
-    const room0 = context.newNumber(0);
-    const roomEnd = context.newNumber(room);
-    const result = context.callFunction(method, handle, room0, roomEnd);
-    method.dispose();
-    room0.dispose();
-    roomEnd.dispose();
-    if (result.error) {
-      result.error.dispose();
-      return '';
-    }
-    return result.value.consume((value) => context.getString(value));
-  }
-
-  const finishValue = (value: QuickJSHandle) => {
-    const max = context.newNumber(limits.maxResultChars);
-    const result = slice(() => context.callFunction(finishFn!, context.undefined, value, max));
-    max.dispose();
-    value.dispose();
-    if (result.error) return failWith(result.error, GUEST_ERRORS.output.code);
-    const { json, chars } = result.value.consume((handle) => context.dump(handle)) as {
-      json?: string;
-      chars: number;
-    };
-    end({
-      ok: true,
-      ...(json === undefined ? {} : { json }),
-      resultChars: chars,
-      cpuMs: clock.usedMs,
-    });
-  };
-
-  const drive = () => {
-    if (done || program === undefined) return;
-    const jobs = slice(() => runtime.executePendingJobs());
-    if (jobs.error) return failWith(jobs.error);
-    const state = context.getPromiseState(program);
-    if (state.type === 'fulfilled') return finishValue(state.value);
-    if (state.type === 'rejected') return failWith(state.error);
-    if (pending.size === 0) {
-      fail(GUEST_ERRORS.stalled.code);
-    }
-  };
-
+  let state: GuestState | undefined;
   try {
-    const prelude = context.unwrapResult(context.evalCode(GUEST_PRELUDE, 'prelude.js'));
-    finishFn = context.unwrapResult(
-      context.callFunction(prelude, context.undefined, hostFunction, logFunction),
-    );
-    prelude.dispose();
-    hostFunction.dispose();
-    logFunction.dispose();
-    const evaluated = slice(() => context.evalCode(wrapProgram(source), 'program.js'));
-    if (evaluated.error) {
-      const details = errorDetails(context, evaluated.error);
-      evaluated.error.dispose();
-      const code =
-        details.name === 'SyntaxError' ? GUEST_ERRORS.syntax.code : classify(details, clock);
-      fail(code, MESSAGES[code] ? undefined : `${details.name}: ${details.message}`);
-    } else {
-      program = evaluated.value;
-      drive();
-    }
+    state = createState(module, port, limits);
+    installPrelude(state);
+    evaluate(state, source);
   } catch (error) {
-    fail(GUEST_ERRORS.sandbox.code, `the sandbox failed: ${String(error)}`);
+    if (state === undefined) {
+      const message = `the sandbox failed: ${String(error)}`;
+      port.postMessage({
+        type: 'done',
+        outcome: { ok: false, code: GUEST_ERRORS.sandbox.code, message, cpuMs: 0 },
+      });
+    } else {
+      failRun(state, GUEST_ERRORS.sandbox.code, `the sandbox failed: ${String(error)}`);
+    }
   }
-
-  return {
-    reply(message) {
-      const deferred = pending.get(message.id);
-      if (done || deferred === undefined) return;
-      pending.delete(message.id);
-      const text = message.ok
-        ? `{"ok":true,"value":${message.json}}`
-        : JSON.stringify({ ok: false, failure: message.failure });
-      try {
-        const handle = context.newString(text);
-        deferred.resolve(handle);
-        handle.dispose();
-      } catch {
-        return fail(GUEST_ERRORS.memory.code);
-      }
-      drive();
-    },
-  };
+  return { reply: (message) => (state === undefined ? undefined : reply(state, message)) };
 }

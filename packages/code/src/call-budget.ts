@@ -38,43 +38,45 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
     if (next === undefined) spent.inFlight -= 1;
     else next();
   };
+  // Adds to one counter; a refusal once it passes its limit.
+  const spend = (
+    counter: 'calls' | 'writes' | 'out' | 'in',
+    amount: number,
+    limit: number,
+    message: string,
+  ): BudgetRefusal | undefined => {
+    spent[counter] += amount;
+    return spent[counter] > limit ? { code: 'program_budget_spent', message } : undefined;
+  };
   return {
-    spendCall() {
-      spent.calls += 1;
-      return spent.calls > limits.maxCalls
-        ? {
-            code: 'program_budget_spent',
-            message: `the program made more than ${limits.maxCalls} tool calls (limits.maxCalls)`,
-          }
-        : undefined;
-    },
-    spendWrite(name) {
-      spent.writes += 1;
-      return spent.writes > limits.maxWrites
-        ? {
-            code: 'program_budget_spent',
-            message: `'${name}' is a write (not marked read-only) and the program made ${limits.maxWrites} writes already (limits.maxWrites)`,
-          }
-        : undefined;
-    },
-    spendOut(bytes) {
-      spent.out += bytes;
-      return spent.out > limits.maxBytesOut
-        ? {
-            code: 'program_budget_spent',
-            message: `the program sent more than ${limits.maxBytesOut} bytes to tools (limits.maxBytesOut)`,
-          }
-        : undefined;
-    },
-    spendIn(bytes) {
-      spent.in += bytes;
-      return spent.in > limits.maxBytesIn
-        ? {
-            code: 'program_budget_spent',
-            message: `tools answered more than ${limits.maxBytesIn} bytes to the program (limits.maxBytesIn)`,
-          }
-        : undefined;
-    },
+    spendCall: () =>
+      spend(
+        'calls',
+        1,
+        limits.maxCalls,
+        `the program made more than ${limits.maxCalls} tool calls (limits.maxCalls)`,
+      ),
+    spendWrite: (name) =>
+      spend(
+        'writes',
+        1,
+        limits.maxWrites,
+        `'${name}' is a write (not marked read-only) and the program made ${limits.maxWrites} writes already (limits.maxWrites)`,
+      ),
+    spendOut: (bytes) =>
+      spend(
+        'out',
+        bytes,
+        limits.maxBytesOut,
+        `the program sent more than ${limits.maxBytesOut} bytes to tools (limits.maxBytesOut)`,
+      ),
+    spendIn: (bytes) =>
+      spend(
+        'in',
+        bytes,
+        limits.maxBytesIn,
+        `tools answered more than ${limits.maxBytesIn} bytes to the program (limits.maxBytesIn)`,
+      ),
     async slot() {
       if (spent.inFlight >= limits.maxCallsInFlight) {
         await new Promise<void>((resolve) => waiting.push(resolve));

@@ -8,6 +8,7 @@ import {
   handleBridgeCall,
   resolveUnderlyingCall,
 } from '@tool-search/bridge';
+import type { ToolCall } from '@tool-search/core';
 import { isBridgeToolName, isRecord } from '@tool-search/core/internal';
 import type { AuditHook, Dispatcher, DispatchResult } from '@tool-search/hooks';
 import type { CallBudget } from './call-budget.js';
@@ -151,7 +152,12 @@ function dispatchWithin(run: () => Promise<DispatchResult>, signal: AbortSignal)
   });
 }
 
-async function call(scope: RequestScope, payload: Record<string, unknown>): Promise<RequestAnswer> {
+// Resolution, as tool_call resolves: the real name, the scope, the arguments; then the
+// write budget. Answers the call to dispatch, or the refusal.
+async function resolveNested(
+  scope: RequestScope,
+  payload: Record<string, unknown>,
+): Promise<{ call: ToolCall; tool: ToolWithOutput | undefined } | RequestAnswer> {
   const rawName = typeof payload['name'] === 'string' ? payload['name'] : '';
   const spent = scope.budget.spendCall();
   if (spent !== undefined) return failure('error', spent.message, spent.code);
@@ -171,13 +177,24 @@ async function call(scope: RequestScope, payload: Record<string, unknown>): Prom
   }
   const tool = scope.tools.get(resolved.call.name);
   if (tool?.annotations?.readOnlyHint !== true) {
-    const writeOver = scope.budget.spendWrite(resolved.call.name);
-    if (writeOver !== undefined) return failure('error', writeOver.message, writeOver.code);
+    const over = scope.budget.spendWrite(resolved.call.name);
+    if (over !== undefined) return failure('error', over.message, over.code);
   }
+  return { call: resolved.call, tool };
+}
+
+// The host's dispatcher, like a direct call, with via 'program', within a free slot and
+// the call's own deadline.
+async function dispatchNested(
+  scope: RequestScope,
+  call: ToolCall,
+  tool: ToolWithOutput | undefined,
+): Promise<RequestAnswer> {
   const free = await scope.budget.slot();
   try {
-    if (scope.signal.aborted)
+    if (scope.signal.aborted) {
       return failure('cancelled', 'the program ended before the call started');
+    }
     const signal = AbortSignal.any([scope.signal, AbortSignal.timeout(scope.limits.callTimeoutMs)]);
     const context = {
       via: 'program' as const,
@@ -186,19 +203,25 @@ async function call(scope: RequestScope, payload: Record<string, unknown>): Prom
       ...(tool ? { tool } : {}),
       ...(scope.sessionId === undefined ? {} : { sessionId: scope.sessionId }),
     };
-    const result = await dispatchWithin(() => scope.dispatch(resolved.call, context), signal);
-    if (result === 'timed-out') {
-      return failure(
-        'cancelled',
-        scope.signal.aborted
-          ? 'the program ended before the call settled'
-          : `the call took longer than ${scope.limits.callTimeoutMs} ms (limits.callTimeoutMs)`,
-      );
-    }
-    return fromDispatch(scope, result);
+    const result = await dispatchWithin(() => scope.dispatch(call, context), signal);
+    if (result !== 'timed-out') return fromDispatch(scope, result);
+    return failure(
+      'cancelled',
+      scope.signal.aborted
+        ? 'the program ended before the call settled'
+        : `the call took longer than ${scope.limits.callTimeoutMs} ms (limits.callTimeoutMs)`,
+    );
   } finally {
     free();
   }
+}
+
+async function callTool(
+  scope: RequestScope,
+  payload: Record<string, unknown>,
+): Promise<RequestAnswer> {
+  const resolved = await resolveNested(scope, payload);
+  return 'call' in resolved ? dispatchNested(scope, resolved.call, resolved.tool) : resolved;
 }
 
 /**
@@ -227,7 +250,7 @@ export async function answerRequest(
     if (op === 'search') return await search(scope, parsed);
     if (op === 'describe') return describe(scope, parsed);
     const name = typeof parsed['name'] === 'string' ? parsed['name'] : '';
-    return record(scope, name, await call(scope, parsed));
+    return record(scope, name, await callTool(scope, parsed));
   } catch (error) {
     return failure('error', `the host failed to answer tools.${op}: ${String(error)}`);
   }

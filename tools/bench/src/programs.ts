@@ -83,16 +83,25 @@ async function nestedCallOverhead(
   return row('nested-call overhead (per call)', samples, '<= 2 ms');
 }
 
+// The longest event-loop delay of the host while `work` runs, in milliseconds.
+async function longestStall(work: () => Promise<void>): Promise<number> {
+  const histogram = monitorEventLoopDelay({ resolution: 1 });
+  histogram.enable();
+  await work();
+  histogram.disable();
+  return histogram.max / 1e6;
+}
+
 async function stallWhileSpinning(program: ProgramTool, runs: number): Promise<Row> {
   const samples: number[] = [];
   for (let index = 0; index < Math.max(3, Math.round(runs / 40)); index++) {
-    const histogram = monitorEventLoopDelay({ resolution: 1 });
-    histogram.enable();
-    const result = await program.run({ source: 'while (true) {}' });
-    histogram.disable();
-    if (result.error?.code !== 'program_cpu_limit')
-      throw new Error(`the spin ended as ${result.error?.code}`);
-    samples.push(histogram.max / 1e6);
+    samples.push(
+      await longestStall(async () => {
+        const result = await program.run({ source: 'while (true) {}' });
+        const code = result.error?.code;
+        if (code !== 'program_cpu_limit') throw new Error(`the spin ended as ${code}`);
+      }),
+    );
   }
   return row('host event-loop stall while a guest spins (max per run)', samples, '<= 50 ms');
 }
@@ -102,11 +111,7 @@ async function stallWhileSpinning(program: ProgramTool, runs: number): Promise<R
 async function stallBaseline(runs: number, spinMs: number): Promise<Row> {
   const samples: number[] = [];
   for (let index = 0; index < Math.max(3, Math.round(runs / 40)); index++) {
-    const histogram = monitorEventLoopDelay({ resolution: 1 });
-    histogram.enable();
-    await new Promise((resolve) => setTimeout(resolve, spinMs));
-    histogram.disable();
-    samples.push(histogram.max / 1e6);
+    samples.push(await longestStall(() => new Promise((resolve) => setTimeout(resolve, spinMs))));
   }
   return row('host event-loop stall, no program (baseline)', samples, 'for comparison');
 }

@@ -1,9 +1,11 @@
 // The escape suite: every case is a program trying to get out of its sandbox or its
 // budgets. Each must fail to escape: the program ends with a typed error (or a refused
 // call it can catch), nothing runs that policy did not allow, and the host goes on.
+import { createDispatcher } from '@tool-search/hooks';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createWorld } from './__fixtures__/world.js';
 import { DEFAULT_PROGRAM_LIMITS } from './limits.js';
+import { createProgramTool } from './program-tool.js';
 
 const fast = { cpuTimeMs: 300, wallTimeMs: 3_000, callTimeoutMs: 1_000 };
 const world = createWorld({ limits: fast });
@@ -355,5 +357,54 @@ describe('escape suite: tools and budgets', () => {
     } finally {
       await approving.program.close();
     }
+  });
+});
+
+describe('escape suite: calls in flight', () => {
+  it('keeps at most maxCallsInFlight calls running at once; the others wait their turn', async () => {
+    let active = 0;
+    let most = 0;
+    const tool = {
+      name: 'probe_lookup',
+      inputSchema: { type: 'object' as const, properties: { n: { type: 'integer' } } },
+      annotations: { readOnlyHint: true },
+    };
+    const dispatch = createDispatcher({
+      execute: async (call) => {
+        active += 1;
+        most = Math.max(most, active);
+        await new Promise((resolve) => setImmediate(resolve));
+        active -= 1;
+        return call.arguments['n'];
+      },
+    });
+    const program = createProgramTool({
+      tools: [tool],
+      dispatch,
+      poolSize: 1,
+      limits: { maxCallsInFlight: 2 },
+    });
+    try {
+      const result = await program.run({
+        source:
+          'return await Promise.all([0, 1, 2, 3, 4, 5].map((n) => tools.probe_lookup({ n })));',
+      });
+      expect(result.result).toEqual([0, 1, 2, 3, 4, 5]);
+      expect(most).toBe(2);
+    } finally {
+      await program.close();
+    }
+  });
+
+  it('cancels the calls a program leaves running when it returns, and lists them', async () => {
+    const result = await run('tools.slow_report({}); return "left early";');
+    expect(result.result).toBe('left early');
+    expect(result.calls).toEqual([
+      {
+        name: 'slow_report',
+        status: 'cancelled',
+        reason: 'the program ended before the call settled',
+      },
+    ]);
   });
 });

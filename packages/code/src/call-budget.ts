@@ -12,6 +12,8 @@ export interface BudgetRefusal {
 export interface CallBudget {
   /** Counts one call; a refusal when the program made `maxCalls` already. */
   spendCall(): BudgetRefusal | undefined;
+  /** Counts one `search` or `describe`. */
+  spendLookup(): BudgetRefusal | undefined;
   /** Counts one write (a tool not marked read-only). */
   spendWrite(name: string): BudgetRefusal | undefined;
   /** Counts bytes the program sends out (arguments, queries). */
@@ -30,7 +32,7 @@ export interface CallBudget {
  * @throws nothing
  */
 export function createCallBudget(limits: ProgramLimits): CallBudget {
-  const spent = { calls: 0, writes: 0, out: 0, in: 0, inFlight: 0 };
+  const spent = { calls: 0, lookups: 0, writes: 0, out: 0, in: 0, inFlight: 0 };
   const waiting: (() => void)[] = [];
   // A freed slot passes straight to the longest waiter, so none can be taken twice.
   const release = () => {
@@ -40,7 +42,7 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
   };
   // Adds to one counter; a refusal once it passes its limit.
   const spend = (
-    counter: 'calls' | 'writes' | 'out' | 'in',
+    counter: 'calls' | 'lookups' | 'writes' | 'out' | 'in',
     amount: number,
     limit: number,
     message: string,
@@ -55,6 +57,13 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
         1,
         limits.maxCalls,
         `the program made more than ${limits.maxCalls} tool calls (limits.maxCalls)`,
+      ),
+    spendLookup: () =>
+      spend(
+        'lookups',
+        1,
+        limits.maxLookups,
+        `the program made more than ${limits.maxLookups} searches and descriptions (limits.maxLookups)`,
       ),
     spendWrite: (name) =>
       spend(

@@ -20,7 +20,7 @@ import { defineErrorCodes } from '@tool-search/core';
  * - `program_output_invalid`: the return value is not JSON (a cycle, a `BigInt`).
  * - `program_cancelled`: the caller's signal aborted the program.
  * - `program_budget_spent`: a nested call was refused because the program spent a budget
- *   (`maxCalls`, `maxWrites`, `maxBytesOut`, `maxBytesIn`); inside the program, the call
+ *   (`maxCalls`, `maxLookups`, `maxWrites`, `maxBytesOut`, `maxBytesIn`); inside the program, the call
  *   throws with this code.
  * - `program_sandbox_failed`: the sandbox itself failed (the worker died); the program
  *   may have made calls, listed in `calls`.

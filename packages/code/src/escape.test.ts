@@ -408,3 +408,29 @@ describe('escape suite: calls in flight', () => {
     ]);
   });
 });
+
+describe('escape suite: lookups', () => {
+  it('refuses searches and descriptions past the lookup budget, so a program cannot keep the host searching', async () => {
+    const small = createWorld({ limits: { maxLookups: 3 } });
+    try {
+      const result = await small.program.run({
+        source: `
+          const settled = await Promise.allSettled(
+            Array.from({ length: 6 }, (_, index) => index % 2 ? tools.search('weather') : tools.describe('weather_lookup')),
+          );
+          return settled.map((entry) => entry.status === 'fulfilled' ? 'ok' : entry.reason.code);
+        `,
+      });
+      expect(result.result).toEqual([
+        'ok',
+        'ok',
+        'ok',
+        'program_budget_spent',
+        'program_budget_spent',
+        'program_budget_spent',
+      ]);
+    } finally {
+      await small.program.close();
+    }
+  });
+});

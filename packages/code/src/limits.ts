@@ -30,6 +30,8 @@ export interface ProgramLimits {
   stackBytes: number;
   /** Nested calls of tools a program may make (refused ones count). @defaultValue 50 */
   maxCalls: number;
+  /** `tools.search` and `tools.describe` requests a program may make. @defaultValue 50 */
+  maxLookups: number;
   /** Nested calls waiting at once; more wait for a free slot. @defaultValue 8 */
   maxCallsInFlight: number;
   /** Calls of tools not marked `readOnlyHint` (writes). @defaultValue 5 */
@@ -53,6 +55,7 @@ export const DEFAULT_PROGRAM_LIMITS: Readonly<ProgramLimits> = Object.freeze({
   memoryBytes: 32 * 1024 * 1024,
   stackBytes: 256 * 1024,
   maxCalls: 50,
+  maxLookups: 50,
   maxCallsInFlight: 8,
   maxWrites: 5,
   maxBytesOut: 1024 * 1024,

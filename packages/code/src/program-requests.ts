@@ -247,6 +247,10 @@ export async function answerRequest(
   const outOver = scope.budget.spendOut(bytes(payload));
   if (outOver !== undefined) return failure('error', outOver.message, outOver.code);
   try {
+    if (op !== 'call') {
+      const over = scope.budget.spendLookup();
+      if (over !== undefined) return failure('error', over.message, over.code);
+    }
     if (op === 'search') return await search(scope, parsed);
     if (op === 'describe') return describe(scope, parsed);
     const name = typeof parsed['name'] === 'string' ? parsed['name'] : '';

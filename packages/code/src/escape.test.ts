@@ -175,6 +175,15 @@ describe('escape suite: the host function', () => {
     expect(world.log.ran.length).toBe(ranBefore);
   });
 
+  it('counts malformed requests against the budgets, so they cannot keep the host busy', async () => {
+    const result = await run(`
+      const codes = new Set();
+      for (let i = 0; i < 60; i++) codes.add(JSON.parse(await __host('call', '{bad')).failure.code);
+      return [...codes];
+    `);
+    expect(result.result).toEqual(['invalid_argument', 'program_budget_spent']);
+  });
+
   it('refuses recursion into tool_program and the bridge tools, running nothing', async () => {
     const ranBefore = world.log.ran.length;
     const result = await run(`

@@ -159,8 +159,6 @@ async function resolveNested(
   payload: Record<string, unknown>,
 ): Promise<{ call: ToolCall; tool: ToolWithOutput | undefined } | RequestAnswer> {
   const rawName = typeof payload['name'] === 'string' ? payload['name'] : '';
-  const spent = scope.budget.spendCall();
-  if (spent !== undefined) return failure('error', spent.message, spent.code);
   if (isBridgeToolName(rawName.trim()) || rawName.trim() === TOOL_PROGRAM) {
     return failure('denied', bridgeErrors.bridgeTool(rawName.trim()), 'bridge_tool');
   }
@@ -237,25 +235,39 @@ export async function answerRequest(
   op: HostOperation,
   payload: string,
 ): Promise<RequestAnswer> {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(payload);
-  } catch {
-    parsed = undefined;
+  // Every request spends its budgets before the host does any work on it, malformed or not.
+  const over =
+    (op === 'call' ? scope.budget.spendCall() : scope.budget.spendLookup()) ??
+    scope.budget.spendOut(bytes(payload));
+  const parsed = parseRequest(
+    payload,
+    over === undefined ? Number.POSITIVE_INFINITY : SHORT_PAYLOAD,
+  );
+  const name = typeof parsed?.['name'] === 'string' ? parsed['name'] : '';
+  if (over !== undefined) {
+    const refused = failure('error', over.message, over.code);
+    return op === 'call' ? record(scope, name, refused) : refused;
   }
-  if (!isRecord(parsed)) return failure('error', `tools.${op} takes an object`, 'invalid_argument');
-  const outOver = scope.budget.spendOut(bytes(payload));
-  if (outOver !== undefined) return failure('error', outOver.message, outOver.code);
+  if (parsed === undefined)
+    return failure('error', `tools.${op} takes an object`, 'invalid_argument');
   try {
-    if (op !== 'call') {
-      const over = scope.budget.spendLookup();
-      if (over !== undefined) return failure('error', over.message, over.code);
-    }
     if (op === 'search') return await search(scope, parsed);
     if (op === 'describe') return describe(scope, parsed);
-    const name = typeof parsed['name'] === 'string' ? parsed['name'] : '';
     return record(scope, name, await callTool(scope, parsed));
   } catch (error) {
     return failure('error', `the host failed to answer tools.${op}: ${String(error)}`);
+  }
+}
+
+// A refused request is read only when short, for the name its call record shows.
+const SHORT_PAYLOAD = 2_048;
+
+function parseRequest(payload: string, max: number): Record<string, unknown> | undefined {
+  if (payload.length > max) return undefined;
+  try {
+    const parsed: unknown = JSON.parse(payload);
+    return isRecord(parsed) ? parsed : undefined;
+  } catch {
+    return undefined;
   }
 }

@@ -184,6 +184,29 @@ describe('escape suite: the host function', () => {
     expect(result.result).toEqual(['invalid_argument', 'program_budget_spent']);
   });
 
+  it('stops forwarding requests past every call and lookup the budgets allow', async () => {
+    const small = createWorld({ limits: { maxCalls: 2, maxLookups: 2 } });
+    try {
+      const result = await small.program.run({
+        source: `
+          const answers = [];
+          for (let i = 0; i < 8; i++) answers.push(JSON.parse(await __host('search', '{"query":"x"}')).failure?.message ?? 'ok');
+          return answers;
+        `,
+      });
+      const answers = result.result as string[];
+      expect(answers.slice(0, 2)).toEqual(['ok', 'ok']);
+      expect(answers.slice(2, 4).every((answer) => answer.includes('limits.maxLookups'))).toBe(
+        true,
+      );
+      expect(answers.slice(4).every((answer) => answer.includes('more than 4 requests'))).toBe(
+        true,
+      );
+    } finally {
+      await small.program.close();
+    }
+  });
+
   it('refuses recursion into tool_program and the bridge tools, running nothing', async () => {
     const ranBefore = world.log.ran.length;
     const result = await run(`

@@ -31,6 +31,25 @@ function sliceGuestString(state: GuestState, handle: QuickJSHandle, length: numb
   return result.value.consume((value) => context.getString(value));
 }
 
+// Why the worker answers a request itself instead of forwarding it: malformed, or past
+// every request the host's budgets allow.
+function refuseRequest(state: GuestState, op: string | undefined, payload: string | undefined) {
+  const { limits } = state;
+  if (op === undefined || !(HOST_OPERATIONS as readonly string[]).includes(op)) {
+    const message = 'unknown host operation; use tools.search, tools.describe or tools.call';
+    return { status: 'error', message, code: 'invalid_argument' };
+  }
+  if (payload === undefined) {
+    const message = `a request takes a JSON string of at most ${limits.maxRequestChars} characters`;
+    return { status: 'error', message, code: 'invalid_argument' };
+  }
+  if (state.nextId > limits.maxRequests) {
+    const message = `the program made more than ${limits.maxRequests} requests (limits.maxCalls and limits.maxLookups)`;
+    return { status: 'error', message, code: 'program_budget_spent' };
+  }
+  return undefined;
+}
+
 /**
  * The raw request function: `__host(op, payloadJson)` answers a promise of the host's JSON
  * answer. A malformed request is answered at once with an error the program can read.
@@ -41,24 +60,16 @@ export function createHostFunction(state: GuestState): QuickJSHandle {
     const op = readString(state, opHandle, 16);
     const payload = readString(state, payloadHandle, limits.maxRequestChars);
     const deferred = context.newPromise();
-    if (
-      op === undefined ||
-      !(HOST_OPERATIONS as readonly string[]).includes(op) ||
-      payload === undefined
-    ) {
-      const message =
-        payload === undefined && op !== undefined
-          ? `a request takes a JSON string of at most ${limits.maxRequestChars} characters`
-          : 'unknown host operation; use tools.search, tools.describe or tools.call';
-      const failure = { status: 'error', message, code: 'invalid_argument' };
-      const answer = context.newString(JSON.stringify({ ok: false, failure }));
+    const refusal = refuseRequest(state, op, payload);
+    if (refusal !== undefined) {
+      const answer = context.newString(JSON.stringify({ ok: false, failure: refusal }));
       deferred.resolve(answer);
       answer.dispose();
       return deferred.handle;
     }
     const id = state.nextId++;
     state.pending.set(id, deferred);
-    state.port.postMessage({ type: 'request', id, op: op as HostOperation, payload });
+    state.port.postMessage({ type: 'request', id, op: op as HostOperation, payload: payload! });
     return deferred.handle;
   });
 }

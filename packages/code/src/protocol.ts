@@ -10,6 +10,8 @@ export interface GuestLimits {
   maxLogChars: number;
   /** The largest payload the guest may hand the host in one request (characters). */
   maxRequestChars: number;
+  /** Requests the worker forwards to the host; past them it refuses on its own. */
+  maxRequests: number;
 }
 
 /** The operations a program may ask of the host. */

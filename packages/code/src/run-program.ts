@@ -17,6 +17,8 @@ function guestLimits(limits: ProgramLimits): GuestLimits {
     maxResultChars: limits.maxResultChars,
     maxLogChars: limits.maxLogChars,
     maxRequestChars: limits.maxBytesOut,
+    // Past every call and lookup the budgets allow, the host would refuse them all anyway.
+    maxRequests: limits.maxCalls + limits.maxLookups,
   };
 }
 

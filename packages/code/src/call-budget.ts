@@ -1,6 +1,7 @@
 // What one program may still spend: calls, writes, bytes out and in, and the slots for
 // calls in flight. Owned by one run.
 import type { ProgramLimits } from './limits.js';
+import { createSlots } from './slots.js';
 
 /** A refusal for a spent budget, as the program's caught error reads it. */
 export interface BudgetRefusal {
@@ -32,14 +33,8 @@ export interface CallBudget {
  * @throws nothing
  */
 export function createCallBudget(limits: ProgramLimits): CallBudget {
-  const spent = { calls: 0, lookups: 0, writes: 0, out: 0, in: 0, inFlight: 0 };
-  const waiting: (() => void)[] = [];
-  // A freed slot passes straight to the longest waiter, so none can be taken twice.
-  const release = () => {
-    const next = waiting.shift();
-    if (next === undefined) spent.inFlight -= 1;
-    else next();
-  };
+  const spent = { calls: 0, lookups: 0, writes: 0, out: 0, in: 0 };
+  const inFlight = createSlots(limits.maxCallsInFlight);
   // Adds to one counter; a refusal once it passes its limit.
   const spend = (
     counter: 'calls' | 'lookups' | 'writes' | 'out' | 'in',
@@ -86,13 +81,6 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
         limits.maxBytesIn,
         `tools answered more than ${limits.maxBytesIn} bytes to the program (limits.maxBytesIn)`,
       ),
-    async slot() {
-      if (spent.inFlight >= limits.maxCallsInFlight) {
-        await new Promise<void>((resolve) => waiting.push(resolve));
-      } else {
-        spent.inFlight += 1;
-      }
-      return release;
-    },
+    slot: () => inFlight.take(),
   };
 }

@@ -95,3 +95,39 @@ describe('createProgramTool: input and options', () => {
     ).toThrow(/maxCalls/);
   });
 });
+
+describe('createProgramTool: programs at once', () => {
+  it('runs at most maxConcurrentPrograms programs at once; the others wait and then run', async () => {
+    const { createProgramTool } = await import('./program-tool.js');
+    let active = 0;
+    let most = 0;
+    const tool = {
+      name: 'probe_wait',
+      inputSchema: { type: 'object' as const },
+      annotations: { readOnlyHint: true },
+    };
+    const program = createProgramTool({
+      tools: [tool],
+      dispatch: async (call) => {
+        active += 1;
+        most = Math.max(most, active);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        active -= 1;
+        return { status: 'ok', call, result: 'waited' };
+      },
+      poolSize: 1,
+      maxConcurrentPrograms: 2,
+    });
+    try {
+      const results = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          program.run({ source: 'return await tools.probe_wait({})' }),
+        ),
+      );
+      expect(results.map((result) => result.result)).toEqual(Array(5).fill('waited'));
+      expect(most).toBe(2);
+    } finally {
+      await program.close();
+    }
+  });
+});

@@ -43,6 +43,11 @@ export interface ProgramToolOptions {
   ranker?: Ranker;
   /** Workers kept warm. @defaultValue 2 */
   poolSize?: number;
+  /**
+   * Programs running at once (each in its own worker); more wait for a worker (the wait
+   * does not count against their limits). @defaultValue 4
+   */
+  maxConcurrentPrograms?: number;
   /** Each worker's V8 heap limit in MiB, besides the interpreter's own limit. @defaultValue 96 */
   workerHeapMb?: number;
 }
@@ -164,7 +169,11 @@ export function createProgramTool(options: ProgramToolOptions): ProgramTool {
   const limits = resolveLimits(options.limits);
   const state: ProgramToolState = {
     limits,
-    pool: createWorkerPool({ size: options.poolSize ?? 2, maxHeapMb: options.workerHeapMb ?? 96 }),
+    pool: createWorkerPool({
+      size: options.poolSize ?? 2,
+      maxHeapMb: options.workerHeapMb ?? 96,
+      maxBusy: options.maxConcurrentPrograms ?? 4,
+    }),
   };
   return {
     definition: programDefinition(limits),

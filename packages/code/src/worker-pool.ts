@@ -4,15 +4,21 @@
 import { Worker } from 'node:worker_threads';
 import { ToolSearchError } from '@tool-search/core';
 import type { WorkerMessage } from './protocol.js';
+import { createSlots } from './slots.js';
 
 /** One worker, ready to run a program. */
 export interface PooledWorker {
   readonly worker: Worker;
+  /** Frees the worker's place among the busy ones. */
+  free?: () => void;
 }
 
 /** The pool a program tool holds. */
 export interface WorkerPool {
-  /** A ready worker: a warm one, or a new one once it has loaded QuickJS. */
+  /**
+   * A ready worker: a warm one, or a new one once it has loaded QuickJS; waits while
+   * `maxBusy` programs run.
+   */
   acquire(): Promise<PooledWorker>;
   /** Gives a worker back after a run that ended normally. */
   release(worker: PooledWorker): void;
@@ -30,6 +36,8 @@ export interface WorkerPoolOptions {
   size: number;
   /** V8 heap limit of each worker, besides the interpreter's own memory limit. */
   maxHeapMb: number;
+  /** Programs running at once; more wait for a worker. */
+  maxBusy: number;
 }
 
 // The compiled worker: from src/ (tests) and from dist/ alike, ../dist/ is the build.
@@ -75,6 +83,12 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const starting = new Set<Promise<PooledWorker>>();
   const all = new Set<PooledWorker>();
   let closed = false;
+  const busy = createSlots(options.maxBusy);
+  const done = (pooled: PooledWorker) => {
+    pooled.free?.();
+    pooled.free = undefined;
+    pooled.worker.removeAllListeners('message');
+  };
 
   const start = () => {
     const started = startWorker(options.maxHeapMb).then((pooled) => {
@@ -107,14 +121,21 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   return {
     async acquire() {
       closed = false;
-      const ready = idle.pop() ?? (await start());
-      ready.worker.ref();
-      refill();
-      return ready;
+      const free = await busy.take();
+      try {
+        const ready = idle.pop() ?? (await start());
+        ready.worker.ref();
+        ready.free = free;
+        refill();
+        return ready;
+      } catch (error) {
+        free();
+        throw error;
+      }
     },
     release(pooled) {
       pooled.worker.unref();
-      pooled.worker.removeAllListeners('message');
+      done(pooled);
       if (closed || !all.has(pooled) || idle.length >= options.size) {
         void pooled.worker.terminate();
         return;
@@ -122,7 +143,7 @@ export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
       idle.push(pooled);
     },
     discard(pooled) {
-      pooled.worker.removeAllListeners('message');
+      done(pooled);
       void pooled.worker.terminate();
       refill();
     },

@@ -2,7 +2,7 @@
 // wait is not CPU time), the wait has a cap, and a denial throws inside the program.
 import { createCallbackApproval, createPolicyApproval } from '@tool-search/hooks';
 import { describe, expect, it } from 'vitest';
-import { createWorld } from './__fixtures__/world.js';
+import { createWorld, withWorld } from './__fixtures__/world.js';
 
 describe('approvals inside a program', () => {
   it('waits for the person without spending CPU time, then runs the approved call', async () => {
@@ -44,66 +44,66 @@ describe('approvals inside a program', () => {
   });
 
   it('throws a denial inside the program, which may catch it', async () => {
-    const world = createWorld({
-      approval: createPolicyApproval({
-        require: { tools: ['ticket_*'] },
-        ask: createCallbackApproval(() => ({ decision: 'deny', reason: 'not today' }), {
-          name: 'person',
+    await withWorld(
+      {
+        approval: createPolicyApproval({
+          require: { tools: ['ticket_*'] },
+          ask: createCallbackApproval(() => ({ decision: 'deny', reason: 'not today' }), {
+            name: 'person',
+          }),
         }),
-      }),
-    });
-    try {
-      const result = await world.program.run({
-        source: `
+      },
+      async (world) => {
+        const result = await world.program.run({
+          source: `
           try { await tools.ticket_create({ title: 'x' }); return 'created'; }
           catch (error) { return { name: error.name, status: error.status, reason: error.reason, by: error.deniedBy }; }
         `,
-      });
-      expect(result.result).toMatchObject({
-        name: 'ToolCallError',
-        status: 'denied',
-        by: 'approval:person',
-      });
-      expect(result.calls).toMatchObject([{ name: 'ticket_create', status: 'denied' }]);
-      expect(world.log.ran).toEqual([]);
-    } finally {
-      await world.program.close();
-    }
+        });
+        expect(result.result).toMatchObject({
+          name: 'ToolCallError',
+          status: 'denied',
+          by: 'approval:person',
+        });
+        expect(result.calls).toMatchObject([{ name: 'ticket_create', status: 'denied' }]);
+        expect(world.log.ran).toEqual([]);
+      },
+    );
   });
 
   it('cancels a call whose approval waits past the call limit, and the program hears it', async () => {
-    const world = createWorld({
-      limits: { callTimeoutMs: 300 },
-      approval: { name: 'nobody', request: () => new Promise(() => undefined) },
-    });
-    try {
-      const result = await world.program.run({
-        source:
-          "try { await tools.ticket_create({ title: 'x' }); } catch (error) { return error.status; }",
-      });
-      expect(result.result).toBe('cancelled');
-      expect(world.log.ran).toEqual([]);
-    } finally {
-      await world.program.close();
-    }
+    await withWorld(
+      {
+        limits: { callTimeoutMs: 300 },
+        approval: { name: 'nobody', request: () => new Promise(() => undefined) },
+      },
+      async (world) => {
+        const result = await world.program.run({
+          source:
+            "try { await tools.ticket_create({ title: 'x' }); } catch (error) { return error.status; }",
+        });
+        expect(result.result).toBe('cancelled');
+        expect(world.log.ran).toEqual([]);
+      },
+    );
   });
 
   it('ends an uncaught denial as the program’s error, with the calls it made up to it', async () => {
-    const world = createWorld({
-      approval: createCallbackApproval(() => false, { name: 'person' }),
-    });
-    try {
-      const result = await world.program.run({
-        source:
-          "await tools.weather_lookup({ city: 'Oslo' }); await tools.ticket_create({ title: 'x' });",
-      });
-      expect(result).toMatchObject({ status: 'error', error: { code: 'program_threw' } });
-      expect(result.error?.message).toContain('ToolCallError');
-      // The first denial ends the program: the second call is never made.
-      expect(result.calls).toMatchObject([{ name: 'weather_lookup', status: 'denied' }]);
-      expect(world.log.ran).toEqual([]);
-    } finally {
-      await world.program.close();
-    }
+    await withWorld(
+      {
+        approval: createCallbackApproval(() => false, { name: 'person' }),
+      },
+      async (world) => {
+        const result = await world.program.run({
+          source:
+            "await tools.weather_lookup({ city: 'Oslo' }); await tools.ticket_create({ title: 'x' });",
+        });
+        expect(result).toMatchObject({ status: 'error', error: { code: 'program_threw' } });
+        expect(result.error?.message).toContain('ToolCallError');
+        // The first denial ends the program: the second call is never made.
+        expect(result.calls).toMatchObject([{ name: 'weather_lookup', status: 'denied' }]);
+        expect(world.log.ran).toEqual([]);
+      },
+    );
   });
 });

@@ -3,7 +3,7 @@
 // call it can catch), nothing runs that policy did not allow, and the host goes on.
 import { createDispatcher } from '@tool-search/hooks';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorld } from './__fixtures__/world.js';
+import { createWorld, withWorld } from './__fixtures__/world.js';
 import { DEFAULT_PROGRAM_LIMITS } from './limits.js';
 import { createProgramTool } from './program-tool.js';
 
@@ -185,8 +185,7 @@ describe('escape suite: the host function', () => {
   });
 
   it('stops forwarding requests past every call and lookup the budgets allow', async () => {
-    const small = createWorld({ limits: { maxCalls: 2, maxLookups: 2 } });
-    try {
+    await withWorld({ limits: { maxCalls: 2, maxLookups: 2 } }, async (small) => {
       const result = await small.program.run({
         source: `
           const answers = [];
@@ -202,9 +201,7 @@ describe('escape suite: the host function', () => {
       expect(answers.slice(4).every((answer) => answer.includes('more than 4 requests'))).toBe(
         true,
       );
-    } finally {
-      await small.program.close();
-    }
+    });
   });
 
   it('refuses recursion into tool_program and the bridge tools, running nothing', async () => {
@@ -257,21 +254,17 @@ describe('escape suite: tools and budgets', () => {
   });
 
   it('stops a program still waiting at the wall limit, and the host goes on', async () => {
-    const patient = createWorld({ limits: { wallTimeMs: 500, callTimeoutMs: 60_000 } });
-    try {
+    await withWorld({ limits: { wallTimeMs: 500, callTimeoutMs: 60_000 } }, async (patient) => {
       const result = await patient.program.run({ source: 'await tools.slow_report({}); return 1' });
       expect(result).toMatchObject({ status: 'error', error: { code: 'program_wall_limit' } });
       expect(result.calls).toMatchObject([{ name: 'slow_report', status: 'cancelled' }]);
       const after = await patient.program.run({ source: 'return 2' });
       expect(after.result).toBe(2);
-    } finally {
-      await patient.program.close();
-    }
+    });
   });
 
   it('refuses calls past the call budget', async () => {
-    const small = createWorld({ limits: { maxCalls: 3 } });
-    try {
+    await withWorld({ limits: { maxCalls: 3 } }, async (small) => {
       const result = await small.program.run({
         source: `
           const outcomes = [];
@@ -290,14 +283,11 @@ describe('escape suite: tools and budgets', () => {
         'program_budget_spent',
       ]);
       expect(small.log.ran).toHaveLength(3);
-    } finally {
-      await small.program.close();
-    }
+    });
   });
 
   it('refuses writes past the write budget, reads still going', async () => {
-    const small = createWorld({ limits: { maxWrites: 2 } });
-    try {
+    await withWorld({ limits: { maxWrites: 2 } }, async (small) => {
       const result = await small.program.run({
         source: `
           const outcomes = [];
@@ -315,14 +305,12 @@ describe('escape suite: tools and budgets', () => {
         'ticket_create',
         'weather_lookup',
       ]);
-    } finally {
-      await small.program.close();
-    }
+    });
   });
 
   it('cuts an oversized return value and oversized logs to their documented sizes', async () => {
     const result = await run(`
-      for (let i = 0; i < 2000; i++) console.log('line ' + i + ' ' + 'z'.repeat(50));
+      for (let i = 0; i < 400; i++) console.log('line ' + i + ' ' + 'z'.repeat(50));
       return 'q'.repeat(${DEFAULT_PROGRAM_LIMITS.maxResultChars * 3});
     `);
     expect(result.status).toBe('completed');
@@ -337,8 +325,7 @@ describe('escape suite: tools and budgets', () => {
   });
 
   it('refuses results past the bytes-in budget', async () => {
-    const small = createWorld({ limits: { maxBytesIn: 50_000 } });
-    try {
+    await withWorld({ limits: { maxBytesIn: 50_000 } }, async (small) => {
       const result = await small.program.run({
         source: `
           try { await tools.big_export({ kb: 100 }); return 'read'; }
@@ -346,9 +333,7 @@ describe('escape suite: tools and budgets', () => {
         `,
       });
       expect(result.result).toBe('program_budget_spent');
-    } finally {
-      await small.program.close();
-    }
+    });
   });
 
   it('refuses a source over the size limit without running it', async () => {
@@ -443,8 +428,7 @@ describe('escape suite: calls in flight', () => {
 
 describe('escape suite: lookups', () => {
   it('refuses searches and descriptions past the lookup budget, so a program cannot keep the host searching', async () => {
-    const small = createWorld({ limits: { maxLookups: 3 } });
-    try {
+    await withWorld({ limits: { maxLookups: 3 } }, async (small) => {
       const result = await small.program.run({
         source: `
           const settled = await Promise.allSettled(
@@ -461,8 +445,6 @@ describe('escape suite: lookups', () => {
         'program_budget_spent',
         'program_budget_spent',
       ]);
-    } finally {
-      await small.program.close();
-    }
+    });
   });
 });

@@ -10,7 +10,9 @@ export interface ProgramLimits {
   maxSourceBytes: number;
   /**
    * Time the program itself may run (the interpreter's interrupt), summed over its
-   * slices; time spent waiting on tools and approvals does not count. @defaultValue 5_000
+   * slices; time spent waiting on tools and approvals does not count. Measured by the
+   * clock while the interpreter runs (Node 20 has no per-thread CPU clock), so a busy
+   * machine spends it faster. @defaultValue 5_000
    */
   cpuTimeMs: number;
   /**

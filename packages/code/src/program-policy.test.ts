@@ -1,13 +1,12 @@
 // The program policy through the real dispatcher and a real program: read-only tools by
 // default, a list of others, and never a call that did not come from a program.
 import { describe, expect, it } from 'vitest';
-import { createWorld, worldTools } from './__fixtures__/world.js';
+import { createWorld, withWorld, worldTools } from './__fixtures__/world.js';
 import { createProgramPolicy } from './program-policy.js';
 
 describe('createProgramPolicy', () => {
   it('lets programs call read-only tools and denies writes, audited as the guardrail', async () => {
-    const world = createWorld({ guardrails: [createProgramPolicy()] });
-    try {
+    await withWorld({ guardrails: [createProgramPolicy()] }, async (world) => {
       const result = await world.program.run({
         source: `
           const weather = await tools.weather_lookup({ city: 'Oslo' });
@@ -24,9 +23,7 @@ describe('createProgramPolicy', () => {
       // The same write made directly is not the program policy's business.
       const direct = await world.dispatch({ name: 'ticket_create', arguments: { title: 'y' } });
       expect(direct.status).toBe('ok');
-    } finally {
-      await world.program.close();
-    }
+    });
   });
 
   it('lets programs call the tools it lists, and denies what it denies even when read-only', async () => {

@@ -127,3 +127,16 @@ export function createWorld(options: WorldOptions = {}) {
   });
   return { log, dispatch, program };
 }
+
+/** Runs `work` with a fresh world, and closes its program tool's workers after. */
+export async function withWorld(
+  options: WorldOptions,
+  work: (world: ReturnType<typeof createWorld>) => Promise<void>,
+): Promise<void> {
+  const world = createWorld(options);
+  try {
+    await work(world);
+  } finally {
+    await world.program.close();
+  }
+}

@@ -101,6 +101,8 @@ describe('createProgramTool: programs at once', () => {
     const { createProgramTool } = await import('./program-tool.js');
     let active = 0;
     let most = 0;
+    // Each nested call holds until the test lets it go, so programs pile up.
+    const held: (() => void)[] = [];
     const tool = {
       name: 'probe_wait',
       inputSchema: { type: 'object' as const },
@@ -111,19 +113,25 @@ describe('createProgramTool: programs at once', () => {
       dispatch: async (call) => {
         active += 1;
         most = Math.max(most, active);
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise<void>((resolve) => held.push(resolve));
         active -= 1;
         return { status: 'ok', call, result: 'waited' };
       },
       poolSize: 1,
       maxConcurrentPrograms: 2,
     });
+    const until = async (ready: () => boolean) => {
+      while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
     try {
-      const results = await Promise.all(
-        Array.from({ length: 5 }, () =>
-          program.run({ source: 'return await tools.probe_wait({})' }),
-        ),
+      const runs = Array.from({ length: 5 }, () =>
+        program.run({ source: 'return await tools.probe_wait({})' }),
       );
+      for (let released = 0; released < 5; released++) {
+        await until(() => held.length >= Math.min(2, 5 - released));
+        held.shift()?.();
+      }
+      const results = await Promise.all(runs);
       expect(results.map((result) => result.result)).toEqual(Array(5).fill('waited'));
       expect(most).toBe(2);
     } finally {

@@ -381,6 +381,8 @@ describe('escape suite: calls in flight', () => {
   it('keeps at most maxCallsInFlight calls running at once; the others wait their turn', async () => {
     let active = 0;
     let most = 0;
+    // Each call holds until the test lets it go, so calls pile up.
+    const held: (() => void)[] = [];
     const tool = {
       name: 'probe_lookup',
       inputSchema: { type: 'object' as const, properties: { n: { type: 'integer' } } },
@@ -390,7 +392,7 @@ describe('escape suite: calls in flight', () => {
       execute: async (call) => {
         active += 1;
         most = Math.max(most, active);
-        await new Promise((resolve) => setImmediate(resolve));
+        await new Promise<void>((resolve) => held.push(resolve));
         active -= 1;
         return call.arguments['n'];
       },
@@ -401,11 +403,19 @@ describe('escape suite: calls in flight', () => {
       poolSize: 1,
       limits: { maxCallsInFlight: 2 },
     });
+    const until = async (ready: () => boolean) => {
+      while (!ready()) await new Promise((resolve) => setTimeout(resolve, 5));
+    };
     try {
-      const result = await program.run({
+      const running = program.run({
         source:
           'return await Promise.all([0, 1, 2, 3, 4, 5].map((n) => tools.probe_lookup({ n })));',
       });
+      for (let released = 0; released < 6; released++) {
+        await until(() => held.length >= Math.min(2, 6 - released));
+        held.shift()?.();
+      }
+      const result = await running;
       expect(result.result).toEqual([0, 1, 2, 3, 4, 5]);
       expect(most).toBe(2);
     } finally {

@@ -12,7 +12,7 @@ describe('approvals inside a program', () => {
       markAsked = resolve;
     });
     const world = createWorld({
-      limits: { cpuTimeMs: 150 },
+      limits: { cpuTimeMs: 300 },
       approval: createCallbackApproval(
         () =>
           new Promise<boolean>((resolve) => {
@@ -29,7 +29,7 @@ describe('approvals inside a program', () => {
       });
       await asked;
       // The person takes longer than the whole CPU limit to answer.
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      await new Promise((resolve) => setTimeout(resolve, 900));
       answer(true);
       const result = await running;
       expect(result).toMatchObject({ status: 'completed', result: 'Printer' });

@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
-import { createWorld } from './__fixtures__/world.js';
+import { createWorld, worldTools } from './__fixtures__/world.js';
 
 const world = createWorld();
 afterAll(() => world.program.close());
@@ -136,6 +136,36 @@ describe('createProgramTool: programs at once', () => {
       expect(most).toBe(2);
     } finally {
       await program.close();
+    }
+  });
+});
+
+describe('createProgramTool: a tool list that fails', () => {
+  it('answers an error result when the tools cannot be had or assembled', async () => {
+    const { createProgramTool } = await import('./program-tool.js');
+    const broken = createProgramTool({
+      tools: () => {
+        throw new Error('the registry is down');
+      },
+      dispatch: world.dispatch,
+      poolSize: 1,
+    });
+    const twice = createProgramTool({
+      tools: [worldTools[0]!, worldTools[0]!],
+      dispatch: world.dispatch,
+      poolSize: 1,
+    });
+    try {
+      const down = await broken.run({ source: 'return 1' });
+      expect(down.error).toMatchObject({
+        code: 'invalid_argument',
+        message: expect.stringContaining('the registry is down'),
+      });
+      const duplicate = await twice.run({ source: 'return 1' });
+      expect(duplicate.error?.message).toContain('appears more than once');
+    } finally {
+      await broken.close();
+      await twice.close();
     }
   });
 });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type Assembly, assembleTools } from '@tool-search/bridge';
 import type { Ranker, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
+import { describeError } from '@tool-search/core/internal';
 import type { AuditHook, Dispatcher } from '@tool-search/hooks';
 import { createCallBudget } from './call-budget.js';
 import type { ToolWithOutput } from './declarations.js';
@@ -55,21 +56,30 @@ export interface ProgramToolOptions {
 // Every reachable tool goes into one catalog: a program reaches core tools as well as
 // deferred ones, so each is presented as deferrable to the bridge's resolution, which then
 // applies its checks (name, scope, arguments) the same way to all.
+// The deferrable copy of each tool is kept per tool object, so that an unchanged list
+// keeps its catalog (and the ranker's index) from one run to the next.
 function programAssembly(
   tools: readonly ToolWithOutput[],
   options: ProgramToolOptions,
-  previous: Assembly | undefined,
+  state: ProgramToolState,
 ): Assembly {
-  const deferrable: ToolDefinition[] = tools.map(({ alwaysLoad: _pinned, ...tool }) => ({
-    ...tool,
-    source: tool.source === 'mcp' ? 'mcp' : 'plugin',
-  }));
-  return assembleTools({
+  const deferrable = tools.map((tool) => {
+    let copy = state.copies.get(tool);
+    if (copy === undefined) {
+      const { alwaysLoad: _pinned, ...rest } = tool;
+      copy = { ...rest, source: tool.source === 'mcp' ? 'mcp' : 'plugin' };
+      state.copies.set(tool, copy);
+    }
+    return copy;
+  });
+  const assembly = assembleTools({
     tools: deferrable,
     config: { enabled: 'on' },
     ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
-    ...(previous === undefined ? {} : { previous }),
+    ...(state.previous === undefined ? {} : { previous: state.previous }),
   });
+  state.previous = assembly;
+  return assembly;
 }
 
 /** The state a program tool holds across runs. */
@@ -77,6 +87,7 @@ interface ProgramToolState {
   pool: WorkerPool;
   limits: ProgramLimits;
   previous?: Assembly;
+  copies: WeakMap<ToolDefinition, ToolDefinition>;
 }
 
 function inputError(programId: string, error: ProgramError): ProgramResult {
@@ -108,9 +119,15 @@ async function run(
       message: `the source has ${size} bytes, more than the limit of ${state.limits.maxSourceBytes} (limits.maxSourceBytes); write a shorter program`,
     });
   }
-  const tools = typeof options.tools === 'function' ? options.tools() : options.tools;
-  const assembly = programAssembly(tools, options, state.previous);
-  state.previous = assembly;
+  let tools: readonly ToolWithOutput[];
+  let assembly: Assembly;
+  try {
+    tools = typeof options.tools === 'function' ? options.tools() : options.tools;
+    assembly = programAssembly(tools, options, state);
+  } catch (error) {
+    const message = `the program tool's tools could not be assembled: ${describeError(error)}`;
+    return inputError(programId, { code: 'invalid_argument', message });
+  }
   const abort = new AbortController();
   const scope: RequestScope = {
     programId,
@@ -169,6 +186,7 @@ export function createProgramTool(options: ProgramToolOptions): ProgramTool {
   const limits = resolveLimits(options.limits);
   const state: ProgramToolState = {
     limits,
+    copies: new WeakMap(),
     pool: createWorkerPool({
       size: options.poolSize ?? 2,
       maxHeapMb: options.workerHeapMb ?? 96,

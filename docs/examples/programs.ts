@@ -56,4 +56,6 @@ await program.close();
 assert.equal(result.status, 'completed');
 assert.deepEqual(result.logs, ['merge refused: denied']);
 assert.equal(audit.length, 4);
-assert.ok(audit.every((record) => record.via === 'program' && record.programId === result.programId));
+assert.ok(
+  audit.every((record) => record.via === 'program' && record.programId === result.programId),
+);

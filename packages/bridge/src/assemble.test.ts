@@ -221,3 +221,40 @@ describe('assembleTools', () => {
     );
   });
 });
+
+describe('assembleTools: the program tool', () => {
+  const program = {
+    definition: {
+      name: 'tool_program',
+      description: 'Run a program over the tools.',
+      inputSchema: { type: 'object' as const, properties: { source: { type: 'string' } } },
+    },
+  };
+  const many = Array.from({ length: 30 }, (_, index) => ({
+    name: `crm_tool_${index}`,
+    description: 'Update a customer record in the CRM with new details. '.repeat(4),
+    inputSchema: { type: 'object' as const, properties: { id: { type: 'string' } } },
+    source: 'mcp' as const,
+  }));
+
+  it('lists tool_program after the three bridges when activated, once even when the input still holds it', () => {
+    const first = assembleTools({ tools: many, config: { enabled: 'on' }, program });
+    expect(first.tools.map((tool) => tool.name).slice(-4)).toEqual([
+      'tool_search',
+      'tool_describe',
+      'tool_call',
+      'tool_program',
+    ]);
+    const stale = [...many, program.definition];
+    const again = assembleTools({ tools: stale, config: { enabled: 'on' }, program });
+    expect(again.tools.map((tool) => tool.name)).toEqual(first.tools.map((tool) => tool.name));
+  });
+
+  it('lists tool_program beside the tools when not activated, and nothing when not given', () => {
+    const off = assembleTools({ tools: many, config: { enabled: 'off' }, program });
+    expect(off.tools.at(-1)?.name).toBe('tool_program');
+    expect(off.tools).toHaveLength(31);
+    const without = assembleTools({ tools: many, config: { enabled: 'off' } });
+    expect(without.tools.some((tool) => tool.name === 'tool_program')).toBe(false);
+  });
+});

@@ -66,6 +66,13 @@ export interface AssembleOptions {
    */
   stableDescriptions?: boolean;
   /**
+   * A fourth bridge tool, `tool_program` (`createProgramTool` of `@tool-search/code`):
+   * when given, its `definition` is appended to the model-visible tools, activated or
+   * not (a tool of the same name in the input is dropped first, so assembly stays
+   * idempotent).
+   */
+  program?: { definition: ToolDefinition };
+  /**
    * Bridge definitions that OpenAI's strict mode accepts; see the `strict` option of {@link createBridgeTools}.
    * @defaultValue false
    */
@@ -244,6 +251,11 @@ function catalogFor(
   return catalog;
 }
 
+// The program tool goes last, replacing a stale copy the input may still hold.
+function withProgramTool(tools: ToolDefinition[], program: ToolDefinition): ToolDefinition[] {
+  return [...tools.filter((tool) => tool.name !== program.name), program];
+}
+
 function duplicateNameError(name: string): ToolSearchError {
   return new ToolSearchError(
     'duplicate_tool_name',
@@ -375,6 +387,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     deferred = [];
     tools = input.filter((tool) => !isBridgeToolName(tool.name));
   }
+  if (options.program !== undefined) tools = withProgramTool(tools, options.program.definition);
   const catalog = catalogFor(decision.active ? deferrable : [], options, cache);
 
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).

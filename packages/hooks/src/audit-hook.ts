@@ -27,9 +27,12 @@ export interface AuditRecord {
   sessionId?: string;
   /**
    * How the call came in: `'bridge'` through `tool_call`, `'direct'` by the tool's own
-   * name (a listed tool, or a deferred one the bridge routed).
+   * name (a listed tool, or a deferred one the bridge routed), `'program'` from inside a
+   * `tool_program` program.
    */
   via: CallRoute;
+  /** The id of the program that made the call, when `via` is `'program'`. */
+  programId?: string;
   /**
    * The policy decision: `allowed` (every guardrail, hook and the approval let it
    * through, and the tool was started), `denied`, `cancelled` (the caller aborted
@@ -170,6 +173,7 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       if (requestedCall.name !== result.call.name) record.requestedTool = requestedCall.name;
       if (result.call.id !== undefined) record.callId = result.call.id;
       if (ctx.sessionId !== undefined) record.sessionId = ctx.sessionId;
+      if (typeof ctx.programId === 'string') record.programId = ctx.programId;
       if (result.status === 'denied') {
         record.deniedBy = result.by;
         record.reason = result.reason;

@@ -163,3 +163,26 @@ describe('approval denials name the adapter that denied', () => {
     }
   });
 });
+
+describe('createDispatcher: calls from a program', () => {
+  it("records via 'program' and the program's id, and hands both to guardrails", async () => {
+    const records: AuditRecord[] = [];
+    const seen: unknown[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'ran',
+      guardrails: [
+        {
+          name: 'look',
+          check: (_call, ctx) => {
+            seen.push([ctx.via, ctx.programId]);
+            return { allow: true };
+          },
+        },
+      ],
+      hooks: [createAuditHook((record) => void records.push(record))],
+    });
+    await dispatch({ name: 'x', arguments: {} }, { via: 'program', programId: 'program-1' });
+    expect(seen).toEqual([['program', 'program-1']]);
+    expect(records).toMatchObject([{ tool: 'x', via: 'program', programId: 'program-1' }]);
+  });
+});

@@ -107,11 +107,11 @@ export function contextFor(state: CallState, signal: AbortSignal): DispatchConte
  * or unknown.
  *
  * @param context - the caller's context
- * @returns `'bridge'` or `'direct'`
+ * @returns `'bridge'`, `'program'` or `'direct'`
  * @throws nothing
  */
 export function callRoute(context: ToolCallContext): CallRoute {
-  return context.via === 'bridge' ? 'bridge' : 'direct';
+  return context.via === 'bridge' || context.via === 'program' ? context.via : 'direct';
 }
 
 /**

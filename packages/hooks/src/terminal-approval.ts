@@ -43,7 +43,7 @@ const safe = (text: string) => sanitizeTerminalText(text, { multiline: false });
 
 function promptText(request: ApprovalRequest, question: ApprovalQuestion): string {
   const where = [
-    request.via === 'bridge' ? 'via tool_call' : '',
+    request.via === 'bridge' ? 'via tool_call' : request.via === 'program' ? 'from a program' : '',
     request.sessionId ? `session ${safe(request.sessionId)}` : '',
   ]
     .filter(Boolean)

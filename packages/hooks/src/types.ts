@@ -14,19 +14,23 @@ export interface ToolCallContext {
   /**
    * How the call came in: `'bridge'` through `tool_call` (a single call or one item of a
    * batch), `'direct'` by the tool's own name (a listed tool, or a deferred one the
-   * bridge routed). Absent means `'direct'`.
+   * bridge routed), `'program'` from inside a `tool_program` program (`@tool-search/code`).
+   * Absent means `'direct'`.
    */
   via?: CallRoute;
+  /** The id of the program that made the call, when `via` is `'program'`. */
+  programId?: string;
   /** The definition of the called tool, when the runtime knows it. */
   tool?: ToolDefinition;
 }
 
 /**
- * How a call came in: through the bridge's `tool_call` (`'bridge'`), or directly by the
- * tool's own name (`'direct'`). Every surface passes the same final call to the same
- * dispatcher; this is the one field that tells them apart.
+ * How a call came in: through the bridge's `tool_call` (`'bridge'`), directly by the
+ * tool's own name (`'direct'`), or from inside a program run by `tool_program`
+ * (`'program'`). Every surface passes the same final call to the same dispatcher; this is
+ * the one field that tells them apart.
  */
-export type CallRoute = 'bridge' | 'direct';
+export type CallRoute = 'bridge' | 'direct' | 'program';
 
 /**
  * The context the dispatcher hands to guardrails, hooks, approvals and `execute`: the

@@ -15,6 +15,7 @@ describe('the public surface of each package', () => {
     expect(packages.map((pkg) => pkg.manifest.name)).toEqual([
       '@tool-search/ai-sdk',
       '@tool-search/bridge',
+      '@tool-search/code',
       '@tool-search/core',
       '@tool-search/hooks',
       '@tool-search/mcp',

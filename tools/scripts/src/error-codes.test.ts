@@ -1,3 +1,4 @@
+import { CODE_ERROR_CODES } from '@tool-search/code';
 import { TOOL_SEARCH_ERROR_CODES } from '@tool-search/core';
 import { MCP_ERROR_CODES } from '@tool-search/mcp';
 import { describe, expect, it } from 'vitest';
@@ -17,6 +18,7 @@ const codesIn = (text: string) => findErrorCodeLiterals(text, 'x.ts').map((found
 const LISTS = [
   { file: 'packages/core/src/errors.ts', codes: TOOL_SEARCH_ERROR_CODES },
   { file: 'packages/mcp/src/errors.ts', codes: MCP_ERROR_CODES },
+  { file: 'packages/code/src/errors.ts', codes: CODE_ERROR_CODES },
 ];
 const ALL_CODES = LISTS.flatMap((list) => list.codes);
 

@@ -85,6 +85,24 @@ const DEFAULT_REQUESTS: readonly ConformanceCase[] = [
   { call: { name: 'unknown_tool', arguments: {} } },
 ];
 
+/**
+ * Every case the conformance kit checks on its own: the default approval requests (a
+ * read-only tool, a destructive one from a session through the bridge, an unknown tool)
+ * and the odd calls a careless guardrail might trip over (a bridge name, non-Latin names,
+ * `__proto__` keys, nulls, deep nesting, 100 kB arguments, a 1,000-character name). Each
+ * call is a fresh copy. A surface that hands calls to the dispatcher (a program, an
+ * adapter) runs them directly and through itself to show the same policy outcome.
+ *
+ * @returns the cases, in a stable order
+ * @throws nothing
+ */
+export function conformanceCases(): ConformanceCase[] {
+  return [...DEFAULT_REQUESTS, ...ODD_CALLS.map((call) => ({ call }))].map((testCase) => ({
+    ...testCase,
+    call: structuredClone(testCase.call),
+  }));
+}
+
 function contextOf(testCase: ConformanceCase, signal: AbortSignal): DispatchContext {
   return {
     via: testCase.via ?? 'direct',

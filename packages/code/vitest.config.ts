@@ -1,0 +1,8 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // The sandbox's worker runs the built file (dist/sandbox-worker.js): build first
+  // (turbo's `test` depends on `build`). Room for a busy machine: each test starts
+  // worker threads and a WebAssembly module.
+  test: { include: ['src/**/*.test.ts'], testTimeout: 30_000, globalSetup: ['./vitest.setup.ts'] },
+});

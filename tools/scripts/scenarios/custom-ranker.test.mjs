@@ -6,17 +6,19 @@ import { testRanker } from '@tool-search/core/testing';
 /** Scores a tool by how many query words its name and description hold. */
 function wordOverlapRanker() {
   return defineRanker({
+    specificationVersion: 'v1',
     id: 'word-overlap',
     index(tools) {
       const documents = tools.map((tool) => ({
         name: tool.name,
-        words: new Set(
-          `${tool.name} ${tool.description ?? ''}`.toLowerCase().split(/[^a-z0-9]+/),
-        ),
+        words: new Set(`${tool.name} ${tool.description ?? ''}`.toLowerCase().split(/[^a-z0-9]+/)),
       }));
       return {
         search(query, limit) {
-          const words = query.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean);
+          const words = query
+            .toLowerCase()
+            .split(/[^a-z0-9]+/)
+            .filter(Boolean);
           return documents
             .map((document) => ({
               name: document.name,

@@ -30,7 +30,9 @@ try {
   });
   const text = search.content.map((part) => part.text ?? '').join('\n');
   assert.match(text, /create_issue/, `tool_search found no create_issue tool: ${text}`);
-  console.log(`  served ${names.length} tools (${names.join(', ')}); tool_search found create_issue`);
+  console.log(
+    `  served ${names.length} tools (${names.join(', ')}); tool_search found create_issue`,
+  );
 } catch (error) {
   console.error(`gateway stderr:\n${stderr}`);
   throw error;

@@ -31,7 +31,7 @@ describe('planActivation', () => {
 
   it('rejects two tools of one name whichever way the decision goes', () => {
     const tools = [tool('gh_issue', 'mcp'), tool('gh_issue', 'plugin')];
-    for (const config of [{ enabled: 'on' }, { enabled: 'off' }]) {
+    for (const config of [{ enabled: 'on' as const }, { enabled: 'off' as const }]) {
       let caught: unknown;
       try {
         planActivation(tools, { config });

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, FIXTURE_ENV, GATEWAY_CONFIG, WORKSPACE } from './__fixtures__/paths.js';
-import { childPids, waitForExit } from './__fixtures__/processes.js';
+import { listeningUrl, stopProcess } from './__fixtures__/processes.js';
 
 const require = createRequire(import.meta.url);
 const INSPECTOR_CLI = join(
@@ -62,6 +62,20 @@ function inspector(args: readonly string[]): Promise<InspectorRun> {
 
 function toolNames(run: InspectorRun): string[] {
   return (JSON.parse(run.stdout) as { tools: { name: string }[] }).tools.map((tool) => tool.name);
+}
+
+/** `tools/list` through the Inspector, the server named in an Inspector config file. */
+function inspectorFromFile(file: string, flags: readonly string[] = []): Promise<InspectorRun> {
+  return runInspector([
+    '--cli',
+    '--config',
+    file,
+    '--server',
+    'tool-search',
+    ...flags,
+    '--method',
+    'tools/list',
+  ]);
 }
 
 /** The installed bin (`bin/tool-search-gateway.js`), as an Inspector config file names it. */
@@ -125,15 +139,7 @@ describe('the MCP Inspector recipe: an Inspector config file', () => {
       env: FIXTURE_ENV,
     };
     await writeFile(file, JSON.stringify({ mcpServers: { 'tool-search': server } }));
-    const run = await runInspector([
-      '--cli',
-      '--config',
-      file,
-      '--server',
-      'tool-search',
-      '--method',
-      'tools/list',
-    ]);
+    const run = await inspectorFromFile(file);
     expect(run.code, run.stderr).toBe(0);
     expect(toolNames(run)).toEqual(
       expect.arrayContaining(['tool_search', 'tool_describe', 'tool_call']),
@@ -160,53 +166,17 @@ describe('the MCP Inspector recipe: an Inspector config file', () => {
       await writeFile(file, JSON.stringify({ mcpServers: { 'tool-search': server } }));
     });
 
-    afterAll(async () => {
-      if (child.pid !== undefined && child.exitCode === null) {
-        const children = childPids(child.pid);
-        child.kill('SIGTERM');
-        await waitForExit([child.pid, ...children]);
-      }
-    });
+    afterAll(() => stopProcess(child));
 
     it('lists the tools with the token in --header', async () => {
-      const run = await runInspector([
-        '--cli',
-        '--config',
-        file,
-        '--server',
-        'tool-search',
-        '--header',
-        `Authorization: Bearer ${token}`,
-        '--method',
-        'tools/list',
-      ]);
+      const run = await inspectorFromFile(file, ['--header', `Authorization: Bearer ${token}`]);
       expect(run.code, run.stderr).toBe(0);
       expect(toolNames(run)).toContain('tool_search');
     });
 
     it('is refused without the token', async () => {
-      const run = await runInspector([
-        '--cli',
-        '--config',
-        file,
-        '--server',
-        'tool-search',
-        '--method',
-        'tools/list',
-      ]);
+      const run = await inspectorFromFile(file);
       expect(run.code).not.toBe(0);
     });
   });
 });
-
-function listeningUrl(child: ChildProcess): Promise<URL> {
-  return new Promise<URL>((resolve, reject) => {
-    let stderr = '';
-    child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const match = /listening on (\S+)/.exec(stderr);
-      if (match) resolve(new URL(match[1]!));
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-  });
-}

@@ -129,6 +129,8 @@ export function planDeferral(
     decision,
   } = planActivation(tools, {
     config: options.config,
+    // The config's unknown keys and bad values reach the same logger as the fallbacks.
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.counter === undefined ? {} : { counter: options.counter }),
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
     ...(options.pinned === undefined ? {} : { pinned: options.pinned }),

@@ -8,6 +8,7 @@ import {
   decideActivation,
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
+  type ToolSearchConfigInput,
 } from '@tool-search/core';
 
 // #region parse
@@ -24,6 +25,17 @@ console.log(config);
 console.log(warnings);
 // [ { key: 'colour', message: 'unknown key, ignored' } ]
 // #endregion parse
+
+// #region logger
+// The typed form: TypeScript rejects `{ enabeld: 'on' }` in a literal; untyped input
+// (here, a settings file) reaches the logger instead (console.warn by default).
+const settings = JSON.parse('{ "enabeld": "on", "threshold": 5 }') as ToolSearchConfigInput;
+const heard: string[] = [];
+const parsed = parseToolSearchConfig(settings, { logger: { warn: (line) => heard.push(line) } });
+console.log(parsed.enabled, heard);
+// auto [ "tool search config: 'enabeld': unknown key, ignored",
+//        "tool search config: 'threshold': unknown key, ignored" ]
+// #endregion logger
 
 // #region gate
 const auto = parseToolSearchConfig(true); // the legacy boolean: true → 'auto'
@@ -43,6 +55,11 @@ assert.deepEqual(config, {
   maxSearchLimit: 30,
 });
 assert.deepEqual(warnings, [{ key: 'colour', message: 'unknown key, ignored' }]);
+assert.equal(parsed.enabled, 'auto');
+assert.deepEqual(heard, [
+  "tool search config: 'enabeld': unknown key, ignored",
+  "tool search config: 'threshold': unknown key, ignored",
+]);
 assert.equal(parseToolSearchConfig('off').enabled, 'off');
 assert.equal(parseToolSearchConfig({ enabled: 'yes' }).enabled, 'on');
 assert.equal(activationThreshold({ ...auto, thresholdTokens: 5_000 }, 200_000), 5_000);

@@ -30,18 +30,16 @@ export async function main(argv: readonly string[]): Promise<number> {
   return runCommand(command);
 }
 
-function isEntryPoint(): boolean {
-  const script = process.argv[1];
-  if (script === undefined) return false;
-  try {
-    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
-  } catch {
-    return false;
-  }
-}
-
-if (isEntryPoint()) {
-  main(process.argv.slice(2)).then(
+/**
+ * Runs {@link main} as the process's command: sets `process.exitCode` from its exit code,
+ * and prints an unexpected error to stderr with exit code 1. The installed bin
+ * (`bin/tool-search-gateway.js`) calls it; so does this file when it is the script run.
+ *
+ * @param argv - the arguments after the script
+ * @returns a promise that settles when the command returns (never rejects)
+ */
+export function runCli(argv: readonly string[]): Promise<void> {
+  return main(argv).then(
     (code) => {
       if (code !== 0) process.exitCode = code;
     },
@@ -53,3 +51,15 @@ if (isEntryPoint()) {
     },
   );
 }
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) void runCli(process.argv.slice(2));

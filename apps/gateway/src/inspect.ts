@@ -262,7 +262,27 @@ function printActivation(inspection: Inspection): void {
 }
 
 /**
- * `inspect --config <file> [--profile P] [--accept]`: per server, its state, tools and
+ * Prints what the config parse ignored or replaced (unknown keys, bad values, e.g.
+ * `toolSearch.enabeld: unknown key, ignored`): the warnings `serve` prints on stderr.
+ */
+function printConfigWarnings(config: GatewayConfig, out: Output, style: Style): void {
+  if (config.warnings.length === 0) return;
+  out.write(
+    `${style.bold('config')}: ${config.warnings.length} ${config.warnings.length === 1 ? 'key' : 'keys'} not used as written
+`,
+  );
+  for (const warning of config.warnings) {
+    out.write(
+      `  ${style.yellow('warning')}: ${safeText(warning.key)}: ${safeText(warning.message)}
+`,
+    );
+  }
+  out.write('\n');
+}
+
+/**
+ * `inspect --config <file> [--profile P] [--accept]`: first the config keys it ignored or
+ * replaced (unknown keys, bad values); then per server, its state, tools and
  * estimated tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of
  * context; then the patterns of guardrails, approval and pins that match no tool; then
  * the definitions that were refused, cut, held or flagged as poisoning; then the schema
@@ -297,6 +317,7 @@ export async function runInspect(
       out,
       style,
     };
+    printConfigWarnings(config, out, style);
     printServers(inspection);
     printActivation(inspection);
     printUnmatchedRules(config, pool, out, style);

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, FIXTURE_ENV, GATEWAY_CONFIG, WORKSPACE } from './__fixtures__/paths.js';
-import { childPids, waitForExit } from './__fixtures__/processes.js';
+import { childPids, listeningUrl, stopProcess, waitForExit } from './__fixtures__/processes.js';
 
 /**
  * Waits until the gateway serves every upstream: it listens before they are ready, and
@@ -153,24 +153,10 @@ describe('serve --transport http', () => {
       ],
       { env: { ...process.env, ...FIXTURE_ENV, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
-    url = await new Promise<URL>((resolve, reject) => {
-      let stderr = '';
-      child.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /listening on (\S+)/.exec(stderr);
-        if (match) resolve(new URL(match[1]!));
-      });
-      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+    url = await listeningUrl(child);
   });
 
-  afterAll(async () => {
-    if (child.pid !== undefined && child.exitCode === null) {
-      const children = childPids(child.pid);
-      child.kill('SIGTERM');
-      await waitForExit([child.pid, ...children]);
-    }
-  });
+  afterAll(() => stopProcess(child));
 
   it('listens on 127.0.0.1 and serves a client that sends the token', async () => {
     expect(url.hostname).toBe('127.0.0.1');

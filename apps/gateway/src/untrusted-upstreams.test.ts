@@ -8,6 +8,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { CLI } from './__fixtures__/paths.js';
+import { listeningUrl } from './__fixtures__/processes.js';
 import { runCli } from './__fixtures__/run.js';
 
 const HOSTILE = fileURLToPath(
@@ -160,15 +161,7 @@ describe('inspect --accept and review.hold', () => {
       { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] },
     );
     const serving = child;
-    const url = await new Promise<URL>((resolve, reject) => {
-      let stderr = '';
-      serving.stderr!.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-        const match = /listening on (\S+)/.exec(stderr);
-        if (match) resolve(new URL(match[1]!));
-      });
-      serving.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
-    });
+    const url = await listeningUrl(serving);
     client = new Client({ name: 'review-test', version: '0.0.0' });
     await client.connect(new StreamableHTTPClientTransport(url));
     const connected = client;

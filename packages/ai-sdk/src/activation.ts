@@ -3,6 +3,7 @@ import type {
   TokenCounter,
   ToolDefinition,
   ToolSearchConfig,
+  ToolSearchConfigInput,
 } from '@tool-search/core';
 import { planActivation } from '@tool-search/core';
 import type { SessionScope, ToolsetRegistry } from '@tool-search/toolsets';
@@ -14,7 +15,7 @@ export interface ActivationOptions {
    * The tool search config, in any form `parseToolSearchConfig` accepts.
    * @defaultValue the defaults (`auto`, 10% of the context window)
    */
-  config?: unknown;
+  config?: ToolSearchConfigInput;
   /** The model's context window in tokens; unknown means a 20,000-token threshold. */
   contextWindow?: number;
   /** Names that stay visible whatever their source (pins). */

@@ -4,7 +4,7 @@ import { isRecord } from '@tool-search/core/internal';
 export const SHORT_DESCRIPTION_LENGTH = 160;
 
 /**
- * A description cut to its first sentence, at most {@link SHORT_DESCRIPTION_LENGTH}
+ * A description cut to its first sentence, at most `SHORT_DESCRIPTION_LENGTH`
  * characters (with `…` when cut inside it): `tool_describe` gives the whole.
  *
  * @param text - a tool's description

@@ -1,4 +1,4 @@
-import type { Ranker, ToolCatalog, ToolDefinition } from '@tool-search/core';
+import type { Ranker, ToolCatalog, ToolDefinition, ToolSearchConfigInput } from '@tool-search/core';
 import { createCatalog, MAX_QUERY_LENGTH, parseToolSearchConfig } from '@tool-search/core';
 import type { SessionScope, ToolsetRegistry } from '@tool-search/toolsets';
 import { scopeTools } from '@tool-search/toolsets';
@@ -25,7 +25,7 @@ export interface ToolSearchFunctionOptions {
    */
   limit?: number;
   /** The tool search config, for its `maxSearchLimit`. */
-  config?: unknown;
+  config?: ToolSearchConfigInput;
 }
 
 /** The search function of AI SDK 7's `toolSearch({ search })`. */

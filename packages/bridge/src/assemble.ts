@@ -6,6 +6,8 @@ import type {
   ToolDefinition,
   ToolList,
   ToolSearchConfig,
+  ToolSearchConfigInput,
+  ToolSearchLogger,
 } from '@tool-search/core';
 import {
   charsPerTokenCounter,
@@ -43,7 +45,12 @@ export interface AssembleOptions {
    * The tool search config, in any form `parseToolSearchConfig` accepts (a parsed
    * config, a snake_case YAML section, a boolean). @defaultValue the defaults (`auto`, 10%)
    */
-  config?: unknown;
+  config?: ToolSearchConfigInput;
+  /**
+   * Receives what the config parse ignored (unknown keys, bad values), at every assembly:
+   * parse once with `parseToolSearchConfig` to hear it once. @defaultValue `console`
+   */
+  logger?: ToolSearchLogger;
   /** The model's context window in tokens; unknown means a 20,000-token threshold. */
   contextWindow?: number;
   /** The ranker of the catalog, v1 or v2. @defaultValue the cache's BM25 ranker */
@@ -291,7 +298,10 @@ function duplicateNameError(name: string): ToolSearchError {
  * `duplicate_tool_name` when two tools share a name, whether or not tool search activates (name them apart with `resolveToolNames` from `@tool-search/core` first); the `TypeError` of `JSON.stringify` for a schema that is not JSON
  */
 export function assembleTools(options: AssembleOptions): Assembly {
-  const config = parseToolSearchConfig(options.config);
+  const config = parseToolSearchConfig(
+    options.config,
+    options.logger === undefined ? {} : { logger: options.logger },
+  );
   const counter = options.counter ?? charsPerTokenCounter;
   const telemetry = options.telemetry ?? options.previous?.telemetry ?? createBridgeTelemetry();
   const searchGuard = searchGuardState(

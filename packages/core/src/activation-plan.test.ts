@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { planActivation } from './activation-plan.js';
 import { TOOL_CALL } from './classify.js';
+import type { ToolSearchConfigInput } from './config.js';
 import { ToolSearchError } from './errors.js';
 import type { ToolDefinition } from './types.js';
 
@@ -12,6 +13,16 @@ const tool = (name: string, source: ToolDefinition['source'], words = 40): ToolD
 });
 
 describe('planActivation', () => {
+  it("reports the config's unknown keys through its logger and keeps the defaults", () => {
+    const heard: string[] = [];
+    const plan = planActivation([tool('gh_issue', 'mcp')], {
+      config: { enabeld: 'on' } as ToolSearchConfigInput,
+      logger: { warn: (message) => heard.push(message) },
+    });
+    expect(plan.config.enabled).toBe('auto');
+    expect(heard).toEqual(["tool search config: 'enabeld': unknown key, ignored"]);
+  });
+
   it('keeps core and pinned tools visible and defers the rest once they pass the threshold', () => {
     const tools = [tool('bash', 'core'), tool('gh_issue', 'mcp'), tool('pinned_one', 'plugin')];
     const plan = planActivation(tools, { config: { enabled: 'on' }, pinned: ['pinned_one'] });
@@ -31,7 +42,7 @@ describe('planActivation', () => {
 
   it('rejects two tools of one name whichever way the decision goes', () => {
     const tools = [tool('gh_issue', 'mcp'), tool('gh_issue', 'plugin')];
-    for (const config of [{ enabled: 'on' }, { enabled: 'off' }]) {
+    for (const config of [{ enabled: 'on' as const }, { enabled: 'off' as const }]) {
       let caught: unknown;
       try {
         planActivation(tools, { config });

@@ -1,9 +1,10 @@
 import type { ActivationDecision } from './activation.js';
 import { decideActivation } from './activation.js';
 import { classifyTools, isBridgeToolName } from './classify.js';
-import type { ToolSearchConfig } from './config.js';
+import type { ToolSearchConfig, ToolSearchConfigInput } from './config.js';
 import { parseToolSearchConfig } from './config.js';
 import { ToolSearchError } from './errors.js';
+import type { ToolSearchLogger } from './logger.js';
 import type { TokenCounter } from './tokens.js';
 import { charsPerTokenCounter, estimateToolTokens } from './tokens.js';
 import { applyToolLoading } from './tool-loading.js';
@@ -15,7 +16,12 @@ export interface ActivationPlanOptions {
    * The tool search config, in any form `parseToolSearchConfig` accepts (a parsed
    * config, a snake_case YAML section, a boolean). @defaultValue the defaults (`auto`, 10%)
    */
-  config?: unknown;
+  config?: ToolSearchConfigInput;
+  /**
+   * Receives what the config parse ignored (unknown keys, bad values); see
+   * `parseToolSearchConfig`. @defaultValue `console`
+   */
+  logger?: ToolSearchLogger;
   /** The model's context window in tokens; unknown means a 20,000-token threshold. */
   contextWindow?: number;
   /** The token counter of the estimate. @defaultValue `charsPerTokenCounter` */
@@ -77,7 +83,10 @@ export function planActivation(
     );
   }
   rejectDuplicateNames(tools);
-  const config = parseToolSearchConfig(options.config);
+  const config = parseToolSearchConfig(
+    options.config,
+    options.logger === undefined ? {} : { logger: options.logger },
+  );
   const loading = config.toolsetLoading;
   const classified = classifyTools(tools, {
     ...(options.pinned === undefined ? {} : { pinned: options.pinned }),

@@ -2,9 +2,73 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_TOOL_SEARCH_CONFIG,
+  formatConfigWarning,
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
+  type ToolSearchConfigInput,
 } from './config.js';
+
+/** A logger that keeps what it is told. */
+function recorder(): { warn(message: string): void; messages: string[] } {
+  const messages: string[] = [];
+  return { messages, warn: (message) => messages.push(message) };
+}
+
+describe('parseToolSearchConfig: what it ignores reaches the logger', () => {
+  it('reports an unknown key, a bad value and a value that is not a config', () => {
+    const logger = recorder();
+    const typo = { enabeld: 'on' } as ToolSearchConfigInput;
+    expect(parseToolSearchConfig(typo, { logger })).toEqual(DEFAULT_TOOL_SEARCH_CONFIG);
+    expect(parseToolSearchConfig({ threshold: 5 } as ToolSearchConfigInput, { logger })).toEqual(
+      DEFAULT_TOOL_SEARCH_CONFIG,
+    );
+    expect(parseToolSearchConfig({ thresholdPct: 'ten' }, { logger })).toEqual(
+      DEFAULT_TOOL_SEARCH_CONFIG,
+    );
+    expect(parseToolSearchConfig(42 as unknown as ToolSearchConfigInput, { logger })).toEqual(
+      DEFAULT_TOOL_SEARCH_CONFIG,
+    );
+    expect(logger.messages).toEqual([
+      "tool search config: 'enabeld': unknown key, ignored",
+      "tool search config: 'threshold': unknown key, ignored",
+      `tool search config: 'thresholdPct': expected a number, got "ten"; using the default`,
+      "tool search config: '(root)': expected an object, a boolean or 'auto'/'on'/'off', got 42; using the defaults",
+    ]);
+  });
+
+  it('says nothing for a good config, nor for a parsed one passed on', () => {
+    const logger = recorder();
+    const config = parseToolSearchConfig({ enabled: 'on', threshold_pct: '15' }, { logger });
+    expect(parseToolSearchConfig(config, { logger })).toEqual(config);
+    expect(logger.messages).toEqual([]);
+  });
+
+  it('warns on console by default, and survives a logger that throws', () => {
+    const warn = console.warn;
+    const seen: unknown[] = [];
+    console.warn = (message: unknown) => seen.push(message);
+    try {
+      parseToolSearchConfig({ enabeld: 'on' } as ToolSearchConfigInput);
+    } finally {
+      console.warn = warn;
+    }
+    expect(seen).toEqual(["tool search config: 'enabeld': unknown key, ignored"]);
+    const throwing = {
+      warn() {
+        throw new Error('logger down');
+      },
+    };
+    expect(
+      parseToolSearchConfig(7 as unknown as ToolSearchConfigInput, { logger: throwing }),
+    ).toEqual(DEFAULT_TOOL_SEARCH_CONFIG);
+  });
+
+  it('formats one warning as a sentence naming the key', () => {
+    expect(formatConfigWarning({ key: 'threshold', message: 'unknown key, ignored' })).toBe(
+      "tool search config: 'threshold': unknown key, ignored",
+    );
+  });
+});
 
 describe('parseToolSearchConfig', () => {
   it('fills the defaults: auto, 10%, 5 hits, at most 20', () => {
@@ -24,6 +88,7 @@ describe('parseToolSearchConfig', () => {
 
   it('reads enabled in the object form: truthy words are on, falsy words are off', () => {
     for (const value of [true, 'true', 'yes', '1', 'on', 'YES']) {
+      // 'YES': case does not matter at run time, though the type spells the words lowercase.
       expect(parseToolSearchConfig({ enabled: value }).enabled).toBe('on');
     }
     for (const value of [false, 'false', 'no', '0', 'off']) {
@@ -83,7 +148,9 @@ describe('parseToolSearchConfig', () => {
     );
     fc.assert(
       fc.property(anyConfig, (raw) => {
-        const config = parseToolSearchConfig(raw);
+        const config = parseToolSearchConfig(raw as ToolSearchConfigInput, {
+          logger: { warn() {} },
+        });
         expect(['auto', 'on', 'off']).toContain(config.enabled);
         expect(config.thresholdPct).toBeGreaterThanOrEqual(0);
         expect(config.thresholdPct).toBeLessThanOrEqual(100);

@@ -1,4 +1,5 @@
 import { z } from 'zod/v4';
+import { type ToolSearchLogger, warnEach } from './logger.js';
 import type { RunawaySearchLimits } from './runaway-config.js';
 import { parseRunawaySearchLimits } from './runaway-config.js';
 import type { ToolLoading } from './tool-loading-kinds.js';
@@ -47,6 +48,96 @@ export interface ToolSearchConfig {
    * (`DEFAULT_RUNAWAY_SEARCH_LIMITS`). Read by the bridge's session state.
    */
   runaway?: RunawaySearchLimits;
+}
+
+/**
+ * How `enabled` (or `mode`) may be written: a mode, a boolean (`true` → `'on'`), or the
+ * words YAML and environment variables use (`'yes'`, `'true'`, `'1'` → `'on'`; `'no'`,
+ * `'false'`, `'0'` → `'off'`). Case and surrounding spaces do not matter at run time.
+ * Any other string type-checks (a `string` variable from a settings file must pass), and
+ * at run time falls back to `'auto'` with a warning to the logger.
+ */
+export type ToolSearchModeInput =
+  | ToolSearchMode
+  | boolean
+  | 'true'
+  | 'false'
+  | 'yes'
+  | 'no'
+  | '1'
+  | '0'
+  | 0
+  | 1
+  // Keeps the words above as editor suggestions while accepting a widened `string`.
+  | (string & {});
+
+/**
+ * A number as written in a config: a number, or a numeric string (`'15'`, as YAML and
+ * environment variables give it). A string that is not a number falls back to the
+ * default with a warning.
+ */
+export type ConfigNumberInput = number | string;
+
+/**
+ * The object form of a tool search config as a user writes it: every field optional,
+ * camelCase or snake_case, numbers as numbers or numeric strings. A parsed
+ * {@link ToolSearchConfig} is one. TypeScript rejects an unknown key in an object literal
+ * (`{ enabeld: 'on' }`); at run time, {@link parseToolSearchConfig} reports it.
+ */
+export interface ToolSearchConfigObjectInput {
+  /** See {@link ToolSearchConfig.enabled}. @defaultValue 'auto' */
+  enabled?: ToolSearchModeInput;
+  /** Another name of `enabled`. */
+  mode?: ToolSearchModeInput;
+  /** See {@link ToolSearchConfig.thresholdPct}. @defaultValue 10 */
+  thresholdPct?: ConfigNumberInput;
+  /** The snake_case name of `thresholdPct`. */
+  threshold_pct?: ConfigNumberInput;
+  /** See {@link ToolSearchConfig.thresholdTokens}. */
+  thresholdTokens?: ConfigNumberInput | undefined;
+  /** The snake_case name of `thresholdTokens`. */
+  threshold_tokens?: ConfigNumberInput;
+  /** See {@link ToolSearchConfig.searchDefaultLimit}. @defaultValue 5 */
+  searchDefaultLimit?: ConfigNumberInput;
+  /** The snake_case name of `searchDefaultLimit`. */
+  search_default_limit?: ConfigNumberInput;
+  /** See {@link ToolSearchConfig.maxSearchLimit}. @defaultValue 20 */
+  maxSearchLimit?: ConfigNumberInput;
+  /** The snake_case name of `maxSearchLimit`. */
+  max_search_limit?: ConfigNumberInput;
+  /** See {@link ToolSearchConfig.toolsetLoading}: toolset name → `'eager' | 'deferred' | 'auto'`. */
+  toolsetLoading?: Record<string, ToolLoading | (string & {})>;
+  /** The snake_case name of `toolsetLoading`. */
+  toolset_loading?: Record<string, ToolLoading | (string & {})>;
+  /**
+   * See {@link ToolSearchConfig.runaway}: `repeatWindowMs`, `nudgeAfter`, `maxSearches`,
+   * `windowMs`, or their snake_case names.
+   */
+  runaway?: Partial<RunawaySearchLimits> | Record<string, ConfigNumberInput>;
+}
+
+/**
+ * Every form {@link parseToolSearchConfig} accepts: the object form, a bare mode
+ * (`'auto'`, `'on'`, `'off'`), the legacy boolean (`true` → `'auto'`, `false` → `'off'`),
+ * or nothing (the defaults). Untyped input (a parsed YAML or JSON file) goes through
+ * {@link parseToolSearchConfigWithWarnings}, which takes `unknown`.
+ */
+export type ToolSearchConfigInput =
+  | ToolSearchConfigObjectInput
+  | ToolSearchMode
+  | boolean
+  | null
+  | undefined;
+
+/** Options of {@link parseToolSearchConfig}. */
+export interface ParseToolSearchConfigOptions {
+  /**
+   * Receives one warning per key that was not used as written (an unknown key, a bad
+   * value replaced by its default, a value that is not a config at all), each
+   * formatted by {@link formatConfigWarning}. Pass `{ warn() {} }` to silence them.
+   * @defaultValue `console`
+   */
+  logger?: ToolSearchLogger;
 }
 
 /** The defaults of every {@link ToolSearchConfig} field. */
@@ -158,7 +249,8 @@ function parseToolsetLoading(
  * `searchDefaultLimit` to [1, maxSearchLimit]; a value that is not a number falls back
  * to its default with a warning.
  *
- * @param raw - any value
+ * @param raw - any value (typed `unknown`: this is the function for untyped input, such as
+ *   a parsed file)
  * @returns the config and the warnings, one per key that was not used as written
  * @throws nothing
  */
@@ -240,19 +332,41 @@ export function parseToolSearchConfigWithWarnings(raw: unknown): {
 }
 
 /**
- * Parses a tool search configuration from any value, with defaults and clamps.
- * Never throws; use {@link parseToolSearchConfigWithWarnings} to see what was ignored.
+ * The sentence a logger receives for one {@link ConfigWarning}:
+ * `tool search config: 'enabeld': unknown key, ignored`.
+ *
+ * @param warning - a warning of {@link parseToolSearchConfigWithWarnings}
+ * @returns the sentence
+ * @throws nothing
+ */
+export function formatConfigWarning(warning: ConfigWarning): string {
+  return `tool search config: '${warning.key}': ${warning.message}`;
+}
+
+/**
+ * Parses a tool search configuration, with defaults and clamps, and reports what it
+ * could not use through `options.logger` (by default `console.warn`): an unknown key
+ * (`{ enabeld: 'on' }`), a bad value (`{ thresholdPct: 'ten' }`), a value that is not a
+ * config (`42`). Never throws. A parsed {@link ToolSearchConfig} parses to itself without
+ * a warning, so parse once and pass the result on.
  *
  * @example
  * ```ts
  * parseToolSearchConfig({ enabled: 'yes', threshold_pct: 150 });
  * // → { enabled: 'on', thresholdPct: 100, searchDefaultLimit: 5, maxSearchLimit: 20 }
+ * parseToolSearchConfig(settings.toolSearch, { logger: log }); // log.warn gets the typos
  * ```
  *
- * @param raw - any value
+ * @param raw - the config in any form of {@link ToolSearchConfigInput}
+ * @param options.logger - receives the warnings @defaultValue `console`
  * @returns a complete, in-range {@link ToolSearchConfig}
- * @throws nothing
+ * @throws nothing (a logger that throws is ignored)
  */
-export function parseToolSearchConfig(raw: unknown): ToolSearchConfig {
-  return parseToolSearchConfigWithWarnings(raw).config;
+export function parseToolSearchConfig(
+  raw?: ToolSearchConfigInput,
+  options: ParseToolSearchConfigOptions = {},
+): ToolSearchConfig {
+  const { config, warnings } = parseToolSearchConfigWithWarnings(raw);
+  if (warnings.length > 0) warnEach(options.logger ?? console, warnings.map(formatConfigWarning));
+  return config;
 }

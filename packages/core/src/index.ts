@@ -42,9 +42,19 @@ export type { CatalogCache } from './catalog-cache.js';
 export { createCatalogCache } from './catalog-cache.js';
 export type { ClassifyOptions } from './classify.js';
 export { classifyTools } from './classify.js';
-export type { ConfigWarning, ToolSearchConfig, ToolSearchMode } from './config.js';
+export type {
+  ConfigNumberInput,
+  ConfigWarning,
+  ParseToolSearchConfigOptions,
+  ToolSearchConfig,
+  ToolSearchConfigInput,
+  ToolSearchConfigObjectInput,
+  ToolSearchMode,
+  ToolSearchModeInput,
+} from './config.js';
 export {
   DEFAULT_TOOL_SEARCH_CONFIG,
+  formatConfigWarning,
   parseToolSearchConfig,
   parseToolSearchConfigWithWarnings,
 } from './config.js';
@@ -85,6 +95,7 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats.js';
+export type { ToolSearchLogger } from './logger.js';
 export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
 export { createBm25Ranker } from './rankers/bm25/index.js';
 export type { RelevanceFloor } from './rankers/bm25/relevance-floor.js';

@@ -24,6 +24,7 @@ export {
 } from './classify.js';
 export { describeError } from './errors.js';
 export { isRecord } from './is-record.js';
+export { warnEach } from './logger.js';
 export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';

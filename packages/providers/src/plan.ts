@@ -6,6 +6,7 @@ import type {
   ToolDefinition,
   ToolNameMap,
   ToolSearchConfig,
+  ToolSearchConfigInput,
 } from '@tool-search/core';
 import { createCatalog, planActivation, ToolSearchError } from '@tool-search/core';
 import type { PreparedMode } from './capabilities.js';
@@ -18,7 +19,7 @@ export interface PrepareOptions<B extends BridgeAssemblyShape = BridgeAssemblySh
    * The tool search config, in any form `parseToolSearchConfig` accepts.
    * @defaultValue the defaults (`auto`, 10%, search limits 5 and 20)
    */
-  config?: ToolSearchConfig | unknown;
+  config?: ToolSearchConfigInput;
   /** The model's context window in tokens; unknown means a 20,000-token threshold. */
   contextWindow?: number;
   /** The ranker of the catalog that answers searches. @defaultValue `createBm25Ranker()` */
@@ -128,6 +129,8 @@ export function planDeferral(
     decision,
   } = planActivation(tools, {
     config: options.config,
+    // The config's unknown keys and bad values reach the same logger as the fallbacks.
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
     ...(options.counter === undefined ? {} : { counter: options.counter }),
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
     ...(options.pinned === undefined ? {} : { pinned: options.pinned }),

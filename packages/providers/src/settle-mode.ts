@@ -64,7 +64,8 @@ export interface PrepareModeOptions<B extends BridgeAssemblyShape = BridgeAssemb
   capabilities?: readonly ModelCapability[];
   /**
    * Where a fallback is reported: `auto` without a native mode for the model and without
-   * `bridge`, or `mode: 'bridge'` without `bridge`. One warning per preparation.
+   * `bridge`, or `mode: 'bridge'` without `bridge`. One warning per preparation; the
+   * config's unknown keys and bad values (see `parseToolSearchConfig`) come here too.
    * @defaultValue `console`
    */
   logger?: ProviderLogger;

@@ -7,6 +7,7 @@ import {
   type Ranker,
   type ToolCatalog,
   type ToolDefinition,
+  type ToolSearchConfigInput,
 } from '@tool-search/core';
 
 /** How the benchmark assembles a session's tools: the one place that knows. */
@@ -46,7 +47,7 @@ function coreAssembly(): AssemblyPath {
 
 type AssembleTools = (input: {
   tools: readonly ToolDefinition[];
-  config?: unknown;
+  config?: ToolSearchConfigInput;
   contextWindow?: number;
   ranker?: Ranker;
   cache?: unknown;

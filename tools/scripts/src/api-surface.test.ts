@@ -20,6 +20,7 @@ describe('the public surface of each package', () => {
       '@tool-search/hooks',
       '@tool-search/mcp',
       '@tool-search/providers',
+      '@tool-search/terminal',
       '@tool-search/toolsets',
     ]);
   });

@@ -182,7 +182,7 @@ async function main(): Promise<void> {
         `lockstep: ${[...before].join(', ')} -> ${[...distinct][0]} for ${versions.size} packages`,
       );
     }
-    for (const folder of ['apps/gateway', 'tools/eval', 'tools/bench', 'tools/scripts']) {
+    for (const folder of ['tools/eval', 'tools/bench', 'tools/load', 'tools/scripts']) {
       if (!existsSync(join(copy, folder, 'package.json'))) continue;
       const manifest = JSON.parse(await readFile(join(copy, folder, 'package.json'), 'utf8')) as {
         version?: string;

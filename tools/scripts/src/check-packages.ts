@@ -16,8 +16,12 @@
  *    run the `*.test.ts` examples under vitest.
  * 8. In a second project, `npm install` core and mcp beside `zod@3` (the peer range is
  *    `^3.25 || ^4`): it must resolve, and core must parse with zod 3.
+ * 9. The new-user scenarios (new-user-scenarios.ts), each in an empty folder: the gateway
+ *    by `npx` (`demo`, `serve` with the MCP SDK client and the MCP Inspector), a custom
+ *    ranker under `testRanker`, and the slot for the AI SDK and provider loops.
  *
- * Usage: `tsx src/check-packages.ts [--keep]` (--keep leaves the temp folder).
+ * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
+ * folder; --scenarios-only packs, then runs step 9 alone).
  * Exits non-zero with a list of failures.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -27,6 +31,7 @@ import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { createCheckReporter, runCheck } from './check-reporter.js';
+import { runNewUserScenarios } from './new-user-scenarios.js';
 import { run } from './run.js';
 import { type Manifest, type PublicPackage, publicPackages, repoRoot } from './workspace.js';
 
@@ -327,7 +332,9 @@ async function zod3Smoke(packed: Packed[], work: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { keep: { type: 'boolean' } } });
+  const { values } = parseArgs({
+    options: { keep: { type: 'boolean' }, 'scenarios-only': { type: 'boolean' } },
+  });
   const packages = publicPackages(root);
   const work = await mkdtemp(join(tmpdir(), 'tool-search-packages-'));
   const tarballs = join(work, 'tarballs');
@@ -339,15 +346,18 @@ async function main(): Promise<void> {
       const result = await pack(pkg, tarballs);
       if (result) packed.push(result);
     }
-    for (const entry of packed) checkContents(entry);
-    step('publint');
-    for (const entry of packed) await checkPublint(entry);
-    step('attw --profile esm-only');
-    for (const entry of packed) await checkAttw(entry);
-    if (packed.length === packages.length) {
+    if (packed.length !== packages.length) return;
+    const byName = new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
+    if (!values['scenarios-only']) {
+      for (const entry of packed) checkContents(entry);
+      step('publint');
+      for (const entry of packed) await checkPublint(entry);
+      step('attw --profile esm-only');
+      for (const entry of packed) await checkAttw(entry);
       await smoke(packed, work);
       await zod3Smoke(packed, work);
     }
+    await runNewUserScenarios({ tarballs: byName, work, reporter });
   } finally {
     if (values.keep) console.log(`\nkept ${work}`);
     else await rm(work, { recursive: true, force: true });

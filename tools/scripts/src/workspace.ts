@@ -24,18 +24,23 @@ export interface Manifest {
   peerDependenciesMeta?: Record<string, { optional?: boolean }>;
 }
 
-/** A public (not private) package under packages/. */
+/** A public (not private) package under packages/ or apps/. */
 export interface PublicPackage {
   dir: string;
   manifest: Manifest;
 }
 
-/** Every package under packages/ that is not private, sorted by folder. */
+/** The folders that hold published packages: the libraries, then the apps (the gateway). */
+const PUBLISHED_FOLDERS = ['packages', 'apps'] as const;
+
+/** Every package under packages/ and apps/ that is not private, sorted by folder. */
 export function publicPackages(root = repoRoot()): PublicPackage[] {
-  const base = join(root, 'packages');
-  return readdirSync(base)
-    .sort()
-    .map((name) => resolve(base, name))
+  return PUBLISHED_FOLDERS.flatMap((folder) => {
+    const base = join(root, folder);
+    return readdirSync(base)
+      .sort()
+      .map((name) => resolve(base, name));
+  })
     .filter((dir) => existsSync(join(dir, 'package.json')))
     .map((dir) => ({
       dir,

@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { execFileSync } from 'node:child_process';
 
 /** The pids of a process's children (Linux and macOS `ps`); empty where `ps` is missing. */
@@ -33,4 +34,28 @@ export async function waitForExit(pids: readonly number[], timeoutMs = 10_000): 
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * The URL a `serve --transport http` child prints (`listening on <url>` on stderr);
+ * rejects with its stderr when it exits first.
+ */
+export function listeningUrl(child: ChildProcess): Promise<URL> {
+  return new Promise<URL>((resolve, reject) => {
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = /listening on (\S+)/.exec(stderr);
+      if (match) resolve(new URL(match[1]!));
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+  });
+}
+
+/** Stops a child that still runs (SIGTERM) and waits for it and its children to exit. */
+export async function stopProcess(child: ChildProcess): Promise<void> {
+  if (child.pid === undefined || child.exitCode !== null) return;
+  const children = childPids(child.pid);
+  child.kill('SIGTERM');
+  await waitForExit([child.pid, ...children]);
 }

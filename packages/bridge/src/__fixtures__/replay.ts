@@ -1,4 +1,4 @@
-import type { ToolCall, ToolDefinition } from '@tool-search/core';
+import type { ToolCall, ToolDefinition, ToolSearchConfigInput } from '@tool-search/core';
 import { assembleTools } from '../assemble.js';
 import type { BridgeDispatchContext } from '../bridge-results.js';
 import { handleBridgeCall } from '../handle.js';
@@ -26,7 +26,7 @@ export interface ReplayRecord {
 /** Options of {@link replay}. */
 export interface ReplayOptions {
   tools: readonly ToolDefinition[];
-  config?: unknown;
+  config?: ToolSearchConfigInput;
   searchGuard?: SearchGuard;
   /** A run that has not ended by then is cut here. @defaultValue 200 */
   maxTurns?: number;

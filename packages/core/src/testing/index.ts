@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RankedTool, Ranker, RankerIndex } from '../rankers/ranker.js';
 import type { ToolDefinition } from '../types.js';
+import { checkFinds, checkHits, checkLimit, searchIndex } from './checks.js';
 import { conformanceTools } from './fixtures.js';
 import { checkPatchedIndexes } from './patches.js';
 
@@ -56,24 +57,22 @@ const DEFAULT_EXPECTATIONS = [
   { query: 'read the contents of a file', tool: 'read_file', within: 3 },
 ];
 
-async function run(
-  index: RankerIndex,
-  query: string,
-  limit: number,
-): Promise<readonly RankedTool[]> {
-  return await index.search(query, limit);
-}
+/** Broad queries: most lexical rankers find several tools for each, so `limit` bites. */
+const BROAD_QUERIES = ['search', 'create issue', 'file', 'list all items in the project'];
+const LIMITS = [1, 2, 5, 10, 50];
 
 /**
  * Registers a vitest suite that checks a {@link Ranker} against its contract:
- * results at most `limit`, scores descending and greater than 0, names from the
+ * results at most `limit` (and exactly `limit` when it finds more), scores descending and greater than 0, names from the
  * indexed list and unique, empty and garbage queries answered without throwing,
  * the same answer twice, an empty tool list, and (for lexical rankers) a few plain
  * queries that must find the obvious tool. For a v2 ranker, random lists and random
  * changes (tools added, removed, changed in place, moved): each index patched from the
  * previous one (with the change, when tools were replaced in place) must answer exactly
  * as a fresh index over copies of the same tools, and the previous index as before.
- * Works for async rankers.
+ * Works for async rankers. Every failure names the query, the limit and the rule
+ * broken, e.g. `query "file", limit 1: must return exactly min(limit, hits at limit 50)
+ * = 1 hits (rule: honour limit), got 4`.
  *
  * Call it at the top level of a test file.
  *
@@ -100,22 +99,10 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
   const expectations = options.expectations ?? (options.tools ? [] : DEFAULT_EXPECTATIONS);
   const names = new Set(tools.map((tool) => tool.name));
 
-  const checkResult = (result: readonly RankedTool[], limit: number): void => {
-    expect(Array.isArray(result)).toBe(true);
-    expect(result.length).toBeLessThanOrEqual(limit);
-    const seen = new Set<string>();
-    let previous = Number.POSITIVE_INFINITY;
-    for (const hit of result) {
-      expect(typeof hit.name).toBe('string');
-      expect(names.has(hit.name)).toBe(true);
-      expect(seen.has(hit.name)).toBe(false);
-      seen.add(hit.name);
-      expect(Number.isFinite(hit.score)).toBe(true);
-      expect(hit.score).toBeGreaterThan(0);
-      expect(hit.score).toBeLessThanOrEqual(previous);
-      previous = hit.score;
-    }
-  };
+  const check = (result: readonly RankedTool[], query: string, limit: number) =>
+    checkHits(result, { query, limit }, names);
+  const run = (index: RankerIndex, query: string, limit: number) =>
+    searchIndex(index, { query, limit });
 
   describe(options.name ?? `testRanker(${ranker.id})`, () => {
     it('declares specification v1 or v2 and an id', () => {
@@ -126,19 +113,25 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
 
     it('returns at most limit hits, best first, scores > 0, names from the catalog', async () => {
       const index = await ranker.index(tools);
-      for (const limit of [1, 2, 5, 10, 50]) {
-        for (const query of ['search', 'create issue', 'file', 'list all items in the project']) {
-          checkResult(await run(index, query, limit), limit);
-        }
+      for (const limit of LIMITS) {
+        for (const query of BROAD_QUERIES) check(await run(index, query, limit), query, limit);
       }
+    });
+
+    it('honours limit: exactly min(limit, what it finds)', async () => {
+      const index = await ranker.index(tools);
+      for (const query of BROAD_QUERIES) await checkLimit(index, query, LIMITS);
     });
 
     it('answers empty and garbage queries without throwing', async () => {
       const index = await ranker.index(tools);
-      for (const query of GARBAGE_QUERIES) checkResult(await run(index, query, 5), 5);
+      for (const query of GARBAGE_QUERIES) check(await run(index, query, 5), query, 5);
       if (options.lexical !== false) {
         const none = await run(index, 'zzqxj vvkpw qqyyz', 5);
-        expect(none.length).toBe(0);
+        expect(
+          none.map((hit) => hit.name),
+          'query "zzqxj vvkpw qqyyz", limit 5: a lexical ranker finds nothing for words in no tool (rule: lexical; pass { lexical: false } for a semantic ranker)',
+        ).toEqual([]);
       }
     });
 
@@ -147,18 +140,22 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
       const again = await ranker.index(tools);
       for (const query of ['create issue', 'read file', 'search the web']) {
         const first = await run(index, query, 10);
-        expect(await run(index, query, 10)).toEqual(first);
-        expect(await run(again, query, 10)).toEqual(first);
+        const rule = `query ${JSON.stringify(query)}, limit 10: the same answer`;
+        expect(await run(index, query, 10), `${rule} twice from one index`).toEqual(first);
+        expect(await run(again, query, 10), `${rule} from a second index`).toEqual(first);
       }
     });
 
     it('indexes an empty list and a single tool', async () => {
       const empty = await ranker.index([]);
-      expect(await run(empty, 'anything', 5)).toEqual([]);
+      expect(
+        await run(empty, 'anything', 5),
+        'query "anything", limit 5: an empty index finds nothing',
+      ).toEqual([]);
       const first = tools[0];
       if (first === undefined) return;
       const single = await ranker.index([first]);
-      checkResult(await run(single, first.name, 5), 5);
+      check(await run(single, first.name, 5), first.name, 5);
     });
 
     it('does not return tools from another index', async () => {
@@ -166,7 +163,12 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
       const halfNames = new Set(half.map((tool) => tool.name));
       const index = await ranker.index(half);
       for (const query of ['create issue', 'file', 'message', 'search']) {
-        for (const hit of await run(index, query, 20)) expect(halfNames.has(hit.name)).toBe(true);
+        for (const hit of await run(index, query, 20)) {
+          expect(
+            halfNames.has(hit.name),
+            `query ${JSON.stringify(query)}, limit 20: ${hit.name} is not in this index (rule: no tools from another index)`,
+          ).toBe(true);
+        }
       }
     });
 
@@ -182,9 +184,7 @@ export function testRanker(ranker: Ranker, options: TestRankerOptions = {}): voi
 
     for (const expectation of expectations) {
       it(`finds ${expectation.tool} for "${expectation.query}" within the top ${expectation.within}`, async () => {
-        const index = await ranker.index(tools);
-        const result = await run(index, expectation.query, expectation.within);
-        expect(result.map((hit) => hit.name)).toContain(expectation.tool);
+        await checkFinds(await ranker.index(tools), expectation, names);
       });
     }
   });

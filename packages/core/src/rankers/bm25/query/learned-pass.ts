@@ -1,0 +1,58 @@
+// The learned pass of a search: each distinct query term that tools learned (see
+// index/learned-field.ts) adds to those tools' scores, with a bounded weight. Only adds:
+// a tool's own match is never lowered, and a tool that matches nothing gains at most
+// `learnedWeight` times the query's idf.
+
+import type { LearnedField } from '../index/learned-field.js';
+import type { QueryPlan } from './query-plan.js';
+import type { SearchScratch } from './search-scratch.js';
+
+/**
+ * What the learned pass reads of an index.
+ *
+ * @internal
+ */
+export interface LearnedSlots {
+  readonly n: number;
+  readonly alive: Uint8Array;
+  readonly learned: LearnedField;
+}
+
+/**
+ * Adds the learned field's scores of a query to the slots.
+ *
+ * @param weight - the field's weight (`learnedWeight`)
+ * @param saturation - the count at which a term gives half its weight
+ * @throws nothing
+ * @internal
+ */
+export function addLearnedScores(
+  plan: QueryPlan,
+  index: LearnedSlots,
+  scratch: SearchScratch,
+  weight: number,
+  saturation: number,
+): void {
+  const { learned, alive, n } = index;
+  if (learned.size === 0 || !(weight > 0)) return;
+  const seen: string[] = [];
+  for (const term of plan.analysed) {
+    if (seen.includes(term)) continue;
+    seen.push(term);
+    const postings = learned.get(term);
+    if (postings === undefined) continue;
+    const { slots, counts } = postings;
+    let df = 0;
+    for (let i = 0; i < slots.length; i++) df += alive[slots[i]!]!;
+    if (df === 0) continue;
+    const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
+    const factor = weight * idf * (plan.partOfSpeech?.get(term) ?? 1);
+    for (let i = 0; i < slots.length; i++) {
+      const slot = slots[i]!;
+      if (alive[slot] === 0) continue;
+      const count = counts[i]!;
+      scratch.touch(slot);
+      scratch.scores[slot]! += factor * (count / (count + saturation));
+    }
+  }
+}

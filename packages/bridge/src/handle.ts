@@ -20,6 +20,7 @@ import type {
 } from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
 import { answerToolSearch, runawayTexts } from './guarded-search.js';
+import { learningOf } from './learning-session.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,
@@ -215,10 +216,13 @@ async function answerCall<R, C extends object>(
     dispatchContext.hint = runawayTexts.callDirectly(echoName(resolved.call.name));
   }
   const result = await dispatch(resolved.call, dispatchContext);
-  if ((succeeded ?? looksSuccessful)(result)) {
+  const ok = (succeeded ?? looksSuccessful)(result);
+  if (ok) {
     bump(assembly, 'successfulCalls');
     guardOf(assembly)?.recordCall();
   }
+  // Only deferred tools learn: the tools the model sees need no finding.
+  learningOf(assembly)?.noteCall(resolved.call.name, ok && !visible);
   return visible ? withHint(result, dispatchContext.hint!) : result;
 }
 
@@ -326,6 +330,7 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   if (status === 'visible') {
     // The runtime runs it: the model is acting, not searching.
     guardOf(assembly)?.recordCall();
+    learningOf(assembly)?.noteCall(name, false);
     return undefined;
   }
   const routed = options.routeDirectCalls !== false && assembly.activated;

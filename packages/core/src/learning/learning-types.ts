@@ -27,6 +27,12 @@ export interface LearningLimits {
    * caller is trusted: a library with one user). @defaultValue 1
    */
   tokenCap: number;
+  /**
+   * The most one token contributes to one tool over all its terms (before decay): a
+   * client that points many queries at one tool counts like one that called it a few
+   * times. @defaultValue 8
+   */
+  tokenToolCap: number;
   /** The half-life of a count, in milliseconds. @defaultValue 30 days */
   halfLifeMs: number;
   /** Counts decay in steps of this long (between steps, learned terms stay the same). @defaultValue 1 day */
@@ -85,6 +91,7 @@ export const DEFAULT_LEARNING_LIMITS: Readonly<LearningLimits> = Object.freeze({
   maxTermsPerTool: 32,
   maxEntries: 200_000,
   tokenCap: 1,
+  tokenToolCap: 8,
   halfLifeMs: 30 * 24 * 60 * 60 * 1000,
   decayStepMs: 24 * 60 * 60 * 1000,
   maxTermsPerQuery: 16,

@@ -18,8 +18,13 @@ interface TermCount {
 /** One tool's terms and its frozen view. */
 class ToolTerms {
   readonly terms = new Map<string, TermCount>();
+  /** Per token hash: what it gave this tool in all (decayed). */
+  readonly tokens = new Map<string, number>();
   view: LearnedTerms | undefined;
 }
+
+/** The most tokens whose total one tool remembers (the oldest is forgotten first). */
+const MAX_TOKENS_PER_TOOL = 1024;
 
 /**
  * The learned terms of one profile.
@@ -48,7 +53,7 @@ export class ProfileLearning {
     terms: readonly string[],
     token: string | undefined,
     amount: number,
-    limits: { tokenCap: number; maxTermsPerTool: number },
+    limits: { tokenCap: number; tokenToolCap: number; maxTermsPerTool: number },
   ): number {
     let entry = this.tools.get(tool);
     let counted = 0;
@@ -57,7 +62,8 @@ export class ProfileLearning {
       let given = amount;
       if (token !== undefined) {
         const before = count?.tokens?.get(token) ?? 0;
-        given = Math.min(amount, limits.tokenCap - before);
+        const toolBefore = entry?.tokens.get(token) ?? 0;
+        given = Math.min(amount, limits.tokenCap - before, limits.tokenToolCap - toolBefore);
         if (!(given > 0)) continue;
         if (count === undefined && (entry?.terms.size ?? 0) >= limits.maxTermsPerTool) {
           // A token's first word for a full tool only displaces a term as light as it.
@@ -75,6 +81,10 @@ export class ProfileLearning {
       }
       count.count += given;
       if (token !== undefined) {
+        entry.tokens.set(token, (entry.tokens.get(token) ?? 0) + given);
+        if (entry.tokens.size > MAX_TOKENS_PER_TOOL) {
+          entry.tokens.delete(entry.tokens.keys().next().value!);
+        }
         count.tokens ??= new Map();
         if (count.tokens.has(token) || count.tokens.size < MAX_TOKENS_PER_TERM) {
           count.tokens.set(token, (count.tokens.get(token) ?? 0) + given);
@@ -99,6 +109,7 @@ export class ProfileLearning {
         }
         for (const [token, given] of count.tokens ?? []) count.tokens!.set(token, given * factor);
       }
+      for (const [token, given] of entry.tokens) entry.tokens.set(token, given * factor);
       if (entry.terms.size === 0) this.tools.delete(tool);
       this.touch(entry);
     }

@@ -85,7 +85,8 @@ export interface Bm25Tuning {
    * ({@link ToolDefinition.learnedTerms}), a field of their own. A query term the tool
    * learned adds `learnedWeight × idf × c / (c + learnedSaturation)` (its part-of-speech
    * weight applied; `c` the term's count, idf over the tools that learned it), so a tool's
-   * lift is bounded by `learnedWeight` × the query's idf: it lifts a tool and never takes
+   * lift is bounded by `learnedWeight` × the query's idf (plus the group lift's share of
+   * it): it lifts a tool and never takes
    * score from another. 0 turns it off.
    */
   learnedWeight: number;

@@ -32,7 +32,8 @@ testRanker(createBm25Ranker(), {
 });
 
 async function search(tools: readonly ToolDefinition[], query: string, limit = 30) {
-  return await createBm25Ranker().index(tools).search(query, limit);
+  const index = await createBm25Ranker().index(tools);
+  return await index.search(query, limit);
 }
 
 describe('learned terms in the default BM25 ranker', () => {

@@ -1,7 +1,8 @@
 // The learned pass of a search: each distinct query term that tools learned (see
 // index/learned-field.ts) adds to those tools' scores, with a bounded weight. Only adds:
 // a tool's own match is never lowered, and a tool that matches nothing gains at most
-// `learnedWeight` times the query's idf.
+// `learnedWeight` times the query's idf (a term's idf counts the tools holding it in
+// their text or their learned terms).
 
 import type { LearnedField } from '../index/learned-field.js';
 import type { QueryPlan } from './query-plan.js';
@@ -14,6 +15,8 @@ import type { SearchScratch } from './search-scratch.js';
  */
 export interface LearnedSlots {
   readonly n: number;
+  /** The term ids of the index's text. */
+  readonly terms: ReadonlyMap<string, number>;
   readonly alive: Uint8Array;
   readonly learned: LearnedField;
 }
@@ -32,6 +35,7 @@ export function addLearnedScores(
   scratch: SearchScratch,
   weight: number,
   saturation: number,
+  textFrequency: (id: number) => number,
 ): void {
   const { learned, alive, n } = index;
   if (learned.size === 0 || !(weight > 0)) return;
@@ -45,6 +49,10 @@ export function addLearnedScores(
     let df = 0;
     for (let i = 0; i < slots.length; i++) df += alive[slots[i]!]!;
     if (df === 0) continue;
+    // A word many tools' texts hold is common whoever learned it: the idf counts the
+    // tools holding it in either field (at least), so `get` never weighs like a rare word.
+    const id = index.terms.get(term);
+    if (id !== undefined) df = Math.max(df, textFrequency(id));
     const idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
     const factor = weight * idf * (plan.partOfSpeech?.get(term) ?? 1);
     for (let i = 0; i < slots.length; i++) {

@@ -93,7 +93,7 @@ export function createSearcher(
     const plan = planQuery(query, planContext);
     scoreTerms(plan, index, df, weights, scratch, proximity !== undefined);
     proximity?.add(plan, scratch);
-    addLearnedScores(plan, index, scratch, tuning.learnedWeight, tuning.learnedSaturation);
+    addLearnedScores(plan, index, scratch, tuning.learnedWeight, tuning.learnedSaturation, df);
     floorPass?.credit(plan);
     // Without a relevance floor (which reads every touched slot), the leaders settle
     // the group lift and the results in most searches.

@@ -18,6 +18,7 @@ import type {
   HandleBridgeCallOptions,
   ToolDescribeResult,
 } from './bridge-results.js';
+import { looksSuccessful } from './call-outcome.js';
 import type { BridgeErrorCode } from './errors.js';
 import { answerToolSearch, runawayTexts } from './guarded-search.js';
 import { learningOf } from './learning-session.js';
@@ -226,14 +227,6 @@ async function answerCall<R, C extends object>(
   return visible ? withHint(result, dispatchContext.hint!) : result;
 }
 
-/** Whether a result looks like a success: not an MCP error result, not a refused dispatch. */
-function looksSuccessful(result: unknown): boolean {
-  if (typeof result !== 'object' || result === null) return true;
-  if (ownValue(result, 'isError') === true) return false;
-  const status = ownValue(result, 'status');
-  return typeof status !== 'string' || status === 'ok';
-}
-
 // A plain object result carries the hint beside its fields; anything else is left as it is.
 function withHint<R>(result: R, hint: string): R {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) return result;
@@ -330,7 +323,6 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   if (status === 'visible') {
     // The runtime runs it: the model is acting, not searching.
     guardOf(assembly)?.recordCall();
-    learningOf(assembly)?.noteCall(name, false);
     return undefined;
   }
   const routed = options.routeDirectCalls !== false && assembly.activated;

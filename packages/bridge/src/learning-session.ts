@@ -30,6 +30,12 @@ export interface LearningSession {
   readonly learner: SearchLearner;
   /** The profile. */
   readonly profile: string | undefined;
+  /**
+   * Tells the session of a call it did not dispatch (a tool the runtime ran itself, e.g.
+   * one the model loaded and then called by its name): a pair is recorded when it
+   * succeeded (never for a denied or failed call) and a recent search returned the tool.
+   */
+  recordCall(name: string, succeeded: boolean): void;
   /** Resolves when the pairs recorded so far have reached the learner's store. */
   flush(): Promise<void>;
 }
@@ -56,6 +62,10 @@ export class LearningSessionState implements LearningSession {
 
   get profile(): string | undefined {
     return this.options.profile;
+  }
+
+  recordCall(name: string, succeeded: boolean): void {
+    if (typeof name === 'string') this.noteCall(name, succeeded === true);
   }
 
   flush(): Promise<void> {

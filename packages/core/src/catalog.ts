@@ -1,6 +1,7 @@
 import { type CatalogCache, cacheState } from './catalog-cache.js';
 import { DEFAULT_TOOL_SEARCH_CONFIG } from './config.js';
 import { ToolSearchError } from './errors.js';
+import type { LearnedTerms } from './learning/learning-types.js';
 import { isSearchLearner, type SearchLearner } from './learning/search-learner.js';
 import type { Ranker, RankerIndex } from './rankers/ranker.js';
 import type { ToolList } from './tool-list.js';
@@ -136,8 +137,20 @@ export function createCatalog(
   let learned: { list: ToolList; index: Promise<RankerIndex> } | undefined;
   // With a learner, the list indexed is the catalog's with the profile's learned terms of
   // the moment: a new term patches the index for its tool.
-  const learnedIndex = async (from: SearchLearner): Promise<RankerIndex> => {
-    const terms = await from.learnedTerms(profile);
+  // A store that fails costs the search its learned terms, never its answer.
+  const learnedIndex = (from: SearchLearner): Promise<RankerIndex> => {
+    let terms: ReadonlyMap<string, LearnedTerms> | PromiseLike<ReadonlyMap<string, LearnedTerms>>;
+    try {
+      terms = from.learnedTerms(profile);
+    } catch {
+      return indexWith(NOTHING_LEARNED);
+    }
+    // A memory store answers at once: no extra turn of the event loop per search.
+    return isPromiseLike(terms)
+      ? Promise.resolve(terms).then(indexWith, () => indexWith(NOTHING_LEARNED))
+      : indexWith(terms);
+  };
+  const indexWith = (terms: ReadonlyMap<string, LearnedTerms>): Promise<RankerIndex> => {
     const indexed = cache.learned.listOf(entry.list, terms);
     if (learned === undefined || learned.list !== indexed) {
       const index = cache.indexOf(ranker, indexed);
@@ -220,4 +233,10 @@ function toHit(tool: ToolDefinition, score: number): SearchHit {
   };
   if (tool.toolset !== undefined) hit.toolset = tool.toolset;
   return hit;
+}
+
+const NOTHING_LEARNED: ReadonlyMap<string, LearnedTerms> = new Map();
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

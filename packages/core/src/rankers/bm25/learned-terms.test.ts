@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createAnalyzer } from '../../analyzer.js';
 import { createCatalog } from '../../catalog.js';
 import { createCatalogCache } from '../../catalog-cache.js';
+import { createMemoryLearningStore } from '../../learning/memory-store.js';
 import { createSearchLearner } from '../../learning/search-learner.js';
 import { conformanceTools } from '../../testing/fixtures.js';
 import { testRanker } from '../../testing/index.js';
@@ -128,5 +129,23 @@ describe('createCatalog with a learner', () => {
 
   it('refuses a learner that createSearchLearner did not make', () => {
     expect(() => createCatalog([], { learner: {} as never })).toThrow(/createSearchLearner/);
+  });
+});
+
+describe('createCatalog with a learner whose store fails', () => {
+  it('answers as without learned terms', async () => {
+    const store = createMemoryLearningStore();
+    store.learnedTerms = () => {
+      throw new Error('store down');
+    };
+    const learner = createSearchLearner({ store });
+    const tools = Object.freeze(conformanceTools.map((tool) => ({ ...tool })));
+    const plain = await createCatalog(tools, { cache: createCatalogCache() }).search(
+      'create an issue',
+    );
+    const failing = createCatalog(tools, { learner, cache: createCatalogCache() });
+    expect(await failing.search('create an issue')).toEqual(plain);
+    store.learnedTerms = () => Promise.reject(new Error('store down'));
+    expect(await failing.search('create an issue')).toEqual(plain);
   });
 });

@@ -28,6 +28,9 @@ import { BENCH_QUERIES } from './queries.js';
 /** The catalog size of the learning targets. */
 const SIZE = 10_000;
 const TERMS_PER_TOOL = 8;
+/** Rounds over the query set for the query p50, the first few untimed. */
+const ROUNDS = 60;
+const WARM_ROUNDS = 5;
 
 /** Learned terms for every other tool: the words of another tool's description, counts 1 to 5. */
 function learnedExport(tools: readonly ToolDefinition[], analyzer: Analyzer): unknown {
@@ -49,22 +52,29 @@ async function queryRatio(tools: readonly ToolDefinition[], learner: SearchLearn
   const learned = createCatalog(tools, { cache: createCatalogCache(), learner });
   await plain.search('warm up');
   await learned.search('warm up');
-  const pass = (catalog: typeof plain) => async () => {
-    const times: number[] = [];
-    for (const query of BENCH_QUERIES) {
-      const start = performance.now();
-      await catalog.search(query, { limit: 10 });
-      times.push(performance.now() - start);
-    }
-    return times;
+  const without: number[] = [];
+  const withLearned: number[] = [];
+  const timed = async (catalog: typeof plain, query: string, into: number[]) => {
+    const start = performance.now();
+    await catalog.search(query, { limit: 10 });
+    into.push(performance.now() - start);
   };
-  const [without, withLearned] = await collectInterleaved([pass(plain), pass(learned)], {
-    warmup: 3,
-    iterations: 40,
-    budgetMs: 8_000,
-    minSamples: 5,
-  });
-  return { without: summarize(without!), with: summarize(withLearned!) };
+  // Query by query, the two catalogs in turn (which goes first alternates): both see the
+  // same machine, whatever else runs on it.
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const query of BENCH_QUERIES) {
+      if (round % 2 === 0) {
+        await timed(plain, query, without);
+        await timed(learned, query, withLearned);
+      } else {
+        await timed(learned, query, withLearned);
+        await timed(plain, query, without);
+      }
+    }
+  }
+  // The first rounds warm both up.
+  const warm = BENCH_QUERIES.length * WARM_ROUNDS;
+  return { without: summarize(without.slice(warm)), with: summarize(withLearned.slice(warm)) };
 }
 
 async function assemblyRatio(tools: readonly ToolDefinition[], learner: SearchLearner) {

@@ -32,6 +32,20 @@ describe('createMemoryLearningStore', () => {
     expect((await store.learnedTerms('p')).get('wrong_tool')).toEqual({ weather: 3 });
   });
 
+  it('caps what one token gives to one tool over all its terms', async () => {
+    const store = createMemoryLearningStore({ limits: { tokenCap: 1, tokenToolCap: 8 } });
+    for (let i = 0; i < 1000; i++) {
+      store.add({
+        profile: 'p',
+        tool: 'wrong_tool',
+        terms: [`word${i}`, `other${i}`],
+        token: 'attacker',
+      });
+    }
+    const terms = (await store.learnedTerms('p')).get('wrong_tool')!;
+    expect(Object.values(terms).reduce((sum, count) => sum + count, 0)).toBe(8);
+  });
+
   it('keeps a hash of each token, never the token', async () => {
     const store = createMemoryLearningStore();
     store.add({ profile: 'p', tool: 't', terms: ['term'], token: 'secret-token-value' });

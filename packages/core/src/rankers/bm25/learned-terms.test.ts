@@ -149,3 +149,36 @@ describe('createCatalog with a learner whose store fails', () => {
     expect(await failing.search('create an issue')).toEqual(plain);
   });
 });
+
+describe('an index patched for new learned terms', () => {
+  it('answers exactly as a fresh build over the same tools, and the previous one as before', async () => {
+    const ranker = createBm25Ranker() as RankerV2;
+    const first = Object.freeze([...toolsWithLearned]);
+    const queries = [
+      'create issue',
+      'send a message',
+      'frobnicate quux',
+      'read the file',
+      'weather',
+    ];
+    const previous = await ranker.index(first);
+    const before = await Promise.all(queries.map((query) => previous.search(query, 10)));
+    let list: readonly ToolDefinition[] = first;
+    let index = previous;
+    for (const [step, position] of [3, 4, 11, 3].entries()) {
+      const next = [...list];
+      next[position] = learned(next[position]!, `frobnicate quux step${step}`, step + 1);
+      const frozen = Object.freeze(next);
+      index = await ranker.index(frozen, {
+        previous: index,
+        change: { from: step, changed: [position] },
+      });
+      const fresh = await createBm25Ranker().index(frozen.map((tool) => ({ ...tool })));
+      for (const query of queries) {
+        expect(await index.search(query, 10)).toEqual(await fresh.search(query, 10));
+      }
+      list = frozen;
+    }
+    expect(await Promise.all(queries.map((query) => previous.search(query, 10)))).toEqual(before);
+  });
+});

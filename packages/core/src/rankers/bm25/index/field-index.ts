@@ -70,6 +70,11 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly slotSentence: Uint32Array;
   /** The learned terms of the slots' tools (see learned-field.ts). */
   readonly learned: LearnedField;
+  /**
+   * Per learned term: how many alive slots learned it, counted when a search first needs
+   * it (a memo of this index, like `termCount`).
+   */
+  readonly learnedCount: Map<string, number>;
   /** The slots of the indexes patched from one another since a fresh build or compaction. */
   readonly family: SlotFamily;
 }

@@ -85,6 +85,7 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     sentenceLength,
     slotSentence,
     learned: renumberLearned(index.learned, renumbered),
+    learnedCount: new Map(),
     // Slots are numbered again: a new family, whose tools that left are forgotten.
     family: { left: new WeakMap() },
     slotHashes,

@@ -92,6 +92,7 @@ export function indexTools(
     sentenceLength: fields.sentences.used,
     slotSentence: fields.slotSentence,
     learned: addLearned(base?.learned ?? NO_LEARNED_FIELD, plan.arrivals, oldCapacity),
+    learnedCount: new Map(),
     family,
     slotHashes: fields.slotHashes,
     nameFilter: fields.nameFilter,

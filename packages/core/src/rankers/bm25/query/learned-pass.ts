@@ -19,6 +19,7 @@ export interface LearnedSlots {
   readonly terms: ReadonlyMap<string, number>;
   readonly alive: Uint8Array;
   readonly learned: LearnedField;
+  readonly learnedCount: Map<string, number>;
 }
 
 /**
@@ -46,8 +47,12 @@ export function addLearnedScores(
     const postings = learned.get(term);
     if (postings === undefined) continue;
     const { slots, counts } = postings;
-    let df = 0;
-    for (let i = 0; i < slots.length; i++) df += alive[slots[i]!]!;
+    let df = index.learnedCount.get(term);
+    if (df === undefined) {
+      df = 0;
+      for (let i = 0; i < slots.length; i++) df += alive[slots[i]!]!;
+      index.learnedCount.set(term, df);
+    }
     if (df === 0) continue;
     // A word many tools' texts hold is common whoever learned it: the idf counts the
     // tools holding it in either field (at least), so `get` never weighs like a rare word.

@@ -120,6 +120,7 @@ export function toolOutput(result: DispatchResult): unknown {
  * @param call - the real call
  * @param options - the AI SDK's execution options of the tool call
  * @param extra - the route and the tool, as the bridge or the adapter knows them
+ * @param failures - told of the outputs of calls that did not succeed (denied, failed)
  * @returns the tool output for the model
  * @throws nothing (the dispatcher never rejects)
  */
@@ -132,6 +133,7 @@ export async function dispatchForModel(
     via?: 'bridge' | 'direct';
     tool?: ToolDefinition;
   },
+  failures?: WeakSet<object>,
 ): Promise<unknown> {
   const result = await dispatch(call, {
     ...extra,
@@ -140,5 +142,10 @@ export async function dispatchForModel(
     executionOptions: options,
     ...(options.abortSignal ? { signal: options.abortSignal } : {}),
   });
-  return toolOutput(result);
+  const output = toolOutput(result);
+  // A denied or failed call's output is an object made here: the caller tells it apart.
+  if (result.status !== 'ok' && typeof output === 'object' && output !== null) {
+    failures?.add(output);
+  }
+  return output;
 }

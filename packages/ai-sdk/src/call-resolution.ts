@@ -68,6 +68,7 @@ export async function answerModelCall<R>(
   call: ToolCall,
   run: RunFinalCall<R>,
   toolOf: (name: string) => ToolDefinition | undefined,
+  succeeded?: (result: unknown) => boolean,
 ): Promise<unknown> {
   const inner = unwrapToolCall(call);
   const context = (via: FinalCallRoute, name: string): FinalCallContext => {
@@ -93,30 +94,34 @@ export async function answerModelCall<R>(
       inner.arguments as Record<string, unknown>,
     );
     if (!checked.ok) return checked.refusal;
-    return run(
+    const result = await run(
       { ...idOf(call), name: inner.name, arguments: checked.arguments },
       context('bridge', inner.name),
     );
+    // The bridge did not dispatch it: the session's learning hears of it here.
+    assembly.learning?.recordCall(inner.name, succeeded?.(result) ?? true);
+    return result;
   }
   const via: FinalCallRoute = call.name === TOOL_CALL ? 'bridge' : 'direct';
   const answer = handleBridgeCall(
     assembly,
     call,
     (real, bridged) => run(real, bridged.tool ? { via, tool: bridged.tool } : { via }),
-    { refuseUnknownNames: true },
+    { refuseUnknownNames: true, ...(succeeded ? { succeeded } : {}) },
   );
-  // A name the bridge leaves to the runtime is a visible tool called directly.
-  return (
-    answer ??
-    run(
-      {
-        ...idOf(call),
-        name: inner.name,
-        arguments: (inner.arguments ?? {}) as Record<string, unknown>,
-      },
-      context('direct', inner.name),
-    )
+  // A name the bridge leaves to the runtime is a visible tool called directly (one the
+  // model loaded among them: the session's learning hears of it).
+  if (answer !== undefined) return answer;
+  const result = await run(
+    {
+      ...idOf(call),
+      name: inner.name,
+      arguments: (inner.arguments ?? {}) as Record<string, unknown>,
+    },
+    context('direct', inner.name),
   );
+  assembly.learning?.recordCall(inner.name, succeeded?.(result) ?? true);
+  return result;
 }
 
 function checkLoadedArguments(
@@ -162,8 +167,10 @@ export async function finalCalls(
   toolOf: (name: string) => ToolDefinition | undefined,
 ): Promise<FinalCall[]> {
   const calls: FinalCall[] = [];
-  // A question is not a call: the session's counters count the calls that run.
-  const quiet: Assembly = { ...assembly, telemetry: createBridgeTelemetry() };
+  // A question is not a call: the session's counters count the calls that run, and its
+  // learning records only those that ran and succeeded.
+  const { learning: _learning, ...rest } = assembly;
+  const quiet: Assembly = { ...rest, telemetry: createBridgeTelemetry() };
   await answerModelCall(
     quiet,
     call,

@@ -1,9 +1,10 @@
-import type { Assembly } from '@tool-search/bridge';
+import type { Assembly, LearningSessionOptions } from '@tool-search/bridge';
 import {
   assembleTools,
   BRIDGE_TOOL_NAMES,
   createAssemblyCache,
   createBridgeTools,
+  createLearningSession,
   createSearchGuard,
   TOOL_CALL,
   TOOL_DESCRIBE,
@@ -54,6 +55,14 @@ export interface WithToolSearchOptions
     AiSdkDispatchOptions {
   /** The ranker of the catalog. @defaultValue core's default (BM25F) */
   ranker?: Ranker;
+  /**
+   * Learning from use (see `createLearningSession` of `@tool-search/bridge`): `{ learner,
+   * profile?, token? }` with a learner of `createSearchLearner()` (`@tool-search/core`)
+   * that you keep across conversations. The searches then rank with what the profile
+   * learned, and a successful call of a tool a search returned records a pair.
+   * @defaultValue none: nothing is learned
+   */
+  learning?: LearningSessionOptions;
   /**
    * Your own repair, asked about every call that is not a call of an unknown or deferred
    * tool name (those the bridge answers).
@@ -237,6 +246,7 @@ export function withToolSearch(
   // set of loaded tools an assembly was made for.
   const searchGuard = createSearchGuard();
   const cache = createAssemblyCache();
+  const learning = options.learning ? createLearningSession(options.learning) : undefined;
   // Calls the repair routed: their tool_call execution is a direct call of the real tool.
   const routed = new Set<string>();
   const providerTools = Object.keys(tools).filter((name) => !isFunctionTool(tools[name]));
@@ -260,6 +270,7 @@ export function withToolSearch(
       stableDescriptions: true,
       searchGuard,
       cache,
+      ...(learning ? { learning } : {}),
     });
     if (assemblies.size >= ASSEMBLY_MEMO) assemblies.delete(assemblies.keys().next().value!);
     assemblies.set(key, assembly);
@@ -284,12 +295,19 @@ export function withToolSearch(
 
   // Approval and execution resolve a call the same way: the assembly of the same
   // messages, the same bridge resolution and repair. Only `run` differs.
+  // The outputs of denied and failed calls: the bridge (its search guard, learning) must
+  // not count them as successes.
+  const failures = new WeakSet<object>();
+  const succeeded = (output: unknown) =>
+    typeof output !== 'object' || output === null || !failures.has(output);
   const answer = async (call: ToolCall, execution: AiSdkExecutionOptions) =>
     answerModelCall(
       await assemble(execution.messages),
       call,
-      (real, extra) => dispatchForModel(dispatch, real, execution, { ...sessionOf(), ...extra }),
+      (real, extra) =>
+        dispatchForModel(dispatch, real, execution, { ...sessionOf(), ...extra }, failures),
       toolOf,
+      succeeded,
     );
 
   const callsToApprove = async (toolCallId: string, input: unknown, messages?: ModelMessage[]) =>
@@ -329,13 +347,17 @@ export function withToolSearch(
       ...(tool as object),
       execute: async (input: unknown, execution: AiSdkExecutionOptions) => {
         checkWiring();
-        await assemble(execution.messages);
-        return dispatchForModel(
+        const assembly = await assemble(execution.messages);
+        const output = await dispatchForModel(
           dispatch,
           { id: execution.toolCallId, name, arguments: (input ?? {}) as Record<string, unknown> },
           execution,
           { ...sessionOf(), via: 'direct', ...toolContext(name) },
+          failures,
         );
+        // A tool the model loaded and called by its name: the session's learning hears of it.
+        assembly.learning?.recordCall(name, succeeded(output));
+        return output;
       },
     } as unknown as Tool;
   }

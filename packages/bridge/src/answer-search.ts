@@ -3,6 +3,7 @@ import { DEFAULT_TOOL_SEARCH_CONFIG, MAX_QUERY_LENGTH } from '@tool-search/core'
 import { describeError } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
 import type { BridgeErrorResult, ToolSearchResult } from './bridge-results.js';
+import { learningOf } from './learning-session.js';
 import { bridgeErrors, ownValue } from './resolve.js';
 import type { ToolSearchMatch } from './search-match.js';
 import { exactTool, sourceName, toMatch } from './search-match.js';
@@ -104,6 +105,10 @@ export async function answerSearch(
     bump(assembly, 'misses');
     result.message = noMatchMessage(assembly, echo(text));
   }
+  learningOf(assembly)?.noteSearch(
+    text,
+    matches.map((match) => match.name),
+  );
   return result;
 }
 

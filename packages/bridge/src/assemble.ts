@@ -29,6 +29,8 @@ import {
   listWorkOf,
 } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
+import type { LearningSession } from './learning-session.js';
+import { learningOf } from './learning-session.js';
 import type { SearchGuard } from './search-guard.js';
 import { createSearchGuard, searchGuardState } from './search-guard.js';
 import type { BridgeTelemetry } from './telemetry.js';
@@ -120,6 +122,12 @@ export interface AssembleOptions {
    */
   searchGuard?: SearchGuard;
   /**
+   * Learning from use (see {@link createLearningSession}): the catalog ranks with the
+   * profile's learned terms, and `handleBridgeCall` records the session's pairs.
+   * @defaultValue `previous.learning`, else none: nothing is learned
+   */
+  learning?: LearningSession;
+  /**
    * The largest arguments a deferred call may carry, in bytes of compact JSON: larger
    * ones are refused before their schema is checked (the check's time grows with them).
    * Give it the same limit as the runtime's argument-size guardrail.
@@ -193,6 +201,8 @@ export interface Assembly {
    * `handleBridgeCall`. Absent on an assembly made by hand: no search is then limited.
    */
   searchGuard?: SearchGuard;
+  /** The session's learning from use, when it has one. */
+  learning?: LearningSession;
   /**
    * The cache this assembly used: the next assembly given this one as `previous` uses
    * it too. Absent on an assembly made by hand.
@@ -239,6 +249,7 @@ function catalogFor(
   deferred: ToolList | readonly ToolDefinition[],
   options: AssembleOptions,
   cache: AssemblyCacheState,
+  learning: LearningSession | undefined,
 ): ToolCatalog {
   const previous = options.previous?.catalog;
   const tools = Array.isArray(deferred) ? deferred : (deferred as ToolList).tools;
@@ -246,6 +257,7 @@ function catalogFor(
     previous !== undefined &&
     cache.rankerOf.has(previous) &&
     cache.rankerOf.get(previous) === options.ranker &&
+    options.previous?.learning === learning &&
     sameTools(previous.tools(), tools)
   ) {
     return previous;
@@ -253,6 +265,8 @@ function catalogFor(
   const catalog = createCatalog(deferred, {
     cache: cache.catalogs,
     ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
+    ...(learning === undefined ? {} : { learner: learning.learner }),
+    ...(learning?.profile === undefined ? {} : { profile: learning.profile }),
   });
   cache.rankerOf.set(catalog, options.ranker);
   return catalog;
@@ -398,7 +412,8 @@ export function assembleTools(options: AssembleOptions): Assembly {
     tools = input.filter((tool) => !isBridgeToolName(tool.name));
   }
   if (options.program !== undefined) tools = withProgramTool(tools, options.program.definition);
-  const catalog = catalogFor(decision.active ? deferrable : [], options, cache);
+  const learning = learningOf({ learning: options.learning ?? options.previous?.learning });
+  const catalog = catalogFor(decision.active ? deferrable : [], options, cache, learning);
 
   // Names the model sees directly; small when activated (the deferred ones are in the catalog).
   const direct = new Set<string>();
@@ -435,6 +450,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
     telemetry,
     searchGuard,
     cache,
+    ...(learning === undefined ? {} : { learning }),
     ...(maxArgumentBytes === undefined ? {} : { maxArgumentBytes }),
     ...(options.onSkippedKeyword === undefined
       ? {}

@@ -18,8 +18,10 @@ import type {
   HandleBridgeCallOptions,
   ToolDescribeResult,
 } from './bridge-results.js';
+import { looksSuccessful } from './call-outcome.js';
 import type { BridgeErrorCode } from './errors.js';
 import { answerToolSearch, runawayTexts } from './guarded-search.js';
+import { learningOf } from './learning-session.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,
@@ -215,19 +217,14 @@ async function answerCall<R, C extends object>(
     dispatchContext.hint = runawayTexts.callDirectly(echoName(resolved.call.name));
   }
   const result = await dispatch(resolved.call, dispatchContext);
-  if ((succeeded ?? looksSuccessful)(result)) {
+  const ok = (succeeded ?? looksSuccessful)(result);
+  if (ok) {
     bump(assembly, 'successfulCalls');
     guardOf(assembly)?.recordCall();
   }
+  // Only deferred tools learn: the tools the model sees need no finding.
+  learningOf(assembly)?.noteCall(resolved.call.name, ok && !visible);
   return visible ? withHint(result, dispatchContext.hint!) : result;
-}
-
-/** Whether a result looks like a success: not an MCP error result, not a refused dispatch. */
-function looksSuccessful(result: unknown): boolean {
-  if (typeof result !== 'object' || result === null) return true;
-  if (ownValue(result, 'isError') === true) return false;
-  const status = ownValue(result, 'status');
-  return typeof status !== 'string' || status === 'ok';
 }
 
 // A plain object result carries the hint beside its fields; anything else is left as it is.

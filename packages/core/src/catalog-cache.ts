@@ -6,6 +6,7 @@
 
 import { NameVersion } from './catalog-names.js';
 import { ToolSearchError } from './errors.js';
+import { LearnedLists } from './learning/learned-tools.js';
 import { createBm25Ranker } from './rankers/bm25/index.js';
 import type { Ranker, RankerIndex, RankerIndexOptions } from './rankers/ranker.js';
 import {
@@ -47,6 +48,8 @@ class CatalogCacheState implements CatalogCache {
   // object per content finds its names again in O(1), for as long as it holds the array.
   readonly #byTools = new WeakMap<readonly ToolDefinition[], CatalogList>();
   readonly #lastIndex = new WeakMap<Ranker, { list: ToolList; index: RankerIndex }>();
+  /** The lists with learned terms that catalogs with a learner hand their ranker. */
+  readonly learned = new LearnedLists();
 
   get defaultRanker(): Ranker {
     this.#ranker ??= createBm25Ranker();

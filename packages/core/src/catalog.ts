@@ -1,6 +1,8 @@
 import { type CatalogCache, cacheState } from './catalog-cache.js';
 import { DEFAULT_TOOL_SEARCH_CONFIG } from './config.js';
 import { ToolSearchError } from './errors.js';
+import type { LearnedTerms } from './learning/learning-types.js';
+import { isSearchLearner, type SearchLearner } from './learning/search-learner.js';
 import type { Ranker, RankerIndex } from './rankers/ranker.js';
 import type { ToolList } from './tool-list.js';
 import type { ToolDefinition, ToolSource } from './types.js';
@@ -74,6 +76,15 @@ export interface CatalogOptions {
    * callers that pass none
    */
   cache?: CatalogCache;
+  /**
+   * Learning from use (see {@link createSearchLearner}): the ranker indexes each tool
+   * with the terms learned for it in `profile` (as {@link ToolDefinition.learnedTerms}),
+   * read again at each search, so that new terms patch the index for their tools.
+   * @defaultValue none: nothing learned is used
+   */
+  learner?: SearchLearner;
+  /** The learner's profile whose terms this catalog uses. @defaultValue `'default'` */
+  profile?: string;
 }
 
 function normalizeLimit(limit: unknown): number {
@@ -99,9 +110,12 @@ function normalizeLimit(limit: unknown): number {
  * @param tools - the tools, names unique, or a {@link ToolList}
  * @param options.ranker - the ranker @defaultValue the cache's default BM25 ranker
  * @param options.cache - the session's {@link CatalogCache} @defaultValue the process's
+ * @param options.learner - learning from use: rank with the terms learned for each tool @defaultValue none
+ * @param options.profile - the learner's profile @defaultValue `'default'`
  * @returns the catalog
  * @throws {@link ToolSearchError} `duplicate_tool_name` when two tools share a name;
- *   `invalid_argument` for a cache that `createCatalogCache` did not make
+ *   `invalid_argument` for a cache that `createCatalogCache` did not make, or a learner
+ *   that `createSearchLearner` did not make
  */
 export function createCatalog(
   tools: readonly ToolDefinition[] | ToolList,
@@ -113,8 +127,44 @@ export function createCatalog(
   const { byName } = entry;
   const list = entry.list.tools;
 
+  const { learner, profile } = options;
+  if (learner !== undefined && !isSearchLearner(learner)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      'createCatalog: options.learner is not a learner. Make one with createSearchLearner().',
+    );
+  }
+  let learned: { list: ToolList; index: Promise<RankerIndex> } | undefined;
+  // With a learner, the list indexed is the catalog's with the profile's learned terms of
+  // the moment: a new term patches the index for its tool.
+  // A store that fails costs the search its learned terms, never its answer.
+  const learnedIndex = (from: SearchLearner): Promise<RankerIndex> => {
+    let terms: ReadonlyMap<string, LearnedTerms> | PromiseLike<ReadonlyMap<string, LearnedTerms>>;
+    try {
+      terms = from.learnedTerms(profile);
+    } catch {
+      return indexWith(NOTHING_LEARNED);
+    }
+    // A memory store answers at once: no extra turn of the event loop per search.
+    return isPromiseLike(terms)
+      ? Promise.resolve(terms).then(indexWith, () => indexWith(NOTHING_LEARNED))
+      : indexWith(terms);
+  };
+  const indexWith = (terms: ReadonlyMap<string, LearnedTerms>): Promise<RankerIndex> => {
+    const indexed = cache.learned.listOf(entry.list, terms);
+    if (learned === undefined || learned.list !== indexed) {
+      const index = cache.indexOf(ranker, indexed);
+      const current = { list: indexed, index };
+      learned = current;
+      index.catch(() => {
+        if (learned === current) learned = undefined;
+      });
+    }
+    return learned.index;
+  };
   let pending: Promise<RankerIndex> | undefined;
   const getIndex = (): Promise<RankerIndex> => {
+    if (learner !== undefined) return learnedIndex(learner);
     if (pending === undefined) {
       pending = cache.indexOf(ranker, entry.list);
       // A failed build is retried by the next search rather than cached.
@@ -183,4 +233,10 @@ function toHit(tool: ToolDefinition, score: number): SearchHit {
   };
   if (tool.toolset !== undefined) hit.toolset = tool.toolset;
   return hit;
+}
+
+const NOTHING_LEARNED: ReadonlyMap<string, LearnedTerms> = new Map();
+
+function isPromiseLike<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }

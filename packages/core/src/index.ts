@@ -95,6 +95,27 @@ export {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats.js';
+export type { LearningExport } from './learning/learning-export.js';
+export { learningExportSchema } from './learning/learning-export.js';
+export type {
+  LearnedPair,
+  LearnedTerms,
+  LearningLimits,
+  LearningStore,
+} from './learning/learning-types.js';
+export {
+  DEFAULT_LEARNING_LIMITS,
+  DEFAULT_LEARNING_PROFILE,
+} from './learning/learning-types.js';
+export type { MemoryLearningStoreOptions } from './learning/memory-store.js';
+export { createMemoryLearningStore } from './learning/memory-store.js';
+export type {
+  SearchLearner,
+  SearchLearnerOptions,
+  SearchLearnerPair,
+  SearchLearnerStats,
+} from './learning/search-learner.js';
+export { createSearchLearner } from './learning/search-learner.js';
 export type { ToolSearchLogger } from './logger.js';
 export type { Bm25Preset, Bm25RankerOptions } from './rankers/bm25/index.js';
 export { createBm25Ranker } from './rankers/bm25/index.js';

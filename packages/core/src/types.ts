@@ -70,6 +70,14 @@ export interface ToolDefinition {
    * pins, audit) match their rules against it as well. Never sent to the model.
    */
   origin?: ToolOrigin;
+  /**
+   * Learned from use: the analysed query terms that led to successful calls of this
+   * tool, with their (decayed) counts. A catalog given a learner (`createCatalog(tools,
+   * { learner })`) hands its ranker copies of the tools with their learned terms here;
+   * the default BM25 ranker indexes them as a field of their own, with a bounded weight.
+   * Never sent to the model; dropped from untrusted definitions by `toolDefinitionSchema`.
+   */
+  learnedTerms?: Readonly<Record<string, number>>;
 }
 
 /**

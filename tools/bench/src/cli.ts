@@ -4,8 +4,9 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runLearningBench } from './learning-bench.js';
 import { formatLongRun, type LongRunResult } from './long-run.js';
-import { type BenchOptions, parseOptions, USAGE, UsageError } from './options.js';
+import { type BenchOptions, DEFAULT_DATA_DIR, parseOptions, USAGE, UsageError } from './options.js';
 import {
   checkScaleTargets,
   checkTargets,
@@ -51,6 +52,11 @@ function runWorker<T = SizeResult>(size: number, options: BenchOptions): Promise
 }
 
 async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  if (args.includes('--learning')) {
+    const at = args.indexOf('--data');
+    return runLearningBench(at >= 0 && args[at + 1] ? args[at + 1]! : DEFAULT_DATA_DIR);
+  }
   let options: BenchOptions | 'help';
   try {
     options = parseOptions(process.argv.slice(2));

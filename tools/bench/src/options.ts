@@ -71,6 +71,9 @@ export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze<BenchOption
 export const USAGE = `Usage: pnpm bench [options]
 
   --sizes 100,1000,10000   catalog sizes, one child process each
+  --learning               instead: what learning from use costs at 10,000 tools with
+                           learned terms on half (query p50 ratio, an assembly after
+                           one new recorded pair against a cold one); only --data applies
   --iterations 50          most timed samples per measurement (queries: rounds over the query set)
   --warmup 3               untimed runs before each measurement
   --budget-ms 6000         time budget per measurement (at least --min-samples are taken)

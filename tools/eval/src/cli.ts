@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { type AbstentionResult, evaluateAbstention, formatAbstentionTable } from './abstention.js';
 import { DATA_SETS, type DataSetName, DEFAULT_DATA_DIR, type EvalSet, loadSet } from './data.js';
 import { evaluateRanker, type SetResult } from './evaluate.js';
+import { evaluateLearning, formatLearningTable } from './learning.js';
 import { ABLATIONS, DEFAULT_RANKERS, FLOOR_POINTS, RANKERS } from './rankers.js';
 import { formatTable } from './table.js';
 
@@ -23,6 +24,11 @@ Options:
                        tools are all in the other half answered with nothing, beside
                        NDCG@10 and the share answered with nothing of the others
                        (and the share of them shadowed by a near-duplicate)
+  --learning           instead of the table: learning from use. Each set's queries are
+                       split by a hash of their id into past traffic (replayed through
+                       the bridge: search, then call the labelled tool) and a test half,
+                       scored with and without what was learned (default ranker), then
+                       after one token records 1,000 poisoning pairs
   --hashes             instead of the table: per set and ranker, a SHA-256 over every
                        ranked list (names and scores to full precision), to show a
                        refactor left the rankings byte-identical
@@ -59,6 +65,7 @@ async function main(): Promise<void> {
       hashes: { type: 'boolean', default: false },
       ablations: { type: 'boolean', default: false },
       abstention: { type: 'boolean', default: false },
+      learning: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: false,
@@ -88,6 +95,18 @@ async function main(): Promise<void> {
 
   const loaded: EvalSet[] = [];
   for (const set of sets) loaded.push(await loadSet(dataDir, set, maxQueries));
+
+  if (values.learning) {
+    const learning = [];
+    for (const set of loaded) {
+      learning.push(await evaluateLearning(set));
+      process.stderr.write(`  learning on ${set.name}: done\n`);
+    }
+    process.stdout.write(
+      values.json ? `${JSON.stringify(learning, null, 2)}\n` : formatLearningTable(learning),
+    );
+    return;
+  }
 
   const results: SetResult[] = [];
   const abstention: AbstentionResult[] = [];

@@ -80,6 +80,18 @@ export interface Bm25Tuning {
    * returns every tool that matches anything. See {@link RelevanceFloor}.
    */
   relevanceFloor: false | Readonly<RelevanceFloor>;
+  /**
+   * Learning from use: the weight of a tool's learned terms
+   * ({@link ToolDefinition.learnedTerms}), a field of their own. A query term the tool
+   * learned adds `learnedWeight × idf × c / (c + learnedSaturation)` (its part-of-speech
+   * weight applied; `c` the term's count, idf over the tools holding the term in their text or their learned terms), so a tool's
+   * lift is bounded by `learnedWeight` × the query's idf (plus the group lift's share of
+   * it): it lifts a tool and never takes
+   * score from another. 0 turns it off.
+   */
+  learnedWeight: number;
+  /** The count at which a learned term gives half its weight. */
+  learnedSaturation: number;
 }
 
 /**
@@ -169,6 +181,8 @@ export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
   partOfSpeechWeights: DEFAULT_PART_OF_SPEECH_WEIGHTS,
   proximityWeight: 0.5,
   relevanceFloor: false,
+  learnedWeight: 2,
+  learnedSaturation: 2,
 }) as Readonly<Bm25Tuning>;
 
 /** A partial {@link Bm25Tuning}: fields may be given one by one. */

@@ -16,6 +16,7 @@ import type { ToolNames } from '../exact-names.js';
 import { countAlivePostings } from '../postings/posting-cursor.js';
 import type { PostingBuffer } from '../postings/posting-format.js';
 import type { ToolGroups } from '../tool-groups.js';
+import type { LearnedField } from './learned-field.js';
 
 /**
  * An index over slots: `tools` is in catalog order, everything else by slot.
@@ -67,6 +68,13 @@ export interface FieldIndex extends ToolNames, ToolGroups {
   readonly sentences: PostingBuffer;
   readonly sentenceLength: number;
   readonly slotSentence: Uint32Array;
+  /** The learned terms of the slots' tools (see learned-field.ts). */
+  readonly learned: LearnedField;
+  /**
+   * Per learned term: how many alive slots learned it, counted when a search first needs
+   * it (a memo of this index, like `termCount`).
+   */
+  readonly learnedCount: Map<string, number>;
   /** The slots of the indexes patched from one another since a fresh build or compaction. */
   readonly family: SlotFamily;
 }

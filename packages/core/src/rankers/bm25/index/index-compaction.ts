@@ -7,6 +7,7 @@ import { renumberPostings } from '../postings/posting-encoder.js';
 import { FIELD_COUNT, type PostingBuffer } from '../postings/posting-format.js';
 import { buildGroups } from '../tool-groups.js';
 import type { FieldIndex } from './field-index.js';
+import { renumberLearned } from './learned-field.js';
 import { sentenceEnd } from './sentences.js';
 
 /**
@@ -83,6 +84,8 @@ export function compactIndex(index: FieldIndex): FieldIndex {
     sentences: { bytes: sentences.slice(0, sentenceLength), used: sentenceLength },
     sentenceLength,
     slotSentence,
+    learned: renumberLearned(index.learned, renumbered),
+    learnedCount: new Map(),
     // Slots are numbered again: a new family, whose tools that left are forgotten.
     family: { left: new WeakMap() },
     slotHashes,

@@ -7,6 +7,7 @@ import type { ToolDefinition } from '../../../types.js';
 import { buildGroups, patchGroups } from '../tool-groups.js';
 import type { Bm25Tuning } from '../tuning.js';
 import type { FieldIndex, SlotFamily } from './field-index.js';
+import { addLearned, NO_LEARNED_FIELD } from './learned-field.js';
 import { appendArrivals } from './posting-lists.js';
 import { averagesOf, departuresOf, placeFields } from './slot-fields.js';
 import { orderSlots } from './slot-order.js';
@@ -90,6 +91,8 @@ export function indexTools(
     sentences: fields.sentences,
     sentenceLength: fields.sentences.used,
     slotSentence: fields.slotSentence,
+    learned: addLearned(base?.learned ?? NO_LEARNED_FIELD, plan.arrivals, oldCapacity),
+    learnedCount: new Map(),
     family,
     slotHashes: fields.slotHashes,
     nameFilter: fields.nameFilter,

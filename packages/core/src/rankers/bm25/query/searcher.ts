@@ -11,6 +11,7 @@ import { PostingWeights } from '../postings/posting-weights.js';
 import type { Bm25Tuning } from '../tuning.js';
 import { FloorPass } from './floor-pass.js';
 import { type GroupBoostWay, GroupPass } from './group-pass.js';
+import { addLearnedScores } from './learned-pass.js';
 import { exactNamesFirst, namesContaining } from './name-matches.js';
 import { ProximityPass } from './proximity-pass.js';
 import { expansionsFor } from './query-expansion.js';
@@ -92,6 +93,7 @@ export function createSearcher(
     const plan = planQuery(query, planContext);
     scoreTerms(plan, index, df, weights, scratch, proximity !== undefined);
     proximity?.add(plan, scratch);
+    addLearnedScores(plan, index, scratch, tuning.learnedWeight, tuning.learnedSaturation, df);
     floorPass?.credit(plan);
     // Without a relevance floor (which reads every touched slot), the leaders settle
     // the group lift and the results in most searches.

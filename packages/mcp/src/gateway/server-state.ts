@@ -19,6 +19,7 @@ import type { GatewayHttpListener } from './http.js';
 import type { GatewayReadiness } from './http-health.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
+import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 
 /** One gateway's state: the checked config, its open sessions and listeners. */
@@ -43,6 +44,7 @@ export interface GatewayState {
 export function createGatewayState(options: GatewayServerOptions): GatewayState {
   const config = options.config ?? {};
   checkBatchDeadline(options.batchDeadlineMs);
+  checkSettleDeadline(options.settleDeadlineMs);
   const registry = toolsetRegistry(options);
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);
@@ -74,6 +76,10 @@ function createSessionContext(
 ): GatewaySessionContext {
   const config = options.config ?? {};
   const { sessions, store } = shared;
+  const settle = createSettleGate(
+    options.upstreamsReady,
+    options.settleDeadlineMs ?? options.upstreamsWaitMs ?? DEFAULT_SETTLE_DEADLINE_MS,
+  );
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
@@ -103,13 +109,20 @@ function createSessionContext(
     serverInfo: options.serverInfo ?? { name: 'tool-search-gateway', version: '0.0.0' },
     maxDescriptionChars:
       config.limits?.maxDescriptionChars ?? DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars,
-    upstreamsSettled: waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs),
+    upstreamsSettled: settledOrWaited(settle, options),
+    settle,
     drain: shared.drain,
     emitActivity: (activity) => emitActivity(options, activity),
     onClosed: (closedId) => sessions.delete(closedId),
     store,
     auditHook,
   };
+}
+
+/** An early request waits for the first decision, or for its own bound, whichever comes first. */
+function settledOrWaited(settle: SettleGate, options: GatewayServerOptions): () => Promise<void> {
+  const waited = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
+  return () => (settle.open ? Promise.resolve() : Promise.race([settle.opened, waited()]));
 }
 
 function checkBatchDeadline(batchDeadlineMs: number | undefined): void {
@@ -120,6 +133,18 @@ function checkBatchDeadline(batchDeadlineMs: number | undefined): void {
     throw new ToolSearchError(
       'invalid_argument',
       `createGatewayServer: batchDeadlineMs must be a positive integer of milliseconds (at most 2147483647), got ${String(batchDeadlineMs)}.`,
+    );
+  }
+}
+
+function checkSettleDeadline(settleDeadlineMs: number | undefined): void {
+  if (
+    settleDeadlineMs !== undefined &&
+    (!Number.isInteger(settleDeadlineMs) || settleDeadlineMs < 0 || settleDeadlineMs > 2 ** 31 - 1)
+  ) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createGatewayServer: settleDeadlineMs must be a whole number of milliseconds from 0 to 2147483647, got ${String(settleDeadlineMs)}.`,
     );
   }
 }

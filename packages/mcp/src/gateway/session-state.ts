@@ -14,6 +14,7 @@ import type { ApprovalConfig } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
+import type { SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions } from './types.js';
 
 /** What a new session shares with its gateway: the checked config and the gateway's state. */
@@ -39,6 +40,8 @@ export interface GatewaySessionContext {
   maxDescriptionChars: number;
   /** Settles when the upstreams are ready (or the wait is over). */
   upstreamsSettled: () => Promise<void>;
+  /** Opens when the sessions take their first activation decision (see {@link SettleGate}). */
+  settle: SettleGate;
   /** Every session's calls in flight. */
   drain: CallDrain;
   /** Sends a line to the activity feed (never throws). */
@@ -68,6 +71,8 @@ export interface SessionState {
   assembly: Assembly | undefined;
   listed: McpTool[];
   listedKey: string;
+  /** The key of the list the client was last answered with, once it listed. */
+  servedKey: string | undefined;
   initialized: boolean;
   closed: boolean;
 }

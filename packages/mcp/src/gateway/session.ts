@@ -47,11 +47,13 @@ export function createGatewaySession(
   state.dispatcher = createSessionDispatcher(state);
   handleRequests(state);
   const unsubscribe = context.options.pool.onToolsChanged(() => {
-    if (state.closed) return;
-    if (reassemble(state) && state.initialized) {
-      void state.server.sendToolListChanged().catch(() => {});
-    }
+    // Until the first connect round settles, the list is partial: the decision waits.
+    if (state.closed || !context.settle.open) return;
+    if (reassemble(state) && state.initialized) announce(state);
   });
+  const stopWaiting = context.settle.open
+    ? () => {}
+    : context.settle.whenOpen(() => takeFirstDecision(state));
   const { server } = state;
   server.oninitialized = () => {
     state.initialized = true;
@@ -59,6 +61,7 @@ export function createGatewaySession(
   const end = () => {
     state.closed = true;
     unsubscribe();
+    stopWaiting();
     context.onClosed(id);
   };
   const session: GatewaySession = {
@@ -79,6 +82,22 @@ export function createGatewaySession(
     end();
   };
   return session;
+}
+
+function announce(state: SessionState): void {
+  void state.server.sendToolListChanged().catch(() => {});
+}
+
+/**
+ * The decision on the settled list. The client is told only when it was served another
+ * list before (its wait ran out first): one that has not listed yet sees this one first.
+ */
+function takeFirstDecision(state: SessionState): void {
+  if (state.closed) return;
+  reassemble(state);
+  if (state.initialized && state.servedKey !== undefined && state.servedKey !== state.listedKey) {
+    announce(state);
+  }
 }
 
 function createSessionState(
@@ -109,6 +128,7 @@ function createSessionState(
     assembly: undefined,
     listed: [],
     listedKey: '',
+    servedKey: undefined,
     initialized: false,
     closed: false,
   };
@@ -197,6 +217,7 @@ function handleRequests(state: SessionState): void {
   const { upstreamsSettled, drain } = state.context;
   state.server.setRequestHandler(ListToolsRequestSchema, async () => {
     await upstreamsSettled();
+    state.servedKey = state.listedKey;
     return { tools: state.listed };
   });
   // The lenient schema lets the SDK check the request itself: bad params (say,

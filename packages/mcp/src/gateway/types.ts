@@ -94,6 +94,15 @@ export interface GatewayServerOptions {
   upstreamsReady?: PromiseLike<unknown>;
   /** The longest such a request waits for `upstreamsReady`. @defaultValue 10000 */
   upstreamsWaitMs?: number;
+  /**
+   * The settle deadline: the longest the sessions' first activation decision waits for
+   * `upstreamsReady`, from the gateway's creation. Until then a session neither decides
+   * on the partial list nor sends `list_changed` as servers arrive, so a client that
+   * connects while a slow server starts sees the bridge once, not the whole list and
+   * then the bridge. Once past, each change is decided as it comes (with the hysteresis
+   * band of `toolSearch.hysteresisPct`). @defaultValue `upstreamsWaitMs` (10000)
+   */
+  settleDeadlineMs?: number;
   /** How the gateway introduces itself. */
   serverInfo?: Implementation;
   /** Instructions sent to clients at initialization. */

@@ -21,6 +21,7 @@ import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
+import { warmUpSearch } from './warm-up.js';
 
 /** One gateway's state: the checked config, its open sessions and listeners. */
 export interface GatewayState {
@@ -65,7 +66,22 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     state.upstreamsSettledYet = true;
   };
   void Promise.resolve(options.upstreamsReady).then(settled, settled);
+  if (options.warmUp !== false) state.sessionContext.settle.whenOpen(() => warmUp(state));
   return state;
+}
+
+/** Loads the analyzer and builds each profile's index in the background, once settled. */
+function warmUp(state: GatewayState): void {
+  const { options, profiles, sessionContext, drain } = state;
+  void warmUpSearch(sessionContext, profiles, options.profile, () => drain.draining).then(
+    (report) => {
+      try {
+        options.onWarmUp?.(report);
+      } catch {
+        // A log line must not break the gateway.
+      }
+    },
+  );
 }
 
 function createSessionContext(

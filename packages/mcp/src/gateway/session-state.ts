@@ -10,7 +10,7 @@ import {
 } from '@tool-search/core';
 import type { AuditHook, Dispatcher, Guardrail } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
-import type { ApprovalConfig } from '../config/schemas.js';
+import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
@@ -77,14 +77,46 @@ export interface SessionState {
   closed: boolean;
 }
 
-/** Re-scopes and re-assembles the pool's tools; true when the listed tools changed. */
-export function reassemble(state: SessionState): boolean {
-  const { options, registry, toolSearch, maxArgumentBytes, maxDescriptionChars } = state.context;
+/**
+ * The session scope of a profile: its enabled and disabled toolsets.
+ *
+ * @param profile - the profile, or undefined for every tool
+ * @returns the scope
+ * @throws nothing
+ */
+export function scopeOfProfile(profile: GatewayProfile | undefined): SessionScope {
+  const scope: SessionScope = {};
+  if (profile?.enabledToolsets !== undefined) scope.enabledToolsets = profile.enabledToolsets;
+  if (profile?.disabledToolsets !== undefined) scope.disabledToolsets = profile.disabledToolsets;
+  return scope;
+}
+
+/**
+ * The tools of the pool in a scope, descriptions cut as the gateway shows them.
+ *
+ * @throws nothing
+ */
+export function scopedPoolTools(context: GatewaySessionContext, scope: SessionScope) {
+  const { options, registry, maxDescriptionChars } = context;
   // The pool cuts descriptions already; a tool source of another kind may not.
   const shown = options.pool.tools().map((tool) => capToolDescription(tool, maxDescriptionChars));
-  const tools = scopeTools(shown, state.scope, registry);
-  state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
-  state.assembly = assembleTools({
+  return scopeTools(shown, scope, registry);
+}
+
+/**
+ * Assembles a scope's tools with the gateway's options, as every session does.
+ *
+ * @param previous - the same session's previous assembly (its decision, names, cache)
+ * @throws what `assembleTools` throws (two tools of one name)
+ */
+export function assembleScoped(
+  context: GatewaySessionContext,
+  tools: ToolDefinition[],
+  previous: Assembly | undefined,
+  telemetry: BridgeTelemetry,
+): Assembly {
+  const { options, registry, toolSearch, maxArgumentBytes } = context;
+  return assembleTools({
     tools,
     ...(toolSearch === undefined ? {} : { config: toolSearch }),
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
@@ -99,9 +131,16 @@ export function reassemble(state: SessionState): boolean {
       ? {}
       : { onSkippedKeyword: options.onSkippedKeyword }),
     describeToolset: (name) => registry.get(name)?.description,
-    ...(state.assembly === undefined ? {} : { previous: state.assembly }),
-    telemetry: state.telemetry,
+    ...(previous === undefined ? {} : { previous }),
+    telemetry,
   });
+}
+
+/** Re-scopes and re-assembles the pool's tools; true when the listed tools changed. */
+export function reassemble(state: SessionState): boolean {
+  const tools = scopedPoolTools(state.context, state.scope);
+  state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
+  state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry);
   const next = state.assembly.tools.map(toMcpTool);
   const key = JSON.stringify(next);
   const changed = key !== state.listedKey;

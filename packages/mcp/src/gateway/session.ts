@@ -7,7 +7,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeErrors, createBridgeTelemetry } from '@tool-search/bridge';
 import { createDispatcher, type Dispatcher, type ToolCallHook } from '@tool-search/hooks';
-import type { SessionScope } from '@tool-search/toolsets';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
 import { errorResult } from '../tool-result/error-result.js';
@@ -22,7 +21,12 @@ import {
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
 import { changedHands } from './identity-check.js';
 import { type CallContext, callSessionTool } from './session-call.js';
-import { type GatewaySessionContext, reassemble, type SessionState } from './session-state.js';
+import {
+  type GatewaySessionContext,
+  reassemble,
+  type SessionState,
+  scopeOfProfile,
+} from './session-state.js';
 import type { GatewayActivity, GatewaySession } from './types.js';
 
 /**
@@ -107,9 +111,7 @@ function createSessionState(
   id: string,
 ): SessionState {
   const { options } = context;
-  const scope: SessionScope = {};
-  if (profile?.enabledToolsets !== undefined) scope.enabledToolsets = profile.enabledToolsets;
-  if (profile?.disabledToolsets !== undefined) scope.disabledToolsets = profile.disabledToolsets;
+  const scope = scopeOfProfile(profile);
   const server = new Server(context.serverInfo, {
     capabilities: { tools: { listChanged: true } },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),

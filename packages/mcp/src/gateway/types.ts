@@ -36,6 +36,16 @@ export interface GatewayActivity {
   durationMs: number;
 }
 
+/** What a warm-up did, for a log line or a test. */
+export interface WarmUpReport {
+  /** The scopes assembled: `(default)` for the sessions of no profile, else profile names. */
+  scopes: string[];
+  /** Of those, the ones whose catalog was searched (tool search active there). */
+  searched: string[];
+  /** How long it took, in milliseconds. */
+  durationMs: number;
+}
+
 /** Options of {@link createGatewayServer}. */
 export interface GatewayServerOptions {
   /** Where the tools come from, usually a started {@link UpstreamPool}. */
@@ -103,6 +113,16 @@ export interface GatewayServerOptions {
    * band of `toolSearch.hysteresisPct`). @defaultValue `upstreamsWaitMs` (10000)
    */
   settleDeadlineMs?: number;
+  /**
+   * Warm up tool search once the first connect round settles (or its deadline passes):
+   * each profile's tools are assembled as its sessions will be and their catalog searched
+   * once, in the background, so that the analyzer's language model is loaded and the
+   * index built before a session's first `tool_search`, which then costs what later ones
+   * cost. @defaultValue true
+   */
+  warmUp?: boolean;
+  /** Told when the warm-up is done: the scopes assembled and searched, and how long it took. */
+  onWarmUp?: (report: WarmUpReport) => void;
   /** How the gateway introduces itself. */
   serverInfo?: Implementation;
   /** Instructions sent to clients at initialization. */

@@ -14,6 +14,7 @@ import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
+import type { DisclosureState } from './disclosure-state.js';
 import type { SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions } from './types.js';
 
@@ -73,6 +74,8 @@ export interface SessionState {
   listedKey: string;
   /** The key of the list the client was last answered with, once it listed. */
   servedKey: string | undefined;
+  /** The draft catalog's state: the scope catalog and the definitions' hashes. */
+  readonly disclosure: DisclosureState;
   initialized: boolean;
   closed: boolean;
 }

@@ -19,6 +19,14 @@ import {
   createGatewayApproval,
 } from './approval.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
+import {
+  disclosureCapabilities,
+  handleDisclosureRequests,
+  listedFor,
+  queryTools,
+} from './disclosure.js';
+import { LIST_REQUEST_SCHEMA, readListParams } from './disclosure-requests.js';
+import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
@@ -113,7 +121,10 @@ function createSessionState(
   const { options } = context;
   const scope = scopeOfProfile(profile);
   const server = new Server(context.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      ...(options.experimentalCatalog === false ? {} : { experimental: disclosureCapabilities() }),
+    },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   return {
@@ -131,6 +142,7 @@ function createSessionState(
     listed: [],
     listedKey: '',
     servedKey: undefined,
+    disclosure: createDisclosureState(),
     initialized: false,
     closed: false,
   };
@@ -217,11 +229,18 @@ function createSessionDispatcher(state: SessionState): Dispatcher {
 /** Answers `tools/list` and `tools/call` once the upstreams settled. */
 function handleRequests(state: SessionState): void {
   const { upstreamsSettled, drain } = state.context;
-  state.server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await upstreamsSettled();
-    state.servedKey = state.listedKey;
-    return { tools: state.listed };
-  });
+  const experimental = state.context.options.experimentalCatalog !== false;
+  state.server.setRequestHandler(
+    experimental ? LIST_REQUEST_SCHEMA : ListToolsRequestSchema,
+    async (request) => {
+      const { query } = experimental ? readListParams(request.params) : {};
+      await upstreamsSettled();
+      if (query !== undefined) return { tools: await queryTools(state, query) };
+      state.servedKey = state.listedKey;
+      return { tools: listedFor(state) };
+    },
+  );
+  if (experimental) handleDisclosureRequests(state);
   // The lenient schema lets the SDK check the request itself: bad params (say,
   // `arguments` that are a string) get -32602 Invalid params instead of -32603.
   state.server.setRequestHandler(LENIENT_CALL_TOOL_REQUEST_SCHEMA, (raw, extra) =>

@@ -121,6 +121,17 @@ export interface GatewayServerOptions {
    * cost. @defaultValue true
    */
   warmUp?: boolean;
+  /**
+   * Serve the draft MCP progressive-disclosure methods as experimental capabilities
+   * (`capabilities.experimental['tools.progressiveDisclosure']` and `['tools.filtering']`):
+   * `tools/catalog` (short entries with a `schemaHash`), `tools/describe` (full
+   * definitions of named tools; unknown names answer -32602 with `data.unknownNames`) and
+   * a `query` on `tools/list` (the best tools of the session's scope, by the gateway's
+   * ranker). A client that declares `experimental['tools.progressiveDisclosure']` gets
+   * its `tools/list` without the bridge tools. A client that speaks neither sees no change.
+   * @defaultValue true
+   */
+  experimentalCatalog?: boolean;
   /** Told when the warm-up is done: the scopes assembled and searched, and how long it took. */
   onWarmUp?: (report: WarmUpReport) => void;
   /** How the gateway introduces itself. */

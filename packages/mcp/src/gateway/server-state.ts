@@ -44,8 +44,8 @@ export interface GatewayState {
  */
 export function createGatewayState(options: GatewayServerOptions): GatewayState {
   const config = options.config ?? {};
-  checkBatchDeadline(options.batchDeadlineMs);
-  checkSettleDeadline(options.settleDeadlineMs);
+  checkMilliseconds('batchDeadlineMs', options.batchDeadlineMs, 1);
+  checkMilliseconds('settleDeadlineMs', options.settleDeadlineMs, 0);
   const registry = toolsetRegistry(options);
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);
@@ -141,28 +141,18 @@ function settledOrWaited(settle: SettleGate, options: GatewayServerOptions): () 
   return () => (settle.open ? Promise.resolve() : Promise.race([settle.opened, waited()]));
 }
 
-function checkBatchDeadline(batchDeadlineMs: number | undefined): void {
-  if (
-    batchDeadlineMs !== undefined &&
-    (!Number.isInteger(batchDeadlineMs) || batchDeadlineMs < 1 || batchDeadlineMs > 2 ** 31 - 1)
-  ) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `createGatewayServer: batchDeadlineMs must be a positive integer of milliseconds (at most 2147483647), got ${String(batchDeadlineMs)}.`,
-    );
-  }
-}
-
-function checkSettleDeadline(settleDeadlineMs: number | undefined): void {
-  if (
-    settleDeadlineMs !== undefined &&
-    (!Number.isInteger(settleDeadlineMs) || settleDeadlineMs < 0 || settleDeadlineMs > 2 ** 31 - 1)
-  ) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `createGatewayServer: settleDeadlineMs must be a whole number of milliseconds from 0 to 2147483647, got ${String(settleDeadlineMs)}.`,
-    );
-  }
+/** Checks a millisecond option (a timer's range); the message names it and its range. */
+function checkMilliseconds(name: string, value: number | undefined, least: 0 | 1): void {
+  if (value === undefined) return;
+  if (Number.isInteger(value) && value >= least && value <= 2 ** 31 - 1) return;
+  const range =
+    least === 1
+      ? 'a positive integer of milliseconds (at most 2147483647)'
+      : 'a whole number of milliseconds from 0 to 2147483647';
+  throw new ToolSearchError(
+    'invalid_argument',
+    `createGatewayServer: ${name} must be ${range}, got ${String(value)}.`,
+  );
 }
 
 function toolsetRegistry(options: GatewayServerOptions): ToolsetRegistry {

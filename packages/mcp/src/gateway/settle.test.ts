@@ -45,8 +45,16 @@ function gatewayOver(pool: UpstreamPool, toolSearch: unknown, more: Partial<Gate
 }
 
 describe('the first activation decision waits for the upstreams', () => {
-  it('shows a client that connects while a slow server starts the bridge once, not the whole list first', async () => {
-    const goFile = join(folder, 'late.go');
+  /**
+   * A files server ready and a late one waiting for its go file; the gateway is created
+   * once the files server is ready, with a threshold only both pass together.
+   */
+  async function withLateServer(
+    name: string,
+    more: Partial<GatewayServerOptions>,
+    run: (late: { client: TestClient; go: () => void }) => Promise<void>,
+  ) {
+    const goFile = join(folder, `${name}.go`);
     const pool = createUpstreamPool(
       {
         mcpServers: {
@@ -61,63 +69,45 @@ describe('the first activation decision waits for the upstreams', () => {
     let client: TestClient | undefined;
     try {
       await until(() => pool.status().find((server) => server.name === 'files')?.state === 'ready');
-      // The files server alone stays under the threshold; with the late one, it passes.
-      const threshold = deferrableTokens(pool) + 1;
       gateway = gatewayOver(
         pool,
-        { threshold_tokens: threshold },
-        { upstreamsReady: ready, settleDeadlineMs: 60_000, upstreamsWaitMs: 60_000 },
+        { threshold_tokens: deferrableTokens(pool) + 1 },
+        { upstreamsReady: ready, ...more },
       );
       client = await connectClient(gateway);
-      const listing = client.names();
-      writeFileSync(goFile, '');
-      const first = await listing;
-      expect(first).toContain('tool_search');
-      expect(first).not.toContain('read_text_file');
-      // No list_changed for the servers that arrived before the decision: nothing flipped.
-      expect(client.listChanged()).toBe(0);
-      expect(await client.names()).toEqual(first);
+      await run({ client, go: () => writeFileSync(goFile, '') });
     } finally {
       await client?.close();
       await gateway?.close();
       await ready.catch(() => {});
       await pool.close();
     }
+  }
+
+  it('shows a client that connects while a slow server starts the bridge once, not the whole list first', async () => {
+    await withLateServer(
+      'late',
+      { settleDeadlineMs: 60_000, upstreamsWaitMs: 60_000 },
+      async ({ client, go }) => {
+        const listing = client.names();
+        go();
+        const first = await listing;
+        expect(first).toContain('tool_search');
+        expect(first).not.toContain('read_text_file');
+        // No list_changed for the servers that arrived before the decision: nothing flipped.
+        expect(client.listChanged()).toBe(0);
+        expect(await client.names()).toEqual(first);
+      },
+    );
   }, 60_000);
 
   it('decides on what is there once the settle deadline passes, and tells the client when the rest arrives', async () => {
-    const goFile = join(folder, 'deadline.go');
-    const pool = createUpstreamPool(
-      {
-        mcpServers: {
-          files: filesystemServer(workspace.directory),
-          late: slowServer({ SLOW_GO_FILE: goFile }),
-        },
-      },
-      { connectTimeoutMs: 30_000 },
-    );
-    const ready = pool.start();
-    let gateway: GatewayServer | undefined;
-    let client: TestClient | undefined;
-    try {
-      await until(() => pool.status().find((server) => server.name === 'files')?.state === 'ready');
-      const threshold = deferrableTokens(pool) + 1;
-      gateway = gatewayOver(
-        pool,
-        { threshold_tokens: threshold },
-        { upstreamsReady: ready, settleDeadlineMs: 0 },
-      );
-      client = await connectClient(gateway);
+    await withLateServer('deadline', { settleDeadlineMs: 0 }, async ({ client, go }) => {
       expect(await client.names()).toContain('read_text_file');
-      writeFileSync(goFile, '');
-      await until(() => client!.listChanged() > 0, 30_000);
+      go();
+      await until(() => client.listChanged() > 0, 30_000);
       expect(await client.names()).toContain('tool_search');
-    } finally {
-      await client?.close();
-      await gateway?.close();
-      await ready.catch(() => {});
-      await pool.close();
-    }
+    });
   }, 60_000);
 
   it('refuses a settle deadline that is not a whole number of milliseconds', () => {

@@ -258,3 +258,34 @@ describe('assembleTools: the program tool', () => {
     expect(without.tools.some((tool) => tool.name === 'tool_program')).toBe(false);
   });
 });
+
+describe('assembleTools with the previous assembly (hysteresis)', () => {
+  const bulk = Array.from({ length: 20 }, (_, index) => ({ ...paddedTool(index), toolset: 'a' }));
+  const more = Array.from({ length: 4 }, (_, index) => ({
+    ...paddedTool(100 + index),
+    toolset: 'b',
+  }));
+  const all = [...coreTools, ...bulk, ...more];
+  // The threshold sits just above the first toolset: both activate, the first alone is in the band.
+  const threshold = Math.floor(estimateToolTokens(bulk) * 1.05);
+  const config = { threshold_tokens: threshold };
+
+  it('keeps the bridge while a toolset leaves and comes back within the band, so the list stays the same', () => {
+    const first = assembleTools({ tools: all, config });
+    expect(first.activated).toBe(true);
+    const gone = assembleTools({ tools: [...coreTools, ...bulk], config, previous: first });
+    expect(gone.decision).toMatchObject({ active: true, reason: 'within-band' });
+    expect(names(gone.tools)).toEqual(names(first.tools));
+    const back = assembleTools({ tools: all, config, previous: gone });
+    expect(back.decision.reason).toBe('above-threshold');
+    expect(names(back.tools)).toEqual(names(first.tools));
+  });
+
+  it('turns off below the band, and a fresh assembly decides by the threshold alone', () => {
+    const first = assembleTools({ tools: all, config });
+    const half = bulk.slice(0, 10);
+    const small = assembleTools({ tools: [...coreTools, ...half], config, previous: first });
+    expect(small.activated).toBe(false);
+    expect(assembleTools({ tools: [...coreTools, ...bulk], config }).activated).toBe(false);
+  });
+});

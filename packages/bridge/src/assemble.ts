@@ -104,7 +104,9 @@ export interface AssembleOptions {
    * available" instead of "not available in this session"; its telemetry is reused
    * unless `telemetry` is given; and when the deferred tools are the same objects in
    * the same order (and the ranker the same), its catalog is reused, so the ranker's
-   * index is not rebuilt. Never pass another session's assembly (e.g. a
+   * index is not rebuilt. Its decision is the previous one of `decideActivation`: an
+   * active assembly stays active while the deferrable tools stay within the hysteresis
+   * band under the threshold (`config.hysteresisPct`, 20% by default). Never pass another session's assembly (e.g. a
    * parent's to a narrowed subagent): its names would leak into the answers.
    */
   previous?: Assembly;
@@ -375,6 +377,8 @@ export function assembleTools(options: AssembleOptions): Assembly {
       deferrableTokens: work.deferredTokens,
       config,
       ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
+      // The session's last decision: an active one holds within the hysteresis band.
+      ...(options.previous === undefined ? {} : { previous: options.previous.decision }),
     }),
     loading,
     counter,

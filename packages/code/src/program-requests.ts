@@ -169,7 +169,7 @@ async function resolveNested(
   if (!resolved.ok) {
     // A name outside the program's reach is refused like the bridge refuses it, and
     // audited as a scope refusal; a malformed call is an error the program can fix.
-    const outOfScope = resolved.reason.startsWith('not-');
+    const outOfScope = resolved.code.startsWith('not_');
     if (outOfScope) await recordRefusal(scope, rawName, resolved.error);
     return failure(outOfScope ? 'denied' : 'error', resolved.error, resolved.code);
   }

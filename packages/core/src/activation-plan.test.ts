@@ -57,3 +57,21 @@ describe('planActivation', () => {
     expect(() => planActivation('tools' as never)).toThrowError(ToolSearchError);
   });
 });
+
+describe('planActivation with the previous decision', () => {
+  it('holds an active plan within the hysteresis band when a toolset leaves', () => {
+    const many = (prefix: string) =>
+      Array.from({ length: 10 }, (_, i) => ({ ...tool(`${prefix}_${i}`, 'mcp'), toolset: prefix }));
+    const both = [...many('github'), ...many('linear')];
+    const first = planActivation(both, { config: { threshold_tokens: 1_000 } });
+    expect(first.decision.active).toBe(true);
+    const threshold = first.deferrableTokens * 0.55;
+    const config = { threshold_tokens: Math.floor(threshold) };
+    const full = planActivation(both, { config });
+    const half = planActivation(many('github'), { config, previous: full.decision });
+    expect(half.decision).toMatchObject({ active: true, reason: 'within-band' });
+    expect(half.tools.map((t) => t.name)).toHaveLength(10);
+    expect(half.visible).toEqual([]);
+    expect(planActivation(many('github'), { config }).decision.active).toBe(false);
+  });
+});

@@ -1,4 +1,4 @@
-import type { ActivationDecision } from './activation.js';
+import type { ActivationDecision, PreviousActivation } from './activation.js';
 import { decideActivation } from './activation.js';
 import { classifyTools, isBridgeToolName } from './classify.js';
 import type { ToolSearchConfig, ToolSearchConfigInput } from './config.js';
@@ -28,6 +28,11 @@ export interface ActivationPlanOptions {
   counter?: TokenCounter;
   /** Names that stay visible whatever their source (pins from config). */
   pinned?: Iterable<string>;
+  /**
+   * The same session's previous decision: an `auto` decision that was active stays
+   * active within the hysteresis band under the threshold (see `decideActivation`).
+   */
+  previous?: PreviousActivation;
 }
 
 /**
@@ -56,6 +61,8 @@ export interface ActivationPlan {
  * tools' tokens estimated over their model-facing JSON, and the threshold applied; below
  * it, the tools of `deferred` toolsets (`config.toolsetLoading`) are deferred all the
  * same, and the other deferrable tools join the visible ones (reason `toolset-deferred`).
+ * Given the session's `previous` decision, an active one is held within the hysteresis
+ * band under the threshold (reason `within-band`).
  *
  * @example
  * ```ts
@@ -97,6 +104,7 @@ export function planActivation(
     classified.deferrable.length > 0 ? estimateToolTokens(classified.deferrable, counter) : 0;
   const input: Parameters<typeof decideActivation>[0] = { deferrableTokens: allTokens, config };
   if (options.contextWindow !== undefined) input.contextWindow = options.contextWindow;
+  if (options.previous !== undefined) input.previous = options.previous;
   const current = tools.filter((tool) => !isBridgeToolName(tool.name));
   // Toolsets configured `deferred` are deferred below the threshold too.
   const { visible, deferrable, decision } = applyToolLoading({

@@ -10,6 +10,11 @@ export type ActivationReason =
   | 'forced-on'
   | 'above-threshold'
   | 'below-threshold'
+  /**
+   * Below the threshold, but within the hysteresis band under it, after an active
+   * decision: kept active so that the tool list does not flip (see {@link decideActivation}).
+   */
+  | 'within-band'
   /** Below the threshold, but toolsets configured `deferred` are deferred all the same. */
   | 'toolset-deferred';
 
@@ -23,6 +28,46 @@ export interface ActivationDecision {
   deferrableTokens: number;
   /** The threshold compared against; `0` when no comparison was made. */
   thresholdTokens: number;
+}
+
+/**
+ * The default hysteresis band of `auto`, in percent of the threshold: once active, a
+ * decision stays active until the deferrable tokens fall below `threshold × (1 − 20%)`.
+ */
+export const DEFAULT_HYSTERESIS_PCT = 20;
+
+/**
+ * The lowest deferrable size, in tokens, at which an active `auto` decision stays active:
+ * `threshold − floor(threshold × hysteresisPct / 100)`, `hysteresisPct` from the config
+ * (default {@link DEFAULT_HYSTERESIS_PCT}, clamped to [0, 100]).
+ *
+ * @param config - the parsed config
+ * @param thresholdTokens - the threshold of {@link activationThreshold}
+ * @returns the floor of the band, in tokens
+ * @throws nothing
+ */
+export function hysteresisFloor(
+  config: Pick<ToolSearchConfig, 'hysteresisPct'>,
+  thresholdTokens: number,
+): number {
+  const raw = config.hysteresisPct;
+  const pct =
+    typeof raw === 'number' && Number.isFinite(raw)
+      ? Math.min(100, Math.max(0, raw))
+      : DEFAULT_HYSTERESIS_PCT;
+  return thresholdTokens - Math.floor((thresholdTokens * pct) / 100);
+}
+
+/** An earlier decision of the same session, as {@link decideActivation} reads it. */
+export type PreviousActivation = Pick<ActivationDecision, 'active' | 'reason'>;
+
+// Held only when the earlier decision was the threshold's own: a decision forced on, or
+// active for `deferred` toolsets alone, says nothing about the size.
+function heldByBand(previous: PreviousActivation | undefined): boolean {
+  return (
+    previous?.active === true &&
+    (previous.reason === 'above-threshold' || previous.reason === 'within-band')
+  );
 }
 
 /**
@@ -52,7 +97,13 @@ export function activationThreshold(
  *
  * - `off` → never; zero deferrable tokens → no; `on` → yes;
  * - `auto` → `deferrableTokens >= threshold` (inclusive), the threshold from
- *   {@link activationThreshold}.
+ *   {@link activationThreshold};
+ * - hysteresis: given `previous`, the same session's earlier decision, an `auto` decision
+ *   that was active by the threshold stays active (reason `within-band`) while the
+ *   deferrable tokens stay at or above {@link hysteresisFloor} (the threshold minus
+ *   `hysteresisPct`, default 20%, of it). It activates above the threshold and deactivates
+ *   only below the band, so that a server that leaves and comes back does not flip the
+ *   tool list (and the provider's prompt cache with it).
  *
  * @example
  * ```ts
@@ -63,6 +114,7 @@ export function activationThreshold(
  * @param input.deferrableTokens - estimated tokens of the deferrable tools
  * @param input.contextWindow - the model's context window, if known
  * @param input.config - the parsed config
+ * @param input.previous - the session's previous decision, for the hysteresis band
  * @returns the decision with its reason and both numbers
  * @throws nothing
  */
@@ -70,6 +122,7 @@ export function decideActivation(input: {
   deferrableTokens: number;
   contextWindow?: number;
   config: ToolSearchConfig;
+  previous?: PreviousActivation;
 }): ActivationDecision {
   const { config } = input;
   const deferrableTokens = Number.isFinite(input.deferrableTokens)
@@ -86,6 +139,13 @@ export function decideActivation(input: {
   }
   const thresholdTokens = activationThreshold(config, input.contextWindow);
   const active = deferrableTokens >= thresholdTokens;
+  if (
+    !active &&
+    heldByBand(input.previous) &&
+    deferrableTokens >= hysteresisFloor(config, thresholdTokens)
+  ) {
+    return { active: true, reason: 'within-band', deferrableTokens, thresholdTokens };
+  }
   return {
     active,
     reason: active ? 'above-threshold' : 'below-threshold',

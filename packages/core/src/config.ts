@@ -27,6 +27,13 @@ export interface ToolSearchConfig {
   /** An absolute threshold in tokens; when set, it is used instead of `thresholdPct`. */
   thresholdTokens?: number;
   /**
+   * The hysteresis band of `auto`, in percent of the threshold: a session whose decision
+   * was active stays active until its deferrable tokens fall below the threshold minus
+   * this share of it (see `decideActivation`). Clamped to [0, 100]; 0 turns it off.
+   * @defaultValue 20 (`DEFAULT_HYSTERESIS_PCT`)
+   */
+  hysteresisPct?: number;
+  /**
    * Hits returned by `tool_search` when the model gives no limit. Clamped to [1, maxSearchLimit].
    * @defaultValue 5
    */
@@ -114,6 +121,10 @@ export interface ToolSearchConfigObjectInput {
    * `windowMs`, or their snake_case names.
    */
   runaway?: Partial<RunawaySearchLimits> | Record<string, ConfigNumberInput>;
+  /** See {@link ToolSearchConfig.hysteresisPct}. @defaultValue 20 */
+  hysteresisPct?: ConfigNumberInput;
+  /** The snake_case name of `hysteresisPct`. */
+  hysteresis_pct?: ConfigNumberInput;
 }
 
 /**
@@ -169,6 +180,8 @@ const KEY_ALIASES: Record<string, keyof ToolSearchConfig> = {
   threshold_pct: 'thresholdPct',
   thresholdTokens: 'thresholdTokens',
   threshold_tokens: 'thresholdTokens',
+  hysteresisPct: 'hysteresisPct',
+  hysteresis_pct: 'hysteresisPct',
   searchDefaultLimit: 'searchDefaultLimit',
   search_default_limit: 'searchDefaultLimit',
   maxSearchLimit: 'maxSearchLimit',
@@ -239,7 +252,7 @@ function parseToolsetLoading(
  * Parses a tool search configuration from any value (a YAML or JSON section, CLI
  * flags, a user setting) and reports what it could not use. Never throws.
  *
- * Accepts camelCase and snake_case keys (`threshold_pct`, `threshold_tokens`,
+ * Accepts camelCase and snake_case keys (`threshold_pct`, `threshold_tokens`, `hysteresis_pct`,
  * `search_default_limit`, `max_search_limit`, `toolset_loading`, `runaway` with
  * `repeat_window_ms`, `nudge_after`, `max_searches`, `window_ms`). A bare boolean is the legacy form:
  * `true` → `'auto'`, `false` → `'off'`; a bare mode string (`'auto'`, `'on'`, `'off'`)
@@ -320,6 +333,9 @@ export function parseToolSearchConfigWithWarnings(raw: unknown): {
   if (numbers.thresholdTokens !== undefined) {
     if (numbers.thresholdTokens >= 0) config.thresholdTokens = Math.floor(numbers.thresholdTokens);
     else warnings.push({ key: 'thresholdTokens', message: 'must not be negative; ignored' });
+  }
+  if (numbers.hysteresisPct !== undefined) {
+    config.hysteresisPct = clamp(numbers.hysteresisPct, 0, 100);
   }
   if (numbers.maxSearchLimit !== undefined) {
     config.maxSearchLimit = clamp(Math.floor(numbers.maxSearchLimit), 1, MAX_SEARCH_LIMIT_CEILING);

@@ -29,8 +29,13 @@
  *
  * @packageDocumentation
  */
-export type { ActivationDecision, ActivationReason } from './activation.js';
-export { activationThreshold, decideActivation } from './activation.js';
+export type { ActivationDecision, ActivationReason, PreviousActivation } from './activation.js';
+export {
+  activationThreshold,
+  DEFAULT_HYSTERESIS_PCT,
+  decideActivation,
+  hysteresisFloor,
+} from './activation.js';
 export type { ActivationPlan, ActivationPlanOptions } from './activation-plan.js';
 export { planActivation } from './activation-plan.js';
 export type { Analyzer, AnalyzerNormalization, AnalyzerOptions } from './analyzer.js';

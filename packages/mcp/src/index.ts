@@ -62,6 +62,7 @@ export {
 } from './gateway/http-validation.js';
 export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
+export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
 export type { StartedGateway, StartGatewayOptions } from './gateway/start.js';
 export { startGateway } from './gateway/start.js';
 export type {
@@ -71,6 +72,7 @@ export type {
   GatewayServerOptions,
   GatewaySession,
   GatewayToolSource,
+  WarmUpReport,
 } from './gateway/types.js';
 export { createSessionEventStore } from './store/event-store.js';
 export { openGatewayStore } from './store/open-store.js';

@@ -4,6 +4,13 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import {
+  FIRST_SEARCH_TARGET_RATIO,
+  type FirstSearchRun,
+  formatFirstSearch,
+  medianRatio,
+  runFirstSearch,
+} from './gateway/first-search.js';
 import { runLearningBench } from './learning-bench.js';
 import { formatLongRun, type LongRunResult } from './long-run.js';
 import { type BenchOptions, DEFAULT_DATA_DIR, parseOptions, USAGE, UsageError } from './options.js';
@@ -71,6 +78,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  if (options.gateway) return gatewayRuns(options);
   if (options.rounds > 0) return longRuns(options);
   const results: SizeResult[] = [];
   let failed = false;
@@ -104,6 +112,22 @@ async function main(): Promise<number> {
     process.stdout.write(`\n${formatSetup(results)}\n`);
   }
   return failed ? 1 : 0;
+}
+
+/** Fresh gateways with the warm-up, then one without it for comparison. */
+const GATEWAY_RUNS = [true, true, true, true, true, false];
+/** The searches after the first one, of which the median is taken. */
+const FOLLOWING_SEARCHES = 20;
+
+async function gatewayRuns(options: BenchOptions): Promise<number> {
+  const runs: FirstSearchRun[] = [];
+  for (const warmUp of GATEWAY_RUNS) {
+    process.stderr.write(`[gateway] a fresh gateway, warm-up ${warmUp ? 'on' : 'off'}\n`);
+    runs.push(await runFirstSearch(warmUp, FOLLOWING_SEARCHES));
+  }
+  if (options.json) process.stdout.write(`${JSON.stringify({ runs }, null, 2)}\n`);
+  else process.stdout.write(`\n${formatFirstSearch(runs)}\n`);
+  return medianRatio(runs) <= FIRST_SEARCH_TARGET_RATIO ? 0 : 1;
 }
 
 async function longRuns(options: BenchOptions): Promise<number> {

@@ -54,6 +54,7 @@ describe('parseOptions', () => {
       rounds: 1_000,
       settleMs: 40,
       json: true,
+      gateway: false,
     });
   });
 
@@ -142,5 +143,14 @@ describe('parseOptions', () => {
 
   it('rejects a value given to a switch', () => {
     expect(usageError(['--json=yes'])).toBe("--json takes no value, got 'yes'.");
+  });
+});
+
+describe('parseOptions --gateway', () => {
+  it('turns the gateway benchmark on without touching --json', () => {
+    expect(parseOptions(['--gateway'])).toMatchObject({ gateway: true, json: false });
+    expect(parseOptions(['--gateway', '--json'])).toMatchObject({ gateway: true, json: true });
+    expect(parseOptions([])).toMatchObject({ gateway: false });
+    expect(() => parseOptions(['--gateway=yes'])).toThrowError(/takes no value/);
   });
 });

@@ -29,6 +29,11 @@ export interface BenchOptions {
   assembly: AssemblyChoice;
   /** Print JSON instead of tables. */
   json: boolean;
+  /**
+   * The gateway benchmark instead of the tables: the first `tool_search` of fresh gateway
+   * processes against the median of the next 20 (see `gateway/first-search.ts`).
+   */
+  gateway: boolean;
   /** When above 0: the long run instead of the tables, this many 1%-changed assemblies. */
   rounds: number;
   /**
@@ -64,6 +69,7 @@ export const DEFAULT_OPTIONS: Readonly<BenchOptions> = Object.freeze<BenchOption
   seed: 1,
   assembly: 'auto',
   json: false,
+  gateway: false,
   rounds: 0,
   settleMs: 'auto',
 });
@@ -94,6 +100,10 @@ export const USAGE = `Usage: pnpm bench [options]
                            and assembly, for the collector's concurrent work: auto (a
                            quarter of a millisecond per MiB of heap, 10 to 500 ms) or a
                            number (0: time right after the collection)
+  --gateway                the gateway benchmark instead: the first tool_search of a fresh
+                           gateway process (loopback HTTP, 397 recorded tools) against the
+                           median of the next 20: five gateways with the warm-up (target: their
+                           median ratio at most 2x), one without; needs apps/gateway built
   --json                   print JSON instead of tables
   --help                   this text
 
@@ -116,6 +126,7 @@ const FLAGS = {
   rounds: { type: 'string' },
   'settle-ms': { type: 'string' },
   json: { type: 'boolean' },
+  gateway: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -198,7 +209,8 @@ export function parseOptions(argv: readonly string[]): BenchOptions | 'help' {
         throw new UsageError(`${flag} takes no value, got '${token.value}'.`);
       }
       if (name === 'help') return 'help';
-      options.json = true;
+      if (name === 'gateway') options.gateway = true;
+      else options.json = true;
       continue;
     }
     const value = token.value;

@@ -19,7 +19,9 @@ import type { GatewayHttpListener } from './http.js';
 import type { GatewayReadiness } from './http-health.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
+import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
+import { warmUpSearch } from './warm-up.js';
 
 /** One gateway's state: the checked config, its open sessions and listeners. */
 export interface GatewayState {
@@ -42,7 +44,8 @@ export interface GatewayState {
  */
 export function createGatewayState(options: GatewayServerOptions): GatewayState {
   const config = options.config ?? {};
-  checkBatchDeadline(options.batchDeadlineMs);
+  checkMilliseconds('batchDeadlineMs', options.batchDeadlineMs, 1);
+  checkMilliseconds('settleDeadlineMs', options.settleDeadlineMs, 0);
   const registry = toolsetRegistry(options);
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);
@@ -63,7 +66,22 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     state.upstreamsSettledYet = true;
   };
   void Promise.resolve(options.upstreamsReady).then(settled, settled);
+  if (options.warmUp !== false) state.sessionContext.settle.whenOpen(() => warmUp(state));
   return state;
+}
+
+/** Loads the analyzer and builds each profile's index in the background, once settled. */
+function warmUp(state: GatewayState): void {
+  const { options, profiles, sessionContext, drain } = state;
+  void warmUpSearch(sessionContext, profiles, options.profile, () => drain.draining).then(
+    (report) => {
+      try {
+        options.onWarmUp?.(report);
+      } catch {
+        // A log line must not break the gateway.
+      }
+    },
+  );
 }
 
 function createSessionContext(
@@ -74,6 +92,10 @@ function createSessionContext(
 ): GatewaySessionContext {
   const config = options.config ?? {};
   const { sessions, store } = shared;
+  const settle = createSettleGate(
+    options.upstreamsReady,
+    options.settleDeadlineMs ?? options.upstreamsWaitMs ?? DEFAULT_SETTLE_DEADLINE_MS,
+  );
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
@@ -103,7 +125,8 @@ function createSessionContext(
     serverInfo: options.serverInfo ?? { name: 'tool-search-gateway', version: '0.0.0' },
     maxDescriptionChars:
       config.limits?.maxDescriptionChars ?? DEFAULT_UPSTREAM_LIMITS.maxDescriptionChars,
-    upstreamsSettled: waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs),
+    upstreamsSettled: settledOrWaited(settle, options),
+    settle,
     drain: shared.drain,
     emitActivity: (activity) => emitActivity(options, activity),
     onClosed: (closedId) => sessions.delete(closedId),
@@ -112,16 +135,24 @@ function createSessionContext(
   };
 }
 
-function checkBatchDeadline(batchDeadlineMs: number | undefined): void {
-  if (
-    batchDeadlineMs !== undefined &&
-    (!Number.isInteger(batchDeadlineMs) || batchDeadlineMs < 1 || batchDeadlineMs > 2 ** 31 - 1)
-  ) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `createGatewayServer: batchDeadlineMs must be a positive integer of milliseconds (at most 2147483647), got ${String(batchDeadlineMs)}.`,
-    );
-  }
+/** An early request waits for the first decision, or for its own bound, whichever comes first. */
+function settledOrWaited(settle: SettleGate, options: GatewayServerOptions): () => Promise<void> {
+  const waited = waitForUpstreams(options.upstreamsReady, options.upstreamsWaitMs);
+  return () => (settle.open ? Promise.resolve() : Promise.race([settle.opened, waited()]));
+}
+
+/** Checks a millisecond option (a timer's range); the message names it and its range. */
+function checkMilliseconds(name: string, value: number | undefined, least: 0 | 1): void {
+  if (value === undefined) return;
+  if (Number.isInteger(value) && value >= least && value <= 2 ** 31 - 1) return;
+  const range =
+    least === 1
+      ? 'a positive integer of milliseconds (at most 2147483647)'
+      : 'a whole number of milliseconds from 0 to 2147483647';
+  throw new ToolSearchError(
+    'invalid_argument',
+    `createGatewayServer: ${name} must be ${range}, got ${String(value)}.`,
+  );
 }
 
 function toolsetRegistry(options: GatewayServerOptions): ToolsetRegistry {

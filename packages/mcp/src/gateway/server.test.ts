@@ -133,6 +133,26 @@ describe('createGatewayServer', () => {
     expect(textOf(read)).toContain('hello from the workspace');
   });
 
+  it('runs a tool_call of a visible tool and tells the model, in the result, to call it directly', async () => {
+    const path = join(workspace.directory, 'notes.txt');
+    const result = await admin.call('tool_call', {
+      name: 'read_text_file',
+      arguments: { path },
+    });
+    expect(result.isError).not.toBe(true);
+    const texts = result.content.map((part) => (part.type === 'text' ? part.text : ''));
+    expect(texts[0]).toContain('hello from the workspace');
+    expect(texts.at(-1)).toBe(
+      "'read_text_file' is already in your tools list: it ran, but call it directly by its name next time, not through tool_call.",
+    );
+    const batch = await admin.call('tool_call', {
+      calls: [{ name: 'read_text_file', arguments: { path } }],
+    });
+    expect(textOf(batch)).toContain('call it directly by its name next time');
+    const direct = await admin.call('read_text_file', { path });
+    expect(textOf(direct)).not.toContain('call it directly');
+  });
+
   it('refuses a name that is not in the session', async () => {
     const result = await admin.call('no_such_tool', {});
     expect(result.isError).toBe(true);

@@ -174,6 +174,7 @@ async function closeGateway(
   closeOptions: GatewayCloseOptions,
 ): Promise<DrainReport> {
   const { listeners, sessions } = state;
+  state.sessionContext.settle.dispose();
   for (const listener of listeners) listener.stopAccepting();
   const report = await state.drain.drain(closeOptions.graceMs ?? 0);
   // The answers are on their way: stdio writes them within this turn, HTTP

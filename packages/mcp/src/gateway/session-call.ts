@@ -33,6 +33,8 @@ export interface CallContext extends ToolCallContext {
 const DISPATCHED = Symbol('dispatched');
 interface Dispatched {
   [DISPATCHED]: DispatchResult;
+  /** The bridge's hint for the model (a `tool_call` of a tool it already sees). */
+  hint?: string;
 }
 
 function isDispatched(value: unknown): value is Dispatched {
@@ -53,9 +55,17 @@ function succeeded(result: DispatchResult): boolean {
   return !(typeof value === 'object' && value !== null && value.isError === true);
 }
 
+// The MCP result of a dispatched call, with the bridge's hint as one more text part: the
+// model reads the content, not the object the bridge put the hint on.
+function dispatchedResult(dispatched: Dispatched): CallToolResult {
+  const result = toCallToolResult(dispatched[DISPATCHED]);
+  if (dispatched.hint === undefined) return result;
+  return { ...result, content: [...result.content, { type: 'text', text: dispatched.hint }] };
+}
+
 function batchOutcome(result: unknown) {
   if (isDispatched(result)) {
-    return { name: result[DISPATCHED].call.name, result: toCallToolResult(result[DISPATCHED]) };
+    return { name: result[DISPATCHED].call.name, result: dispatchedResult(result) };
   }
   const name = (result as { name?: unknown }).name;
   return {
@@ -171,7 +181,10 @@ function bridgeCall(
       if (deadline?.passed() && !signal.aborted && !succeeded(result)) {
         result = deadline.result(real, 'cancelled');
       }
-      return { [DISPATCHED]: result } satisfies Dispatched;
+      return {
+        [DISPATCHED]: result,
+        ...(ctx.hint === undefined ? {} : { hint: ctx.hint }),
+      } satisfies Dispatched;
     },
     // The pool holds more tools than this session may see: refuse every other name here,
     // and audit the refusal, which no dispatcher hook sees.
@@ -195,7 +208,7 @@ function bridgeResult(
   settled: unknown,
   began: number,
 ): CallToolResult {
-  if (isDispatched(settled)) return toCallToolResult(settled[DISPATCHED]);
+  if (isDispatched(settled)) return dispatchedResult(settled);
   const batch = call.name === TOOL_CALL ? batchResults(settled) : undefined;
   if (batch !== undefined) return batchCallResult(batch.map(batchOutcome));
   if (call.name === TOOL_SEARCH || call.name === TOOL_DESCRIBE) {

@@ -10,10 +10,12 @@ import {
 } from '@tool-search/core';
 import type { AuditHook, Dispatcher, Guardrail } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
-import type { ApprovalConfig } from '../config/schemas.js';
+import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
+import type { DisclosureState } from './disclosure-state.js';
+import type { SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions } from './types.js';
 
 /** What a new session shares with its gateway: the checked config and the gateway's state. */
@@ -39,6 +41,8 @@ export interface GatewaySessionContext {
   maxDescriptionChars: number;
   /** Settles when the upstreams are ready (or the wait is over). */
   upstreamsSettled: () => Promise<void>;
+  /** Opens when the sessions take their first activation decision (see {@link SettleGate}). */
+  settle: SettleGate;
   /** Every session's calls in flight. */
   drain: CallDrain;
   /** Sends a line to the activity feed (never throws). */
@@ -68,18 +72,54 @@ export interface SessionState {
   assembly: Assembly | undefined;
   listed: McpTool[];
   listedKey: string;
+  /** The key of the list the client was last answered with, once it listed. */
+  servedKey: string | undefined;
+  /** The draft catalog's state: the scope catalog and the definitions' hashes. */
+  readonly disclosure: DisclosureState;
   initialized: boolean;
   closed: boolean;
 }
 
-/** Re-scopes and re-assembles the pool's tools; true when the listed tools changed. */
-export function reassemble(state: SessionState): boolean {
-  const { options, registry, toolSearch, maxArgumentBytes, maxDescriptionChars } = state.context;
+/**
+ * The session scope of a profile: its enabled and disabled toolsets.
+ *
+ * @param profile - the profile, or undefined for every tool
+ * @returns the scope
+ * @throws nothing
+ */
+export function scopeOfProfile(profile: GatewayProfile | undefined): SessionScope {
+  const scope: SessionScope = {};
+  if (profile?.enabledToolsets !== undefined) scope.enabledToolsets = profile.enabledToolsets;
+  if (profile?.disabledToolsets !== undefined) scope.disabledToolsets = profile.disabledToolsets;
+  return scope;
+}
+
+/**
+ * The tools of the pool in a scope, descriptions cut as the gateway shows them.
+ *
+ * @throws nothing
+ */
+export function scopedPoolTools(context: GatewaySessionContext, scope: SessionScope) {
+  const { options, registry, maxDescriptionChars } = context;
   // The pool cuts descriptions already; a tool source of another kind may not.
   const shown = options.pool.tools().map((tool) => capToolDescription(tool, maxDescriptionChars));
-  const tools = scopeTools(shown, state.scope, registry);
-  state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
-  state.assembly = assembleTools({
+  return scopeTools(shown, scope, registry);
+}
+
+/**
+ * Assembles a scope's tools with the gateway's options, as every session does.
+ *
+ * @param previous - the same session's previous assembly (its decision, names, cache)
+ * @throws what `assembleTools` throws (two tools of one name)
+ */
+export function assembleScoped(
+  context: GatewaySessionContext,
+  tools: ToolDefinition[],
+  previous: Assembly | undefined,
+  telemetry: BridgeTelemetry,
+): Assembly {
+  const { options, registry, toolSearch, maxArgumentBytes } = context;
+  return assembleTools({
     tools,
     ...(toolSearch === undefined ? {} : { config: toolSearch }),
     ...(options.contextWindow === undefined ? {} : { contextWindow: options.contextWindow }),
@@ -94,9 +134,16 @@ export function reassemble(state: SessionState): boolean {
       ? {}
       : { onSkippedKeyword: options.onSkippedKeyword }),
     describeToolset: (name) => registry.get(name)?.description,
-    ...(state.assembly === undefined ? {} : { previous: state.assembly }),
-    telemetry: state.telemetry,
+    ...(previous === undefined ? {} : { previous }),
+    telemetry,
   });
+}
+
+/** Re-scopes and re-assembles the pool's tools; true when the listed tools changed. */
+export function reassemble(state: SessionState): boolean {
+  const tools = scopedPoolTools(state.context, state.scope);
+  state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
+  state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry);
   const next = state.assembly.tools.map(toMcpTool);
   const key = JSON.stringify(next);
   const changed = key !== state.listedKey;

@@ -7,7 +7,6 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeErrors, createBridgeTelemetry } from '@tool-search/bridge';
 import { createDispatcher, type Dispatcher, type ToolCallHook } from '@tool-search/hooks';
-import type { SessionScope } from '@tool-search/toolsets';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
 import { errorResult } from '../tool-result/error-result.js';
@@ -20,9 +19,22 @@ import {
   createGatewayApproval,
 } from './approval.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
+import {
+  disclosureCapabilities,
+  handleDisclosureRequests,
+  listedFor,
+  queryTools,
+} from './disclosure.js';
+import { LIST_REQUEST_SCHEMA, readListParams } from './disclosure-requests.js';
+import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
 import { type CallContext, callSessionTool } from './session-call.js';
-import { type GatewaySessionContext, reassemble, type SessionState } from './session-state.js';
+import {
+  type GatewaySessionContext,
+  reassemble,
+  type SessionState,
+  scopeOfProfile,
+} from './session-state.js';
 import type { GatewayActivity, GatewaySession } from './types.js';
 
 /**
@@ -47,11 +59,13 @@ export function createGatewaySession(
   state.dispatcher = createSessionDispatcher(state);
   handleRequests(state);
   const unsubscribe = context.options.pool.onToolsChanged(() => {
-    if (state.closed) return;
-    if (reassemble(state) && state.initialized) {
-      void state.server.sendToolListChanged().catch(() => {});
-    }
+    // Until the first connect round settles, the list is partial: the decision waits.
+    if (state.closed || !context.settle.open) return;
+    if (reassemble(state) && state.initialized) announce(state);
   });
+  const stopWaiting = context.settle.open
+    ? () => {}
+    : context.settle.whenOpen(() => takeFirstDecision(state));
   const { server } = state;
   server.oninitialized = () => {
     state.initialized = true;
@@ -59,6 +73,7 @@ export function createGatewaySession(
   const end = () => {
     state.closed = true;
     unsubscribe();
+    stopWaiting();
     context.onClosed(id);
   };
   const session: GatewaySession = {
@@ -81,6 +96,22 @@ export function createGatewaySession(
   return session;
 }
 
+function announce(state: SessionState): void {
+  void state.server.sendToolListChanged().catch(() => {});
+}
+
+/**
+ * The decision on the settled list. The client is told only when it was served another
+ * list before (its wait ran out first): one that has not listed yet sees this one first.
+ */
+function takeFirstDecision(state: SessionState): void {
+  if (state.closed) return;
+  reassemble(state);
+  if (state.initialized && state.servedKey !== undefined && state.servedKey !== state.listedKey) {
+    announce(state);
+  }
+}
+
 function createSessionState(
   context: GatewaySessionContext,
   profileName: string | undefined,
@@ -88,11 +119,12 @@ function createSessionState(
   id: string,
 ): SessionState {
   const { options } = context;
-  const scope: SessionScope = {};
-  if (profile?.enabledToolsets !== undefined) scope.enabledToolsets = profile.enabledToolsets;
-  if (profile?.disabledToolsets !== undefined) scope.disabledToolsets = profile.disabledToolsets;
+  const scope = scopeOfProfile(profile);
   const server = new Server(context.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: {
+      tools: { listChanged: true },
+      ...(options.experimentalCatalog === false ? {} : { experimental: disclosureCapabilities() }),
+    },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
   });
   return {
@@ -109,6 +141,8 @@ function createSessionState(
     assembly: undefined,
     listed: [],
     listedKey: '',
+    servedKey: undefined,
+    disclosure: createDisclosureState(),
     initialized: false,
     closed: false,
   };
@@ -195,10 +229,18 @@ function createSessionDispatcher(state: SessionState): Dispatcher {
 /** Answers `tools/list` and `tools/call` once the upstreams settled. */
 function handleRequests(state: SessionState): void {
   const { upstreamsSettled, drain } = state.context;
-  state.server.setRequestHandler(ListToolsRequestSchema, async () => {
-    await upstreamsSettled();
-    return { tools: state.listed };
-  });
+  const experimental = state.context.options.experimentalCatalog !== false;
+  state.server.setRequestHandler(
+    experimental ? LIST_REQUEST_SCHEMA : ListToolsRequestSchema,
+    async (request) => {
+      const { query } = experimental ? readListParams(request.params) : {};
+      await upstreamsSettled();
+      if (query !== undefined) return { tools: await queryTools(state, query) };
+      state.servedKey = state.listedKey;
+      return { tools: listedFor(state) };
+    },
+  );
+  if (experimental) handleDisclosureRequests(state);
   // The lenient schema lets the SDK check the request itself: bad params (say,
   // `arguments` that are a string) get -32602 Invalid params instead of -32603.
   state.server.setRequestHandler(LENIENT_CALL_TOOL_REQUEST_SCHEMA, (raw, extra) =>

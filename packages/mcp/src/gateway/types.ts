@@ -36,6 +36,16 @@ export interface GatewayActivity {
   durationMs: number;
 }
 
+/** What a warm-up did, for a log line or a test. */
+export interface WarmUpReport {
+  /** The scopes assembled: `(default)` for the sessions of no profile, else profile names. */
+  scopes: string[];
+  /** Of those, the ones whose catalog was searched (tool search active there). */
+  searched: string[];
+  /** How long it took, in milliseconds. */
+  durationMs: number;
+}
+
 /** Options of {@link createGatewayServer}. */
 export interface GatewayServerOptions {
   /** Where the tools come from, usually a started {@link UpstreamPool}. */
@@ -94,6 +104,36 @@ export interface GatewayServerOptions {
   upstreamsReady?: PromiseLike<unknown>;
   /** The longest such a request waits for `upstreamsReady`. @defaultValue 10000 */
   upstreamsWaitMs?: number;
+  /**
+   * The settle deadline: the longest the sessions' first activation decision waits for
+   * `upstreamsReady`, from the gateway's creation. Until then a session neither decides
+   * on the partial list nor sends `list_changed` as servers arrive, so a client that
+   * connects while a slow server starts sees the bridge once, not the whole list and
+   * then the bridge. Once past, each change is decided as it comes (with the hysteresis
+   * band of `toolSearch.hysteresisPct`). @defaultValue `upstreamsWaitMs` (10000)
+   */
+  settleDeadlineMs?: number;
+  /**
+   * Warm up tool search once the first connect round settles (or its deadline passes):
+   * each profile's tools are assembled as its sessions will be and their catalog searched
+   * once, in the background, so that the analyzer's language model is loaded and the
+   * index built before a session's first `tool_search`, which then costs what later ones
+   * cost. @defaultValue true
+   */
+  warmUp?: boolean;
+  /**
+   * Serve the draft MCP progressive-disclosure methods as experimental capabilities
+   * (`capabilities.experimental['tools.progressiveDisclosure']` and `['tools.filtering']`):
+   * `tools/catalog` (short entries with a `schemaHash`), `tools/describe` (full
+   * definitions of named tools; unknown names answer -32602 with `data.unknownNames`) and
+   * a `query` on `tools/list` (the best tools of the session's scope, by the gateway's
+   * ranker). A client that declares `experimental['tools.progressiveDisclosure']` gets
+   * its `tools/list` without the bridge tools. A client that speaks neither sees no change.
+   * @defaultValue true
+   */
+  experimentalCatalog?: boolean;
+  /** Told when the warm-up is done: the scopes assembled and searched, and how long it took. */
+  onWarmUp?: (report: WarmUpReport) => void;
   /** How the gateway introduces itself. */
   serverInfo?: Implementation;
   /** Instructions sent to clients at initialization. */

@@ -180,6 +180,14 @@ export const SERVE_FLAGS = [
     description:
       "where sessions, approvals, stream events and the audit trail live: 'memory' (the default, this process only) or redis://host:port[/db] (Valkey too), shared by every replica behind a load balancer (default: the config's store, else memory)",
   },
+  {
+    name: 'console',
+    key: 'console',
+    kind: 'boolean',
+    transport: 'http',
+    description:
+      'serve the operator console under /console (sign in with the gateway token or an operator profile\'s token; also on with "console": { "enabled": true } in the config)',
+  },
 ] as const satisfies FlagTable;
 
 /** The flags of `audit`. */

@@ -182,5 +182,6 @@ async function closeGateway(
   await Promise.allSettled([...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })));
   listeners.clear();
   await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+  await state.sessionContext.inbox?.close().catch(() => {});
   return report;
 }

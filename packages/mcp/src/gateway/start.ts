@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolSearchError } from '@tool-search/core';
 import type { GatewayConfig } from '../config/parse.js';
+import { createGatewayConsole, type GatewayConsole } from '../console/console.js';
 import { openGatewayStore } from '../store/open-store.js';
 import type { GatewayStore } from '../store/types.js';
 import { createUpstreamPool } from '../upstream/pool.js';
@@ -42,6 +44,12 @@ export interface StartGatewayOptions
   onProgress?: (event: UpstreamProgressEvent) => void;
   /** The upstream pool's other options (timeouts, reconnect, stderr, client info). */
   pool?: Omit<UpstreamPoolOptions, 'onProgress'>;
+  /**
+   * Serve the operator console under `/console` of the HTTP listener (also on when the
+   * config says `console: { enabled: true }`): `assetsDirectory` is the folder of its
+   * built front end (the reference app ships one). Needs `http`.
+   */
+  console?: { assetsDirectory?: string };
 }
 
 /** A running gateway: its upstream pool, its MCP server and where it listens. */
@@ -56,6 +64,8 @@ export interface StartedGateway {
   readonly server: GatewayServer;
   /** Where sessions, approvals, stream events and the audit trail are kept. */
   readonly store: GatewayStore;
+  /** The operator console, when it is on. */
+  readonly console?: GatewayConsole;
   /**
    * Settles once every upstream is `ready` or `failed` (for tools that need the full
    * list).
@@ -186,10 +196,19 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     onProgress: _onProgress,
     pool: _poolOptions,
     store: storeOption,
+    console: consoleOption,
     ...serverOptions
   } = options;
+  const consoleWanted = consoleOption !== undefined || config.console?.enabled === true;
   const http = httpOptionsOf(httpOption);
   if (http !== undefined) validateGatewayHttpOptions(http, config);
+  if (consoleWanted && http === undefined) {
+    throw new ToolSearchError(
+      'invalid_config',
+      'The console is served from the HTTP listener: start the gateway with http (serve --http) to use it.',
+      { data: { field: 'console' } },
+    );
+  }
   const storeSpec = storeOption ?? config.store;
   const store = await storeOf(storeSpec, serverOptions.onStoreError);
   const pool = poolOf(options, store);
@@ -198,8 +217,17 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
   // comes before the first connect round is over waits for it briefly.
   let firstRound: (statuses: UpstreamServerStatus[]) => void = () => {};
   // The server first: a bad profile is refused before any upstream is spawned.
+  let gatewayConsole: GatewayConsole | undefined;
   const server = createGatewayServer({
     ...serverOptions,
+    ...(consoleWanted
+      ? {
+          onActivity: (activity) => {
+            gatewayConsole?.record(activity);
+            serverOptions.onActivity?.(activity);
+          },
+        }
+      : {}),
     pool,
     config,
     store,
@@ -207,18 +235,37 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       firstRound = resolve;
     }),
   });
+  if (consoleWanted) {
+    gatewayConsole = createGatewayConsole({
+      store,
+      pool,
+      config,
+      sessions: () => server.sessions(),
+      ...(serverOptions.ranker === undefined ? {} : { ranker: serverOptions.ranker }),
+      ...(consoleOption?.assetsDirectory === undefined
+        ? {}
+        : { assetsDirectory: consoleOption.assetsDirectory }),
+    });
+  }
   const starting = pool.start();
   void starting.then(firstRound);
   const ownStore = typeof storeSpec === 'string' || storeSpec === undefined;
   let closing: Promise<void> | undefined;
   const close = (closeOptions: GatewayCloseOptions = {}): Promise<void> => {
+    gatewayConsole?.close();
     closing ??= closeStarted({ server, pool, store, ownStore, starting }, closeOptions);
     return closing;
   };
   let url: string | undefined;
   try {
     if (transport !== undefined) await server.connect(transport);
-    if (http !== undefined) url = (await server.listenHttp(http)).url;
+    if (http !== undefined) {
+      const mounts = [
+        ...(http.mounts ?? []),
+        ...(gatewayConsole === undefined ? [] : [gatewayConsole]),
+      ];
+      url = (await server.listenHttp({ ...http, mounts })).url;
+    }
   } catch (error) {
     await close().catch(() => {});
     throw error;
@@ -229,6 +276,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     pool,
     server,
     store,
+    ...(gatewayConsole === undefined ? {} : { console: gatewayConsole }),
     ready: () => starting,
     close,
   };

@@ -1,0 +1,123 @@
+import { get, post } from '../api.js';
+import { h, json, replace, table } from '../dom.js';
+import type { Page } from './types.js';
+
+interface Tool {
+  key: string;
+  name: string;
+  server: string;
+  toolset?: string;
+  description: string;
+  inputSchema: unknown;
+  loading: 'visible' | 'deferred' | 'held';
+  tokens: number;
+  review: string;
+  heldDetail?: string;
+  poisoning: { label: string; where: string; excerpt: string }[];
+}
+
+interface ToolsView {
+  tools: Tool[];
+  unmatchedRules: { path: string; pattern: string }[];
+  hold: string;
+}
+
+function reviewButtons(tool: Tool, act: (action: 'accept' | 'hold') => void): HTMLElement {
+  return h(
+    'div',
+    { class: 'actions' },
+    tool.review === 'accepted' || tool.review === 'unreviewed'
+      ? null
+      : h(
+          'button',
+          {
+            type: 'button',
+            class: 'allow',
+            'aria-label': `Accept ${tool.key}`,
+            'data-accept': tool.key,
+            onclick: () => act('accept'),
+          },
+          'Accept',
+        ),
+    tool.review === 'held' || tool.review === 'unreviewed'
+      ? null
+      : h(
+          'button',
+          {
+            type: 'button',
+            class: 'deny',
+            'aria-label': `Hold ${tool.key}`,
+            'data-hold': tool.key,
+            onclick: () => act('hold'),
+          },
+          'Hold',
+        ),
+  );
+}
+
+function details(tool: Tool): HTMLElement {
+  return h(
+    'details',
+    {},
+    h('summary', {}, 'Definition'),
+    h('p', { 'data-description': tool.key }, tool.description),
+    h('pre', {}, json(tool.inputSchema)),
+    tool.heldDetail ? h('p', { class: 'muted' }, tool.heldDetail) : null,
+  );
+}
+
+/** The catalog by server: deferred or visible, tokens, review state, poisoning flags. */
+export const toolsPage: Page = (main, say) => {
+  const render = async () => {
+    const view = await get<ToolsView>('tools');
+    const act = (tool: Tool) => (action: 'accept' | 'hold') => {
+      post(`tools/${action}`, { key: tool.key })
+        .then(() => say(`${action === 'accept' ? 'Accepted' : 'Held'}: ${tool.key}`))
+        .catch((error: Error) => say(error.message))
+        .finally(() => window.setTimeout(() => void render(), 1200));
+    };
+    const servers = [...new Set(view.tools.map((tool) => tool.server))];
+    replace(
+      main,
+      h('h2', {}, 'Tools'),
+      h(
+        'p',
+        { class: 'muted' },
+        `Review: ${view.hold === 'none' ? 'off (review.hold is none)' : `holding ${view.hold}`}.`,
+      ),
+      servers.map((server) =>
+        table(
+          `Server ${server}`,
+          ['Tool', 'Toolset', 'Loading', 'Tokens', 'Review', 'Flags', ''],
+          view.tools
+            .filter((tool) => tool.server === server)
+            .map((tool) => [
+              h('span', { 'data-tool': tool.key }, h('strong', {}, tool.name), details(tool)),
+              tool.toolset ?? '',
+              tool.loading,
+              String(tool.tokens),
+              h('span', { 'data-review': tool.key }, tool.review),
+              tool.poisoning.length === 0
+                ? ''
+                : h(
+                    'ul',
+                    { class: 'flag' },
+                    tool.poisoning.map((flag) => h('li', {}, `${flag.label} (${flag.where})`)),
+                  ),
+              reviewButtons(tool, act(tool)),
+            ]),
+        ),
+      ),
+      h('h3', {}, 'Rules that match no tool'),
+      view.unmatchedRules.length === 0
+        ? h('p', { class: 'muted' }, 'Every rule matches a tool.')
+        : h(
+            'ul',
+            {},
+            view.unmatchedRules.map((rule) => h('li', {}, `${rule.path}: ${rule.pattern}`)),
+          ),
+    );
+  };
+  void render().catch((error: Error) => say(error.message));
+  return () => {};
+};

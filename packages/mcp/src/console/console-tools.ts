@@ -1,0 +1,126 @@
+import { classifyTools, estimateToolTokens, type ToolDefinition } from '@tool-search/core';
+import type { GatewayConfig } from '../config/parse.js';
+import { findUnmatchedRules } from '../config/rule-report.js';
+import { detectToolPoisoning } from '../upstream/poisoning.js';
+import type { UpstreamPool } from '../upstream/pool-types.js';
+import { reviewKey } from '../upstream/review.js';
+import { HELD_BY_OPERATOR } from './console-review.js';
+
+/** One tool as the console's Tools page shows it. */
+export interface ConsoleTool {
+  /** `server/upstreamName`: what accept and hold name. */
+  key: string;
+  /** The exposed name (the upstream name for a held tool). */
+  name: string;
+  server: string;
+  toolset?: string;
+  description: string;
+  /** The input schema, as served (or as held). */
+  inputSchema: unknown;
+  /** `visible` (pinned or core), `deferred` (behind tool search when it is active), `held`. */
+  loading: 'visible' | 'deferred' | 'held';
+  /** The estimated tokens of its definition in a request. */
+  tokens: number;
+  /** `accepted`, `new`, `changed` or `held` (review), `unreviewed` when review is off. */
+  review: 'accepted' | 'new' | 'changed' | 'held' | 'unreviewed';
+  /** Why it is held, in words. */
+  heldDetail?: string;
+  /** Instruction-like text aimed at the model (labels and where). */
+  poisoning: { label: string; where: string; excerpt: string }[];
+}
+
+/** What the Tools page shows: every tool, and the policy patterns that match none. */
+export interface ConsoleToolsView {
+  tools: ConsoleTool[];
+  unmatchedRules: { path: string; pattern: string }[];
+  /** The review mode (`review.hold`). */
+  hold: string;
+}
+
+function viewOf(
+  tool: ToolDefinition,
+  server: string,
+  upstreamName: string,
+  loading: ConsoleTool['loading'],
+  review: ConsoleTool['review'],
+): ConsoleTool {
+  return {
+    key: reviewKey(server, upstreamName),
+    name: tool.name,
+    server,
+    ...(tool.toolset === undefined ? {} : { toolset: tool.toolset }),
+    description: tool.description ?? '',
+    inputSchema: tool.inputSchema,
+    loading,
+    tokens: estimateToolTokens([tool]),
+    review,
+    poisoning: detectToolPoisoning(tool).map(({ label, where, excerpt }) => ({
+      label,
+      where,
+      excerpt,
+    })),
+  };
+}
+
+/**
+ * The console's catalog: the pool's tools by server (visible or deferred, estimated
+ * tokens, review state, poisoning flags), the held ones, and the rules matching no tool.
+ *
+ * @param pool - the upstream pool
+ * @param config - the gateway config
+ * @param accepted - the accepted fingerprints (review file or store)
+ * @returns the view
+ * @throws nothing
+ */
+export function consoleTools(
+  pool: Pick<UpstreamPool, 'tools' | 'status' | 'fingerprints'>,
+  config: Pick<GatewayConfig, 'guardrails' | 'approval' | 'pins' | 'review'>,
+  accepted: ReadonlyMap<string, string>,
+): ConsoleToolsView {
+  const served = pool.tools();
+  const deferrable = new Set(classifyTools(served).deferrable.map((tool) => tool.name));
+  const fingerprints = new Map(
+    pool.fingerprints().map((item) => [reviewKey(item.server, item.name), item.fingerprint]),
+  );
+  const reviewing = config.review.hold !== 'none';
+  const reviewOf = (key: string): ConsoleTool['review'] => {
+    if (!reviewing) return 'unreviewed';
+    const before = accepted.get(key);
+    if (before === undefined) return 'new';
+    if (before === HELD_BY_OPERATOR) return 'held';
+    return before === fingerprints.get(key) ? 'accepted' : 'changed';
+  };
+  const tools = served.map((tool) => {
+    const server = tool.origin?.server ?? '';
+    const name = tool.origin?.name ?? tool.name;
+    const key = reviewKey(server, name);
+    return viewOf(
+      tool,
+      server,
+      name,
+      deferrable.has(tool.name) ? 'deferred' : 'visible',
+      reviewOf(key),
+    );
+  });
+  for (const status of pool.status()) {
+    for (const held of status.heldTools) {
+      const view = viewOf(
+        held.tool ?? { name: held.name, inputSchema: { type: 'object' } },
+        status.name,
+        held.name,
+        'held',
+        held.reason === 'changed' ? 'changed' : held.reason === 'new' ? 'new' : 'held',
+      );
+      tools.push({ ...view, heldDetail: held.detail });
+    }
+  }
+  tools.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  return {
+    tools,
+    unmatchedRules: findUnmatchedRules(config, served).map(({ path, pattern }) => ({
+      path,
+      pattern,
+    })),
+    hold: config.review.hold,
+  };
+}

@@ -283,12 +283,9 @@ export const approvalSchema = z.strictObject({
    * elicitation, else `fallback` answers); `'console'` the operators in the console's
    * approvals inbox; `'elicitation-or-console'` the client when it can be asked, else
    * the console. A question in the console waits up to `timeoutMs`, then denies.
-   * @defaultValue 'elicitation'
+   * Absent means `'elicitation'`.
    */
-  via: z
-    .enum(['elicitation', 'console', 'elicitation-or-console'])
-    .optional()
-    .default('elicitation'),
+  via: z.enum(['elicitation', 'console', 'elicitation-or-console']).optional(),
 });
 
 /** Which calls need a person's approval, and what happens when nobody can be asked. */

@@ -136,9 +136,10 @@ function frontSteps(state: ListenerState, tokens: HttpTokens): HttpStep[] {
     port: () => state.port,
   });
   return [
+    // A mount is a same-origin site of its own (no CORS): it checks Host and Origin itself.
+    ...mountSteps(state.options.mounts ?? [], host, { tokens, port: () => state.port }),
     originStep({ allowedOrigins: new Set(state.options.allowedOrigins ?? []), ownOrigins }),
     livenessStep(),
-    ...mountSteps(state.options.mounts ?? [], host, { tokens, port: () => state.port }),
     endpointStep(state.path),
     host,
     readinessStep(state.host.readiness),

@@ -185,17 +185,22 @@ describe('the operator console, in Chromium', () => {
   });
 
   it('makes a changed tool callable once accepted, and shows its hostile description as text', async () => {
+    await page.goto(`${consoleUrl}#tools`);
+    const review = page.locator('[data-review="hostile/hostile_echo"]');
+    expect(await review.textContent()).toBe('accepted');
     const agent = await plainClient(gateway.url!, AGENT_TOKEN);
     await agent.call('hostile_mutate', { description: MARKUP });
     const listed = async () => (await agent.client.listTools()).tools.map((tool) => tool.name);
     await expect.poll(listed, { timeout: 10_000 }).not.toContain('hostile_echo');
-    await page.goto(`${consoleUrl}#tools`);
-    const review = page.locator('[data-review="hostile/hostile_echo"]');
+    await page.reload();
     await expect.poll(() => review.textContent(), { timeout: 10_000 }).toBe('changed');
-    await page.locator('[data-tool="hostile/hostile_echo"] summary').click();
     expect(await page.locator('[data-description="hostile/hostile_echo"]').textContent()).toBe(
       MARKUP,
     );
+    // The diff against the accepted definition: the new description added, as text.
+    const diff = page.locator('[data-diff="hostile/hostile_echo"]');
+    expect(await diff.locator('ins').allTextContents()).toContain(`+ ${MARKUP}\n`);
+    expect(await diff.locator('del').count()).toBeGreaterThan(0);
     await page.getByRole('button', { name: 'Accept hostile/hostile_echo' }).click();
     await expect.poll(listed, { timeout: 10_000 }).toContain('hostile_echo');
     const pending = agent.call('hostile_echo', { message: 'after review' });

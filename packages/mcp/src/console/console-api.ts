@@ -32,8 +32,8 @@ async function activityStream({ res, state }: ConsoleRequest): Promise<void> {
 
 async function tools({ res, state }: ConsoleRequest): Promise<void> {
   const { pool, config } = state.options;
-  const accepted = await state.review.read().catch(() => new Map<string, string>());
-  sendJson(res, 200, consoleTools(pool, config, accepted));
+  const accepted = await state.rememberAccepted();
+  sendJson(res, 200, consoleTools(pool, config, accepted, state.acceptedSeen));
 }
 
 async function search({ res, url, state }: ConsoleRequest): Promise<void> {

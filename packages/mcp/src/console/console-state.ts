@@ -6,13 +6,14 @@ import type { GatewayStore } from '../store/types.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
+import { type AcceptedDefinitions, rememberAccepted } from './console-tools.js';
 
 /** Options of {@link createGatewayConsole}. */
 export interface GatewayConsoleOptions {
   /** The gateway's store (approvals inbox, audit trail, shared review). */
   store: GatewayStore;
   /** The upstream pool. */
-  pool: Pick<UpstreamPool, 'tools' | 'status' | 'fingerprints'>;
+  pool: Pick<UpstreamPool, 'tools' | 'status' | 'fingerprints' | 'onToolsChanged'>;
   /** The gateway config. */
   config: Pick<
     GatewayConfig,
@@ -44,7 +45,10 @@ export class ConsoleState {
   readonly analyzer = createAnalyzer();
   readonly lastSeen = new Map<string, number>();
   readonly samples: TokensSample[] = [];
+  /** The accepted definitions seen served: a change is shown against them. */
+  readonly acceptedSeen: AcceptedDefinitions = new Map();
   private readonly sampler: NodeJS.Timeout;
+  private readonly unwatch: () => void;
 
   constructor(readonly options: GatewayConsoleOptions) {
     this.feed = new ConsoleFeed(options.store);
@@ -52,6 +56,14 @@ export class ConsoleState {
     this.registry = createToolsetRegistry(options.config.toolsets);
     this.sampler = setInterval(() => this.sample(), SAMPLE_EVERY_MS);
     this.sampler.unref();
+    this.unwatch = options.pool.onToolsChanged(() => void this.rememberAccepted());
+  }
+
+  /** Remembers the accepted definitions served now (a review that cannot be read: none). */
+  async rememberAccepted(): Promise<ReadonlyMap<string, string>> {
+    const accepted = await this.review.read().catch(() => new Map<string, string>());
+    rememberAccepted(this.options.pool, accepted, this.acceptedSeen);
+    return accepted;
   }
 
   /** A line of the gateway's activity feed. */
@@ -83,6 +95,7 @@ export class ConsoleState {
 
   close(): void {
     clearInterval(this.sampler);
+    this.unwatch();
     this.feed.close();
   }
 }

@@ -4,6 +4,7 @@ import { findUnmatchedRules } from '../config/rule-report.js';
 import { detectToolPoisoning } from '../upstream/poisoning.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { reviewKey } from '../upstream/review.js';
+import { type DiffLine, definitionLines, diffLines } from './console-diff.js';
 import { HELD_BY_OPERATOR } from './console-review.js';
 
 /** One tool as the console's Tools page shows it. */
@@ -27,7 +28,15 @@ export interface ConsoleTool {
   heldDetail?: string;
   /** Instruction-like text aimed at the model (labels and where). */
   poisoning: { label: string; where: string; excerpt: string }[];
+  /**
+   * For a changed tool: its definition against the accepted one, line by line, when this
+   * console saw the accepted one served (absent when it was accepted before it started).
+   */
+  diff?: DiffLine[];
 }
+
+/** The accepted definitions this console saw served, by review key. */
+export type AcceptedDefinitions = Map<string, { fingerprint: string; tool: ToolDefinition }>;
 
 /** What the Tools page shows: every tool, and the policy patterns that match none. */
 export interface ConsoleToolsView {
@@ -76,6 +85,7 @@ export function consoleTools(
   pool: Pick<UpstreamPool, 'tools' | 'status' | 'fingerprints'>,
   config: Pick<GatewayConfig, 'guardrails' | 'approval' | 'pins' | 'review'>,
   accepted: ReadonlyMap<string, string>,
+  seen: AcceptedDefinitions = new Map(),
 ): ConsoleToolsView {
   const served = pool.tools();
   const deferrable = new Set(classifyTools(served).deferrable.map((tool) => tool.name));
@@ -114,6 +124,17 @@ export function consoleTools(
       tools.push({ ...view, heldDetail: held.detail });
     }
   }
+  for (const view of tools) {
+    const before = seen.get(view.key);
+    if (view.review !== 'changed' || before === undefined) continue;
+    view.diff = diffLines(
+      definitionLines(before.tool),
+      definitionLines({
+        description: view.description,
+        inputSchema: view.inputSchema as ToolDefinition['inputSchema'],
+      }),
+    );
+  }
   tools.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return {
     tools,
@@ -123,4 +144,31 @@ export function consoleTools(
     })),
     hold: config.review.hold,
   };
+}
+
+/**
+ * Remembers the served definition of every tool whose current fingerprint is the
+ * accepted one: what a later change is shown against.
+ *
+ * @param pool - the upstream pool
+ * @param accepted - the accepted fingerprints
+ * @param seen - the definitions remembered so far (updated)
+ * @throws nothing
+ */
+export function rememberAccepted(
+  pool: Pick<UpstreamPool, 'tools' | 'fingerprints'>,
+  accepted: ReadonlyMap<string, string>,
+  seen: AcceptedDefinitions,
+): void {
+  const current = new Map(
+    pool.fingerprints().map((item) => [reviewKey(item.server, item.name), item.fingerprint]),
+  );
+  for (const tool of pool.tools()) {
+    if (tool.origin === undefined) continue;
+    const key = reviewKey(tool.origin.server, tool.origin.name);
+    const fingerprint = current.get(key);
+    if (fingerprint !== undefined && accepted.get(key) === fingerprint) {
+      seen.set(key, { fingerprint, tool });
+    }
+  }
 }

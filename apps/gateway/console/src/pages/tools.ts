@@ -14,6 +14,7 @@ interface Tool {
   review: string;
   heldDetail?: string;
   poisoning: { label: string; where: string; excerpt: string }[];
+  diff?: { kind: 'same' | 'removed' | 'added'; text: string }[];
 }
 
 interface ToolsView {
@@ -55,11 +56,35 @@ function reviewButtons(tool: Tool, act: (action: 'accept' | 'hold') => void): HT
   );
 }
 
+/** The change of a definition against the accepted one, line by line. */
+function diffOf(tool: Tool): HTMLElement | null {
+  if (tool.review !== 'changed') return null;
+  if (tool.diff === undefined) {
+    return h(
+      'p',
+      { class: 'muted' },
+      'The accepted definition was accepted before this gateway started: no diff.',
+    );
+  }
+  return h(
+    'pre',
+    { 'data-diff': tool.key, 'aria-label': `Changes of ${tool.key} since it was accepted` },
+    tool.diff.map((line) =>
+      line.kind === 'added'
+        ? h('ins', {}, `+ ${line.text}\n`)
+        : line.kind === 'removed'
+          ? h('del', {}, `- ${line.text}\n`)
+          : h('span', {}, `  ${line.text}\n`),
+    ),
+  );
+}
+
 function details(tool: Tool): HTMLElement {
   return h(
     'details',
-    {},
-    h('summary', {}, 'Definition'),
+    { open: tool.review === 'changed' },
+    h('summary', {}, tool.review === 'changed' ? 'Definition and what changed' : 'Definition'),
+    diffOf(tool),
     h('p', { 'data-description': tool.key }, tool.description),
     h('pre', {}, json(tool.inputSchema)),
     tool.heldDetail ? h('p', { class: 'muted' }, tool.heldDetail) : null,

@@ -212,6 +212,25 @@ describe('the operator console, in Chromium', () => {
     await agent.client.close();
   });
 
+  it('shows the ranked hits of a query and why each ranked', async () => {
+    await page.goto(`${consoleUrl}#search`);
+    await page.getByLabel('Query').fill('echo message');
+    await page.getByRole('button', { name: 'Search' }).click();
+    const first = page.locator('#search-hits li').first();
+    await expect.poll(() => first.textContent()).toContain('hostile_echo');
+    expect(await first.textContent()).toMatch(/Matched name: echo/);
+  });
+
+  it('ends a session from the Sessions page', async () => {
+    const agent = await plainClient(gateway.url!, AGENT_TOKEN);
+    const before = gateway.server.sessions().length;
+    await page.goto(`${consoleUrl}#sessions`);
+    const id = gateway.server.sessions().at(-1)!.id;
+    await page.getByRole('button', { name: `End session ${id.slice(0, 8)}` }).click();
+    await expect.poll(() => gateway.server.sessions().length).toBe(before - 1);
+    await expect(agent.call('hostile_calls')).rejects.toThrow();
+  });
+
   it('runs nothing a hostile upstream or client sent: no dialog, no request elsewhere, no element', async () => {
     for (const name of ['overview', 'approvals', 'activity', 'tools', 'search', 'sessions']) {
       await page.goto(`${consoleUrl}#${name}`);

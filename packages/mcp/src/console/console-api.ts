@@ -105,6 +105,7 @@ async function overview({ res, state }: ConsoleRequest): Promise<void> {
   const recent = await state.feed.recent(2000);
   const hours = new Map<string, { calls: number; denials: number }>();
   for (const line of recent) {
+    if (line.kind !== 'call') continue;
     const hour = `${line.time.slice(0, 13)}:00`;
     const bucket = hours.get(hour) ?? { calls: 0, denials: 0 };
     bucket.calls += 1;

@@ -50,6 +50,9 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
   };
 }
 
+/** How many of its own searches and descriptions a replica keeps for the feed. */
+const LOCAL_LINES = 200;
+
 /**
  * The live feed: follows the store's audit trail (the calls of every replica) while a
  * console listens, and adds this replica's searches and descriptions; each line goes
@@ -57,15 +60,20 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
  */
 export class ConsoleFeed {
   private readonly streams = new Set<ServerResponse>();
+  /** This replica's latest searches and descriptions (the audit trail has only calls). */
+  private readonly local: ConsoleActivity[] = [];
   private following = false;
   private localSequence = 0;
 
   constructor(private readonly store: GatewayStore) {}
 
-  /** The latest `count` calls, oldest first. */
+  /** The latest `count` lines (calls of every replica, this one's searches), oldest first. */
   async recent(count: number): Promise<ConsoleActivity[]> {
     const entries = await this.store.readAudit({ count });
-    return entries.flatMap((entry) => activityOfAudit(entry) ?? []);
+    const calls = entries.flatMap((entry) => activityOfAudit(entry) ?? []);
+    return [...calls, ...this.local]
+      .sort((a, b) => (a.time < b.time ? -1 : a.time > b.time ? 1 : 0))
+      .slice(-count);
   }
 
   /** Opens an event stream on a response; it ends when the client goes. */
@@ -86,7 +94,7 @@ export class ConsoleFeed {
   record(activity: GatewayActivity): void {
     if (activity.kind === 'call') return;
     this.localSequence += 1;
-    this.send({
+    const line: ConsoleActivity = {
       id: `local-${this.localSequence}`,
       time: new Date().toISOString(),
       kind: activity.kind,
@@ -96,7 +104,10 @@ export class ConsoleFeed {
       status: activity.status,
       ...(activity.detail === undefined ? {} : { detail: activity.detail }),
       durationMs: activity.durationMs,
-    });
+    };
+    this.local.push(line);
+    if (this.local.length > LOCAL_LINES) this.local.shift();
+    this.send(line);
   }
 
   /** Ends every stream. */

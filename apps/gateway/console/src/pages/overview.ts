@@ -24,7 +24,8 @@ function chart(samples: Overview['tokensSaved']): SVGElement {
   const width = 600;
   const height = 120;
   const most = Math.max(1, ...samples.map((sample) => sample.tokensSaved));
-  const bar = width / Math.max(1, samples.length);
+  // One sample a minute over two hours at most: a bar is never wider than 24 pixels.
+  const bar = Math.min(24, width / Math.max(1, samples.length));
   const root = svg('svg', {
     class: 'chart',
     viewBox: `0 0 ${width} ${height}`,

@@ -23,6 +23,11 @@ interface ToolsView {
   hold: string;
 }
 
+/** New, changed or held in review, or carrying text aimed at the model. */
+function needsAttention(tool: Tool): boolean {
+  return ['new', 'changed', 'held'].includes(tool.review) || tool.poisoning.length > 0;
+}
+
 function reviewButtons(tool: Tool, act: (action: 'accept' | 'hold') => void): HTMLElement {
   return h(
     'div',
@@ -102,6 +107,24 @@ export const toolsPage: Page = (main, say) => {
         .finally(() => window.setTimeout(() => void render(), 1200));
     };
     const servers = [...new Set(view.tools.map((tool) => tool.server))];
+    const attention = view.tools.filter(needsAttention);
+    const rows = (tools: Tool[]) =>
+      tools.map((tool) => [
+        h('span', { 'data-tool': tool.key }, h('strong', {}, tool.name), details(tool)),
+        tool.toolset ?? '',
+        tool.loading,
+        String(tool.tokens),
+        h('span', { 'data-review': tool.key }, tool.review),
+        tool.poisoning.length === 0
+          ? ''
+          : h(
+              'ul',
+              { class: 'flag' },
+              tool.poisoning.map((flag) => h('li', {}, `${flag.label} (${flag.where})`)),
+            ),
+        reviewButtons(tool, act(tool)),
+      ]);
+    const headers = ['Tool', 'Toolset', 'Loading', 'Tokens', 'Review', 'Flags', ''];
     replace(
       main,
       h('h2', {}, 'Tools'),
@@ -110,27 +133,14 @@ export const toolsPage: Page = (main, say) => {
         { class: 'muted' },
         `Review: ${view.hold === 'none' ? 'off (review.hold is none)' : `holding ${view.hold}`}.`,
       ),
+      attention.length === 0
+        ? h('p', { class: 'muted' }, 'No tool is new, changed, held or flagged.')
+        : table('Needs review: new, changed, held or flagged tools', headers, rows(attention)),
       servers.map((server) =>
         table(
           `Server ${server}`,
-          ['Tool', 'Toolset', 'Loading', 'Tokens', 'Review', 'Flags', ''],
-          view.tools
-            .filter((tool) => tool.server === server)
-            .map((tool) => [
-              h('span', { 'data-tool': tool.key }, h('strong', {}, tool.name), details(tool)),
-              tool.toolset ?? '',
-              tool.loading,
-              String(tool.tokens),
-              h('span', { 'data-review': tool.key }, tool.review),
-              tool.poisoning.length === 0
-                ? ''
-                : h(
-                    'ul',
-                    { class: 'flag' },
-                    tool.poisoning.map((flag) => h('li', {}, `${flag.label} (${flag.where})`)),
-                  ),
-              reviewButtons(tool, act(tool)),
-            ]),
+          headers,
+          rows(view.tools.filter((tool) => tool.server === server && !needsAttention(tool))),
         ),
       ),
       h('h3', {}, 'Rules that match no tool'),

@@ -35,6 +35,10 @@ export type { ApprovalInbox } from './console/approval-inbox.js';
 export { answerPendingApproval, createApprovalInbox } from './console/approval-inbox.js';
 export type { GatewayConsole, GatewayConsoleOptions } from './console/console.js';
 export { CONSOLE_PATH, createGatewayConsole } from './console/console.js';
+export type { DiffLine } from './console/console-diff.js';
+export type { ConsoleActivity } from './console/console-feed.js';
+export type { ConsoleSearchHit } from './console/console-search.js';
+export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
 export type { McpErrorCode } from './errors.js';
 export { isMcpErrorCode, MCP_ERROR_CODES } from './errors.js';
 export {

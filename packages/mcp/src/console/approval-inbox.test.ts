@@ -1,6 +1,7 @@
 import type { ApprovalAnswer, ApprovalRequest } from '@tool-search/hooks';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../__fixtures__/stores.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import { createRedisStore } from '../store/redis-store.js';
 import type { GatewayStore, PendingApproval } from '../store/types.js';
@@ -20,16 +21,7 @@ afterAll(async () => {
 async function redisStore(prefix: string): Promise<GatewayStore> {
   const store = createRedisStore({ url: redis.url, prefix });
   opened.push(store);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await store.ping();
-      return store;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  return untilReady(store);
 }
 
 const kinds: [string, () => Promise<[GatewayStore, GatewayStore]>][] = [

@@ -1,21 +1,9 @@
+import type { ConsoleActivity } from '@tool-search/mcp';
 import { get } from '../api.js';
 import { h, replace } from '../dom.js';
 import type { Page } from './types.js';
 
-interface Activity {
-  id: string;
-  time: string;
-  kind: string;
-  tool: string;
-  origin?: string;
-  sessionId?: string;
-  profile?: string;
-  via?: string;
-  status: string;
-  detail?: string;
-  durationMs: number;
-  replica?: string;
-}
+type Activity = ConsoleActivity;
 
 function row(line: Activity): HTMLTableRowElement {
   const text = [line.tool, line.origin, line.sessionId, line.profile, line.status, line.kind]

@@ -1,19 +1,7 @@
+import type { PendingApproval } from '@tool-search/mcp';
 import { get, post } from '../api.js';
 import { duration, h, json, replace } from '../dom.js';
 import { every, type Page } from './types.js';
-
-interface PendingApproval {
-  id: string;
-  sessionId: string;
-  profile?: string;
-  tool: string;
-  origin?: { server: string; name: string };
-  toolset?: string;
-  arguments: Record<string, unknown>;
-  destructive?: boolean;
-  askedAt: number;
-  expiresAt: number;
-}
 
 const CHOICES = [
   { decision: 'allow-once', label: 'Allow once', className: 'allow' },

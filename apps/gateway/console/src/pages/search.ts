@@ -1,15 +1,9 @@
+import type { ConsoleSearchHit } from '@tool-search/mcp';
 import { get } from '../api.js';
 import { h, replace } from '../dom.js';
 import type { Page } from './types.js';
 
-interface Hit {
-  name: string;
-  score: number;
-  toolset?: string;
-  description: string;
-  matched: Record<string, string[]>;
-  learned: string[];
-}
+type Hit = ConsoleSearchHit;
 
 interface SearchAnswer {
   query: string;

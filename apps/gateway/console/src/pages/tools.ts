@@ -1,27 +1,9 @@
+import type { ConsoleTool, ConsoleToolsView as ToolsView } from '@tool-search/mcp';
 import { get, post } from '../api.js';
 import { h, json, replace, table } from '../dom.js';
 import type { Page } from './types.js';
 
-interface Tool {
-  key: string;
-  name: string;
-  server: string;
-  toolset?: string;
-  description: string;
-  inputSchema: unknown;
-  loading: 'visible' | 'deferred' | 'held';
-  tokens: number;
-  review: string;
-  heldDetail?: string;
-  poisoning: { label: string; where: string; excerpt: string }[];
-  diff?: { kind: 'same' | 'removed' | 'added'; text: string }[];
-}
-
-interface ToolsView {
-  tools: Tool[];
-  unmatchedRules: { path: string; pattern: string }[];
-  hold: string;
-}
+type Tool = ConsoleTool;
 
 /** New, changed or held in review, or carrying text aimed at the model. */
 function needsAttention(tool: Tool): boolean {

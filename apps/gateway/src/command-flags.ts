@@ -350,4 +350,4 @@ export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
  * {@link SERVE_FLAGS} that applies only to HTTP (a test holds the two together).
  */
 export const HTTP_ONLY_MESSAGE =
-  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.';
+  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token, --max-connections and --console.';

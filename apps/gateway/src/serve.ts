@@ -226,6 +226,11 @@ export async function runServe(options: ServeOptions): Promise<number> {
     // The client closing our stdin is the end of the session.
     process.stdin.once('end', () => shutdown(state, undefined));
     process.stdin.once('close', () => shutdown(state, undefined));
+    if (options.console === true || config.console?.enabled === true) {
+      process.stderr.write(
+        'warning: the console is served over HTTP only (--transport http); this stdio gateway serves none.\n',
+      );
+    }
     await startServing(state, common, { transport: new StdioServerTransport() });
     return 0;
   }

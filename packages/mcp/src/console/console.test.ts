@@ -100,10 +100,14 @@ describe('startGateway with the console', () => {
     expect(await page.text()).toContain('pnpm build');
   });
 
-  it('is served only from an HTTP listener', async () => {
-    await expect(startGateway({ config })).rejects.toMatchObject({
+  it('is served only from an HTTP listener: asked for without one, it is a config error', async () => {
+    await expect(startGateway({ config, console: {} })).rejects.toMatchObject({
       code: 'invalid_config',
       data: { field: 'console' },
     });
+    // The config's console does not stop a gateway of the same config without HTTP.
+    const withoutHttp = await startGateway({ config });
+    expect(withoutHttp.console).toBeUndefined();
+    await withoutHttp.close();
   });
 });

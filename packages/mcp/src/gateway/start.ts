@@ -46,8 +46,9 @@ export interface StartGatewayOptions
   pool?: Omit<UpstreamPoolOptions, 'onProgress'>;
   /**
    * Serve the operator console under `/console` of the HTTP listener (also on when the
-   * config says `console: { enabled: true }`): `assetsDirectory` is the folder of its
-   * built front end (the reference app ships one). Needs `http`.
+   * config says `console: { enabled: true }` and there is an HTTP listener):
+   * `assetsDirectory` is the folder of its built front end (the reference app ships one).
+   * Needs `http`.
    */
   console?: { assetsDirectory?: string };
 }
@@ -183,7 +184,8 @@ async function closeStarted(started: Started, closeOptions: GatewayCloseOptions)
  * @param options - see {@link StartGatewayOptions}
  * @returns the running gateway, once it serves (the upstreams may still be connecting)
  * @throws {@link ToolSearchError} `invalid_config` for bad HTTP options, an unknown
- * `profile` or bad toolset definitions, before any upstream starts; `store_unavailable`
+ * `profile` or bad toolset definitions, or a `console` without `http`, before any
+ * upstream starts; `store_unavailable`
  * for a `redis://` store when the optional peer `@redis/client` is not installed (the
  * Redis store is loaded only then); the listen error when the port is taken
  * (everything started is closed again)
@@ -199,10 +201,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     console: consoleOption,
     ...serverOptions
   } = options;
-  const consoleWanted = consoleOption !== undefined || config.console?.enabled === true;
   const http = httpOptionsOf(httpOption);
   if (http !== undefined) validateGatewayHttpOptions(http, config);
-  if (consoleWanted && http === undefined) {
+  // The config's `console` applies where there is an HTTP listener (a stdio gateway of
+  // the same config has none); the option asks for it outright.
+  const consoleWanted =
+    consoleOption !== undefined || (config.console?.enabled === true && http !== undefined);
+  if (consoleOption !== undefined && http === undefined) {
     throw new ToolSearchError(
       'invalid_config',
       'The console is served from the HTTP listener: start the gateway with http (serve --http) to use it.',

@@ -186,6 +186,14 @@ function reportListening(state: ServeState): void {
   }
   if (gateway?.console !== undefined && gateway.url !== undefined) {
     stderr.write(`  console: ${new URL('/console/', gateway.url).href}\n`);
+    const operators = Object.values(config.profiles).some(
+      (profile) => profile.operator && profile.token,
+    );
+    if (options.token === undefined && !operators) {
+      stderr.write(
+        `warning: nobody can sign in to the console: it takes the gateway token (--token or ${TOKEN_ENV}) or the token of a profile with "operator": true.\n`,
+      );
+    }
   }
   if (gateway) reportUpstreams(gateway, stderr, () => state.closing);
 }

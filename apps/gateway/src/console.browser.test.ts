@@ -11,6 +11,7 @@ import {
   HOSTILE_SERVER,
   launchChromium,
   plainClient,
+  SLOW_SERVER,
   signIn,
   textOf,
 } from './__fixtures__/console.js';
@@ -42,6 +43,12 @@ describe('the operator console, in Chromium', () => {
           command: process.execPath,
           args: [HOSTILE_SERVER],
           env: { HOSTILE_STATE_FILE: join(folder, 'hostile-state.json') },
+        },
+        // Fails its first start: the pool gives up on it until someone asks again.
+        flaky: {
+          command: process.execPath,
+          args: [SLOW_SERVER],
+          env: { SLOW_COUNTER_FILE: join(folder, 'flaky-starts'), SLOW_FAIL_ON: '1' },
         },
       },
       approval: { require: ['hostile_echo'], via: 'console', timeoutMs: 60_000 },
@@ -229,6 +236,14 @@ describe('the operator console, in Chromium', () => {
     await page.getByRole('button', { name: `End session ${id.slice(0, 8)}` }).click();
     await expect.poll(() => gateway.server.sessions().length).toBe(before - 1);
     await expect(agent.call('hostile_calls')).rejects.toThrow();
+  });
+
+  it('reconnects an upstream the pool gave up on', async () => {
+    const flaky = () => gateway.pool.status().find((server) => server.name === 'flaky')?.state;
+    expect(flaky()).toBe('failed');
+    await page.goto(`${consoleUrl}#sessions`);
+    await page.getByRole('button', { name: 'Reconnect flaky' }).click();
+    await expect.poll(flaky, { timeout: 10_000 }).toBe('ready');
   });
 
   it('runs nothing a hostile upstream or client sent: no dialog, no request elsewhere, no element', async () => {

@@ -111,6 +111,7 @@ export type {
   UpstreamServerInput,
   UpstreamTransportKind,
 } from './upstream/connect.js';
+export type { RetryDemand } from './upstream/failed-retry.js';
 export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {

@@ -12,6 +12,11 @@ export const HOSTILE_SERVER = fileURLToPath(
   new URL('../../../../packages/mcp/src/__fixtures__/hostile-server.mjs', import.meta.url),
 );
 
+/** The slow and unreliable upstream of the mcp package's fixtures. */
+export const SLOW_SERVER = fileURLToPath(
+  new URL('../../../../packages/mcp/src/__fixtures__/slow-server.mjs', import.meta.url),
+);
+
 /** Debian's Chromium, headless. */
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({

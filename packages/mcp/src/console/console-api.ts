@@ -173,6 +173,26 @@ async function endSession({ req, res, state }: ConsoleRequest): Promise<void> {
   sendJson(res, 200, { ended: session.id });
 }
 
+async function reconnect({ req, res, state }: ConsoleRequest): Promise<void> {
+  const server = (await readJsonBody(req))?.['server'];
+  const retry = state.options.pool.retry;
+  if (typeof server !== 'string' || retry === undefined) {
+    sendError(res, 400, 'Send { server: "<name>" } to a gateway whose pool can retry.');
+    return;
+  }
+  const outcome = retry(server);
+  if (outcome === 'unknown') sendError(res, 404, `No upstream server '${server}'.`);
+  else if (outcome === 'not_failed' || outcome === 'off') {
+    sendError(
+      res,
+      409,
+      outcome === 'off'
+        ? 'Reconnecting is off for this gateway.'
+        : `'${server}' is not failed: the pool reconnects it on its own.`,
+    );
+  } else sendJson(res, 200, { server, retry: outcome });
+}
+
 /** The console's reads (GET), by path below `/console/api/`. */
 export const CONSOLE_READS: Readonly<Record<string, Handler>> = {
   approvals,
@@ -191,4 +211,5 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   'tools/accept': reviewAction('accept'),
   'tools/hold': reviewAction('hold'),
   'sessions/end': endSession,
+  'upstreams/reconnect': reconnect,
 };

@@ -13,7 +13,8 @@ export interface GatewayConsoleOptions {
   /** The gateway's store (approvals inbox, audit trail, shared review). */
   store: GatewayStore;
   /** The upstream pool. */
-  pool: Pick<UpstreamPool, 'tools' | 'status' | 'fingerprints' | 'onToolsChanged'>;
+  pool: Pick<UpstreamPool, 'tools' | 'status' | 'fingerprints' | 'onToolsChanged'> &
+    Partial<Pick<UpstreamPool, 'retry'>>;
   /** The gateway config. */
   config: Pick<
     GatewayConfig,

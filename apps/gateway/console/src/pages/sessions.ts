@@ -68,7 +68,17 @@ export const sessionsPage: Page = (main, say) => {
       upstreamsTable,
       table(
         'Upstream servers',
-        ['Server', 'State', 'Transport', 'Tools', 'Held', 'Refused', 'Reconnects', 'Last error'],
+        [
+          'Server',
+          'State',
+          'Transport',
+          'Tools',
+          'Held',
+          'Refused',
+          'Reconnects',
+          'Last error',
+          '',
+        ],
         upstreams.map((server) => [
           server.name,
           server.state,
@@ -78,6 +88,20 @@ export const sessionsPage: Page = (main, say) => {
           String(server.rejected),
           String(server.reconnectAttempts),
           server.error ?? '',
+          server.state === 'failed'
+            ? h(
+                'button',
+                {
+                  type: 'button',
+                  'aria-label': `Reconnect ${server.name}`,
+                  onclick: () =>
+                    void post('upstreams/reconnect', { server: server.name })
+                      .then(() => say(`Reconnecting ${server.name}`))
+                      .catch((error: Error) => say(error.message)),
+                },
+                'Reconnect',
+              )
+            : '',
         ]),
       ),
     );

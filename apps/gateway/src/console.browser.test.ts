@@ -126,7 +126,9 @@ describe('the operator console, in Chromium', () => {
     const agent = await plainClient(gateway.url!, AGENT_TOKEN);
     const pending = agent.call('hostile_echo', { message: 'please' });
     await page.goto(`${consoleUrl}#approvals`);
-    await approvalCard(page, 'please').getByRole('button', { name: 'Deny: hostile_echo' }).click();
+    // By keyboard: the answer buttons are real buttons, reachable and pressed with Enter.
+    await approvalCard(page, 'please').getByRole('button', { name: 'Deny: hostile_echo' }).focus();
+    await page.keyboard.press('Enter');
     const result = await pending;
     expect(result.isError).toBe(true);
     expect(textOf(result)).toContain('An operator denied the call');

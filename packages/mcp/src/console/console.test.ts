@@ -93,6 +93,19 @@ describe('startGateway with the console', () => {
       body: JSON.stringify({ id: 'no-such-session' }),
     });
     expect(ended.status).toBe(404);
+    // Only the console's own routes answer, never what an object inherits.
+    for (const route of ['constructor', '__proto__', 'toString']) {
+      expect((await api(`api/${route}`, { headers: { cookie } })).status).toBe(404);
+    }
+    // Signing out is a change too: it needs the CSRF token.
+    const signOut = (token: string) =>
+      api('api/logout', {
+        method: 'POST',
+        headers: { cookie, 'content-type': 'application/json', 'x-csrf-token': token },
+        body: '{}',
+      });
+    expect((await signOut('wrong')).status).toBe(403);
+    expect((await signOut(csrf)).headers.get('set-cookie')).toContain('Max-Age=0');
     // Without built assets the page says how to build them, under the same policy.
     const page = await api('');
     expect(page.status).toBe(503);

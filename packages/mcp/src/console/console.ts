@@ -48,23 +48,23 @@ async function answerApi(
   if (req.method === 'POST' && route === 'login') return signIn(auth, context);
   const operator = auth.operatorOfRequest(req);
   if (operator === undefined) return sendError(res, 401, 'Sign in first.');
-  if (req.method === 'POST' && route === 'logout') {
-    return sendJson(res, 200, {}, { 'set-cookie': sessionCookie('', isSecure(req)) });
-  }
   const request: ConsoleRequest = { req, res, url, state };
   if (req.method === 'GET') {
     if (route === 'me') {
       return sendJson(res, 200, { principal: operator.principal, csrf: auth.csrfOf(operator) });
     }
-    const read = CONSOLE_READS[route];
+    const read = Object.hasOwn(CONSOLE_READS, route) ? CONSOLE_READS[route] : undefined;
     return read === undefined ? sendError(res, 404, 'No such console page.') : read(request);
   }
-  const change = req.method === 'POST' ? CONSOLE_CHANGES[route] : undefined;
-  if (change === undefined) return sendError(res, 405, 'Not allowed.');
+  const known = route === 'logout' || Object.hasOwn(CONSOLE_CHANGES, route);
+  if (req.method !== 'POST' || !known) return sendError(res, 405, 'Not allowed.');
   if (!auth.csrfMatches(req, operator)) {
     return sendError(res, 403, 'The CSRF token is missing or wrong: reload the console.');
   }
-  return change(request);
+  if (route === 'logout') {
+    return sendJson(res, 200, {}, { 'set-cookie': sessionCookie('', isSecure(req)) });
+  }
+  return CONSOLE_CHANGES[route]!(request);
 }
 
 function consoleStep(state: ConsoleState, mountContext: HttpMountContext): HttpStep {

@@ -117,7 +117,8 @@ export interface PendingApproval {
 /**
  * Where a gateway keeps the state that must outlive one process: sessions, their
  * `allow-session` approvals, their open questions to the client, the events of their streams (for `Last-Event-ID`), the
- * session caps, the audit trail and the accepted tool fingerprints. Two
+ * session caps, the audit trail, the calls waiting in the console's approvals inbox and the
+ * accepted tool fingerprints. Two
  * implementations: {@link createMemoryStore} (one process, the default) and
  * {@link createRedisStore} (any number of replicas, Redis or Valkey).
  *

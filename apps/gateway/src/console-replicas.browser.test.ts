@@ -97,6 +97,11 @@ describe('the operator console on two replicas behind a balancer', () => {
     expect(textOf(allowed)).toBe('hostile echo: asked on the first replica');
     expect(denied.isError).toBe(true);
     expect(textOf(denied)).toContain('An operator denied the call');
+    // The feed of either replica shows the calls of both (the shared audit trail).
+    await pages[0]!.goto(`${consoleOf(first.url!)}#activity`);
+    await expect
+      .poll(() => pages[0]!.locator('#activity-rows tr', { hasText: 'hostile_echo' }).count())
+      .toBe(2);
     await Promise.all([onFirst.client.close(), onSecond.client.close(), context.close()]);
   });
 });

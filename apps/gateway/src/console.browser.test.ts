@@ -21,6 +21,16 @@ const OPERATOR_TOKEN = 'console-operator-token-0123456789';
 const AGENT_TOKEN = 'console-agent-token-0123456789ab';
 const MARKUP = `<img src=x onerror="alert('img')"><script>alert('script')</script><b>bold</b>`;
 
+/** In the page: the fields without a label and the buttons without a name. */
+const UNNAMED_CONTROLS = `[
+  ...[...document.querySelectorAll('input, select')]
+    .filter((field) => field.labels.length === 0)
+    .map((field) => field.id || field.outerHTML),
+  ...[...document.querySelectorAll('button')]
+    .filter((button) => (button.getAttribute('aria-label') ?? button.textContent).trim() === '')
+    .map((button) => button.outerHTML),
+]`;
+
 /** The inbox card of the call whose arguments hold `text`. */
 const approvalCard = (page: Page, text: string) =>
   page.locator('article[data-approval]', { hasText: text });
@@ -252,6 +262,9 @@ describe('the operator console, in Chromium', () => {
     for (const name of ['overview', 'approvals', 'activity', 'tools', 'search', 'sessions']) {
       await page.goto(`${consoleUrl}#${name}`);
       await page.locator('main h2').first().waitFor();
+      // Every field has a label and every button a name, for keyboard and screen readers.
+      const unnamed = await page.evaluate(UNNAMED_CONTROLS);
+      expect(unnamed).toEqual([]);
     }
     await page.goto(`${consoleUrl}#tools`);
     await page.locator('[data-review="hostile/hostile_echo"]').waitFor();

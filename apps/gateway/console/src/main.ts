@@ -35,7 +35,11 @@ function show(): void {
     else link.removeAttribute('aria-current');
   }
   document.title = `${entry.title} · gateway console`;
-  stop = entry.page(main, say);
+  // Each visit draws into a fresh container: a page's late answers land in a detached
+  // one, never over the page shown now.
+  const container = h('div', { 'data-page-container': entry.id });
+  replace(main, container);
+  stop = entry.page(container, say);
 }
 
 function signedIn(principal: string): void {

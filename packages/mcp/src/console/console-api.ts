@@ -33,7 +33,15 @@ async function activityStream({ res, state }: ConsoleRequest): Promise<void> {
 async function tools({ res, state }: ConsoleRequest): Promise<void> {
   const { pool, config } = state.options;
   const accepted = await state.rememberAccepted();
-  sendJson(res, 200, consoleTools(pool, config, accepted, state.acceptedSeen));
+  const { contextWindow } = state.options;
+  sendJson(
+    res,
+    200,
+    consoleTools(pool, config, accepted, state.acceptedSeen, {
+      toolSearch: config.toolSearch,
+      ...(contextWindow === undefined ? {} : { contextWindow }),
+    }),
+  );
 }
 
 async function search({ res, url, state }: ConsoleRequest): Promise<void> {

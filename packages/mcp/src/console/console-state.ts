@@ -18,7 +18,7 @@ export interface GatewayConsoleOptions {
   /** The gateway config. */
   config: Pick<
     GatewayConfig,
-    'guardrails' | 'approval' | 'pins' | 'review' | 'profiles' | 'toolsets'
+    'guardrails' | 'approval' | 'pins' | 'review' | 'profiles' | 'toolsets' | 'toolSearch'
   >;
   /** This replica's open sessions. */
   sessions: () => GatewaySession[];
@@ -26,6 +26,8 @@ export interface GatewayConsoleOptions {
   ranker?: Ranker;
   /** The folder of the built front end (`index.html` and its files). */
   assetsDirectory?: string;
+  /** The client model's context window, as the gateway's (whether tool search activates). */
+  contextWindow?: number;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

@@ -1,4 +1,5 @@
-import { classifyTools, estimateToolTokens, type ToolDefinition } from '@tool-search/core';
+import { assembleTools } from '@tool-search/bridge';
+import { estimateToolTokens, type ToolDefinition, type ToolSearchConfig } from '@tool-search/core';
 import type { GatewayConfig } from '../config/parse.js';
 import { findUnmatchedRules } from '../config/rule-report.js';
 import { detectToolPoisoning } from '../upstream/poisoning.js';
@@ -18,7 +19,7 @@ export interface ConsoleTool {
   description: string;
   /** The input schema, as served (or as held). */
   inputSchema: unknown;
-  /** `visible` (pinned or core), `deferred` (behind tool search when it is active), `held`. */
+  /** `visible` (listed to the model), `deferred` (behind tool search), `held` (review). */
   loading: 'visible' | 'deferred' | 'held';
   /** The estimated tokens of its definition in a request. */
   tokens: number;
@@ -44,6 +45,14 @@ export interface ConsoleToolsView {
   unmatchedRules: { path: string; pattern: string }[];
   /** The review mode (`review.hold`). */
   hold: string;
+  /** Whether tool search is active for a session that sees every tool (the gateway token's). */
+  searchActive: boolean;
+}
+
+/** What decides whether tool search activates: the config's `toolSearch` and the context window. */
+export interface ConsoleActivation {
+  toolSearch?: ToolSearchConfig;
+  contextWindow?: number;
 }
 
 function viewOf(
@@ -72,12 +81,15 @@ function viewOf(
 }
 
 /**
- * The console's catalog: the pool's tools by server (visible or deferred, estimated
- * tokens, review state, poisoning flags), the held ones, and the rules matching no tool.
+ * The console's catalog: the pool's tools by server (listed or deferred behind tool
+ * search, as for a session that sees every tool; estimated tokens, review state,
+ * poisoning flags), the held ones, and the rules matching no tool.
  *
  * @param pool - the upstream pool
  * @param config - the gateway config
  * @param accepted - the accepted fingerprints (review file or store)
+ * @param seen - the accepted definitions seen served, for the diff of a changed tool
+ * @param activation - the tool search config and context window of the gateway
  * @returns the view
  * @throws nothing
  */
@@ -86,9 +98,15 @@ export function consoleTools(
   config: Pick<GatewayConfig, 'guardrails' | 'approval' | 'pins' | 'review'>,
   accepted: ReadonlyMap<string, string>,
   seen: AcceptedDefinitions = new Map(),
+  activation: ConsoleActivation = {},
 ): ConsoleToolsView {
   const served = pool.tools();
-  const deferrable = new Set(classifyTools(served).deferrable.map((tool) => tool.name));
+  const assembly = assembleTools({
+    tools: served,
+    ...(activation.toolSearch === undefined ? {} : { config: activation.toolSearch }),
+    ...(activation.contextWindow === undefined ? {} : { contextWindow: activation.contextWindow }),
+  });
+  const deferred = new Set(assembly.activated ? assembly.deferred.map((tool) => tool.name) : []);
   const fingerprints = new Map(
     pool.fingerprints().map((item) => [reviewKey(item.server, item.name), item.fingerprint]),
   );
@@ -108,7 +126,7 @@ export function consoleTools(
       tool,
       server,
       name,
-      deferrable.has(tool.name) ? 'deferred' : 'visible',
+      deferred.has(tool.name) ? 'deferred' : 'visible',
       reviewOf(key),
     );
   });
@@ -143,6 +161,7 @@ export function consoleTools(
       pattern,
     })),
     hold: config.review.hold,
+    searchActive: assembly.activated,
   };
 }
 

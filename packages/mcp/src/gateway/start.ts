@@ -247,6 +247,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       config,
       sessions: () => server.sessions(),
       ...(serverOptions.ranker === undefined ? {} : { ranker: serverOptions.ranker }),
+      ...(serverOptions.contextWindow === undefined
+        ? {}
+        : { contextWindow: serverOptions.contextWindow }),
       ...(consoleOption?.assetsDirectory === undefined
         ? {}
         : { assetsDirectory: consoleOption.assetsDirectory }),

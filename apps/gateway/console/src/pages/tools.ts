@@ -113,7 +113,11 @@ export const toolsPage: Page = (main, say) => {
       h(
         'p',
         { class: 'muted' },
-        `Review: ${view.hold === 'none' ? 'off (review.hold is none)' : `holding ${view.hold}`}.`,
+        `Review: ${view.hold === 'none' ? 'off (review.hold is none)' : `holding ${view.hold}`}. ${
+          view.searchActive
+            ? 'Tool search is active: deferred tools are found through tool_search.'
+            : 'Tool search is not active at this size: every tool is listed.'
+        }`,
       ),
       attention.length === 0
         ? h('p', { class: 'muted' }, 'No tool is new, changed, held or flagged.')

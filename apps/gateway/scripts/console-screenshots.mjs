@@ -1,5 +1,5 @@
 // Takes the screenshots of the operator console for docs/guides/gateway.md:
-//   pnpm --filter @tool-search/gateway build && node apps/gateway/scripts/console-screenshots.mjs
+//   pnpm --filter @tool-search/gateway build && pnpm --filter @tool-search/gateway console:screenshots
 // A real gateway (the filesystem server and the hostile fixture) on loopback, an MCP
 // client without elicitation making searches and calls, and Chromium on each page.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';

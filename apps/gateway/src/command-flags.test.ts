@@ -114,8 +114,10 @@ describe('COMMAND_FLAGS', () => {
     for (const flag of httpOnly) {
       expect(HTTP_ONLY_MESSAGE).toMatch(new RegExp(`--${flag.name}\\b`));
       const value = flag.name === 'allow-origin' ? 'http://localhost:6274' : '1';
+      // A switch (--console) takes no value.
+      const given = flag.kind === 'boolean' ? [] : [value];
       expect(() =>
-        parseCommandLine(['serve', '--config', 'g.json', `--${flag.name}`, value], {}),
+        parseCommandLine(['serve', '--config', 'g.json', `--${flag.name}`, ...given], {}),
       ).toThrow(HTTP_ONLY_MESSAGE);
     }
     // The message names --transport itself, as the flag that lifts the refusal.

@@ -180,6 +180,14 @@ export const SERVE_FLAGS = [
     description:
       "where sessions, approvals, stream events and the audit trail live: 'memory' (the default, this process only) or redis://host:port[/db] (Valkey too), shared by every replica behind a load balancer (default: the config's store, else memory)",
   },
+  {
+    name: 'console',
+    key: 'console',
+    kind: 'boolean',
+    transport: 'http',
+    description:
+      'serve the operator console under /console (sign in with the gateway token or an operator profile\'s token; also on with "console": { "enabled": true } in the config)',
+  },
 ] as const satisfies FlagTable;
 
 /** The flags of `audit`. */
@@ -342,4 +350,4 @@ export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
  * {@link SERVE_FLAGS} that applies only to HTTP (a test holds the two together).
  */
 export const HTTP_ONLY_MESSAGE =
-  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token and --max-connections.';
+  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token, --max-connections and --console.';

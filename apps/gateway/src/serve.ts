@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ToolSearchError } from '@tool-search/core';
 import {
@@ -96,6 +97,9 @@ function shutdown(state: ServeState, signal: NodeJS.Signals | undefined): void {
   );
 }
 
+/** The built front end of the console (apps/gateway/dist/console), from src or dist alike. */
+const CONSOLE_ASSETS = fileURLToPath(new URL('../dist/console/', import.meta.url));
+
 /** The gateway options every transport shares. */
 function commonOptions(state: ServeState): Omit<StartGatewayOptions, 'config'> {
   const { options, stderr } = state;
@@ -180,6 +184,17 @@ function reportListening(state: ServeState): void {
       `  store: ${gateway.store.location} (shared: any replica on it serves any session; /healthz, /readyz)\n`,
     );
   }
+  if (gateway?.console !== undefined && gateway.url !== undefined) {
+    stderr.write(`  console: ${new URL('/console/', gateway.url).href}\n`);
+    const operators = Object.values(config.profiles).some(
+      (profile) => profile.operator && profile.token,
+    );
+    if (options.token === undefined && !operators) {
+      stderr.write(
+        `warning: nobody can sign in to the console: it takes the gateway token (--token or ${TOKEN_ENV}) or the token of a profile with "operator": true.\n`,
+      );
+    }
+  }
   if (gateway) reportUpstreams(gateway, stderr, () => state.closing);
 }
 
@@ -219,10 +234,19 @@ export async function runServe(options: ServeOptions): Promise<number> {
     // The client closing our stdin is the end of the session.
     process.stdin.once('end', () => shutdown(state, undefined));
     process.stdin.once('close', () => shutdown(state, undefined));
+    if (options.console === true || config.console?.enabled === true) {
+      process.stderr.write(
+        'warning: the console is served over HTTP only (--transport http); this stdio gateway serves none.\n',
+      );
+    }
     await startServing(state, common, { transport: new StdioServerTransport() });
     return 0;
   }
-  await startServing(state, common, { http: httpOptionsOf(options) });
+  const consoleOn = options.console === true || config.console?.enabled === true;
+  await startServing(state, common, {
+    http: httpOptionsOf(options),
+    ...(consoleOn ? { console: { assetsDirectory: CONSOLE_ASSETS } } : {}),
+  });
   reportListening(state);
   return 0;
 }

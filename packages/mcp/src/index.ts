@@ -31,6 +31,14 @@
  *
  * @packageDocumentation
  */
+export type { ApprovalInbox } from './console/approval-inbox.js';
+export { answerPendingApproval, createApprovalInbox } from './console/approval-inbox.js';
+export type { GatewayConsole, GatewayConsoleOptions } from './console/console.js';
+export { CONSOLE_PATH, createGatewayConsole } from './console/console.js';
+export type { DiffLine } from './console/console-diff.js';
+export type { ConsoleActivity } from './console/console-feed.js';
+export type { ConsoleSearchHit } from './console/console-search.js';
+export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
 export type { McpErrorCode } from './errors.js';
 export { isMcpErrorCode, MCP_ERROR_CODES } from './errors.js';
 export {
@@ -41,6 +49,8 @@ export {
 export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
+export type { HttpTokens } from './gateway/http-auth.js';
+export type { HttpPrincipal, HttpRequestContext, HttpStep } from './gateway/http-chain.js';
 export type { GatewayReadiness } from './gateway/http-health.js';
 export {
   DEFAULT_BODY_TIMEOUT_MS,
@@ -49,6 +59,7 @@ export {
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_SESSIONS,
 } from './gateway/http-limits.js';
+export type { HttpMount, HttpMountContext } from './gateway/http-mount.js';
 export type {
   GatewayHttpCloseOptions,
   GatewayHttpListener,
@@ -81,6 +92,7 @@ export type {
   AuditEntry,
   GatewayStore,
   OpenQuestion,
+  PendingApproval,
   RoutedMessage,
   StoreAdmission,
   StoredAuditRecord,
@@ -101,6 +113,7 @@ export type {
   UpstreamServerInput,
   UpstreamTransportKind,
 } from './upstream/connect.js';
+export type { RetryDemand } from './upstream/failed-retry.js';
 export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {

@@ -24,6 +24,7 @@ export type {
   ApprovalConfig,
   ApprovalHintName,
   ApprovalRuleConfig,
+  ConsoleConfig,
   GatewayConfig,
   GatewayPins,
   GatewayProfile,

@@ -12,6 +12,7 @@ import { camelKeys, type Issue, parseSection, typeName } from './issues.js';
 import {
   type ApprovalConfig,
   approvalSchema,
+  consoleSchema,
   DEFAULT_APPROVAL_CONFIG,
   DEFAULT_GUARDRAILS_CONFIG,
   dropUndefined,
@@ -57,6 +58,7 @@ const KNOWN_TOP_LEVEL = new Set([
   'limits',
   'review',
   'store',
+  'console',
   '$schema',
 ]);
 
@@ -355,6 +357,10 @@ export function parseGatewayConfig(
   const sections = parsePolicySections(expanded, issues);
   const store = expanded['store'];
   checkStore(store, issues);
+  const consoleSection =
+    expanded['console'] === undefined
+      ? undefined
+      : parseSection(consoleSchema, camelKeys(expanded['console']), ['console'], issues);
   const config: GatewayConfig = {
     mcpServers,
     toolSearch: withServerLoading(toolSearch.config, mcpServers),
@@ -362,6 +368,7 @@ export function parseGatewayConfig(
     profiles,
     ...sections,
     ...(typeof store === 'string' ? { store } : {}),
+    ...(consoleSection === undefined ? {} : { console: consoleSection }),
     warnings,
   };
   checkToolsets(config, issues);

@@ -132,6 +132,8 @@ export const profileSchema = z.strictObject({
   disabledToolsets: z.array(z.string().min(1)).optional(),
   /** The bearer token that selects this profile over HTTP. */
   token: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Whether this profile's token may sign in to the operator console. @defaultValue false */
+  operator: z.boolean().optional(),
 });
 
 /** A named session scope that HTTP clients select with their token, stdio clients by name. */
@@ -276,6 +278,14 @@ export const approvalSchema = z.strictObject({
    * with a question that names each cut field and how much of it is cut. @defaultValue 'deny'
    */
   oversize: z.enum(['deny', 'ask']).optional().default('deny'),
+  /**
+   * Who is asked: `'elicitation'` the person at the MCP client (when it supports
+   * elicitation, else `fallback` answers); `'console'` the operators in the console's
+   * approvals inbox; `'elicitation-or-console'` the client when it can be asked, else
+   * the console. A question in the console waits up to `timeoutMs`, then denies.
+   * Absent means `'elicitation'`.
+   */
+  via: z.enum(['elicitation', 'console', 'elicitation-or-console']).optional(),
 });
 
 /** Which calls need a person's approval, and what happens when nobody can be asked. */
@@ -341,6 +351,15 @@ export const limitsSchema = z.strictObject({
  */
 export interface UpstreamLimits extends z.output<typeof limitsSchema> {}
 
+/** The schema of `console`. */
+export const consoleSchema = z.strictObject({
+  /** Serve the operator console under `/console` of the gateway's HTTP listener. @defaultValue false */
+  enabled: z.boolean().optional().default(false),
+});
+
+/** The `console` section of a gateway config. */
+export interface ConsoleConfig extends z.output<typeof consoleSchema> {}
+
 /** The schema of `review`. */
 export const reviewSchema = z.strictObject({
   /** The review file (JSON, one line per tool). @defaultValue 'tool-review.json' */
@@ -388,6 +407,8 @@ export const gatewayConfigSchema = z.object({
    * `loadGatewayConfig` (against the working directory by `parseGatewayConfig`).
    */
   review: reviewSchema,
+  /** The operator console (off unless `enabled`). */
+  console: consoleSchema.optional(),
   /**
    * Where sessions, approvals, stream events and the audit trail are kept: `memory`
    * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas

@@ -17,6 +17,11 @@ export interface HttpTokens {
    * @returns the principal, or undefined for a missing or unknown token
    */
   authenticate(authorization: string | undefined): HttpPrincipal | undefined;
+  /**
+   * A key that only those who hold the config's tokens can make (a hash of every token's
+   * digest): the same on every replica of one config, e.g. to sign console sessions.
+   */
+  readonly secret: Buffer;
 }
 
 /**
@@ -42,8 +47,13 @@ export function createHttpTokens(options: {
     if (profile.token !== undefined)
       tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
   }
+  const secret = createHash('sha256').update('tool-search http tokens v1');
+  for (const [principal, entry] of [...tokens].sort(([a], [b]) => (a < b ? -1 : 1))) {
+    secret.update(principal).update(entry.digest);
+  }
   return {
     size: tokens.size,
+    secret: secret.digest(),
     authenticate(authorization) {
       if (tokens.size === 0) return { principal: '', profile: options.defaultProfile };
       const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');

@@ -1,3 +1,4 @@
+import type { HttpMount } from './http-mount.js';
 /** Options of `GatewayServer.listenHttp`. */
 export interface GatewayHttpOptions {
   /** The address to bind. @defaultValue '127.0.0.1' */
@@ -83,6 +84,11 @@ export interface GatewayHttpOptions {
    * @defaultValue 1_800_000 (30 minutes)
    */
   idleTimeoutMs?: number;
+  /**
+   * Parts of the site served beside the MCP endpoint, each under its own path prefix
+   * (the operator console under `/console`). @defaultValue none
+   */
+  mounts?: readonly HttpMount[];
 }
 
 /** The default of {@link GatewayHttpOptions.idleTimeoutMs}: 30 minutes. */

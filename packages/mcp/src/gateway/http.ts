@@ -16,6 +16,7 @@ import {
   resolveHttpLimits,
   serverOptionsOf,
 } from './http-limits.js';
+import { mountSteps } from './http-mount-step.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
   type GatewayHttpListener,
@@ -129,15 +130,18 @@ function frontSteps(state: ListenerState, tokens: HttpTokens): HttpStep[] {
       ),
     );
   const front = createFront(state);
+  const host = hostStep({
+    allowedHosts: state.options.allowedHosts,
+    loopback: isLoopbackHost(state.bindHost),
+    port: () => state.port,
+  });
   return [
+    // A mount is a same-origin site of its own (no CORS): it checks Host and Origin itself.
+    ...mountSteps(state.options.mounts ?? [], host, { tokens, port: () => state.port }),
     originStep({ allowedOrigins: new Set(state.options.allowedOrigins ?? []), ownOrigins }),
     livenessStep(),
     endpointStep(state.path),
-    hostStep({
-      allowedHosts: state.options.allowedHosts,
-      loopback: isLoopbackHost(state.bindHost),
-      port: () => state.port,
-    }),
+    host,
     readinessStep(state.host.readiness),
     preflightStep(),
     authStep(tokens),

@@ -7,6 +7,7 @@ import {
   DEFAULT_GUARDRAILS_CONFIG,
   type GatewayProfile,
 } from '../config/schemas.js';
+import { createApprovalInbox } from '../console/approval-inbox.js';
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
@@ -113,11 +114,12 @@ function createSessionContext(
         `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
       ),
   );
+  const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   return {
     options,
     registry: shared.registry,
     toolSearch: config.toolSearch,
-    approvalConfig: config.approval ?? DEFAULT_APPROVAL_CONFIG,
+    approvalConfig,
     guardrails,
     ...(config.guardrails?.maxArgumentBytes === undefined
       ? {}
@@ -132,6 +134,9 @@ function createSessionContext(
     onClosed: (closedId) => sessions.delete(closedId),
     store,
     auditHook,
+    ...((approvalConfig.via ?? 'elicitation') === 'elicitation'
+      ? {}
+      : { inbox: createApprovalInbox(store, { timeoutMs: approvalConfig.timeoutMs }) }),
   };
 }
 

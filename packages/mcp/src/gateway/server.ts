@@ -101,7 +101,9 @@ const FLUSH_MS = 2_000;
  * - When the pool's tools change, each session re-assembles and its client is sent
  *   `notifications/tools/list_changed` if what it sees changed.
  * - Approval: the client is asked through MCP elicitation when it supports it;
- *   otherwise `config.approval.fallback` decides; no answer in time means deny.
+ *   otherwise `config.approval.fallback` decides; no answer in time means deny. With
+ *   `config.approval.via` `'console'` (or `'elicitation-or-console'` for clients without
+ *   elicitation) the call waits in the store's approvals inbox for an operator instead.
  *
  * @example
  * ```ts
@@ -183,5 +185,6 @@ async function closeGateway(
   await Promise.allSettled([...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })));
   listeners.clear();
   await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+  await state.sessionContext.inbox?.close().catch(() => {});
   return report;
 }

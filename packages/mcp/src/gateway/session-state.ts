@@ -11,6 +11,7 @@ import {
 import type { AuditHook, Dispatcher, Guardrail } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
+import type { ApprovalInbox } from '../console/approval-inbox.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
@@ -53,6 +54,8 @@ export interface GatewaySessionContext {
   store: GatewayStore;
   /** The hook that writes every call to the store's audit trail. */
   auditHook: AuditHook;
+  /** The console's approvals inbox, when `approval.via` names the console. */
+  inbox?: ApprovalInbox;
 }
 
 /** One session's state: what it shares with the gateway, its server, and its current list. */

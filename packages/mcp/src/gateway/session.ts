@@ -150,19 +150,39 @@ function createSessionState(
 
 const notYet: Dispatcher = () => Promise.reject(new Error('the session is not set up yet'));
 
-/** The approval of the session's calls: the options' adapter, or the client's elicitation. */
+/** Who the session's client is asked through: MCP elicitation, when it supports it. */
+function elicitationOf(state: SessionState) {
+  const { approvalConfig } = state.context;
+  return clientSupportsElicitation(state.server)
+    ? createElicitationApproval(state.server, {
+        timeoutMs: approvalConfig.timeoutMs,
+        maxArgumentChars: approvalConfig.maxArgumentChars,
+        oversize: approvalConfig.oversize,
+        relatedRequestId: () => state.servedRequest.getStore(),
+      })
+    : undefined;
+}
+
+/** Who is asked, by `approval.via`: the options' adapter, the client, or the console's inbox. */
+function askerOf(state: SessionState) {
+  const { options, approvalConfig, inbox } = state.context;
+  const session = {
+    id: state.id,
+    ...(state.profileName === undefined ? {} : { profile: state.profileName }),
+  };
+  const console = () => inbox?.adapter(session);
+  return () => {
+    if (options.approval !== undefined) return options.approval;
+    if (approvalConfig.via === 'console') return console();
+    const elicitation = elicitationOf(state);
+    return elicitation ?? (approvalConfig.via === 'elicitation-or-console' ? console() : undefined);
+  };
+}
+
+/** The approval of the session's calls: the options' adapter, the client, or the console. */
 function sessionApproval(state: SessionState) {
-  const { options, approvalConfig, store } = state.context;
-  const asker = () =>
-    options.approval ??
-    (clientSupportsElicitation(state.server)
-      ? createElicitationApproval(state.server, {
-          timeoutMs: approvalConfig.timeoutMs,
-          maxArgumentChars: approvalConfig.maxArgumentChars,
-          oversize: approvalConfig.oversize,
-          relatedRequestId: () => state.servedRequest.getStore(),
-        })
-      : undefined);
+  const { approvalConfig, store } = state.context;
+  const asker = askerOf(state);
   // With replicas, an 'allow-session' answer given on one holds on all of them.
   const ask = () => {
     const adapter = asker();

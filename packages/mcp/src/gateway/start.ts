@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ToolSearchError } from '@tool-search/core';
 import type { GatewayConfig } from '../config/parse.js';
+import { createGatewayConsole, type GatewayConsole } from '../console/console.js';
 import { openGatewayStore } from '../store/open-store.js';
 import type { GatewayStore } from '../store/types.js';
 import { createUpstreamPool } from '../upstream/pool.js';
@@ -42,6 +44,13 @@ export interface StartGatewayOptions
   onProgress?: (event: UpstreamProgressEvent) => void;
   /** The upstream pool's other options (timeouts, reconnect, stderr, client info). */
   pool?: Omit<UpstreamPoolOptions, 'onProgress'>;
+  /**
+   * Serve the operator console under `/console` of the HTTP listener (also on when the
+   * config says `console: { enabled: true }` and there is an HTTP listener):
+   * `assetsDirectory` is the folder of its built front end (the reference app ships one).
+   * Needs `http`.
+   */
+  console?: { assetsDirectory?: string };
 }
 
 /** A running gateway: its upstream pool, its MCP server and where it listens. */
@@ -56,6 +65,8 @@ export interface StartedGateway {
   readonly server: GatewayServer;
   /** Where sessions, approvals, stream events and the audit trail are kept. */
   readonly store: GatewayStore;
+  /** The operator console, when it is on. */
+  readonly console?: GatewayConsole;
   /**
    * Settles once every upstream is `ready` or `failed` (for tools that need the full
    * list).
@@ -173,7 +184,8 @@ async function closeStarted(started: Started, closeOptions: GatewayCloseOptions)
  * @param options - see {@link StartGatewayOptions}
  * @returns the running gateway, once it serves (the upstreams may still be connecting)
  * @throws {@link ToolSearchError} `invalid_config` for bad HTTP options, an unknown
- * `profile` or bad toolset definitions, before any upstream starts; `store_unavailable`
+ * `profile` or bad toolset definitions, or a `console` without `http`, before any
+ * upstream starts; `store_unavailable`
  * for a `redis://` store when the optional peer `@redis/client` is not installed (the
  * Redis store is loaded only then); the listen error when the port is taken
  * (everything started is closed again)
@@ -186,10 +198,22 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     onProgress: _onProgress,
     pool: _poolOptions,
     store: storeOption,
+    console: consoleOption,
     ...serverOptions
   } = options;
   const http = httpOptionsOf(httpOption);
   if (http !== undefined) validateGatewayHttpOptions(http, config);
+  // The config's `console` applies where there is an HTTP listener (a stdio gateway of
+  // the same config has none); the option asks for it outright.
+  const consoleWanted =
+    consoleOption !== undefined || (config.console?.enabled === true && http !== undefined);
+  if (consoleOption !== undefined && http === undefined) {
+    throw new ToolSearchError(
+      'invalid_config',
+      'The console is served from the HTTP listener: start the gateway with http (serve --http) to use it.',
+      { data: { field: 'console' } },
+    );
+  }
   const storeSpec = storeOption ?? config.store;
   const store = await storeOf(storeSpec, serverOptions.onStoreError);
   const pool = poolOf(options, store);
@@ -198,8 +222,17 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
   // comes before the first connect round is over waits for it briefly.
   let firstRound: (statuses: UpstreamServerStatus[]) => void = () => {};
   // The server first: a bad profile is refused before any upstream is spawned.
+  let gatewayConsole: GatewayConsole | undefined;
   const server = createGatewayServer({
     ...serverOptions,
+    ...(consoleWanted
+      ? {
+          onActivity: (activity) => {
+            gatewayConsole?.record(activity);
+            serverOptions.onActivity?.(activity);
+          },
+        }
+      : {}),
     pool,
     config,
     store,
@@ -207,18 +240,40 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       firstRound = resolve;
     }),
   });
+  if (consoleWanted) {
+    gatewayConsole = createGatewayConsole({
+      store,
+      pool,
+      config,
+      sessions: () => server.sessions(),
+      ...(serverOptions.ranker === undefined ? {} : { ranker: serverOptions.ranker }),
+      ...(serverOptions.contextWindow === undefined
+        ? {}
+        : { contextWindow: serverOptions.contextWindow }),
+      ...(consoleOption?.assetsDirectory === undefined
+        ? {}
+        : { assetsDirectory: consoleOption.assetsDirectory }),
+    });
+  }
   const starting = pool.start();
   void starting.then(firstRound);
   const ownStore = typeof storeSpec === 'string' || storeSpec === undefined;
   let closing: Promise<void> | undefined;
   const close = (closeOptions: GatewayCloseOptions = {}): Promise<void> => {
+    gatewayConsole?.close();
     closing ??= closeStarted({ server, pool, store, ownStore, starting }, closeOptions);
     return closing;
   };
   let url: string | undefined;
   try {
     if (transport !== undefined) await server.connect(transport);
-    if (http !== undefined) url = (await server.listenHttp(http)).url;
+    if (http !== undefined) {
+      const mounts = [
+        ...(http.mounts ?? []),
+        ...(gatewayConsole === undefined ? [] : [gatewayConsole]),
+      ];
+      url = (await server.listenHttp({ ...http, mounts })).url;
+    }
   } catch (error) {
     await close().catch(() => {});
     throw error;
@@ -229,6 +284,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     pool,
     server,
     store,
+    ...(gatewayConsole === undefined ? {} : { console: gatewayConsole }),
     ready: () => starting,
     close,
   };

@@ -5,6 +5,7 @@ import {
   DEFAULT_EVENTS_PER_SESSION,
   type GatewayStore,
   type OpenQuestion,
+  type PendingApproval,
   type RoutedMessage,
   type StoreAdmission,
   type StoredAuditRecord,
@@ -43,6 +44,7 @@ class MemoryRecords {
   // session id → question id → the replica that asked
   readonly questions = new Map<string, Map<string, string>>();
   fingerprints = new Map<string, string>();
+  readonly pending = new Map<string, PendingApproval>();
   private sequence = 0;
 
   constructor(
@@ -174,6 +176,12 @@ class MemoryRecords {
     };
   }
 
+  listPending(): PendingApproval[] {
+    const now = Date.now();
+    for (const [id, pending] of this.pending) if (pending.expiresAt <= now) this.pending.delete(id);
+    return [...this.pending.values()].sort((a, b) => a.askedAt - b.askedAt);
+  }
+
   private prune(idleMs: number): void {
     if (idleMs <= 0) return;
     const oldest = Date.now() - idleMs;
@@ -225,6 +233,13 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     },
     routeAnswer: async (routed) => memory.routeAnswer(routed),
     subscribe: async (replica, listener) => memory.subscribe(replica, listener),
+    async putPendingApproval(pending) {
+      memory.pending.set(pending.id, structuredClone(pending));
+    },
+    listPendingApprovals: async () => memory.listPending(),
+    async removePendingApproval(id) {
+      memory.pending.delete(id);
+    },
     getFingerprints: async () => new Map(memory.fingerprints),
     async putFingerprints(accepted) {
       memory.fingerprints = new Map(accepted);

@@ -8,6 +8,8 @@ export interface RedisKeys {
   capsAll: string;
   audit: string;
   fingerprints: string;
+  /** The console's approvals inbox: question id → the waiting call (JSON). */
+  pendingApprovals: string;
   /** The channel of the answers to one replica's questions. */
   routedTo(replica: string): string;
 }
@@ -30,6 +32,7 @@ export function redisKeys(prefix: string): RedisKeys {
     capsAll: `${prefix}caps:all`,
     audit: `${prefix}audit`,
     fingerprints: `${prefix}fingerprints`,
+    pendingApprovals: `${prefix}pending-approvals`,
     routedTo: (replica) => `${prefix}routed:${replica}`,
   };
 }

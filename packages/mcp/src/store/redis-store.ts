@@ -1,5 +1,6 @@
 import { ToolSearchError } from '@tool-search/core';
 import { RedisConnections, type RedisStoreOptions } from './redis-connection.js';
+import * as inbox from './redis-inbox.js';
 import * as sessions from './redis-sessions.js';
 import * as shared from './redis-shared.js';
 import type { GatewayStore } from './types.js';
@@ -79,6 +80,9 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     closeQuestion: (sessionId, questionId) => shared.closeQuestion(redis, sessionId, questionId),
     routeAnswer: (routed) => shared.routeAnswer(redis, routed),
     subscribe: (replica, listener) => shared.subscribe(redis, replica, listener),
+    putPendingApproval: (pending) => inbox.putPendingApproval(redis, pending),
+    listPendingApprovals: () => inbox.listPendingApprovals(redis),
+    removePendingApproval: (id) => inbox.removePendingApproval(redis, id),
     getFingerprints: () => shared.getFingerprints(redis),
     putFingerprints: (accepted) => shared.putFingerprints(redis, accepted),
     close: () => redis.close(),

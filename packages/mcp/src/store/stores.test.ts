@@ -1,5 +1,6 @@
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { untilReady } from '../__fixtures__/stores.js';
 import { createMemoryStore } from './memory-store.js';
 import { loadRedisStoreEntry, openGatewayStore } from './open-store.js';
 import { createRedisStore } from './redis-store.js';
@@ -18,16 +19,7 @@ afterAll(async () => {
 
 async function ready(store: GatewayStore): Promise<GatewayStore> {
   opened.push(store);
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    try {
-      await store.ping();
-      return store;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  return untilReady(store);
 }
 
 const record = (tool: string): StoredAuditRecord => ({

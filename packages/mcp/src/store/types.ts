@@ -88,9 +88,37 @@ export interface OpenQuestion {
 export type AnswerRouting = 'delivered' | 'unknown' | 'orphaned';
 
 /**
+ * A call waiting for an operator's answer in the console's approvals inbox, as the
+ * store keeps it for every replica's console.
+ */
+export interface PendingApproval {
+  /** The question's id: the answer names it. */
+  id: string;
+  /** The session whose call waits. */
+  sessionId: string;
+  /** The session's profile, when it has one. */
+  profile?: string;
+  /** The tool's exposed name. */
+  tool: string;
+  /** Where the tool really comes from, when it is an upstream's. */
+  origin?: { server: string; name: string };
+  /** The tool's toolset. */
+  toolset?: string;
+  /** The arguments exactly as they will run. */
+  arguments: Record<string, unknown>;
+  /** Whether the tool says it may be destructive. */
+  destructive?: boolean;
+  /** When it was asked (`Date.now()`). */
+  askedAt: number;
+  /** When it is denied unanswered (`Date.now()` scale). */
+  expiresAt: number;
+}
+
+/**
  * Where a gateway keeps the state that must outlive one process: sessions, their
  * `allow-session` approvals, their open questions to the client, the events of their streams (for `Last-Event-ID`), the
- * session caps, the audit trail and the accepted tool fingerprints. Two
+ * session caps, the audit trail, the calls waiting in the console's approvals inbox and the
+ * accepted tool fingerprints. Two
  * implementations: {@link createMemoryStore} (one process, the default) and
  * {@link createRedisStore} (any number of replicas, Redis or Valkey).
  *
@@ -171,6 +199,13 @@ export interface GatewayStore {
     replica: string,
     listener: (routed: RoutedMessage) => void,
   ): Promise<() => Promise<void>>;
+
+  /** Lists a call waiting in the console's approvals inbox (until `expiresAt`). */
+  putPendingApproval(pending: PendingApproval): Promise<void>;
+  /** The calls waiting in the approvals inbox, oldest first (expired ones dropped). */
+  listPendingApprovals(): Promise<PendingApproval[]>;
+  /** Takes a call off the approvals inbox (answered, timed out, cancelled). */
+  removePendingApproval(id: string): Promise<void>;
 
   /** The accepted tool fingerprints (`server/name` → `sha256:…`), shared by the replicas. */
   getFingerprints(): Promise<Map<string, string>>;

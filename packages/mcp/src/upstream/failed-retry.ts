@@ -1,7 +1,7 @@
 /** The pool's default time between retries of a failed server: 5 minutes. */
 export const DEFAULT_RETRY_FAILED_MS = 300_000;
 
-/** What {@link FailedServerRetry.demand} did. */
+/** What `FailedServerRetry.demand` (the Reconnect of the operator console) did. */
 export type RetryDemand =
   /** An attempt was started now. */
   | 'started'

@@ -2,6 +2,7 @@ import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/t
 import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
+import type { RetryDemand } from './failed-retry.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
 
@@ -222,6 +223,17 @@ export interface UpstreamPool {
   onToolsChanged(listener: (tools: ToolDefinition[]) => void): () => void;
   /** Listens for lifecycle events (the same as `options.onProgress`). @returns an unsubscribe function */
   onProgress(listener: (event: UpstreamProgressEvent) => void): () => void;
+  /**
+   * Retries a server the pool gave up on (`failed`) now, instead of on its schedule, as a
+   * call of one of its tools does (the console's Reconnect).
+   *
+   * @param server - the server's name in the config
+   * @returns `started`, `in_progress` or `recent` (see {@link RetryDemand}); `not_failed`
+   * for a server that is not failed (ready, connecting, reconnecting); `unknown` for a
+   * name the config does not have; `off` when reconnecting is off
+   * @throws nothing
+   */
+  retry(server: string): RetryDemand | 'not_failed' | 'unknown' | 'off';
   /** Disconnects from every server and stops reconnecting. */
   close(): Promise<void>;
 }

@@ -86,6 +86,12 @@ export function createUpstreamPool(
       return () => state.toolsListeners.delete(listener);
     },
     onProgress: (listener) => addProgressListener(state, listener),
+    retry(server) {
+      const upstream = state.byName.get(server);
+      if (upstream === undefined) return 'unknown';
+      if (upstream.state !== 'failed') return 'not_failed';
+      return state.retry?.demand(server) ?? 'off';
+    },
     close: () => closePool(state),
   };
 }

@@ -1,0 +1,85 @@
+import type { PendingApproval } from '@tool-search/mcp';
+import { get, post } from '../api.js';
+import { duration, h, json, replace } from '../dom.js';
+import { every, type Page } from './types.js';
+
+const CHOICES = [
+  { decision: 'allow-once', label: 'Allow once', className: 'allow' },
+  { decision: 'allow-session', label: 'Allow for the session', className: 'allow' },
+  { decision: 'deny', label: 'Deny', className: 'deny' },
+] as const;
+
+function card(item: PendingApproval, answer: (decision: string) => void): HTMLElement {
+  const where = item.origin ? `${item.origin.server}/${item.origin.name}` : item.tool;
+  return h(
+    'article',
+    { class: 'card', 'data-approval': item.id, 'aria-label': `Approval for ${item.tool}` },
+    h('h3', {}, item.tool),
+    h(
+      'p',
+      { class: 'muted' },
+      `Upstream tool ${where}`,
+      item.toolset ? ` · toolset ${item.toolset}` : '',
+      ` · session ${item.sessionId.slice(0, 8)}`,
+      item.profile ? ` · profile ${item.profile}` : ' · gateway token',
+      ` · waiting ${duration(Date.now() - item.askedAt)}, denied in ${duration(Math.max(0, item.expiresAt - Date.now()))}`,
+    ),
+    item.destructive ? h('p', { class: 'flag' }, 'The tool says it may be destructive.') : null,
+    h('p', {}, 'Arguments, exactly as they will run:'),
+    h('pre', { 'data-arguments': '' }, json(item.arguments)),
+    h(
+      'div',
+      { class: 'actions' },
+      CHOICES.map(({ decision, label, className }) =>
+        h(
+          'button',
+          {
+            type: 'button',
+            class: className,
+            'data-decision': decision,
+            'aria-label': `${label}: ${item.tool}`,
+            onclick: () => answer(decision),
+          },
+          label,
+        ),
+      ),
+    ),
+  );
+}
+
+/** The approvals inbox: every call waiting for an operator, on any replica. */
+export const approvalsPage: Page = (main, say) => {
+  const list = h('div', { id: 'approvals' });
+  replace(main, h('h2', {}, 'Approvals'), list);
+  let shown = '';
+  const load = async () => {
+    const { approvals } = await get<{ approvals: PendingApproval[] }>('approvals');
+    const ids = approvals.map((item) => item.id).join(',');
+    if (ids === shown) return;
+    shown = ids;
+    replace(
+      list,
+      approvals.length === 0
+        ? h('p', { class: 'muted' }, 'No call is waiting for approval.')
+        : approvals.map((item) =>
+            card(item, (decision) => {
+              // Answered once: its buttons go at once, so that no second click lands on it.
+              for (const button of list.querySelectorAll<HTMLButtonElement>(
+                `[data-approval="${CSS.escape(item.id)}"] button`,
+              )) {
+                button.disabled = true;
+              }
+              list.querySelector(`[data-approval="${CSS.escape(item.id)}"]`)?.remove();
+              post('approvals/answer', { id: item.id, decision })
+                .then(() => say(`${decision === 'deny' ? 'Denied' : 'Allowed'}: ${item.tool}`))
+                .catch((error: Error) => say(error.message))
+                .finally(() => {
+                  shown = '';
+                  void load();
+                });
+            }),
+          ),
+    );
+  };
+  return every(1000, load);
+};

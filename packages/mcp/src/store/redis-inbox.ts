@@ -1,0 +1,57 @@
+import type { RedisConnections } from './redis-connection.js';
+import type { PendingApproval } from './types.js';
+
+// The console's approvals inbox in Redis: one hash, question id → the waiting call.
+
+export async function putPendingApproval(
+  redis: RedisConnections,
+  pending: PendingApproval,
+): Promise<void> {
+  await redis.call('listing the call in the approvals inbox', [
+    'HSET',
+    redis.keys.pendingApprovals,
+    pending.id,
+    JSON.stringify(pending),
+  ]);
+}
+
+function readPending(text: unknown): PendingApproval | undefined {
+  try {
+    const value = JSON.parse(String(text)) as PendingApproval;
+    return typeof value?.id === 'string' && typeof value.expiresAt === 'number' ? value : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export async function listPendingApprovals(redis: RedisConnections): Promise<PendingApproval[]> {
+  const flat = await redis.call<string[]>('reading the approvals inbox', [
+    'HGETALL',
+    redis.keys.pendingApprovals,
+  ]);
+  const now = Date.now();
+  const live: PendingApproval[] = [];
+  const stale: string[] = [];
+  for (let index = 0; index + 1 < flat.length; index += 2) {
+    const pending = readPending(flat[index + 1]);
+    // A replica that stopped leaves its questions behind: they go once they expire.
+    if (pending === undefined || pending.expiresAt <= now) stale.push(String(flat[index]));
+    else live.push(pending);
+  }
+  if (stale.length > 0) {
+    await redis.call('pruning the approvals inbox', [
+      'HDEL',
+      redis.keys.pendingApprovals,
+      ...stale,
+    ]);
+  }
+  return live.sort((a, b) => a.askedAt - b.askedAt);
+}
+
+export async function removePendingApproval(redis: RedisConnections, id: string): Promise<void> {
+  await redis.call('taking the call off the approvals inbox', [
+    'HDEL',
+    redis.keys.pendingApprovals,
+    id,
+  ]);
+}

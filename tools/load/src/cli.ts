@@ -1,11 +1,14 @@
 /**
- * `pnpm load`: the load run (or `--fault`, the fault run, or `--approvals`, the
- * approvals run) of the real gateway process;
+ * `pnpm load`: the load run (or `--fault`, the fault run, `--approvals`, the
+ * approvals run, or `--baseline`, the gateway against the upstream alone) of the real
+ * gateway process;
  * prints tables (or JSON with `--json`). Exits 1 when a correctness check failed.
  */
 
 import { formatApprovalsReport } from './approvals-report.js';
 import { runApprovals } from './approvals-run.js';
+import { formatBaselineReport } from './baseline-report.js';
+import { runBaseline } from './baseline-run.js';
 import { formatFaultReport } from './fault-report.js';
 import { runFault } from './fault-run.js';
 import { runLoad } from './load-run.js';
@@ -34,6 +37,13 @@ async function main(): Promise<number> {
       options.json
         ? `${JSON.stringify(report, null, 2)}\n`
         : `\n${formatApprovalsReport(report)}\n`,
+    );
+    return report.failures.length === 0 ? 0 : 1;
+  }
+  if (options.baseline) {
+    const report = await runBaseline(options, log);
+    process.stdout.write(
+      options.json ? `${JSON.stringify(report, null, 2)}\n` : `\n${formatBaselineReport(report)}\n`,
     );
     return report.failures.length === 0 ? 0 : 1;
   }

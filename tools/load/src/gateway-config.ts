@@ -18,7 +18,14 @@ export const HANG_SERVER = fileURLToPath(
   new URL('../../../packages/mcp/src/__fixtures__/hang-server.mjs', import.meta.url),
 );
 
-function binScript(packageName: string): string {
+/**
+ * The bin script of an installed package (its first, when it has several).
+ *
+ * @param packageName - e.g. `@modelcontextprotocol/server-everything`
+ * @returns the script's absolute path
+ * @throws `Error` when the package has no bin script
+ */
+export function binScript(packageName: string): string {
   const manifestPath = require.resolve(`${packageName}/package.json`);
   const manifest = require(manifestPath) as { bin?: string | Record<string, string> };
   const bin =

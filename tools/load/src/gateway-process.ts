@@ -32,6 +32,10 @@ export interface StartGatewayOptions {
   port?: number;
   /** More flags of `serve`, e.g. `--store redis://…` for a replica. */
   extraArgs?: readonly string[];
+  /** Flags of node itself, before the script, e.g. `--cpu-prof`. */
+  nodeArgs?: readonly string[];
+  /** More environment variables of the process. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -46,6 +50,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...(options.nodeArgs ?? []),
       GATEWAY_CLI,
       'serve',
       '--config',
@@ -65,7 +70,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
         : ['--shutdown-grace', String(options.shutdownGraceSeconds)]),
       ...(options.extraArgs ?? []),
     ],
-    { env: { ...process.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
+    { env: { ...process.env, ...options.env, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'] },
   );
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {

@@ -31,6 +31,17 @@ export interface LoadOptions {
   replicas: number;
   /** The Redis store of the replicas; absent: the run starts a redis-server of its own. */
   store?: string;
+  /**
+   * Run the baseline instead: the same `echo` calls against the upstream served over
+   * Streamable HTTP on its own and through the gateway, interleaved in one run.
+   */
+  baseline: boolean;
+  /** The baseline's concurrency levels (sessions at once). */
+  levels: number[];
+  /** The baseline's rounds: each level runs this many times on every arm, interleaved. */
+  rounds: number;
+  /** Write the baseline gateway's CPU profile (`node --cpu-prof`) into this folder. */
+  cpuProf?: string;
 }
 
 /** The most profiles the generated config has. */
@@ -50,6 +61,9 @@ export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
   seed: 1,
   json: false,
   replicas: 1,
+  baseline: false,
+  levels: [1, 10, 50, 100],
+  rounds: 2,
 });
 
 /** The help text of `pnpm load --help`. */
@@ -74,6 +88,15 @@ export const USAGE = `Usage: pnpm load [options]
   --replicas 1           gateway replicas on a shared Redis store behind nginx (round
                          robin, no stickiness); needs redis-server and nginx (Debian)
   --store redis://H:P    the replicas' Redis (default: a redis-server the run starts)
+  --baseline             the baseline run instead: --operations echo calls per session
+                         against server-everything served over Streamable HTTP on its
+                         own and through the gateway (stdio to it), interleaved; p50,
+                         p99 and calls/s per level and the ratios, then the gateway
+                         with each of its extras switched off in turn
+  --levels 1,10,50,100   the baseline's concurrency levels (sessions at once, 1 to 100)
+  --rounds 2             the baseline's rounds per level and arm (interleaved)
+  --cpu-prof DIR         the baseline gateway runs under node --cpu-prof, its profile
+                         written into DIR when it exits
   --json                 print JSON instead of tables
   --help                 this text`;
 
@@ -117,6 +140,10 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
         seed: { type: 'string' },
         fault: { type: 'boolean' },
         approvals: { type: 'boolean' },
+        baseline: { type: 'boolean' },
+        levels: { type: 'string' },
+        rounds: { type: 'string' },
+        'cpu-prof': { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -149,8 +176,19 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
   options.memoryQueue = values['memory-queue'] === true;
   options.fault = values['fault'] === true;
   options.approvals = values['approvals'] === true;
-  if (options.fault && options.approvals) {
-    throw new UsageError('--fault and --approvals are two runs: choose one.');
+  options.baseline = values['baseline'] === true;
+  if ([options.fault, options.approvals, options.baseline].filter(Boolean).length > 1) {
+    throw new UsageError('--fault, --approvals and --baseline are three runs: choose one.');
+  }
+  if (get('levels') !== undefined) {
+    options.levels = get('levels')!
+      .split(',')
+      .map((level) => integer('levels', level.trim(), 1, 100));
+  }
+  if (get('rounds') !== undefined) options.rounds = integer('rounds', get('rounds'), 1, 20);
+  if (get('cpu-prof') !== undefined) {
+    if (!options.baseline) throw new UsageError('--cpu-prof goes with --baseline.');
+    options.cpuProf = get('cpu-prof')!;
   }
   options.json = values['json'] === true;
   return options;

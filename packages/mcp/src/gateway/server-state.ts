@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import { createAuditHook } from '@tool-search/hooks';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import {
   DEFAULT_APPROVAL_CONFIG,
@@ -106,14 +107,16 @@ function createSessionContext(
     ),
     ...(options.guardrails ?? []),
   ];
-  const auditHook = createStoreAuditHook(
-    store,
-    (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
-    (record, error) =>
-      options.onStoreError?.(
-        `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
-      ),
-  );
+  const auditHook = measuredWithoutAudit()
+    ? createAuditHook(() => {})
+    : createStoreAuditHook(
+        store,
+        (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
+        (record, error) =>
+          options.onStoreError?.(
+            `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
+          ),
+      );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   return {
     options,
@@ -138,6 +141,14 @@ function createSessionContext(
       ? {}
       : { inbox: createApprovalInbox(store, { timeoutMs: approvalConfig.timeoutMs }) }),
   };
+}
+
+/**
+ * Whether `pnpm load --baseline` runs this gateway without its audit trail, to show what
+ * the audit costs (`TOOL_SEARCH_LOAD_WITHOUT=audit`). Only that tool sets it.
+ */
+function measuredWithoutAudit(): boolean {
+  return (process.env['TOOL_SEARCH_LOAD_WITHOUT'] ?? '').split(',').includes('audit');
 }
 
 /** An early request waits for the first decision, or for its own bound, whichever comes first. */

@@ -72,20 +72,21 @@ export function formatBaselineReport(report: BaselineReport): string {
     ),
   );
   const full = report.extras.find((row) => row.arm === 'gateway');
-  sections.push(
-    formatTable(
-      `${extras} (${report.extrasLevel} sessions)`,
-      ['gateway', 'p50', 'p99', 'calls/s', 'calls/s vs all extras', 'wrong / failed'],
-      report.extras.map((row) => [
-        row.arm === 'gateway' ? 'with every extra' : row.arm,
-        formatMs(row.p50Ms),
-        formatMs(row.p99Ms),
-        rate(row.callsPerSecond),
-        full === undefined ? '-' : ratio(row.callsPerSecond / full.callsPerSecond),
-        problems(row),
-      ]),
-    ),
-  );
+  if (report.extras.length > 0)
+    sections.push(
+      formatTable(
+        `${extras} (${report.extrasLevel} sessions)`,
+        ['gateway', 'p50', 'p99', 'calls/s', 'calls/s vs all extras', 'wrong / failed'],
+        report.extras.map((row) => [
+          row.arm === 'gateway' ? 'with every extra' : row.arm,
+          formatMs(row.p50Ms),
+          formatMs(row.p99Ms),
+          rate(row.callsPerSecond),
+          full === undefined ? '-' : ratio(row.callsPerSecond / full.callsPerSecond),
+          problems(row),
+        ]),
+      ),
+    );
   if (report.cpuProf !== undefined) {
     sections.push(`The gateway's CPU profile (node --cpu-prof) is in ${report.cpuProf}.`);
   }

@@ -183,7 +183,13 @@ async function runLevel(
       samples.get(arm)!.push(sample);
     }
   }
-  return arms.map(([arm]) => rowOf(arm, sessions, samples.get(arm)!));
+  const rows = arms.map(([arm]) => rowOf(arm, sessions, samples.get(arm)!));
+  for (const row of rows) {
+    log(
+      `  ${row.arm} at ${sessions}: p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, ${row.callsPerSecond.toFixed(0)} calls/s`,
+    );
+  }
+  return rows;
 }
 
 /** The running processes of a baseline run. */
@@ -208,7 +214,9 @@ async function startArms(folder: string, options: LoadOptions, token: string): P
   const alone = await startAloneUpstream(30_000);
   try {
     gateways.set('gateway', await start());
-    for (const extra of GATEWAY_EXTRAS) gateways.set(extra, await start(extra));
+    for (const extra of options.extras ? GATEWAY_EXTRAS : []) {
+      gateways.set(extra, await start(extra));
+    }
   } catch (error) {
     await alone.stop();
     await Promise.all([...gateways.values()].map((gateway) => gateway.stop()));
@@ -284,14 +292,14 @@ export async function runBaseline(
       const extrasLevel = options.levels.includes(50)
         ? 50
         : Math.max(...options.levels.filter((level) => level <= 50), options.levels[0]!);
-      const extraArms: [BaselineArm, Endpoint][] = [
+      const extraArms = (): [BaselineArm, Endpoint][] => [
         ['gateway', endpointOf('gateway')],
         ...GATEWAY_EXTRAS.map((extra): [BaselineArm, Endpoint] => [
           `without ${extra}`,
           endpointOf(extra),
         ]),
       ];
-      const extras = await runLevel(extraArms, extrasLevel, options, log);
+      const extras = options.extras ? await runLevel(extraArms(), extrasLevel, options, log) : [];
       return { rows, extras, extrasLevel };
     };
     const { rows, extras, extrasLevel } = await withinBudget(work(), options.budgetMs);

@@ -40,6 +40,8 @@ export interface LoadOptions {
   levels: number[];
   /** The baseline's rounds: each level runs this many times on every arm, interleaved. */
   rounds: number;
+  /** Also measure the gateway with each of its extras switched off (5 more arms). */
+  extras: boolean;
   /** Write the baseline gateway's CPU profile (`node --cpu-prof`) into this folder. */
   cpuProf?: string;
 }
@@ -64,6 +66,7 @@ export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
   baseline: false,
   levels: [1, 10, 50, 100],
   rounds: 2,
+  extras: true,
 });
 
 /** The help text of `pnpm load --help`. */
@@ -78,6 +81,7 @@ export const USAGE = `Usage: pnpm load [options]
   --memory-queue         set "maxConcurrency": 1 on the memory server (a per-upstream queue)
   --request-timeout 30   the client's timeout of one request, in seconds
   --budget 300           the whole run's budget in seconds; past it everything is stopped
+                         (1200 with --baseline)
   --seed 1               seed of each session's sequence of operations
   --fault                the fault run instead: kill an upstream mid-call, hang another,
                          SIGTERM the gateway mid-call; prints what every client got
@@ -95,6 +99,7 @@ export const USAGE = `Usage: pnpm load [options]
                          with each of its extras switched off in turn
   --levels 1,10,50,100   the baseline's concurrency levels (sessions at once, 1 to 100)
   --rounds 2             the baseline's rounds per level and arm (interleaved)
+  --no-extras            the baseline without the rows of the gateway's extras
   --cpu-prof DIR         the baseline gateway runs under node --cpu-prof, its profile
                          written into DIR when it exits
   --json                 print JSON instead of tables
@@ -144,6 +149,7 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
         levels: { type: 'string' },
         rounds: { type: 'string' },
         'cpu-prof': { type: 'string' },
+        'no-extras': { type: 'boolean' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -185,7 +191,10 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
       .split(',')
       .map((level) => integer('levels', level.trim(), 1, 100));
   }
+  // The baseline runs every arm at every level, twice: it needs longer than a load run.
+  if (options.baseline && get('budget') === undefined) options.budgetMs = 1_200_000;
   if (get('rounds') !== undefined) options.rounds = integer('rounds', get('rounds'), 1, 20);
+  options.extras = values['no-extras'] !== true;
   if (get('cpu-prof') !== undefined) {
     if (!options.baseline) throw new UsageError('--cpu-prof goes with --baseline.');
     options.cpuProf = get('cpu-prof')!;

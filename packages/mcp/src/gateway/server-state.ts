@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
@@ -20,7 +21,7 @@ import { createConfigGuardrails } from './guardrails.js';
 import type { GatewayHttpListener } from './http.js';
 import type { GatewayReadiness } from './http-health.js';
 import { createGatewaySession } from './session.js';
-import type { GatewaySessionContext } from './session-state.js';
+import type { GatewaySessionContext, ServedRequest } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
@@ -137,6 +138,7 @@ function createSessionContext(
     onClosed: (closedId) => sessions.delete(closedId),
     store,
     auditHook,
+    servedRequests: new AsyncLocalStorage<ServedRequest>(),
     ...((approvalConfig.via ?? 'elicitation') === 'elicitation'
       ? {}
       : { inbox: createApprovalInbox(store, { timeoutMs: approvalConfig.timeoutMs }) }),

@@ -56,6 +56,18 @@ export interface GatewaySessionContext {
   auditHook: AuditHook;
   /** The console's approvals inbox, when `approval.via` names the console. */
   inbox?: ApprovalInbox;
+  /**
+   * The client request each call serves, so that an approval question goes on its
+   * stream. One for the whole gateway: on Node 20 every `AsyncLocalStorage` ever
+   * entered costs every promise of the process (one per session cost 30% of its CPU).
+   */
+  servedRequests: AsyncLocalStorage<ServedRequest>;
+}
+
+/** The client request a call serves, and its session. */
+export interface ServedRequest {
+  sessionId: string;
+  requestId: RequestId;
 }
 
 /** One session's state: what it shares with the gateway, its server, and its current list. */
@@ -66,8 +78,6 @@ export interface SessionState {
   readonly scope: SessionScope;
   readonly server: Server;
   readonly telemetry: BridgeTelemetry;
-  /** The client request a call serves: an approval question goes on its stream. */
-  readonly servedRequest: AsyncLocalStorage<RequestId>;
   readonly batchDeadlineMs: number;
   /** The session's pipeline; set once, right after the state. */
   dispatcher: Dispatcher;

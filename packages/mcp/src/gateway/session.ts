@@ -1,10 +1,5 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeErrors, createBridgeTelemetry } from '@tool-search/bridge';
 import { createDispatcher, type Dispatcher, type ToolCallHook } from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
@@ -56,8 +51,10 @@ export function createGatewaySession(
 ): GatewaySession {
   const state = createSessionState(context, profileName, profile, id);
   reassemble(state);
-  state.dispatcher = createSessionDispatcher(state);
-  handleRequests(state);
+  const approval = sessionApproval(state);
+  state.dispatcher = createSessionDispatcher(state, approval);
+  // Only a session that may ask its client needs to know which request a call serves.
+  handleRequests(state, approval !== undefined);
   const unsubscribe = context.options.pool.onToolsChanged(() => {
     // Until the first connect round settles, the list is partial: the decision waits.
     if (state.closed || !context.settle.open) return;
@@ -134,7 +131,6 @@ function createSessionState(
     scope,
     server,
     telemetry: createBridgeTelemetry(),
-    servedRequest: new AsyncLocalStorage<RequestId>(),
     batchDeadlineMs: options.batchDeadlineMs ?? DEFAULT_MAX_CALL_TIME_MS,
     dispatcher: notYet,
     scoped: new Map(),
@@ -158,9 +154,15 @@ function elicitationOf(state: SessionState) {
         timeoutMs: approvalConfig.timeoutMs,
         maxArgumentChars: approvalConfig.maxArgumentChars,
         oversize: approvalConfig.oversize,
-        relatedRequestId: () => state.servedRequest.getStore(),
+        relatedRequestId: () => servedRequestOf(state),
       })
     : undefined;
+}
+
+/** The client request the current call of this session serves, when it is known. */
+function servedRequestOf(state: SessionState) {
+  const served = state.context.servedRequests.getStore();
+  return served?.sessionId === state.id ? served.requestId : undefined;
 }
 
 /** Who is asked, by `approval.via`: the options' adapter, the client, or the console's inbox. */
@@ -216,9 +218,11 @@ function activityHook(state: SessionState): ToolCallHook {
 }
 
 /** The session's pipeline: guardrails, hooks, approval, then the tool source. */
-function createSessionDispatcher(state: SessionState): Dispatcher {
+function createSessionDispatcher(
+  state: SessionState,
+  approval: ReturnType<typeof sessionApproval>,
+): Dispatcher {
   const { options, guardrails, auditHook, approvalConfig } = state.context;
-  const approval = sessionApproval(state);
   return createDispatcher({
     async execute(call, ctx) {
       // A hook may rename a call: the scope is checked on the final name too.
@@ -247,8 +251,8 @@ function createSessionDispatcher(state: SessionState): Dispatcher {
 }
 
 /** Answers `tools/list` and `tools/call` once the upstreams settled. */
-function handleRequests(state: SessionState): void {
-  const { upstreamsSettled, drain } = state.context;
+function handleRequests(state: SessionState, asks: boolean): void {
+  const { upstreamsSettled, drain, servedRequests } = state.context;
   const experimental = state.context.options.experimentalCatalog !== false;
   state.server.setRequestHandler(
     experimental ? LIST_REQUEST_SCHEMA : ListToolsRequestSchema,
@@ -267,9 +271,10 @@ function handleRequests(state: SessionState): void {
     drain.run(async (signal) => {
       await upstreamsSettled();
       const request = CallToolRequestSchema.parse(raw);
-      const result = await state.servedRequest.run(extra.requestId, () =>
-        callSessionTool(state, request, extra, signal),
-      );
+      const call = () => callSessionTool(state, request, extra, signal);
+      const result = asks
+        ? await servedRequests.run({ sessionId: state.id, requestId: extra.requestId }, call)
+        : await call();
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );

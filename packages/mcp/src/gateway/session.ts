@@ -1,5 +1,5 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { bridgeErrors, createBridgeTelemetry } from '@tool-search/bridge';
 import { createDispatcher, type Dispatcher, type ToolCallHook } from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
@@ -200,6 +200,8 @@ function activityHook(state: SessionState): ToolCallHook {
   return {
     name: 'gateway-activity',
     onSettled(settled, ctx) {
+      // Nobody listens to the feed (no console, no onActivity): nothing to build.
+      if (state.context.options.onActivity === undefined) return;
       const activity: GatewayActivity = {
         sessionId: state.id,
         kind: 'call',
@@ -270,7 +272,9 @@ function handleRequests(state: SessionState, asks: boolean): void {
   state.server.setRequestHandler(LENIENT_CALL_TOOL_REQUEST_SCHEMA, (raw, extra) =>
     drain.run(async (signal) => {
       await upstreamsSettled();
-      const request = CallToolRequestSchema.parse(raw);
+      // The SDK's server has just checked this very request against CallToolRequestSchema
+      // (a bad one never gets here): parsing it again would only copy it.
+      const request = raw as CallToolRequest;
       const call = () => callSessionTool(state, request, extra, signal);
       const result = asks
         ? await servedRequests.run({ sessionId: state.id, requestId: extra.requestId }, call)

@@ -46,7 +46,11 @@ export function formatBaselineReport(report: BaselineReport): string {
       ['sessions', 'arm', 'calls', 'p50', 'p99', 'calls/s', 'calls/s by round', 'wrong / failed'],
       report.rows.map((row) => [
         String(row.sessions),
-        row.arm === 'alone' ? 'upstream alone (HTTP)' : 'gateway (HTTP, stdio upstream)',
+        row.arm === 'alone'
+          ? 'upstream alone (HTTP)'
+          : row.arm === 'compare'
+            ? 'gateway --compare build'
+            : 'gateway (HTTP, stdio upstream)',
         String(row.calls),
         formatMs(row.p50Ms),
         formatMs(row.p99Ms),
@@ -59,15 +63,29 @@ export function formatBaselineReport(report: BaselineReport): string {
       ]),
     ),
   );
+  const compare = report.compareRatios;
   sections.push(
     formatTable(
       ratios,
-      ['sessions', 'p50', 'p99', 'throughput'],
-      report.ratios.map((entry) => [
+      [
+        'sessions',
+        'p50',
+        'p99',
+        'throughput',
+        ...(compare === undefined ? [] : ['--compare p50', 'p99', 'throughput']),
+      ],
+      report.ratios.map((entry, index) => [
         String(entry.sessions),
         ratio(entry.p50),
         ratio(entry.p99),
         ratio(entry.throughput),
+        ...(compare?.[index] === undefined
+          ? []
+          : [
+              ratio(compare[index].p50),
+              ratio(compare[index].p99),
+              ratio(compare[index].throughput),
+            ]),
       ]),
     ),
   );

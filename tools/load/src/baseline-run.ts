@@ -21,7 +21,7 @@ import { closeClient, connectClient } from './session.js';
 import { percentile } from './stats.js';
 
 /** One arm of a baseline run: the upstream alone, the gateway, or the gateway without an extra. */
-export type BaselineArm = 'alone' | 'gateway' | `without ${GatewayExtra}`;
+export type BaselineArm = 'alone' | 'gateway' | 'compare' | `without ${GatewayExtra}`;
 
 /** One arm at one level, its rounds pooled. */
 export interface BaselineRow {
@@ -56,6 +56,8 @@ export interface BaselineReport {
   rows: BaselineRow[];
   /** Gateway / alone, per level. */
   ratios: BaselineRatio[];
+  /** The `--compare` gateway / alone, per level, when there is one. */
+  compareRatios?: BaselineRatio[];
   /** The level the extras were measured at. */
   extrasLevel: number;
   /** The gateway with every extra and with each switched off, at {@link extrasLevel}. */
@@ -195,25 +197,32 @@ async function runLevel(
 /** The running processes of a baseline run. */
 interface Arms {
   alone: AloneUpstream;
-  gateways: Map<'gateway' | GatewayExtra, GatewayProcess>;
+  gateways: Map<GatewayKey, GatewayProcess>;
 }
 
+/** The gateway processes of a run: the gateway, the `--compare` build, one per extra off. */
+type GatewayKey = 'gateway' | 'compare' | GatewayExtra;
+
 async function startArms(folder: string, options: LoadOptions, token: string): Promise<Arms> {
-  const gateways = new Map<'gateway' | GatewayExtra, GatewayProcess>();
-  const start = (without?: GatewayExtra) =>
+  const gateways = new Map<GatewayKey, GatewayProcess>();
+  const start = (without?: GatewayExtra, cli?: string) =>
     startGateway({
+      ...(cli === undefined ? {} : { cli }),
       config: writeBaselineConfig(folder, without),
       token,
       contextWindow: LOAD_CONTEXT_WINDOW,
       timeoutMs: 60_000,
       ...(without === 'audit' ? { env: { [LOAD_WITHOUT_ENV]: 'audit' } } : {}),
-      ...(without === undefined && options.cpuProf !== undefined
+      ...(without === undefined && cli === undefined && options.cpuProf !== undefined
         ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] }
         : {}),
     });
   const alone = await startAloneUpstream(30_000);
   try {
     gateways.set('gateway', await start());
+    if (options.compare !== undefined) {
+      gateways.set('compare', await start(undefined, resolve(options.compare)));
+    }
     for (const extra of options.extras ? GATEWAY_EXTRAS : []) {
       gateways.set(extra, await start(extra));
     }
@@ -271,7 +280,7 @@ export async function runBaseline(
     log('starting server-everything over HTTP and the gateways (stdio to it)');
     arms = await startArms(folder, { ...options, ...(cpuProf ? { cpuProf } : {}) }, token);
     const alone: Endpoint = { url: arms.alone.url, token };
-    const endpointOf = (key: 'gateway' | GatewayExtra): Endpoint => ({
+    const endpointOf = (key: GatewayKey): Endpoint => ({
       url: arms!.gateways.get(key)!.url,
       token,
     });
@@ -286,6 +295,9 @@ export async function runBaseline(
         const main: [BaselineArm, Endpoint][] = [
           ['alone', alone],
           ['gateway', endpointOf('gateway')],
+          ...(options.compare === undefined
+            ? []
+            : [['compare', endpointOf('compare')] as [BaselineArm, Endpoint]]),
         ];
         rows.push(...(await runLevel(main, sessions, options, log)));
       }
@@ -304,15 +316,18 @@ export async function runBaseline(
     };
     const { rows, extras, extrasLevel } = await withinBudget(work(), options.budgetMs);
     const durationMs = performance.now() - began;
-    const ratios = options.levels.map((sessions) => {
-      const at = (arm: BaselineArm) =>
-        rows.find((row) => row.arm === arm && row.sessions === sessions)!;
-      return ratioOf(at('alone'), at('gateway'));
-    });
+    const ratiosOf = (arm: BaselineArm) =>
+      options.levels.map((sessions) => {
+        const at = (which: BaselineArm) =>
+          rows.find((row) => row.arm === which && row.sessions === sessions)!;
+        return ratioOf(at('alone'), at(arm));
+      });
+    const ratios = ratiosOf('gateway');
     return {
       options,
       rows,
       ratios,
+      ...(options.compare === undefined ? {} : { compareRatios: ratiosOf('compare') }),
       extrasLevel,
       extras,
       ...(cpuProf === undefined ? {} : { cpuProf }),

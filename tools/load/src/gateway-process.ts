@@ -32,6 +32,8 @@ export interface StartGatewayOptions {
   port?: number;
   /** More flags of `serve`, e.g. `--store redis://…` for a replica. */
   extraArgs?: readonly string[];
+  /** Another build of the gateway CLI to run. @defaultValue {@link GATEWAY_CLI} */
+  cli?: string;
   /** Flags of node itself, before the script, e.g. `--cpu-prof`. */
   nodeArgs?: readonly string[];
   /** More environment variables of the process. */
@@ -51,7 +53,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
     process.execPath,
     [
       ...(options.nodeArgs ?? []),
-      GATEWAY_CLI,
+      options.cli ?? GATEWAY_CLI,
       'serve',
       '--config',
       options.config,

@@ -42,6 +42,11 @@ export interface LoadOptions {
   rounds: number;
   /** Also measure the gateway with each of its extras switched off (5 more arms). */
   extras: boolean;
+  /**
+   * Another build of the gateway CLI (e.g. main's `apps/gateway/dist/cli.js`), run as one
+   * more arm of the baseline, interleaved with the others: before and after in one run.
+   */
+  compare?: string;
   /** Write the baseline gateway's CPU profile (`node --cpu-prof`) into this folder. */
   cpuProf?: string;
 }
@@ -100,6 +105,8 @@ export const USAGE = `Usage: pnpm load [options]
   --levels 1,10,50,100   the baseline's concurrency levels (sessions at once, 1 to 100)
   --rounds 2             the baseline's rounds per level and arm (interleaved)
   --no-extras            the baseline without the rows of the gateway's extras
+  --compare CLI          one more baseline arm: another build of the gateway (its
+                         apps/gateway/dist/cli.js), e.g. main's, for before and after
   --cpu-prof DIR         the baseline gateway runs under node --cpu-prof, its profile
                          written into DIR when it exits
   --json                 print JSON instead of tables
@@ -150,6 +157,7 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
         rounds: { type: 'string' },
         'cpu-prof': { type: 'string' },
         'no-extras': { type: 'boolean' },
+        compare: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
       },
@@ -195,6 +203,10 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
   if (options.baseline && get('budget') === undefined) options.budgetMs = 1_200_000;
   if (get('rounds') !== undefined) options.rounds = integer('rounds', get('rounds'), 1, 20);
   options.extras = values['no-extras'] !== true;
+  if (get('compare') !== undefined) {
+    if (!options.baseline) throw new UsageError('--compare goes with --baseline.');
+    options.compare = get('compare')!;
+  }
   if (get('cpu-prof') !== undefined) {
     if (!options.baseline) throw new UsageError('--cpu-prof goes with --baseline.');
     options.cpuProf = get('cpu-prof')!;

@@ -22,6 +22,10 @@ function rate(value: number): string {
   return Number.isFinite(value) ? value.toFixed(0) : '-';
 }
 
+function cpu(ms: number | undefined): string {
+  return ms === undefined ? '-' : `${ms.toFixed(2)} ms`;
+}
+
 function problems(row: BaselineRow): string {
   const errors = Object.values(row.errors).reduce((sum, count) => sum + count, 0);
   return `${row.wrong} / ${errors}`;
@@ -43,7 +47,17 @@ export function formatBaselineReport(report: BaselineReport): string {
   sections.push(
     formatTable(
       arms,
-      ['sessions', 'arm', 'calls', 'p50', 'p99', 'calls/s', 'calls/s by round', 'wrong / failed'],
+      [
+        'sessions',
+        'arm',
+        'calls',
+        'p50',
+        'p99',
+        'calls/s',
+        'calls/s by round',
+        'CPU/call',
+        'wrong / failed',
+      ],
       report.rows.map((row) => [
         String(row.sessions),
         row.arm === 'alone'
@@ -59,6 +73,7 @@ export function formatBaselineReport(report: BaselineReport): string {
           row.rounds.map((round) => round.callsPerSecond),
           rate,
         ),
+        cpu(row.cpuMsPerCall),
         problems(row),
       ]),
     ),
@@ -72,7 +87,8 @@ export function formatBaselineReport(report: BaselineReport): string {
         'p50',
         'p99',
         'throughput',
-        ...(compare === undefined ? [] : ['--compare p50', 'p99', 'throughput']),
+        'CPU/call',
+        ...(compare === undefined ? [] : ['--compare p50', 'p99', 'throughput', 'CPU/call']),
       ],
       report.ratios.map((entry, index) => [
         String(entry.sessions),
@@ -94,7 +110,7 @@ export function formatBaselineReport(report: BaselineReport): string {
     sections.push(
       formatTable(
         `${extras} (${report.extrasLevel} sessions)`,
-        ['gateway', 'p50', 'p99', 'calls/s', 'calls/s vs all extras', 'wrong / failed'],
+        ['gateway', 'p50', 'p99', 'calls/s', 'calls/s vs all extras', 'CPU/call', 'wrong / failed'],
         report.extras.map((row) => [
           row.arm === 'gateway' ? 'with every extra' : row.arm,
           formatMs(row.p50Ms),

@@ -14,7 +14,7 @@ import {
 } from './baseline-arms.js';
 import { withinBudget } from './budget.js';
 import { LOAD_CONTEXT_WINDOW } from './gateway-config.js';
-import { type GatewayProcess, startGateway } from './gateway-process.js';
+import { childProcesses, type GatewayProcess, readCpuMs, startGateway } from './gateway-process.js';
 import type { LoadOptions } from './options.js';
 import { errorKind, resultKind, textOf } from './outcome.js';
 import { closeClient, connectClient } from './session.js';
@@ -33,6 +33,12 @@ export interface BaselineRow {
   p99Ms: number;
   /** Calls answered per second of wall time, the rounds' walls summed. */
   callsPerSecond: number;
+  /**
+   * CPU time (user and system) of the arm's server processes per call, while the calls
+   * ran: the upstream alone, or the gateway and its upstream. Not hurt by a busy
+   * machine the way times are; absent where `/proc` is missing.
+   */
+  cpuMsPerCall?: number;
   /** Each round's own numbers, to show the spread. */
   rounds: { p50Ms: number; p99Ms: number; callsPerSecond: number }[];
   /** Answers that were not `Echo: <the message sent>`. */
@@ -47,6 +53,8 @@ export interface BaselineRatio {
   p50: number;
   p99: number;
   throughput: number;
+  /** CPU per call, when both were measured. */
+  cpu?: number;
 }
 
 /** What a baseline run measured. */
@@ -73,6 +81,8 @@ export interface BaselineReport {
 interface Sample {
   latencies: number[];
   wallMs: number;
+  /** CPU time of the server processes during the calls, when readable. */
+  cpuMs?: number;
   wrong: number;
   errors: Record<string, number>;
 }
@@ -81,6 +91,19 @@ interface Sample {
 interface Endpoint {
   url: string;
   token: string;
+  /** The server processes whose CPU time counts (the gateway's upstreams too). */
+  pids: () => number[];
+}
+
+/** The CPU time the processes have used so far; undefined when one cannot be read. */
+function cpuOf(pids: number[]): number | undefined {
+  let total = 0;
+  for (const pid of pids) {
+    const ms = readCpuMs(pid);
+    if (ms === undefined) return undefined;
+    total += ms;
+  }
+  return total;
 }
 
 /** One session's calls: `echo` of unique messages, one after the other, each checked. */
@@ -121,11 +144,15 @@ async function runSample(
     Array.from({ length: sessions }, () => connectClient(endpoint.url, endpoint.token, timeoutMs)),
   );
   try {
+    const pids = endpoint.pids();
+    const cpuBefore = cpuOf(pids);
     const began = performance.now();
     await Promise.all(
       clients.map((client, index) => echoCalls(client, `s${index}`, operations, timeoutMs, sample)),
     );
     sample.wallMs = performance.now() - began;
+    const cpuAfter = cpuOf(pids);
+    if (cpuBefore !== undefined && cpuAfter !== undefined) sample.cpuMs = cpuAfter - cpuBefore;
   } finally {
     await Promise.all(clients.map(closeClient));
   }
@@ -141,10 +168,14 @@ function rowOf(arm: BaselineArm, sessions: number, samples: Sample[]): BaselineR
       errors[kind] = (errors[kind] ?? 0) + count;
     }
   }
+  const cpuMs = samples.every((sample) => sample.cpuMs !== undefined)
+    ? samples.reduce((sum, sample) => sum + sample.cpuMs!, 0)
+    : undefined;
   return {
     arm,
     sessions,
     calls: all.length,
+    ...(cpuMs === undefined ? {} : { cpuMsPerCall: cpuMs / all.length }),
     p50Ms: percentile(all, 50),
     p99Ms: percentile(all, 99),
     callsPerSecond: all.length / (wallMs / 1000),
@@ -188,7 +219,7 @@ async function runLevel(
   const rows = arms.map(([arm]) => rowOf(arm, sessions, samples.get(arm)!));
   for (const row of rows) {
     log(
-      `  ${row.arm} at ${sessions}: p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, ${row.callsPerSecond.toFixed(0)} calls/s`,
+      `  ${row.arm} at ${sessions}: p50 ${row.p50Ms.toFixed(1)} ms, p99 ${row.p99Ms.toFixed(1)} ms, ${row.callsPerSecond.toFixed(0)} calls/s, ${row.cpuMsPerCall?.toFixed(2) ?? '-'} CPU ms/call`,
     );
   }
   return rows;
@@ -240,6 +271,9 @@ function ratioOf(alone: BaselineRow, gateway: BaselineRow): BaselineRatio {
     p50: gateway.p50Ms / alone.p50Ms,
     p99: gateway.p99Ms / alone.p99Ms,
     throughput: gateway.callsPerSecond / alone.callsPerSecond,
+    ...(gateway.cpuMsPerCall === undefined || alone.cpuMsPerCall === undefined
+      ? {}
+      : { cpu: gateway.cpuMsPerCall / alone.cpuMsPerCall }),
   };
 }
 
@@ -279,11 +313,16 @@ export async function runBaseline(
   try {
     log('starting server-everything over HTTP and the gateways (stdio to it)');
     arms = await startArms(folder, { ...options, ...(cpuProf ? { cpuProf } : {}) }, token);
-    const alone: Endpoint = { url: arms.alone.url, token };
-    const endpointOf = (key: GatewayKey): Endpoint => ({
-      url: arms!.gateways.get(key)!.url,
-      token,
-    });
+    const aloneUpstream = arms.alone;
+    const alone: Endpoint = { url: aloneUpstream.url, token, pids: () => [aloneUpstream.pid] };
+    const endpointOf = (key: GatewayKey): Endpoint => {
+      const gateway = arms!.gateways.get(key)!;
+      return {
+        url: gateway.url,
+        token,
+        pids: () => [gateway.pid, ...childProcesses(gateway.pid).map((child) => child.pid)],
+      };
+    };
     const began = performance.now();
     const work = async () => {
       // Warm-up, not recorded: JIT, connections, the upstreams' first calls.

@@ -34,6 +34,8 @@ describe('runBaseline (the CI smoke run: 1 and 2 sessions, 4 calls each)', () =>
     for (const row of [...report.rows, ...report.extras]) {
       expect(row.wrong).toBe(0);
       expect(row.errors).toEqual({});
+      // Linux: the servers' CPU time is read from /proc.
+      expect(row.cpuMsPerCall).toBeGreaterThanOrEqual(0);
     }
     expect(report.extrasLevel).toBe(2);
     expect(report.extras.map((row) => row.arm)).toEqual([

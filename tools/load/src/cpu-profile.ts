@@ -73,7 +73,7 @@ function sampledMs(profile: CpuProfile): Map<number, number> {
 
 /**
  * The functions that took the most time themselves, same-named frames of one place
- * summed; `(idle)` (the event loop waiting) is left out of the shares.
+ * summed; `(idle)` (the event loop waiting) and frames never sampled are left out.
  *
  * @param profile - a parsed `.cpuprofile`
  * @param top - how many
@@ -90,6 +90,7 @@ export function topSelfTimes(profile: CpuProfile, top = 25): SelfTime[] {
   }
   const busy = [...byFrame.values()].reduce((sum, value) => sum + value, 0);
   return [...byFrame.entries()]
+    .filter(([, selfMs]) => selfMs > 0)
     .map(([frame, selfMs]) => ({ frame, selfMs, share: busy === 0 ? 0 : selfMs / busy }))
     .sort((a, b) => b.selfMs - a.selfMs)
     .slice(0, top);

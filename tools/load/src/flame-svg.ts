@@ -40,12 +40,6 @@ function treeOf(lines: readonly string[]): FlameNode {
   return root;
 }
 
-function depthOf(node: FlameNode): number {
-  let deepest = 0;
-  for (const child of node.children.values()) deepest = Math.max(deepest, depthOf(child));
-  return deepest + 1;
-}
-
 /** A warm colour from the label, so that one function keeps its colour across graphs. */
 function colourOf(label: string): string {
   let hash = 0;
@@ -57,9 +51,10 @@ function colourOf(label: string): string {
 }
 
 /**
- * A flame graph as a standalone SVG, from collapsed stacks: the root at the bottom,
- * each frame as wide as its share of the time, its callees above it (left to right by
- * weight); a frame's full label and time are in its `<title>` (a tooltip).
+ * A flame graph as a standalone SVG, from collapsed stacks, drawn top down (an icicle:
+ * the root under the title, so that the widest frames come first): each frame as wide
+ * as its share of the time, its callees below it (left to right by weight); a frame's
+ * full label and time are in its `<title>` (a tooltip).
  *
  * @param lines - collapsed stacks, `a;b;c <weight>` (see `collapsedStacks`)
  * @param title - the line above the graph
@@ -67,16 +62,16 @@ function colourOf(label: string): string {
  * @returns the SVG document
  * @throws nothing
  */
-export function flameGraphSvg(lines: readonly string[], title: string, minWidth = 0.5): string {
+export function flameGraphSvg(lines: readonly string[], title: string, minWidth = 1): string {
   const root = treeOf(lines);
-  const depth = depthOf(root);
-  const height = (depth + 2) * ROW + 10;
   const scale = root.total === 0 ? 0 : WIDTH / root.total;
   const boxes: string[] = [];
+  let deepest = 0;
   const draw = (node: FlameNode, x: number, level: number) => {
     const width = node.total * scale;
     if (width < minWidth) return;
-    const y = height - (level + 1) * ROW - 4;
+    deepest = Math.max(deepest, level);
+    const y = (level + 1) * ROW + 8;
     const share = root.total === 0 ? 0 : (100 * node.total) / root.total;
     const label = `${node.label} (${(node.total / 1000).toFixed(1)} ms, ${share.toFixed(1)}%)`;
     const fits = Math.floor((width - 4) / CHAR);
@@ -97,6 +92,7 @@ export function flameGraphSvg(lines: readonly string[], title: string, minWidth 
     }
   };
   draw(root, 0, 0);
+  const height = (deepest + 2) * ROW + 12;
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="monospace" font-size="${FONT}">`,
     `<rect width="100%" height="100%" fill="#fdfdf8"/>`,

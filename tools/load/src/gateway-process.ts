@@ -192,3 +192,22 @@ export function isAlive(pid: number): boolean {
     }
   }
 }
+
+/**
+ * The CPU time a process has used so far, user and system, from `/proc/<pid>/stat`
+ * (Linux; in clock ticks of 10 ms).
+ *
+ * @param pid - the process
+ * @returns milliseconds, or `undefined` when it cannot be read (gone, not Linux)
+ * @throws nothing
+ */
+export function readCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields 14 and 15 (utime, stime), counted after the command name's closing ')'.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}

@@ -36,5 +36,10 @@ export async function runHttpSteps(
   steps: readonly HttpStep[],
   context: HttpRequestContext,
 ): Promise<void> {
-  for (const step of steps) if (await step(context)) return;
+  for (const step of steps) {
+    // Most steps answer at once: only a promise is waited for (a turn of the event
+    // loop's microtasks per step and request otherwise).
+    const answered = step(context);
+    if (answered === true || (answered !== false && (await answered))) return;
+  }
 }

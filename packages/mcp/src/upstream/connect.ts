@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import { batchStdioWrites } from './stdio-batch.js';
 
 /** How a connected upstream is reached. */
 export type UpstreamTransportKind = 'stdio' | 'streamable-http' | 'sse';
@@ -122,7 +123,9 @@ export async function connectUpstream(
       options.onStderr?.(text);
     });
     try {
-      return await attempt(transport, 'stdio', () => tail.trim());
+      const connected = await attempt(transport, 'stdio', () => tail.trim());
+      batchStdioWrites(transport);
+      return connected;
     } catch (error) {
       let text = describeError(error);
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {

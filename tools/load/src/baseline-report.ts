@@ -95,12 +95,14 @@ export function formatBaselineReport(report: BaselineReport): string {
         ratio(entry.p50),
         ratio(entry.p99),
         ratio(entry.throughput),
+        ratio(entry.cpu ?? Number.NaN),
         ...(compare?.[index] === undefined
           ? []
           : [
               ratio(compare[index].p50),
               ratio(compare[index].p99),
               ratio(compare[index].throughput),
+              ratio(compare[index].cpu ?? Number.NaN),
             ]),
       ]),
     ),
@@ -117,6 +119,7 @@ export function formatBaselineReport(report: BaselineReport): string {
           formatMs(row.p99Ms),
           rate(row.callsPerSecond),
           full === undefined ? '-' : ratio(row.callsPerSecond / full.callsPerSecond),
+          cpu(row.cpuMsPerCall),
           problems(row),
         ]),
       ),

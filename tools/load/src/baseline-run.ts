@@ -288,6 +288,108 @@ function failuresOf(rows: BaselineRow[]): string[] {
   return failures;
 }
 
+/** Where each arm of a started run is served. */
+interface ArmEndpoints {
+  alone: Endpoint;
+  of(key: GatewayKey): Endpoint;
+  keys: GatewayKey[];
+}
+
+function endpointsOf(arms: Arms, token: string): ArmEndpoints {
+  const { alone } = arms;
+  return {
+    alone: { url: alone.url, token, pids: () => [alone.pid] },
+    of(key) {
+      const gateway = arms.gateways.get(key)!;
+      return {
+        url: gateway.url,
+        token,
+        pids: () => [gateway.pid, ...childProcesses(gateway.pid).map((child) => child.pid)],
+      };
+    },
+    keys: [...arms.gateways.keys()],
+  };
+}
+
+/** The alone, gateway (and `--compare`) arms at every level, after a warm-up of every arm. */
+async function measureLevels(
+  endpoints: ArmEndpoints,
+  options: LoadOptions,
+  log: (line: string) => void,
+): Promise<BaselineRow[]> {
+  // Warm-up, not recorded: JIT, connections, the upstreams' first calls.
+  for (const endpoint of [endpoints.alone, ...endpoints.keys.map(endpoints.of)]) {
+    await runSample(endpoint, 2, 10, options.requestTimeoutMs);
+  }
+  const arms: [BaselineArm, Endpoint][] = [
+    ['alone', endpoints.alone],
+    ['gateway', endpoints.of('gateway')],
+    ...(options.compare === undefined
+      ? []
+      : [['compare', endpoints.of('compare')] as [BaselineArm, Endpoint]]),
+  ];
+  const rows: BaselineRow[] = [];
+  for (const sessions of options.levels)
+    rows.push(...(await runLevel(arms, sessions, options, log)));
+  return rows;
+}
+
+/** The level of the extras' rows: 50, or the largest level below, or the first. */
+function extrasLevelOf(levels: readonly number[]): number {
+  if (levels.includes(50)) return 50;
+  return Math.max(...levels.filter((level) => level <= 50), levels[0]!);
+}
+
+/** The gateway with every extra, and with each switched off in turn, at one level. */
+async function measureExtras(
+  endpoints: ArmEndpoints,
+  level: number,
+  options: LoadOptions,
+  log: (line: string) => void,
+): Promise<BaselineRow[]> {
+  // The gateway has served every level by now: the others catch up first (JIT, heap),
+  // unrecorded, so that each row measures its extra and not a cold process.
+  for (const extra of GATEWAY_EXTRAS) {
+    await runSample(endpoints.of(extra), level, options.operations, options.requestTimeoutMs);
+  }
+  const arms: [BaselineArm, Endpoint][] = [
+    ['gateway', endpoints.of('gateway')],
+    ...GATEWAY_EXTRAS.map((extra): [BaselineArm, Endpoint] => [
+      `without ${extra}`,
+      endpoints.of(extra),
+    ]),
+  ];
+  return runLevel(arms, level, options, log);
+}
+
+/** The report of a run's rows: the ratios per level, and the failures (never a time). */
+function reportOf(
+  options: LoadOptions,
+  measured: { rows: BaselineRow[]; extras: BaselineRow[]; extrasLevel: number },
+  durationMs: number,
+  cpuProf: string | undefined,
+): BaselineReport {
+  const { rows, extras, extrasLevel } = measured;
+  const ratiosOf = (arm: BaselineArm) =>
+    options.levels.map((sessions) => {
+      const at = (which: BaselineArm) =>
+        rows.find((row) => row.arm === which && row.sessions === sessions)!;
+      return ratioOf(at('alone'), at(arm));
+    });
+  return {
+    options,
+    rows,
+    ratios: ratiosOf('gateway'),
+    ...(options.compare === undefined ? {} : { compareRatios: ratiosOf('compare') }),
+    extrasLevel,
+    extras,
+    ...(cpuProf === undefined ? {} : { cpuProf }),
+    durationMs,
+    // The --compare build is another gateway's: its failures are shown, not ours to fail.
+    failures: failuresOf([...rows.filter((row) => row.arm !== 'compare'), ...extras]),
+  };
+}
+
 /**
  * The baseline run: `echo` of `server-everything` served over Streamable HTTP on its
  * own, against the same server behind the gateway over HTTP (stdio to it), with the
@@ -296,7 +398,7 @@ function failuresOf(rows: BaselineRow[]): string[] {
  * largest level below). Only correctness fails it, never a time.
  *
  * @param options - `levels`, `rounds`, `operations` (calls per session and round),
- * `requestTimeoutMs`, `budgetMs`, `cpuProf`
+ * `requestTimeoutMs`, `budgetMs`, `extras`, `compare`, `cpuProf`
  * @param log - progress lines (to stderr in the CLI)
  * @returns the report; `failures` lists wrong answers and failed calls
  * @throws `Error` when an arm cannot start or the run passes its budget
@@ -313,80 +415,16 @@ export async function runBaseline(
   try {
     log('starting server-everything over HTTP and the gateways (stdio to it)');
     arms = await startArms(folder, { ...options, ...(cpuProf ? { cpuProf } : {}) }, token);
-    const aloneUpstream = arms.alone;
-    const alone: Endpoint = { url: aloneUpstream.url, token, pids: () => [aloneUpstream.pid] };
-    const endpointOf = (key: GatewayKey): Endpoint => {
-      const gateway = arms!.gateways.get(key)!;
-      return {
-        url: gateway.url,
-        token,
-        pids: () => [gateway.pid, ...childProcesses(gateway.pid).map((child) => child.pid)],
-      };
-    };
+    const endpoints = endpointsOf(arms, token);
+    const extrasLevel = extrasLevelOf(options.levels);
     const began = performance.now();
-    const work = async () => {
-      // Warm-up, not recorded: JIT, connections, the upstreams' first calls.
-      for (const endpoint of [alone, ...[...arms!.gateways.keys()].map(endpointOf)]) {
-        await runSample(endpoint, 2, 10, options.requestTimeoutMs);
-      }
-      const rows: BaselineRow[] = [];
-      for (const sessions of options.levels) {
-        const main: [BaselineArm, Endpoint][] = [
-          ['alone', alone],
-          ['gateway', endpointOf('gateway')],
-          ...(options.compare === undefined
-            ? []
-            : [['compare', endpointOf('compare')] as [BaselineArm, Endpoint]]),
-        ];
-        rows.push(...(await runLevel(main, sessions, options, log)));
-      }
-      const extrasLevel = options.levels.includes(50)
-        ? 50
-        : Math.max(...options.levels.filter((level) => level <= 50), options.levels[0]!);
-      const extraArms = (): [BaselineArm, Endpoint][] => [
-        ['gateway', endpointOf('gateway')],
-        ...GATEWAY_EXTRAS.map((extra): [BaselineArm, Endpoint] => [
-          `without ${extra}`,
-          endpointOf(extra),
-        ]),
-      ];
-      let extras: BaselineRow[] = [];
-      if (options.extras) {
-        // The gateway has served every level by now: the others catch up first (JIT,
-        // heap), unrecorded, so that each row measures its extra and not a cold process.
-        for (const extra of GATEWAY_EXTRAS) {
-          await runSample(
-            endpointOf(extra),
-            extrasLevel,
-            options.operations,
-            options.requestTimeoutMs,
-          );
-        }
-        extras = await runLevel(extraArms(), extrasLevel, options, log);
-      }
-      return { rows, extras, extrasLevel };
-    };
-    const { rows, extras, extrasLevel } = await withinBudget(work(), options.budgetMs);
-    const durationMs = performance.now() - began;
-    const ratiosOf = (arm: BaselineArm) =>
-      options.levels.map((sessions) => {
-        const at = (which: BaselineArm) =>
-          rows.find((row) => row.arm === which && row.sessions === sessions)!;
-        return ratioOf(at('alone'), at(arm));
-      });
-    const ratios = ratiosOf('gateway');
-    return {
-      options,
-      rows,
-      ratios,
-      ...(options.compare === undefined ? {} : { compareRatios: ratiosOf('compare') }),
+    const measure = async () => ({
+      rows: await measureLevels(endpoints, options, log),
+      extras: options.extras ? await measureExtras(endpoints, extrasLevel, options, log) : [],
       extrasLevel,
-      extras,
-      ...(cpuProf === undefined ? {} : { cpuProf }),
-      durationMs,
-      // The --compare build is another gateway's: its failures are shown, not ours to fail.
-      failures: failuresOf([...rows.filter((row) => row.arm !== 'compare'), ...extras]),
-    };
+    });
+    const measured = await withinBudget(measure(), options.budgetMs);
+    return reportOf(options, measured, performance.now() - began, cpuProf);
   } finally {
     await arms?.alone.stop();
     // The gateway writes its CPU profile as it exits (SIGTERM, then its own exit).

@@ -1,9 +1,15 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type Assembly, assembleTools, type BridgeTelemetry } from '@tool-search/bridge';
+import {
+  type Assembly,
+  assembleTools,
+  type BridgeTelemetry,
+  type LearningSession,
+} from '@tool-search/bridge';
 import {
   type McpTool,
+  type SearchLearner,
   type ToolDefinition,
   type ToolSearchConfig,
   toMcpTool,
@@ -56,6 +62,10 @@ export interface GatewaySessionContext {
   auditHook: AuditHook;
   /** The console's approvals inbox, when `approval.via` names the console. */
   inbox?: ApprovalInbox;
+  /** The gateway's learner, when learning from use is on. */
+  learner?: SearchLearner;
+  /** How many calls after a search a successful call still counts (`learning.window`). */
+  learningWindow?: number;
 }
 
 /** One session's state: what it shares with the gateway, its server, and its current list. */
@@ -81,6 +91,8 @@ export interface SessionState {
   readonly disclosure: DisclosureState;
   initialized: boolean;
   closed: boolean;
+  /** The session's learning from use, when the gateway learns. */
+  learning?: LearningSession;
 }
 
 /**
@@ -120,6 +132,7 @@ export function assembleScoped(
   tools: ToolDefinition[],
   previous: Assembly | undefined,
   telemetry: BridgeTelemetry,
+  learning?: LearningSession,
 ): Assembly {
   const { options, registry, toolSearch, maxArgumentBytes } = context;
   return assembleTools({
@@ -138,6 +151,7 @@ export function assembleScoped(
       : { onSkippedKeyword: options.onSkippedKeyword }),
     describeToolset: (name) => registry.get(name)?.description,
     ...(previous === undefined ? {} : { previous }),
+    ...(learning === undefined ? {} : { learning }),
     telemetry,
   });
 }
@@ -146,7 +160,13 @@ export function assembleScoped(
 export function reassemble(state: SessionState): boolean {
   const tools = scopedPoolTools(state.context, state.scope);
   state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
-  state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry);
+  state.assembly = assembleScoped(
+    state.context,
+    tools,
+    state.assembly,
+    state.telemetry,
+    state.learning,
+  );
   const next = state.assembly.tools.map(toMcpTool);
   const key = JSON.stringify(next);
   const changed = key !== state.listedKey;

@@ -35,7 +35,15 @@ export function learningLimitsOf(config: LearningConfig | undefined): Partial<Le
 
 /**
  * The learning store of a gateway's store, with the config's bounds: where the gateway's
- * store keeps learned terms (Redis for a Redis store), or this process's memory.
+ * store keeps learned terms (Redis for a Redis store, shared by the replicas), or this
+ * process's memory. What a gateway with `learning.enabled` records into; the CLI's
+ * `learning export|import|clear` open it on the replicas' store.
+ *
+ * @example
+ * ```ts
+ * const store = await openGatewayStore('redis://127.0.0.1:6379/0');
+ * const learned = await openLearningStore(store, config.learning).export('team-a');
+ * ```
  *
  * @param store - the gateway's store
  * @param config - the config's `learning` section

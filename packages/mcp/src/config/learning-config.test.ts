@@ -25,8 +25,6 @@ describe('parseGatewayConfig: learning', () => {
     expect(() => parseGatewayConfig({ mcpServers: {}, learning: { window: 1.5 } })).toThrow(
       /learning\.window/,
     );
-    expect(() => parseGatewayConfig({ mcpServers: {}, learning: { cap: 1 } })).toThrow(
-      /learning/,
-    );
+    expect(() => parseGatewayConfig({ mcpServers: {}, learning: { cap: 1 } })).toThrow(/learning/);
   });
 });

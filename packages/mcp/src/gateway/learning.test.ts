@@ -59,6 +59,7 @@ describe('learning from use through the gateway', () => {
       config: configOf(workspace.directory),
       // The gateway's own token opens sessions of profile alpha too: a second client of it.
       profile: 'alpha',
+      console: {},
       http: { host: '127.0.0.1', port: 0, token: ADMIN_TOKEN },
     });
     await gateway.ready();
@@ -86,7 +87,10 @@ describe('learning from use through the gateway', () => {
     const alpha = await connect(ALPHA_TOKEN);
     const file = join(workspace.directory, 'notes.txt');
     expect(await search(alpha, 'file zorblat')).toContain('get_file_info');
-    const info = await alpha.call('tool_call', { name: 'get_file_info', arguments: { path: file } });
+    const info = await alpha.call('tool_call', {
+      name: 'get_file_info',
+      arguments: { path: file },
+    });
     expect(info.isError ?? false, textOf(info)).toBe(false);
 
     expect(await search(alpha, 'directory quibble')).toContain('list_directory');
@@ -107,6 +111,29 @@ describe('learning from use through the gateway', () => {
     // Only analysed terms and counts: no query text, no arguments, no token.
     expect(JSON.stringify(terms)).not.toContain(workspace.directory);
     expect(gateway.server.learner!.stats.recorded).toBeGreaterThanOrEqual(3);
+  }, 60_000);
+
+  it("shows the learned terms on the console's Tools and Search pages", async () => {
+    const api = (path: string, init?: RequestInit) =>
+      fetch(new URL(`/console/${path}`, gateway.url), init);
+    const signedIn = await api('api/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: ADMIN_TOKEN }),
+    });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const tools = (await (await api('api/tools', { headers: { cookie } })).json()) as {
+      tools: { name: string; learned?: { profile: string; terms: Record<string, number> }[] }[];
+    };
+    const info = tools.tools.find((tool) => tool.name === 'get_file_info');
+    expect(info?.learned).toEqual([
+      { profile: 'alpha', terms: expect.objectContaining({ zorblat: 1 }) },
+    ]);
+    const found = (await (
+      await api('api/search?q=file%20zorblat&profile=alpha', { headers: { cookie } })
+    ).json()) as { learning: boolean; hits: { name: string; learned: string[] }[] };
+    expect(found.learning).toBe(true);
+    expect(found.hits[0]).toMatchObject({ name: 'get_file_info', learned: ['file', 'zorblat'] });
   }, 60_000);
 
   it('never records a denied, failed or refused call', async () => {

@@ -27,8 +27,8 @@ import {
 } from './disclosure.js';
 import { LIST_REQUEST_SCHEMA, readListParams } from './disclosure-requests.js';
 import { createDisclosureState } from './disclosure-state.js';
-import { sessionLearning } from './learning.js';
 import { changedHands } from './identity-check.js';
+import { sessionLearning } from './learning.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
   type GatewaySessionContext,
@@ -58,12 +58,7 @@ export function createGatewaySession(
   principal?: string,
 ): GatewaySession {
   const state = createSessionState(context, profileName, profile, id);
-  const learning = sessionLearning(
-    context.learner,
-    profileName,
-    principal,
-    context.learningWindow,
-  );
+  const learning = sessionLearning(context.learner, profileName, principal, context.learningWindow);
   if (learning !== undefined) state.learning = learning;
   reassemble(state);
   state.dispatcher = createSessionDispatcher(state);

@@ -28,10 +28,7 @@ async function redisStore(prefix: string): Promise<GatewayStore> {
 type Open = (options?: LearningStoreOptions) => Promise<LearningStore>;
 const kinds: [string, Open][] = [
   ['memory', async (options) => createMemoryStore().learningStore!(options)],
-  [
-    'redis',
-    async (options) => (await redisStore(`l${Math.random()}:`)).learningStore!(options),
-  ],
+  ['redis', async (options) => (await redisStore(`l${Math.random()}:`)).learningStore!(options)],
 ];
 
 const terms = (store: LearningStore, profile: string) =>

@@ -82,7 +82,10 @@ class RedisLearningStore implements LearningStore {
       const toolVersion = String(flat[index + 1]);
       const known = last?.tools.get(tool);
       if (known !== undefined && known.version === toolVersion) {
-        tools.set(tool, known.factor === factor ? known : viewed(toolVersion, known.counts, factor));
+        tools.set(
+          tool,
+          known.factor === factor ? known : viewed(toolVersion, known.counts, factor),
+        );
         continue;
       }
       reads.push(

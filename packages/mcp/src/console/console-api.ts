@@ -43,13 +43,11 @@ async function tools({ res, state }: ConsoleRequest): Promise<void> {
   if (learner !== undefined) {
     attachLearnedTerms(
       view,
-      await learner
-        .export()
-        .catch(() => ({
-          format: 'tool-search-learning' as const,
-          version: 1 as const,
-          profiles: {},
-        })),
+      await learner.export().catch(() => ({
+        format: 'tool-search-learning' as const,
+        version: 1 as const,
+        profiles: {},
+      })),
     );
   }
   sendJson(res, 200, view);

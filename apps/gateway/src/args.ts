@@ -5,6 +5,7 @@ import {
   type CommandName,
   HTTP_ONLY_MESSAGE,
   type InspectOptions,
+  type LearningOptions,
   type RecordedServerOptions,
   type SearchOptions,
   type ServeOptions,
@@ -43,7 +44,12 @@ export type Command =
   | ({ command: 'search'; query: string } & SearchOptions)
   | ({ command: 'inspect' } & InspectOptions)
   | ({ command: 'recorded-server' } & RecordedServerOptions)
-  | ({ command: 'audit' } & AuditOptions);
+  | ({ command: 'audit' } & AuditOptions)
+  | ({ command: 'learning'; action: LearningAction } & LearningOptions);
+
+/** What `learning` does with the learned terms. */
+export type LearningAction = 'export' | 'import' | 'clear';
+const LEARNING_ACTIONS: readonly LearningAction[] = ['export', 'import', 'clear'];
 
 function isCommandName(value: string): value is CommandName {
   return Object.hasOwn(COMMAND_FLAGS, value);
@@ -80,7 +86,7 @@ export function parseCommandLine(
       args: [...rest],
       options: parseArgsOptions(COMMAND_FLAGS[command]),
       strict: true,
-      allowPositionals: command === 'search',
+      allowPositionals: command === 'search' || command === 'learning',
     }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -125,5 +131,15 @@ function commandOf(
       return { command, ...readFlags(command, COMMAND_FLAGS['recorded-server'], values, env) };
     case 'audit':
       return { command, ...readFlags(command, COMMAND_FLAGS.audit, values, env) };
+    case 'learning': {
+      const action = positionals.join(' ').trim();
+      if (!(LEARNING_ACTIONS as readonly string[]).includes(action)) {
+        throw new FlagError(
+          `learning needs one of ${LEARNING_ACTIONS.join(', ')}, got '${action}'.`,
+        );
+      }
+      const options = readFlags(command, COMMAND_FLAGS.learning, values, env);
+      return { command, action: action as LearningAction, ...options };
+    }
   }
 }

@@ -277,7 +277,41 @@ export const INSPECT_FLAGS = [
     kind: 'text',
     placeholder: 'S',
     description:
-      "with --accept, also share the fingerprints through the replicas' Redis store (redis://host:port[/db]; default: the config's store), where every replica reads them",
+      "the replicas' Redis store (redis://host:port[/db]; default: the config's store): its learned terms are listed, and with --accept the fingerprints are shared through it, where every replica reads them",
+  },
+] as const satisfies FlagTable;
+
+/** The flags of `learning export|import|clear`. */
+export const LEARNING_FLAGS = [
+  {
+    name: 'config',
+    key: 'config',
+    kind: 'text',
+    required: true,
+    placeholder: '<file>',
+    description: 'the gateway config (its learning bounds, and its store)',
+  },
+  {
+    name: 'store',
+    key: 'store',
+    kind: 'text',
+    placeholder: 'S',
+    description:
+      "the replicas' Redis store, redis://host:port[/db] (default: the config's store); a memory store's terms live in its gateway's process only",
+  },
+  {
+    name: 'profile',
+    key: 'profile',
+    kind: 'text',
+    placeholder: 'P',
+    description: 'export or clear only this profile (default: every profile)',
+  },
+  {
+    name: 'file',
+    key: 'file',
+    kind: 'text',
+    placeholder: 'F',
+    description: 'export into / import from this JSON file (default: stdout / stdin)',
   },
 ] as const satisfies FlagTable;
 
@@ -325,6 +359,7 @@ export const COMMAND_FLAGS = {
   inspect: INSPECT_FLAGS,
   'recorded-server': RECORDED_SERVER_FLAGS,
   audit: AUDIT_FLAGS,
+  learning: LEARNING_FLAGS,
 } as const satisfies Record<string, FlagTable>;
 
 /** The subcommands. */
@@ -338,6 +373,9 @@ export type SearchOptions = FlagValues<typeof SEARCH_FLAGS>;
 
 /** The options of `inspect`: its flags, parsed. */
 export type InspectOptions = FlagValues<typeof INSPECT_FLAGS>;
+
+/** The options of `learning` besides its action: its flags, parsed. */
+export type LearningOptions = FlagValues<typeof LEARNING_FLAGS>;
 
 /** The options of `audit`: its flags, parsed. */
 export type AuditOptions = FlagValues<typeof AUDIT_FLAGS>;

@@ -32,6 +32,8 @@ async function dispatch(command: Exclude<Command, { command: 'help' }>): Promise
       return (await import('./inspect.js')).runInspect(command);
     case 'audit':
       return (await import('./audit.js')).runAudit(command);
+    case 'learning':
+      return (await import('./learning-command.js')).runLearning(command);
     case 'recorded-server': {
       const recorded = await import('./recorded-server.js');
       if (command.list) {

@@ -22,7 +22,7 @@ export const DEMO_FILES: Record<string, string> = {
  * this Node.js and their installed bin scripts, plus the recorded catalog of the other
  * 20 published servers; a guardrail that denies `get-env` (it would leak the
  * environment) and an approval policy for destructive tools (the demo's client cannot
- * be asked, so the fallback, deny, answers).
+ * be asked, so the fallback, deny, answers); and learning from use, on.
  *
  * @param folder - the demo's temporary folder
  * @returns the raw config object
@@ -52,6 +52,7 @@ export function demoConfig(folder: string): Record<string, unknown> {
     toolSearch: { enabled: 'auto', thresholdPct: 10 },
     pins: { tools: ['list_allowed_directories'] },
     guardrails: { deny: ['get-env'] },
+    learning: { enabled: true },
     approval: {
       require: { annotations: { destructiveHint: true } },
       fallback: 'deny',

@@ -370,7 +370,7 @@ export async function showCalls(session: DemoSession, workspace: string): Promis
 /** Scene 6: the gateway's activity feed. */
 export function showActivity(session: DemoSession): void {
   const { printer, pool } = session;
-  printer.heading("6. Activity feed: the gateway's log, with the real tool behind every tool_call");
+  printer.heading("7. Activity feed: the gateway's log, with the real tool behind every tool_call");
   printer.print();
   printer.table(
     [{ header: 'what ran' }, { header: 'result' }, { header: 'ms', align: 'right' }],

@@ -34,6 +34,12 @@ describe('demo', () => {
     // Policy on the real tool: one approval stop and one guardrail denial.
     expect(out).toMatch(/tool_call → filesystem write_file/);
     expect(out).toMatch(/tool_call → everything get-env/);
+    // Learning from use: the search that led to a call ranks the tool first afterwards.
+    const learning = out.slice(out.indexOf('6. Learning from use'), out.indexOf('7. Activity'));
+    const rankBefore = Number(/get_file_info is #(\d+) \(first/.exec(learning)?.[1]);
+    expect(rankBefore).toBeGreaterThan(1);
+    expect(learning).toMatch(/learned for get_file_info: (?=.*\bsize 1\b)(?=.*\bdisk 1\b)/);
+    expect(learning).toMatch(/a later session, same search: get_file_info is #1\b/);
     // Plain text when not on a TTY.
     expect(out).not.toMatch(/\u001b\[/);
     // The temporary folder and the upstream processes are gone.

@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { SearchLearner } from '@tool-search/core';
 import { type GatewayActivity, type StartedGateway, startGateway } from '@tool-search/mcp';
 import { type GatewayConfig, parseGatewayConfig } from '@tool-search/mcp/config';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
+import { showLearning } from './demo-learning.js';
 import {
   createDemoPrinter,
   type DemoOutput,
@@ -42,13 +44,19 @@ function cleanup(resources: DemoResources): Promise<void> {
   return resources.cleaning;
 }
 
+/** The demo's session, its gateway's learner and a way to open later sessions. */
+type RunningDemo = DemoSession & {
+  learner: SearchLearner | undefined;
+  openClient(): Promise<Client>;
+};
+
 /** Scene 1: the upstream servers and the gateway start; the SDK client connects. */
 async function startDemo(
   resources: DemoResources,
   printer: DemoPrinter,
   out: DemoOutput,
   config: GatewayConfig,
-): Promise<DemoSession> {
+): Promise<RunningDemo> {
   const { style, print } = printer;
   printer.heading('1. Start the upstream MCP servers and the gateway');
   const activity: GatewayActivity[] = [];
@@ -79,7 +87,23 @@ async function startDemo(
     }),
   );
   print('  MCP SDK client connected over Streamable HTTP');
-  return { printer, pool: gateway.pool, client, activity };
+  const openClient = async () => {
+    const later = new Client({ name: 'tool-search-demo', version: '0.0.0' });
+    await later.connect(
+      new StreamableHTTPClientTransport(url, {
+        requestInit: { headers: { Authorization: `Bearer ${gateway.token}` } },
+      }),
+    );
+    return later;
+  };
+  return {
+    printer,
+    pool: gateway.pool,
+    client,
+    activity,
+    learner: gateway.server.learner,
+    openClient,
+  };
 }
 
 /**
@@ -122,6 +146,9 @@ export async function runDemo(
     await showSearches(session);
     await showDescribe(session);
     await showCalls(session, workspace);
+    if (session.learner !== undefined) {
+      await showLearning({ ...session, learner: session.learner }, workspace);
+    }
     showActivity(session);
     printer.heading('Done');
     print(

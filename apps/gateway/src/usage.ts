@@ -15,6 +15,7 @@ const SYNOPSIS_HEAD: Record<CommandName, string> = {
   inspect: 'inspect',
   'recorded-server': 'recorded-server',
   audit: 'audit',
+  learning: 'learning export|import|clear',
 };
 
 /** Stands for a space inside one flag of a synopsis while it is wrapped (private use). */
@@ -71,6 +72,7 @@ Commands:
                    refused, cut, held and flagged definitions; new and changed tools
   recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
   audit            print (and follow) the audit trail that gateways write to a Redis store
+  learning         export, import or clear what the gateways learned from use (Redis store)
 
 Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`;
 
@@ -107,6 +109,15 @@ call (tool, origin, session, profile, decision, status, who denied it and why, t
 replica), oldest first. The trail is a Redis Stream capped at about 100,000 records.
 
 ${options(COMMAND_FLAGS.audit)}`,
+  learning: `${usageLine('learning')}
+
+Learning from use ("learning": { "enabled": true } in the config) keeps, per profile and
+tool, the analysed words of the searches that led to a successful call, with counts, in
+the gateways' store. export prints them as JSON (--file writes a file), import adds a
+file's counts (within the config's bounds), clear forgets one profile (--profile) or all.
+With a memory store they live in the serving gateway's process: use a redis:// store.
+
+${options(COMMAND_FLAGS.learning)}`,
   'recorded-server': `${usageLine('recorded-server')}
 
 A stdio MCP server that lists recorded tool definitions of 23 published MCP servers

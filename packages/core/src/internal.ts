@@ -24,6 +24,13 @@ export {
 } from './classify.js';
 export { describeError } from './errors.js';
 export { isRecord } from './is-record.js';
+export { parseLearningExport } from './learning/learning-export.js';
+export {
+  checkLimits as checkLearningLimits,
+  distinctTerms as distinctLearnedTerms,
+  tokenHash as learningTokenHash,
+} from './learning/memory-store.js';
+export { learnedTermsView, MIN_COUNT as MIN_LEARNED_COUNT } from './learning/profile-learning.js';
 export { warnEach } from './logger.js';
 export type { RelatedWords } from './related-words.js';
 export { loadRelatedWords } from './related-words.js';

@@ -71,6 +71,7 @@ export {
   isLoopbackHost,
   validateGatewayHttpOptions,
 } from './gateway/http-validation.js';
+export { openLearningStore } from './gateway/learning.js';
 export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
 export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
@@ -91,6 +92,7 @@ export type {
   AnswerRouting,
   AuditEntry,
   GatewayStore,
+  LearningStoreOptions,
   OpenQuestion,
   PendingApproval,
   RoutedMessage,

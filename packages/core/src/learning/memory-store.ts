@@ -137,8 +137,12 @@ class MemoryLearningStore implements LearningStore {
 
 const EMPTY: ReadonlyMap<string, LearnedTerms> = new Map();
 
-/** The distinct terms of a query, its first `max`. */
-function distinctTerms(terms: readonly string[], max: number): string[] {
+/**
+ * The distinct terms of a query, its first `max` (strings of 1 to 64 characters).
+ *
+ * @internal
+ */
+export function distinctTerms(terms: readonly string[], max: number): string[] {
   const out: string[] = [];
   if (!Array.isArray(terms)) return out;
   for (const term of terms) {
@@ -149,12 +153,22 @@ function distinctTerms(terms: readonly string[], max: number): string[] {
   return out;
 }
 
-/** What a store keeps of a token: a hash, never the token. */
-function tokenHash(token: string): string {
+/**
+ * What a store keeps of a token: a hash (16 characters of base64url), never the token.
+ *
+ * @internal
+ */
+export function tokenHash(token: string): string {
   return createHash('sha256').update(token).digest('base64url').slice(0, 16);
 }
 
-function checkLimits(limits: Partial<LearningLimits>): LearningLimits {
+/**
+ * The limits with the defaults filled in.
+ *
+ * @throws {@link ToolSearchError} `invalid_argument` for a limit that is unknown or not a positive finite number
+ * @internal
+ */
+export function checkLimits(limits: Partial<LearningLimits>): LearningLimits {
   const resolved = { ...DEFAULT_LEARNING_LIMITS };
   for (const [key, value] of Object.entries(limits)) {
     if (value === undefined) continue;

@@ -175,10 +175,20 @@ function lightest(entry: ToolTerms): number {
 }
 
 function viewOf(entry: ToolTerms): LearnedTerms {
+  return learnedTermsView([...entry.terms].map(([term, count]) => [term, count.count]));
+}
+
+/**
+ * The frozen view of one tool's terms a catalog is handed: heaviest first, then by term,
+ * so that the same terms give the same object shape.
+ *
+ * @throws nothing
+ * @internal
+ */
+export function learnedTermsView(counts: Array<[term: string, count: number]>): LearnedTerms {
   const view: Record<string, number> = Object.create(null);
-  // Heaviest first, then by term: the same terms give the same object shape.
-  const terms = [...entry.terms].sort((a, b) => b[1].count - a[1].count || compare(a[0], b[0]));
-  for (const [term, count] of terms) view[term] = count.count;
+  counts.sort((a, b) => b[1] - a[1] || compare(a[0], b[0]));
+  for (const [term, count] of counts) view[term] = count;
   return Object.freeze(view);
 }
 

@@ -30,6 +30,7 @@ export type {
   GatewayProfile,
   GuardrailsConfig,
   HttpServerConfig,
+  LearningConfig,
   StdioServerConfig,
   ToolPatternsConfig,
   UpstreamServerConfig,

@@ -23,6 +23,7 @@ import {
   guardrailsSchema,
   type HttpServerConfig,
   httpServerSchema,
+  learningSchema,
   limitsSchema,
   pinsSchema,
   profileSchema,
@@ -59,6 +60,7 @@ const KNOWN_TOP_LEVEL = new Set([
   'review',
   'store',
   'console',
+  'learning',
   '$schema',
 ]);
 
@@ -307,8 +309,8 @@ function checkToolsets(config: GatewayConfig, issues: Issue[]): void {
  * Parses a gateway configuration: the standard `{ "mcpServers": { ... } }` format
  * of MCP clients (Claude Desktop, Cursor, Claude Code), plus the optional sections
  * `toolSearch` (core's config, snake_case accepted), `toolsets`, `profiles`, `pins`,
- * `guardrails`, `approval`, `limits` (see {@link UpstreamLimits}) and `review` (see
- * {@link ToolReviewConfig}); a server entry may say `trusted: true`. `${VAR}` and `${VAR:-default}` in string values expand
+ * `guardrails`, `approval`, `limits` (see {@link UpstreamLimits}), `review` (see
+ * {@link ToolReviewConfig}), `console` and `learning` (learning from use, off by default); a server entry may say `trusted: true`. `${VAR}` and `${VAR:-default}` in string values expand
  * from `options.env`. Unknown top-level keys (e.g. the other settings of a Claude
  * Desktop config file) are ignored with a warning; unknown keys inside the gateway's
  * own sections are errors, so that typos do not pass silently.
@@ -361,6 +363,10 @@ export function parseGatewayConfig(
     expanded['console'] === undefined
       ? undefined
       : parseSection(consoleSchema, camelKeys(expanded['console']), ['console'], issues);
+  const learning =
+    expanded['learning'] === undefined
+      ? undefined
+      : parseSection(learningSchema, camelKeys(expanded['learning']), ['learning'], issues);
   const config: GatewayConfig = {
     mcpServers,
     toolSearch: withServerLoading(toolSearch.config, mcpServers),
@@ -369,6 +375,7 @@ export function parseGatewayConfig(
     ...sections,
     ...(typeof store === 'string' ? { store } : {}),
     ...(consoleSection === undefined ? {} : { console: consoleSection }),
+    ...(learning === undefined ? {} : { learning: dropUndefined(learning) }),
     warnings,
   };
   checkToolsets(config, issues);

@@ -360,6 +360,36 @@ export const consoleSchema = z.strictObject({
 /** The `console` section of a gateway config. */
 export interface ConsoleConfig extends z.output<typeof consoleSchema> {}
 
+const learningLimit = z.number().finite().positive().optional();
+
+/** The schema of `learning`: learning from use, with core's bounds (`DEFAULT_LEARNING_LIMITS`). */
+export const learningSchema = z.strictObject({
+  /**
+   * Learn from use: a search followed by a successful call of a tool it returned lifts
+   * that tool for the search's words, in the session's profile. @defaultValue false
+   */
+  enabled: z.boolean().optional().default(false),
+  /** How many calls after a search a successful call of one of its hits still counts. @defaultValue 3 */
+  window: z.number().int().positive().optional(),
+  /** Terms kept per tool. @defaultValue 32 */
+  maxTermsPerTool: learningLimit,
+  /** Terms kept in all, over every profile. @defaultValue 200000 */
+  maxEntries: learningLimit,
+  /** What one client token gives one tool and term. @defaultValue 1 */
+  tokenCap: learningLimit,
+  /** What one client token gives one tool over all its terms. @defaultValue 8 */
+  tokenToolCap: learningLimit,
+  /** The half-life of a count, in milliseconds. @defaultValue 30 days */
+  halfLifeMs: learningLimit,
+  /** Counts decay in steps of this long, in milliseconds. @defaultValue 1 day */
+  decayStepMs: learningLimit,
+  /** Distinct terms one search adds. @defaultValue 16 */
+  maxTermsPerQuery: learningLimit,
+});
+
+/** The `learning` section of a gateway config. */
+export interface LearningConfig extends z.output<typeof learningSchema> {}
+
 /** The schema of `review`. */
 export const reviewSchema = z.strictObject({
   /** The review file (JSON, one line per tool). @defaultValue 'tool-review.json' */
@@ -409,6 +439,8 @@ export const gatewayConfigSchema = z.object({
   review: reviewSchema,
   /** The operator console (off unless `enabled`). */
   console: consoleSchema.optional(),
+  /** Learning from use (off unless `enabled`). */
+  learning: learningSchema.optional(),
   /**
    * Where sessions, approvals, stream events and the audit trail are kept: `memory`
    * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas

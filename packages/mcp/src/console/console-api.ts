@@ -3,6 +3,7 @@ import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { answerPendingApproval, isApprovalDecision } from './approval-inbox.js';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
+import { attachLearnedTerms } from './console-learning.js';
 import { consoleSearch } from './console-search.js';
 import type { ConsoleState } from './console-state.js';
 import { consoleTools } from './console-tools.js';
@@ -33,15 +34,23 @@ async function activityStream({ res, state }: ConsoleRequest): Promise<void> {
 async function tools({ res, state }: ConsoleRequest): Promise<void> {
   const { pool, config } = state.options;
   const accepted = await state.rememberAccepted();
-  const { contextWindow } = state.options;
-  sendJson(
-    res,
-    200,
-    consoleTools(pool, config, accepted, state.acceptedSeen, {
-      toolSearch: config.toolSearch,
-      ...(contextWindow === undefined ? {} : { contextWindow }),
-    }),
-  );
+  const { contextWindow, learner } = state.options;
+  const view = consoleTools(pool, config, accepted, state.acceptedSeen, {
+    toolSearch: config.toolSearch,
+    ...(contextWindow === undefined ? {} : { contextWindow }),
+  });
+  // A store that fails costs the page its learned terms, never the page.
+  if (learner !== undefined) {
+    attachLearnedTerms(
+      view,
+      await learner.export().catch(() => ({
+        format: 'tool-search-learning' as const,
+        version: 1 as const,
+        profiles: {},
+      })),
+    );
+  }
+  sendJson(res, 200, view);
 }
 
 async function search({ res, url, state }: ConsoleRequest): Promise<void> {
@@ -61,13 +70,16 @@ async function search({ res, url, state }: ConsoleRequest): Promise<void> {
           registry: state.registry,
           ranker: state.options.ranker,
           analyzer: state.analyzer,
+          ...(state.options.learner === undefined
+            ? {}
+            : { learner: state.options.learner, profileName: profileName || undefined }),
           query,
           limit: 10,
         });
   sendJson(res, 200, {
     query,
     profiles: Object.keys(state.options.config.profiles),
-    learning: false,
+    learning: state.options.learner !== undefined,
     hits,
   });
 }

@@ -1,4 +1,10 @@
-import { type Analyzer, createCatalog, type Ranker, type ToolDefinition } from '@tool-search/core';
+import {
+  type Analyzer,
+  createCatalog,
+  type Ranker,
+  type SearchLearner,
+  type ToolDefinition,
+} from '@tool-search/core';
 import { scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { GatewayProfile } from '../config/schemas.js';
 
@@ -28,6 +34,8 @@ function parameterText(tool: ToolDefinition): string {
  * @param options.registry - the config's toolsets
  * @param options.ranker - the gateway's ranker @defaultValue core's default
  * @param options.analyzer - splits text into terms, as the ranker does
+ * @param options.learner - the gateway's learner: hits rank with the profile's learned terms
+ * @param options.profileName - the profile's name, for its learned terms
  * @param options.query - the query
  * @param options.limit - how many hits
  * @returns the hits, best first
@@ -39,9 +47,12 @@ export async function consoleSearch(options: {
   registry: ToolsetRegistry;
   ranker: Ranker | undefined;
   analyzer: Analyzer;
+  learner?: SearchLearner;
+  profileName?: string | undefined;
   query: string;
   limit: number;
 }): Promise<ConsoleSearchHit[]> {
+  const { learner, profileName } = options;
   const { profile, analyzer } = options;
   const scoped = scopeTools(
     options.tools,
@@ -55,18 +66,22 @@ export async function consoleSearch(options: {
     },
     options.registry,
   );
-  const catalog = createCatalog(
-    scoped,
-    options.ranker === undefined ? {} : { ranker: options.ranker },
-  );
+  const catalog = createCatalog(scoped, {
+    ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
+    ...(learner === undefined ? {} : { learner }),
+    ...(profileName === undefined ? {} : { profile: profileName }),
+  });
   const hits = await catalog.search(options.query, { limit: options.limit });
   const terms = [...new Set(analyzer.analyze(options.query))];
   const found = (text: string) => {
     const have = new Set(analyzer.analyze(text));
     return terms.filter((term) => have.has(term));
   };
+  const learnedTerms = learner === undefined ? undefined : await learner.learnedTerms(profileName);
+  const queryTerms = learner === undefined ? [] : [...new Set(learner.analyze(options.query))];
   return hits.map((hit) => {
     const tool = catalog.get(hit.name);
+    const learned = learnedTerms?.get(hit.name);
     return {
       name: hit.name,
       score: hit.score,
@@ -77,7 +92,8 @@ export async function consoleSearch(options: {
         description: found(tool?.description ?? ''),
         parameters: tool === undefined ? [] : found(parameterText(tool)),
       },
-      learned: [],
+      learned:
+        learned === undefined ? [] : queryTerms.filter((term) => learned[term] !== undefined),
     };
   });
 }

@@ -1,4 +1,9 @@
-import { createAnalyzer, estimateToolTokens, type Ranker } from '@tool-search/core';
+import {
+  createAnalyzer,
+  estimateToolTokens,
+  type Ranker,
+  type SearchLearner,
+} from '@tool-search/core';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { GatewayConfig } from '../config/parse.js';
 import type { GatewayActivity, GatewaySession } from '../gateway/types.js';
@@ -28,6 +33,8 @@ export interface GatewayConsoleOptions {
   assetsDirectory?: string;
   /** The client model's context window, as the gateway's (whether tool search activates). */
   contextWindow?: number;
+  /** The gateway's learner, when learning from use is on: the pages show what it learned. */
+  learner?: SearchLearner;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

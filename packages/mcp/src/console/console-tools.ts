@@ -34,6 +34,8 @@ export interface ConsoleTool {
    * console saw the accepted one served (absent when it was accepted before it started).
    */
   diff?: DiffLine[];
+  /** The terms learned from use that led to it, per profile (heaviest first), when learning is on. */
+  learned?: { profile: string; terms: Record<string, number> }[];
 }
 
 /** The accepted definitions this console saw served, by review key. */

@@ -19,7 +19,7 @@ export interface HttpSession extends TableEntry {
 
 /** What {@link createSessionFactory} needs of its listener. */
 export interface SessionFactoryContext {
-  createSession(profile: string | undefined, id: string): GatewaySession;
+  createSession(profile: string | undefined, id: string, principal?: string): GatewaySession;
   /** The shared store, when sessions are shared between replicas. */
   store: GatewayStore | undefined;
   /** This replica's id, unique across replicas: the answers to its questions come to it. */
@@ -75,7 +75,7 @@ function openSession(
 ): HttpSession {
   const { store, sessions } = context;
   const { id, principal } = record;
-  const session = context.createSession(profile, id);
+  const session = context.createSession(profile, id, principal);
   const activity: SessionActivity = { inFlight: 0, lastSeen: Date.now() };
   const transport = createTransport(context, record, onInitialized);
   const entry: HttpSession = {

@@ -42,7 +42,8 @@ export { DEFAULT_IDLE_TIMEOUT_MS } from './http-options.js';
 
 /** What the HTTP layer needs of the gateway. */
 export interface GatewayHttpHost {
-  createSession(profile: string | undefined, id: string): GatewaySession;
+  /** Opens a session; `principal` is who opened it (its token's principal, '' for none). */
+  createSession(profile: string | undefined, id: string, principal?: string): GatewaySession;
   profiles: Readonly<Record<string, GatewayProfile>>;
   defaultProfile?: string;
   /**

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
-import { ToolSearchError } from '@tool-search/core';
+import { type SearchLearner, ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { createAuditHook } from '@tool-search/hooks';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
@@ -20,6 +20,7 @@ import { type CallDrain, createCallDrain } from './call-drain.js';
 import { createConfigGuardrails } from './guardrails.js';
 import type { GatewayHttpListener } from './http.js';
 import type { GatewayReadiness } from './http-health.js';
+import { createGatewayLearner } from './learning.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext, ServedRequest } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
@@ -37,6 +38,8 @@ export interface GatewayState {
   readonly drain: CallDrain;
   /** What every new session shares with the gateway. */
   readonly sessionContext: GatewaySessionContext;
+  /** The learner of learning from use, when it is on. */
+  readonly learner: SearchLearner | undefined;
   upstreamsSettledYet: boolean;
 }
 
@@ -55,6 +58,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const sessions = new Map<string, GatewaySession>();
   const store = options.store ?? createMemoryStore();
   const drain = createCallDrain();
+  const learner = createGatewayLearner(config.learning, store, options.learner);
   const state: GatewayState = {
     options,
     profiles,
@@ -62,7 +66,8 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     sessions,
     listeners: new Set(),
     drain,
-    sessionContext: createSessionContext(options, { registry, sessions, store, drain }),
+    sessionContext: createSessionContext(options, { registry, sessions, store, drain, learner }),
+    learner,
     upstreamsSettledYet: options.upstreamsReady === undefined,
   };
   const settled = () => {
@@ -89,7 +94,7 @@ function warmUp(state: GatewayState): void {
 
 function createSessionContext(
   options: GatewayServerOptions,
-  shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain'> & {
+  shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain' | 'learner'> & {
     sessions: Map<string, GatewaySession>;
   },
 ): GatewaySessionContext {
@@ -119,6 +124,7 @@ function createSessionContext(
           ),
       );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
+  const { learner } = shared;
   return {
     options,
     registry: shared.registry,
@@ -139,6 +145,8 @@ function createSessionContext(
     store,
     auditHook,
     servedRequests: new AsyncLocalStorage<ServedRequest>(),
+    ...(learner === undefined ? {} : { learner }),
+    ...(config.learning?.window === undefined ? {} : { learningWindow: config.learning.window }),
     ...((approvalConfig.via ?? 'elicitation') === 'elicitation'
       ? {}
       : { inbox: createApprovalInbox(store, { timeoutMs: approvalConfig.timeoutMs }) }),
@@ -213,9 +221,10 @@ export function openSession(
   state: GatewayState,
   profileName: string | undefined,
   id: string = randomUUID(),
+  principal?: string,
 ): GatewaySession {
   const profile = checkProfile(state.profiles, profileName);
-  const session = createGatewaySession(state.sessionContext, profileName, profile, id);
+  const session = createGatewaySession(state.sessionContext, profileName, profile, id, principal);
   state.sessions.set(id, session);
   return session;
 }

@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ToolSearchError } from '@tool-search/core';
+import { type SearchLearner, ToolSearchError } from '@tool-search/core';
 import type { GatewayStore } from '../store/types.js';
 import type { DrainReport } from './call-drain.js';
 import { type GatewayHttpListener, type GatewayHttpOptions, listenGatewayHttp } from './http.js';
@@ -61,6 +61,11 @@ export interface GatewayServer {
   sessions(): GatewaySession[];
   /** Where sessions, approvals, events and the audit trail are kept. */
   readonly store: GatewayStore;
+  /**
+   * The learner of learning from use (its `stats` count the recorded pairs), when the
+   * config's `learning.enabled` or the options' `learner` turned it on.
+   */
+  readonly learner: SearchLearner | undefined;
   /**
    * Whether this gateway should get traffic (`GET /readyz`): its store answers and its
    * upstreams' first connect round is over with at least one ready (or none configured).
@@ -132,6 +137,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     listenHttp: (httpOptions = {}) => listenHttp(state, httpOptions),
     sessions: () => [...state.sessions.values()],
     store: state.store,
+    learner: state.learner,
     readiness: () => gatewayReadiness(state),
     close: (closeOptions = {}) => closeGateway(state, closeOptions),
   };
@@ -151,7 +157,7 @@ async function listenHttp(
   const { options } = state;
   const listener = await listenGatewayHttp(
     {
-      createSession: (profile, id) => openSession(state, profile, id),
+      createSession: (profile, id, principal) => openSession(state, profile, id, principal),
       profiles: state.profiles,
       ...(options.profile === undefined ? {} : { defaultProfile: options.profile }),
       store: state.store,

@@ -190,6 +190,8 @@ function bridgeCall(
     // and audit the refusal, which no dispatcher hook sees.
     {
       refuseUnknownNames: true,
+      // What succeeded is the dispatched call's own outcome (an MCP error result is not).
+      succeeded: (value) => isDispatched(value) && succeeded(value[DISPATCHED]),
       onRefused: (refusal) =>
         auditRefusal(state, {
           tool: refusal.name,

@@ -1,9 +1,15 @@
 import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type Assembly, assembleTools, type BridgeTelemetry } from '@tool-search/bridge';
+import {
+  type Assembly,
+  assembleTools,
+  type BridgeTelemetry,
+  type LearningSession,
+} from '@tool-search/bridge';
 import {
   type McpTool,
+  type SearchLearner,
   type ToolDefinition,
   type ToolSearchConfig,
   toMcpTool,
@@ -62,6 +68,10 @@ export interface GatewaySessionContext {
    * entered costs every promise of the process (one per session cost 30% of its CPU).
    */
   servedRequests: AsyncLocalStorage<ServedRequest>;
+  /** The gateway's learner, when learning from use is on. */
+  learner?: SearchLearner;
+  /** How many calls after a search a successful call still counts (`learning.window`). */
+  learningWindow?: number;
 }
 
 /** The client request a call serves, and its session. */
@@ -91,6 +101,8 @@ export interface SessionState {
   readonly disclosure: DisclosureState;
   initialized: boolean;
   closed: boolean;
+  /** The session's learning from use, when the gateway learns. */
+  learning?: LearningSession;
 }
 
 /**
@@ -130,6 +142,7 @@ export function assembleScoped(
   tools: ToolDefinition[],
   previous: Assembly | undefined,
   telemetry: BridgeTelemetry,
+  learning?: LearningSession,
 ): Assembly {
   const { options, registry, toolSearch, maxArgumentBytes } = context;
   return assembleTools({
@@ -148,6 +161,7 @@ export function assembleScoped(
       : { onSkippedKeyword: options.onSkippedKeyword }),
     describeToolset: (name) => registry.get(name)?.description,
     ...(previous === undefined ? {} : { previous }),
+    ...(learning === undefined ? {} : { learning }),
     telemetry,
   });
 }
@@ -156,7 +170,13 @@ export function assembleScoped(
 export function reassemble(state: SessionState): boolean {
   const tools = scopedPoolTools(state.context, state.scope);
   state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
-  state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry);
+  state.assembly = assembleScoped(
+    state.context,
+    tools,
+    state.assembly,
+    state.telemetry,
+    state.learning,
+  );
   const next = state.assembly.tools.map(toMcpTool);
   const key = JSON.stringify(next);
   const changed = key !== state.listedKey;

@@ -23,6 +23,7 @@ import {
 import { LIST_REQUEST_SCHEMA, readListParams } from './disclosure-requests.js';
 import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
+import { sessionLearning } from './learning.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
   type GatewaySessionContext,
@@ -40,6 +41,7 @@ import type { GatewayActivity, GatewaySession } from './types.js';
  * @param profileName - the session's profile name, when it has one
  * @param profile - that profile, already checked against the config
  * @param id - the session's id
+ * @param principal - who opened it (its token's principal), the unit of learning's caps
  * @returns the session
  * @throws nothing
  */
@@ -48,8 +50,11 @@ export function createGatewaySession(
   profileName: string | undefined,
   profile: GatewayProfile | undefined,
   id: string,
+  principal?: string,
 ): GatewaySession {
   const state = createSessionState(context, profileName, profile, id);
+  const learning = sessionLearning(context.learner, profileName, principal, context.learningWindow);
+  if (learning !== undefined) state.learning = learning;
   reassemble(state);
   const approval = sessionApproval(state);
   state.dispatcher = createSessionDispatcher(state, approval);

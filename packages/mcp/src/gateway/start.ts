@@ -253,6 +253,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       ...(consoleOption?.assetsDirectory === undefined
         ? {}
         : { assetsDirectory: consoleOption.assetsDirectory }),
+      ...(server.learner === undefined ? {} : { learner: server.learner }),
     });
   }
   const starting = pool.start();

@@ -1,7 +1,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
-import type { Ranker, TokenCounter, ToolDefinition } from '@tool-search/core';
+import type { Ranker, SearchLearner, TokenCounter, ToolDefinition } from '@tool-search/core';
 import type { SkippedKeyword } from '@tool-search/core/validate';
 import type { ApprovalAdapter, CallRoute, Guardrail, ToolCallHook } from '@tool-search/hooks';
 import type { GatewayConfig } from '../config/parse.js';
@@ -54,7 +54,7 @@ export interface GatewayServerOptions {
   config?: Partial<
     Pick<
       GatewayConfig,
-      'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval' | 'limits'
+      'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval' | 'limits' | 'learning'
     >
   >;
   /** The client model's context window in tokens, for the activation decision. */
@@ -72,6 +72,12 @@ export interface GatewayServerOptions {
   hooks?: readonly ToolCallHook[];
   /** The ranker of `tool_search`. @defaultValue core's default BM25 */
   ranker?: Ranker;
+  /**
+   * Learning from use with a learner of your own (`createSearchLearner` of
+   * `@tool-search/core`). @defaultValue one on the store's learning store when
+   * `config.learning.enabled`, else none: nothing is learned
+   */
+  learner?: SearchLearner;
   /** The token counter of the activation decision. @defaultValue chars / 4 */
   counter?: TokenCounter;
   /** Keep the bridge descriptions byte-identical whatever the catalog (prompt caching). */

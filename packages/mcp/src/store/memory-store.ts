@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { createMemoryLearningStore, type LearningStore } from '@tool-search/core';
 import {
   type AnswerRouting,
   type AuditEntry,
@@ -195,7 +196,7 @@ class MemoryRecords {
 /**
  * Creates the in-memory {@link GatewayStore}: the default, for one process (the demo,
  * stdio, a single HTTP gateway). Nothing survives the process and no other process
- * sees it; it is never down.
+ * sees it; it is never down. Its learning store is core's `createMemoryLearningStore`.
  *
  * @param options.maxAuditRecords - how many audit records to keep @defaultValue 10000
  * @param options.eventsPerSession - how many stream events to keep per session @defaultValue 1000
@@ -207,6 +208,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     options.maxAuditRecords ?? 10_000,
     options.eventsPerSession ?? DEFAULT_EVENTS_PER_SESSION,
   );
+  let learning: LearningStore | undefined;
   return {
     specificationVersion: 'v1',
     kind: 'memory',
@@ -243,6 +245,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     getFingerprints: async () => new Map(memory.fingerprints),
     async putFingerprints(accepted) {
       memory.fingerprints = new Map(accepted);
+    },
+    // One learning store per gateway store: the first call's options make it.
+    learningStore(learningOptions = {}) {
+      learning ??= createMemoryLearningStore({
+        ...(learningOptions.limits === undefined ? {} : { limits: learningOptions.limits }),
+        ...(learningOptions.now === undefined ? {} : { now: learningOptions.now }),
+      });
+      return learning;
     },
     async close() {
       for (const wake of memory.auditWaiters) wake();

@@ -12,6 +12,8 @@ export interface RedisKeys {
   pendingApprovals: string;
   /** The channel of the answers to one replica's questions. */
   routedTo(replica: string): string;
+  /** The prefix of the learned terms' keys (see redis-learning-scripts.ts). */
+  learning: string;
 }
 
 /**
@@ -34,6 +36,7 @@ export function redisKeys(prefix: string): RedisKeys {
     fingerprints: `${prefix}fingerprints`,
     pendingApprovals: `${prefix}pending-approvals`,
     routedTo: (replica) => `${prefix}routed:${replica}`,
+    learning: `${prefix}learning:`,
   };
 }
 

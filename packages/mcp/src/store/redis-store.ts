@@ -1,6 +1,7 @@
 import { ToolSearchError } from '@tool-search/core';
 import { RedisConnections, type RedisStoreOptions } from './redis-connection.js';
 import * as inbox from './redis-inbox.js';
+import { createRedisLearningStore } from './redis-learning.js';
 import * as sessions from './redis-sessions.js';
 import * as shared from './redis-shared.js';
 import type { GatewayStore } from './types.js';
@@ -34,7 +35,7 @@ export function redactRedisUrl(url: string): string {
  * (a set), `questions:<id>` (a hash: open question id → the replica that asked),
  * `events:<id>` (a stream of at most `eventsPerSession`), `caps:all` and
  * `caps:p:<principal>` (sorted sets by last request), `audit` (a stream of at most
- * about `maxAuditRecords`), `fingerprints` (a hash); channels `routed:<replica>`, one per replica.
+ * about `maxAuditRecords`), `fingerprints` (a hash), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
  *
  * @param options - see {@link RedisStoreOptions}
  * @returns the store, connecting
@@ -85,6 +86,7 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     removePendingApproval: (id) => inbox.removePendingApproval(redis, id),
     getFingerprints: () => shared.getFingerprints(redis),
     putFingerprints: (accepted) => shared.putFingerprints(redis, accepted),
+    learningStore: (learningOptions) => createRedisLearningStore(redis, learningOptions),
     close: () => redis.close(),
   };
 }

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { LearningLimits, LearningStore } from '@tool-search/core';
 import type { AuditRecord } from '@tool-search/hooks';
 
 /**
@@ -212,8 +213,27 @@ export interface GatewayStore {
   /** Replaces the accepted tool fingerprints. */
   putFingerprints(accepted: ReadonlyMap<string, string>): Promise<void>;
 
+  /**
+   * The store of learning from use (which tool was called after which search), kept
+   * where the rest is: in this process for a memory store, in Redis (shared by the
+   * replicas) for a Redis store. Absent on a store that cannot keep it: the gateway
+   * then learns in its own memory.
+   *
+   * @param options - bounds and decay of the learned terms
+   * @throws `ToolSearchError` `invalid_argument` for a bad limit
+   */
+  learningStore?(options?: LearningStoreOptions): LearningStore;
+
   /** Disconnects (a memory store forgets nothing). */
   close(): Promise<void>;
+}
+
+/** Options of {@link GatewayStore.learningStore}. */
+export interface LearningStoreOptions {
+  /** Bounds and decay that differ from core's `DEFAULT_LEARNING_LIMITS`. */
+  limits?: Partial<LearningLimits>;
+  /** The clock of the decay, in milliseconds. @defaultValue `Date.now` */
+  now?: () => number;
 }
 
 /** How many audit records a store keeps by default: beyond it the oldest go. */

@@ -75,6 +75,25 @@ function details(tool: Tool): HTMLElement {
     h('p', { 'data-description': tool.key }, tool.description),
     h('pre', {}, json(tool.inputSchema)),
     tool.heldDetail ? h('p', { class: 'muted' }, tool.heldDetail) : null,
+    learnedOf(tool),
+  );
+}
+
+/** The terms learned from use that led to the tool, per profile. */
+function learnedOf(tool: Tool): HTMLElement | null {
+  if (tool.learned === undefined || tool.learned.length === 0) return null;
+  return h(
+    'ul',
+    { 'data-learned': tool.key },
+    tool.learned.map((entry) =>
+      h(
+        'li',
+        {},
+        `Learned in ${entry.profile}: ${Object.entries(entry.terms)
+          .map(([term, count]) => `${term} ${count}`)
+          .join(', ')}`,
+      ),
+    ),
   );
 }
 

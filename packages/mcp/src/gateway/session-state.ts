@@ -2,6 +2,7 @@ import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { type Assembly, assembleTools, type BridgeTelemetry } from '@tool-search/bridge';
+import type { ProgramTool } from '@tool-search/code';
 import {
   type McpTool,
   type ToolDefinition,
@@ -16,6 +17,7 @@ import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
 import type { DisclosureState } from './disclosure-state.js';
+import type { GatewayPrograms } from './program-gateway.js';
 import type { SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions } from './types.js';
 
@@ -56,6 +58,8 @@ export interface GatewaySessionContext {
   auditHook: AuditHook;
   /** The console's approvals inbox, when `approval.via` names the console. */
   inbox?: ApprovalInbox;
+  /** The gateway's programs (`tool_program`), when its config serves them to any session. */
+  programs?: GatewayPrograms;
 }
 
 /** One session's state: what it shares with the gateway, its server, and its current list. */
@@ -81,6 +85,8 @@ export interface SessionState {
   readonly disclosure: DisclosureState;
   initialized: boolean;
   closed: boolean;
+  /** The session's `tool_program`, when programs are on for its profile. */
+  program?: ProgramTool;
 }
 
 /**
@@ -120,6 +126,7 @@ export function assembleScoped(
   tools: ToolDefinition[],
   previous: Assembly | undefined,
   telemetry: BridgeTelemetry,
+  program?: { definition: ToolDefinition },
 ): Assembly {
   const { options, registry, toolSearch, maxArgumentBytes } = context;
   return assembleTools({
@@ -137,6 +144,8 @@ export function assembleScoped(
       ? {}
       : { onSkippedKeyword: options.onSkippedKeyword }),
     describeToolset: (name) => registry.get(name)?.description,
+    // tool_program is listed whether tool search is active or not.
+    ...(program === undefined ? {} : { program }),
     ...(previous === undefined ? {} : { previous }),
     telemetry,
   });
@@ -146,7 +155,13 @@ export function assembleScoped(
 export function reassemble(state: SessionState): boolean {
   const tools = scopedPoolTools(state.context, state.scope);
   state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
-  state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry);
+  state.assembly = assembleScoped(
+    state.context,
+    tools,
+    state.assembly,
+    state.telemetry,
+    state.program,
+  );
   const next = state.assembly.tools.map(toMcpTool);
   const key = JSON.stringify(next);
   const changed = key !== state.listedKey;

@@ -28,6 +28,7 @@ import {
 import { LIST_REQUEST_SCHEMA, readListParams } from './disclosure-requests.js';
 import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
+import { createSessionProgram } from './program-session.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
   type GatewaySessionContext,
@@ -55,6 +56,8 @@ export function createGatewaySession(
   id: string,
 ): GatewaySession {
   const state = createSessionState(context, profileName, profile, id);
+  const program = createSessionProgram(state, profile);
+  if (program !== undefined) state.program = program;
   reassemble(state);
   state.dispatcher = createSessionDispatcher(state);
   handleRequests(state);
@@ -204,6 +207,7 @@ function activityHook(state: SessionState): ToolCallHook {
         name: settled.result.call.name,
         arguments: settled.result.call.arguments,
         via: ctx.via ?? 'direct',
+        ...(ctx.programId === undefined ? {} : { programId: ctx.programId }),
         status: activityStatus(settled.result),
         durationMs: Math.round(settled.durationMs),
       };

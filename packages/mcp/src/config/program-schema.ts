@@ -1,0 +1,65 @@
+import { DEFAULT_PROGRAM_LIMITS, type ProgramLimits } from '@tool-search/code';
+import { z } from 'zod/v4';
+import { camelKeys } from './issues.js';
+
+// The `programs` section: tool_program served to every client when enabled, with the
+// program policy (which tools programs may call) and the limits of each program.
+
+const pattern = z.string().min(1, 'must not be empty');
+const positiveInteger = z.number().int().positive();
+
+/** Every limit of `createProgramTool` (`DEFAULT_PROGRAM_LIMITS`), each optional. */
+const limitsShape = Object.fromEntries(
+  Object.keys(DEFAULT_PROGRAM_LIMITS).map((key) => [key, positiveInteger.optional()]),
+) as Record<keyof ProgramLimits, z.ZodOptional<typeof positiveInteger>>;
+
+/** The schema of `programs.limits`: changes to the defaults of `@tool-search/code`. */
+export const programLimitsSchema = z.preprocess(camelKeys, z.strictObject(limitsShape));
+
+/** The schema of `programs.workers`: the gateway's one pool of sandbox workers. */
+export const programWorkersSchema = z.preprocess(
+  camelKeys,
+  z.strictObject({
+    /** Workers kept warm. @defaultValue 2 */
+    size: positiveInteger.optional(),
+    /** Programs running at once over every session; more wait for a worker. @defaultValue 4 */
+    maxConcurrentPrograms: positiveInteger.optional(),
+    /** Each worker's V8 heap limit in MiB. @defaultValue 96 */
+    workerHeapMb: positiveInteger.optional(),
+  }),
+);
+
+/** The schema of `programs` (also accepted as `program`). */
+export const programsSchema = z.strictObject({
+  /**
+   * Serve `tool_program` to every session (a profile's `programs: false` turns it off
+   * there, `programs: true` on there alone). @defaultValue false
+   */
+  enabled: z.boolean().optional().default(false),
+  /**
+   * Let programs call every tool marked `readOnlyHint: true`. Without it, only the
+   * tools `allow` lists. @defaultValue true
+   */
+  readOnly: z.boolean().optional().default(true),
+  /**
+   * Tools programs may call whatever their annotations say: globs (`*`, `?`) matched
+   * against the exposed name, the upstream name and `server/name`. @defaultValue []
+   */
+  allow: z.array(pattern).optional().default([]),
+  /** Tools programs may never call, even read-only or allowed ones. @defaultValue [] */
+  deny: z.array(pattern).optional().default([]),
+  /** Changes to each program's limits (time, memory, calls, writes, sizes). */
+  limits: programLimitsSchema.optional().default({}),
+  /** The gateway's pool of sandbox workers, shared by every session. */
+  workers: programWorkersSchema.optional().default({}),
+});
+
+/**
+ * The `programs` section of a gateway config: whether the gateway serves `tool_program`
+ * (a sandboxed program over the session's tools, each nested call through the session's
+ * guardrails, approvals and audit), which tools programs may call, and their limits.
+ */
+export interface ProgramsConfig extends z.output<typeof programsSchema> {}
+
+/** Programs off: the default when the config has no `programs` section. */
+export const DEFAULT_PROGRAMS_CONFIG: ProgramsConfig = programsSchema.parse({});

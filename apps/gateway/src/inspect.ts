@@ -19,6 +19,7 @@ import {
   truncate,
 } from './format.js';
 import { printArgumentChecks } from './inspect-arguments.js';
+import { printPrograms } from './inspect-programs.js';
 import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
 import { createProgressReporter } from './progress.js';
 
@@ -286,7 +287,8 @@ function printConfigWarnings(config: GatewayConfig, out: Output, style: Style): 
  * estimated tokens; then the activation decision at 32k, 128k, 200k and 1M tokens of
  * context; then the patterns of guardrails, approval and pins that match no tool; then
  * the definitions that were refused, cut, held or flagged as poisoning; then the schema
- * keywords that argument checks leave unchecked (with their JSON pointers); and the new,
+ * keywords that argument checks leave unchecked (with their JSON pointers); then whether
+ * the profile is served `tool_program`, its policy and limits; and the new,
  * changed and removed tools against the review file (`--accept` writes the current
  * fingerprints into it).
  *
@@ -323,6 +325,7 @@ export async function runInspect(
     printUnmatchedRules(config, pool, out, style);
     printUntrustedDefinitions(pool, out, style);
     printArgumentChecks(tools, out, style);
+    printPrograms(config, tools, options.profile, out, style);
     const shared = options.store ?? config.store;
     await printToolReview(
       pool,

@@ -34,6 +34,10 @@ describe('demo', () => {
     // Policy on the real tool: one approval stop and one guardrail denial.
     expect(out).toMatch(/tool_call → filesystem write_file/);
     expect(out).toMatch(/tool_call → everything get-env/);
+    // One program fans out three calls, and the guardrail stops a fourth inside it.
+    expect(out).toMatch(/"sums":\["The sum of 1 and 2 is 3\.?","/);
+    expect(out).toMatch(/"env":"denied"/);
+    expect(out).toMatch(/tool_program → everything get-sum/);
     // Plain text when not on a TTY.
     expect(out).not.toMatch(/\u001b\[/);
     // The temporary folder and the upstream processes are gone.

@@ -6,6 +6,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { type GatewayActivity, type StartedGateway, startGateway } from '@tool-search/mcp';
 import { type GatewayConfig, parseGatewayConfig } from '@tool-search/mcp/config';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
+import { showProgram } from './demo-program.js';
 import {
   createDemoPrinter,
   type DemoOutput,
@@ -122,6 +123,7 @@ export async function runDemo(
     await showSearches(session);
     await showDescribe(session);
     await showCalls(session, workspace);
+    await showProgram(session);
     showActivity(session);
     printer.heading('Done');
     print(

@@ -55,7 +55,9 @@ function answer(id, name, args) {
       return send({
         jsonrpc: '2.0',
         id,
-        result: { content: [{ type: 'text', text: '\u001b[2J\u001b]0;pwned\u0007\ud800 \u202eevil' }] },
+        result: {
+          content: [{ type: 'text', text: '\u001b[2J\u001b]0;pwned\u0007\ud800 \u202eevil' }],
+        },
       });
     case 'garbage_error':
       return send({

@@ -4,38 +4,35 @@
 import { join } from 'node:path';
 import type { ProgramResult } from '@tool-search/code';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { type HttpGateway, startHttpGateway } from '../__fixtures__/http-gateway.js';
 import { memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/parse.js';
 import { answerPendingApproval } from '../console/approval-inbox.js';
-import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
-import { createGatewayServer, type GatewayServer } from './server.js';
+import type { GatewayServer } from './server.js';
 
 const TOKEN = 'console-program-token-0123456789';
 
 describe('tool_program with approvals in the console inbox', () => {
   const workspace = tempWorkspace();
-  let pool: UpstreamPool;
+  let served: HttpGateway;
   let gateway: GatewayServer;
   let client: TestClient;
 
   beforeAll(async () => {
-    const config = parseGatewayConfig({
-      mcpServers: { memory: memoryServer(join(workspace.directory, 'memory.jsonl')) },
-      programs: { enabled: true, allow: ['create_entities'] },
-      approval: { require: ['create_entities'], via: 'console' },
-    });
-    pool = createUpstreamPool(config);
-    await pool.start();
-    gateway = createGatewayServer({ pool, config });
-    const listener = await gateway.listenHttp({ token: TOKEN });
-    client = await connectHttpClient(listener.url, { token: TOKEN });
+    served = await startHttpGateway(
+      {
+        mcpServers: { memory: memoryServer(join(workspace.directory, 'memory.jsonl')) },
+        programs: { enabled: true, allow: ['create_entities'] },
+        approval: { require: ['create_entities'], via: 'console' },
+      },
+      TOKEN,
+    );
+    gateway = served.gateway;
+    client = await served.connect({ token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {
-    await client?.close();
-    await gateway?.close();
-    await pool?.close();
+    await served?.close();
     workspace.cleanup();
   });
 

@@ -5,17 +5,16 @@ import type { CallToolResult, Progress } from '@modelcontextprotocol/sdk/types.j
 import type { ProgramResult } from '@tool-search/code';
 import type { ToolCall } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { type HttpGateway, startHttpGateway } from '../__fixtures__/http-gateway.js';
 import {
   everythingServer,
   fixtureServer,
   memoryServer,
   tempWorkspace,
 } from '../__fixtures__/servers.js';
-import { parseGatewayConfig } from '../config/parse.js';
 import type { StoredAuditRecord } from '../store/types.js';
-import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
-import { createGatewayServer, type GatewayActivity, type GatewayServer } from './server.js';
+import type { GatewayActivity, GatewayServer } from './server.js';
 
 const TOKEN = 'program-token-0123456789abcdef';
 const RECALL_TOKEN = 'recall-token-0123456789abcdef';
@@ -31,44 +30,43 @@ describe('the gateway serves tool_program', () => {
   const activity: GatewayActivity[] = [];
   const started: ToolCall[] = [];
   const questions: string[] = [];
-  let pool: UpstreamPool;
+  let served: HttpGateway;
   let gateway: GatewayServer;
   let client: TestClient;
   let recall: TestClient;
   let plain: TestClient;
 
   beforeAll(async () => {
-    const config = parseGatewayConfig({
-      mcpServers: {
-        everything: everythingServer(),
-        memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
-        hang: fixtureServer('hang-server.mjs'),
-        garbage: fixtureServer('garbage-server.mjs'),
+    served = await startHttpGateway(
+      {
+        mcpServers: {
+          everything: everythingServer(),
+          memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
+          hang: fixtureServer('hang-server.mjs'),
+          garbage: fixtureServer('garbage-server.mjs'),
+        },
+        toolSearch: { enabled: 'on' },
+        profiles: {
+          recall: { enabledToolsets: ['mcp-memory'], token: RECALL_TOKEN },
+          plain: { enabledToolsets: ['mcp-everything'], token: PLAIN_TOKEN, programs: false },
+        },
+        programs: {
+          enabled: true,
+          allow: ['create_entities', 'hang'],
+          deny: ['delete_*'],
+          limits: { maxCalls: 30, maxSourceBytes: 4096 },
+        },
+        approval: { require: ['create_entities'], fallback: 'deny' },
       },
-      toolSearch: { enabled: 'on' },
-      profiles: {
-        recall: { enabledToolsets: ['mcp-memory'], token: RECALL_TOKEN },
-        plain: { enabledToolsets: ['mcp-everything'], token: PLAIN_TOKEN, programs: false },
+      TOKEN,
+      {
+        onActivity: (entry) => activity.push(entry),
+        hooks: [{ name: 'started', beforeCall: (call) => void started.push(call) }],
       },
-      programs: {
-        enabled: true,
-        allow: ['create_entities', 'hang'],
-        deny: ['delete_*'],
-        limits: { maxCalls: 30, maxSourceBytes: 4096 },
-      },
-      approval: { require: ['create_entities'], fallback: 'deny' },
-    });
-    pool = createUpstreamPool(config);
-    await pool.start();
-    gateway = createGatewayServer({
-      pool,
-      config,
-      onActivity: (entry) => activity.push(entry),
-      hooks: [{ name: 'started', beforeCall: (call) => void started.push(call) }],
-    });
-    const listener = await gateway.listenHttp({ token: TOKEN });
+    );
+    gateway = served.gateway;
     // The person approves what is about Ada and denies the rest.
-    client = await connectHttpClient(listener.url, {
+    client = await served.connect({
       token: TOKEN,
       elicit: (params) => {
         questions.push(params.message);
@@ -76,14 +74,12 @@ describe('the gateway serves tool_program', () => {
         return { action: 'accept', content: { decision } };
       },
     });
-    recall = await connectHttpClient(listener.url, { token: RECALL_TOKEN });
-    plain = await connectHttpClient(listener.url, { token: PLAIN_TOKEN });
+    recall = await served.connect({ token: RECALL_TOKEN });
+    plain = await served.connect({ token: PLAIN_TOKEN });
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all([client, recall, plain].map((entry) => entry?.close()));
-    await gateway?.close();
-    await pool?.close();
+    await served?.close();
     workspace.cleanup();
   });
 
@@ -261,34 +257,26 @@ describe('the gateway serves tool_program', () => {
 
 describe('tool_program in a hostile pass', () => {
   // Shares nothing with the suite above: its own gateway, so a crash shows here.
-  const workspace = tempWorkspace();
-  let pool: UpstreamPool;
-  let gateway: GatewayServer;
+  let served: HttpGateway;
   let client: TestClient;
 
   beforeAll(async () => {
-    const config = parseGatewayConfig({
-      mcpServers: {
-        everything: everythingServer(),
-        garbage: fixtureServer('garbage-server.mjs', {
-          GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024),
-        }),
+    served = await startHttpGateway(
+      {
+        mcpServers: {
+          everything: everythingServer(),
+          garbage: fixtureServer('garbage-server.mjs', {
+            GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024),
+          }),
+        },
+        programs: { enabled: true, limits: { maxSourceBytes: 4096, maxBytesIn: 1024 * 1024 } },
       },
-      programs: { enabled: true, limits: { maxSourceBytes: 4096, maxBytesIn: 1024 * 1024 } },
-    });
-    pool = createUpstreamPool(config);
-    await pool.start();
-    gateway = createGatewayServer({ pool, config });
-    const listener = await gateway.listenHttp({ token: TOKEN });
-    client = await connectHttpClient(listener.url, { token: TOKEN });
+      TOKEN,
+    );
+    client = await served.connect({ token: TOKEN });
   }, 60_000);
 
-  afterAll(async () => {
-    await client?.close();
-    await gateway?.close();
-    await pool?.close();
-    workspace.cleanup();
-  });
+  afterAll(() => served?.close());
 
   it('lists tool_program beside every tool when tool search is not active', async () => {
     const names = await client.names();

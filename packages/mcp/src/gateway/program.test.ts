@@ -173,6 +173,27 @@ describe('the gateway serves tool_program', () => {
     expect(program.calls.map((call) => call.status).sort()).toEqual(['denied', 'ok', 'ok']);
   });
 
+  it("asks on the stream of the client's own tools/call, for a client that keeps no GET stream", async () => {
+    const asked: string[] = [];
+    const quiet = await served.connect({
+      token: TOKEN,
+      listen: false,
+      elicit: (params) => {
+        asked.push(params.message);
+        return { action: 'accept', content: { decision: 'allow-once' } };
+      },
+    });
+    const program = programOf(
+      await quiet.call('tool_program', {
+        source: `return (await tools.create_entities({ entities: [{ name: 'Ada Byron', entityType: 'person', observations: [] }] })).content[0].type`,
+      }),
+    );
+    expect(program.error).toBeUndefined();
+    expect(program.result).toBe('text');
+    expect(asked).toHaveLength(1);
+    expect(asked[0]).toContain('Ada Byron');
+  });
+
   it("refuses a tool of another profile's scope, and audits the refusal", async () => {
     const result = await recall.call('tool_program', {
       source: `

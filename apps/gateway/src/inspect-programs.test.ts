@@ -56,6 +56,8 @@ describe('printPrograms', () => {
     );
     expect(text).toContain('programs may call 2 of 3 tools: list_issues, create_issue');
     expect(text).toMatch(/limits: .*maxCalls 20 \(set\).*maxWrites 5/);
+    // A nested call may wait as long as an approval does (120 s by default).
+    expect(text).toContain('callTimeoutMs 120000 (fits approval.timeoutMs)');
     expect(text).toContain('workers: 1 kept warm, 4 programs at once, 96 MiB heap each');
   });
 });

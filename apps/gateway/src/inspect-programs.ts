@@ -1,6 +1,10 @@
 import { createProgramPolicy, DEFAULT_PROGRAM_LIMITS, TOOL_PROGRAM } from '@tool-search/code';
 import type { ToolDefinition } from '@tool-search/core';
-import type { GatewayConfig } from '@tool-search/mcp/config';
+import {
+  DEFAULT_PROGRAMS_CONFIG,
+  type GatewayConfig,
+  gatewayProgramLimits,
+} from '@tool-search/mcp/config';
 import type { Style } from './format.js';
 import { safeText } from './inspect-review.js';
 
@@ -11,11 +15,18 @@ interface Output {
 /** The most tool names the section lists. */
 const SHOWN_NAMES = 12;
 
-function limitsLine(limits: Readonly<Record<string, number | undefined>>): string {
-  return Object.entries(DEFAULT_PROGRAM_LIMITS)
-    .map(([key, fallback]) => {
-      const set = limits[key];
-      return set === undefined ? `${key} ${fallback}` : `${key} ${set} (set)`;
+// Each limit as the gateway gives it: set by the config, fitted to the approval's wait, or
+// the default.
+function limitsLine(config: GatewayConfig): string {
+  const set: Readonly<Record<string, number | undefined>> = config.programs?.limits ?? {};
+  const limits = gatewayProgramLimits(config.programs ?? DEFAULT_PROGRAMS_CONFIG, config.approval);
+  const defaults: Readonly<Record<string, number>> = { ...DEFAULT_PROGRAM_LIMITS };
+  return Object.entries(limits)
+    .map(([key, value]) => {
+      if (set[key] !== undefined) return `${key} ${value} (set)`;
+      return value === defaults[key]
+        ? `${key} ${value}`
+        : `${key} ${value} (fits approval.timeoutMs)`;
     })
     .join(', ');
 }
@@ -70,7 +81,7 @@ export function printPrograms(
   out.write(
     `  programs may call ${callable.length} of ${tools.length} tools${callable.length ? `: ${shown}${more}` : ''}\n`,
   );
-  out.write(`  limits: ${limitsLine(programs?.limits ?? {})}\n`);
+  out.write(`  limits: ${limitsLine(config)}\n`);
   const workers = programs?.workers ?? {};
   out.write(
     `  workers: ${workers.size ?? 2} kept warm, ${workers.maxConcurrentPrograms ?? 4} programs at once, ${workers.workerHeapMb ?? 96} MiB heap each\n`,

@@ -19,7 +19,7 @@ export { loadGatewayConfig } from './load.js';
 export type { ParseGatewayConfigOptions } from './parse.js';
 export { parseGatewayConfig } from './parse.js';
 export type { ProgramsConfig } from './program-schema.js';
-export { DEFAULT_PROGRAMS_CONFIG } from './program-schema.js';
+export { DEFAULT_PROGRAMS_CONFIG, gatewayProgramLimits } from './program-schema.js';
 export type { UnmatchedRule } from './rule-report.js';
 export { findUnmatchedRules } from './rule-report.js';
 export type {

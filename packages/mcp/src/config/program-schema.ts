@@ -63,3 +63,33 @@ export interface ProgramsConfig extends z.output<typeof programsSchema> {}
 
 /** Programs off: the default when the config has no `programs` section. */
 export const DEFAULT_PROGRAMS_CONFIG: ProgramsConfig = programsSchema.parse({});
+
+/**
+ * The limits the gateway gives its programs: the config's, and, unless the config sets
+ * them, a call time of at least `approval.timeoutMs` (a nested call may wait that long for
+ * a person) and a wall time of at least the call time. The others are the defaults of
+ * `@tool-search/code` (`DEFAULT_PROGRAM_LIMITS`).
+ *
+ * @param programs - the `programs` section
+ * @param approval - the `approval` section
+ * @returns every limit the gateway sets
+ * @throws nothing
+ */
+export function gatewayProgramLimits(
+  programs: Pick<ProgramsConfig, 'limits'>,
+  approval: { timeoutMs: number },
+): ProgramLimits {
+  const limits: ProgramLimits = { ...DEFAULT_PROGRAM_LIMITS, ...dropUnset(programs.limits) };
+  const set = programs.limits;
+  if (set.callTimeoutMs === undefined) {
+    limits.callTimeoutMs = Math.max(DEFAULT_PROGRAM_LIMITS.callTimeoutMs, approval.timeoutMs);
+  }
+  if (set.wallTimeMs === undefined) {
+    limits.wallTimeMs = Math.max(DEFAULT_PROGRAM_LIMITS.wallTimeMs, limits.callTimeoutMs);
+  }
+  return limits;
+}
+
+function dropUnset(limits: Partial<ProgramLimits>): Partial<ProgramLimits> {
+  return Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined));
+}

@@ -4,12 +4,15 @@
 import {
   createProgramPolicy,
   createProgramWorkerPool,
-  DEFAULT_PROGRAM_LIMITS,
   type ProgramLimits,
   type ProgramPolicy,
   type ProgramWorkerPool,
 } from '@tool-search/code';
-import { DEFAULT_PROGRAMS_CONFIG, type ProgramsConfig } from '../config/program-schema.js';
+import {
+  DEFAULT_PROGRAMS_CONFIG,
+  gatewayProgramLimits,
+  type ProgramsConfig,
+} from '../config/program-schema.js';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
 
 /** The gateway's programs: on for which sessions, under which policy, in which workers. */
@@ -25,18 +28,6 @@ export interface GatewayPrograms {
   enabledFor(profile: GatewayProfile | undefined): boolean;
   /** Terminates the workers (programs still running end as `program_sandbox_failed`). */
   close(): Promise<void>;
-}
-
-/**
- * The limits of the gateway's programs. A nested call that waits for a person's approval
- * must be able to wait as long as the approval does: unless the config sets them, the
- * call time is at least `approval.timeoutMs`, and the wall time at least the call time.
- */
-function programLimits(config: ProgramsConfig, approval: ApprovalConfig): Partial<ProgramLimits> {
-  const limits: Partial<ProgramLimits> = { ...config.limits };
-  limits.callTimeoutMs ??= Math.max(DEFAULT_PROGRAM_LIMITS.callTimeoutMs, approval.timeoutMs);
-  limits.wallTimeMs ??= Math.max(DEFAULT_PROGRAM_LIMITS.wallTimeMs, limits.callTimeoutMs);
-  return limits;
 }
 
 /**
@@ -62,7 +53,7 @@ export function createGatewayPrograms(
   const workers = createProgramWorkerPool(programs.workers);
   return {
     config: programs,
-    limits: programLimits(programs, approval),
+    limits: gatewayProgramLimits(programs, approval),
     policy: createProgramPolicy({
       allow: programs.allow,
       deny: programs.deny,

@@ -290,7 +290,12 @@ describe('tool_program in a hostile pass', () => {
             GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024),
           }),
         },
-        programs: { enabled: true, limits: { maxSourceBytes: 4096, maxBytesIn: 1024 * 1024 } },
+        // One program at a time, and time enough to spin: only a stopped worker frees the slot.
+        programs: {
+          enabled: true,
+          limits: { maxSourceBytes: 4096, maxBytesIn: 1024 * 1024, cpuTimeMs: 120_000 },
+          workers: { maxConcurrentPrograms: 1 },
+        },
       },
       TOKEN,
     );
@@ -304,6 +309,26 @@ describe('tool_program in a hostile pass', () => {
     expect(names).toContain('get-sum');
     expect(names).not.toContain('tool_search');
     expect(names.at(-1)).toBe('tool_program');
+  });
+
+  it('terminates a spinning program the client cancels, freeing its worker for the next', async () => {
+    const controller = new AbortController();
+    const spinning = client.client.callTool(
+      { name: 'tool_program', arguments: { source: 'for (;;) {}' } },
+      undefined,
+      { signal: controller.signal, timeout: 200_000 },
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    controller.abort();
+    await expect(spinning).rejects.toThrow();
+    // With one program at a time and two minutes of CPU, this waits for the slot unless
+    // the spinning program's worker was terminated.
+    const next = await client.client.callTool(
+      { name: 'tool_program', arguments: { source: 'return 6 * 7' } },
+      undefined,
+      { timeout: 20_000 },
+    );
+    expect(programOf(next as CallToolResult).result).toBe(42);
   });
 
   it('answers a huge source and malformed arguments with typed error results', async () => {

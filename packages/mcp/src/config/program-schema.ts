@@ -13,8 +13,14 @@ const limitsShape = Object.fromEntries(
   Object.keys(DEFAULT_PROGRAM_LIMITS).map((key) => [key, positiveInteger.optional()]),
 ) as Record<keyof ProgramLimits, z.ZodOptional<typeof positiveInteger>>;
 
-/** The schema of `programs.limits`: changes to the defaults of `@tool-search/code`. */
-export const programLimitsSchema = z.preprocess(camelKeys, z.strictObject(limitsShape));
+/**
+ * The schema of `programs.limits`: changes to the defaults of `@tool-search/code`
+ * (`ProgramLimits`, each a positive integer).
+ */
+export const programLimitsSchema: z.ZodType<Partial<ProgramLimits>> = z.preprocess(
+  camelKeys,
+  z.strictObject(limitsShape),
+);
 
 /** The schema of `programs.workers`: the gateway's one pool of sandbox workers. */
 export const programWorkersSchema = z.preprocess(

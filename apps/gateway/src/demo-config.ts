@@ -21,8 +21,9 @@ export const DEMO_FILES: Record<string, string> = {
  * the real everything, filesystem (on `workspace`) and memory servers, spawned with
  * this Node.js and their installed bin scripts, plus the recorded catalog of the other
  * 20 published servers; a guardrail that denies `get-env` (it would leak the
- * environment) and an approval policy for destructive tools (the demo's client cannot
- * be asked, so the fallback, deny, answers); and learning from use, on.
+ * environment), an approval policy for destructive tools (the demo's client cannot
+ * be asked, so the fallback, deny, answers), learning from use, on, and `tool_program`
+ * for read-only tools.
  *
  * @param folder - the demo's temporary folder
  * @returns the raw config object
@@ -53,6 +54,8 @@ export function demoConfig(folder: string): Record<string, unknown> {
     pins: { tools: ['list_allowed_directories'] },
     guardrails: { deny: ['get-env'] },
     learning: { enabled: true },
+    // tool_program, with the default policy: programs call read-only tools.
+    programs: { enabled: true },
     approval: {
       require: { annotations: { destructiveHint: true } },
       fallback: 'deny',

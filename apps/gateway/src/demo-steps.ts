@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/sdk/types.js';
 import { isBridgeToolName, TOOL_CALL, TOOL_DESCRIBE, TOOL_SEARCH } from '@tool-search/bridge';
+import { TOOL_PROGRAM } from '@tool-search/code';
 import { estimateToolTokens, type ToolDefinition } from '@tool-search/core';
 import type { GatewayActivity, UpstreamPool } from '@tool-search/mcp';
 import { DEMO_CONTEXT_WINDOW } from './demo-config.js';
@@ -74,6 +75,7 @@ function activityLine(pool: UpstreamPool, entry: GatewayActivity, style: Style):
     return `${TOOL_DESCRIBE} ${style.dim(String(entry.arguments['name'] ?? ''))}`;
   }
   const real = `${pool.lookup(entry.name)?.server ?? '?'} ${style.bold(entry.name)}`;
+  if (entry.via === 'program') return `${TOOL_PROGRAM} → ${real}`;
   return entry.via === 'bridge' ? `${TOOL_CALL} → ${real}` : `direct → ${real}`;
 }
 
@@ -367,10 +369,10 @@ export async function showCalls(session: DemoSession, workspace: string): Promis
   );
 }
 
-/** Scene 6: the gateway's activity feed. */
+/** Scene 8: the gateway's activity feed. */
 export function showActivity(session: DemoSession): void {
   const { printer, pool } = session;
-  printer.heading("7. Activity feed: the gateway's log, with the real tool behind every tool_call");
+  printer.heading("8. Activity feed: the gateway's log, with the real tool behind every tool_call");
   printer.print();
   printer.table(
     [{ header: 'what ran' }, { header: 'result' }, { header: 'ms', align: 'right' }],

@@ -35,11 +35,15 @@ describe('demo', () => {
     expect(out).toMatch(/tool_call → filesystem write_file/);
     expect(out).toMatch(/tool_call → everything get-env/);
     // Learning from use: the search that led to a call ranks the tool first afterwards.
-    const learning = out.slice(out.indexOf('6. Learning from use'), out.indexOf('7. Activity'));
+    const learning = out.slice(out.indexOf('6. Learning from use'), out.indexOf('7. tool_program'));
     const rankBefore = Number(/get_file_info is #(\d+) \(first/.exec(learning)?.[1]);
     expect(rankBefore).toBeGreaterThan(1);
     expect(learning).toMatch(/learned for get_file_info: (?=.*\bsize 1\b)(?=.*\bdisk 1\b)/);
     expect(learning).toMatch(/a later session, same search: get_file_info is #1\b/);
+    // One program fans out three calls, and the guardrail stops a fourth inside it.
+    expect(out).toMatch(/"sums":\["The sum of 1 and 2 is 3\.?","/);
+    expect(out).toMatch(/"env":"denied"/);
+    expect(out).toMatch(/tool_program → everything get-sum/);
     // Plain text when not on a TTY.
     expect(out).not.toMatch(/\u001b\[/);
     // The temporary folder and the upstream processes are gone.

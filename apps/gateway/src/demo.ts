@@ -8,6 +8,7 @@ import { type GatewayActivity, type StartedGateway, startGateway } from '@tool-s
 import { type GatewayConfig, parseGatewayConfig } from '@tool-search/mcp/config';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
 import { showLearning } from './demo-learning.js';
+import { showProgram } from './demo-program.js';
 import {
   createDemoPrinter,
   type DemoOutput,
@@ -149,6 +150,7 @@ export async function runDemo(
     if (session.learner !== undefined) {
       await showLearning({ ...session, learner: session.learner }, workspace);
     }
+    await showProgram(session);
     showActivity(session);
     printer.heading('Done');
     print(

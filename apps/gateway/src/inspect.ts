@@ -20,6 +20,7 @@ import {
 } from './format.js';
 import { printArgumentChecks } from './inspect-arguments.js';
 import { printLearning } from './inspect-learning.js';
+import { printPrograms } from './inspect-programs.js';
 import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
 import { createProgressReporter } from './progress.js';
 
@@ -288,7 +289,8 @@ function printConfigWarnings(config: GatewayConfig, out: Output, style: Style): 
  * context; then the patterns of guardrails, approval and pins that match no tool; then
  * the definitions that were refused, cut, held or flagged as poisoning; then the schema
  * keywords that argument checks leave unchecked (with their JSON pointers); then learning
- * from use (on or off, and each tool's learned terms and counts on a Redis store); and the new,
+ * from use (on or off, and each tool's learned terms and counts on a Redis store); then whether
+ * the profile is served `tool_program`, its policy and limits; and the new,
  * changed and removed tools against the review file (`--accept` writes the current
  * fingerprints into it).
  *
@@ -334,6 +336,7 @@ export async function runInspect(
       out,
       style,
     );
+    printPrograms(config, tools, options.profile, out, style);
     const shared = options.store ?? config.store;
     await printToolReview(
       pool,

@@ -69,7 +69,8 @@ Commands:
   serve            run the gateway for an MCP client (stdio or Streamable HTTP)
   search           ranked tool search over the tools of a config's servers
   inspect          per server: tools and estimated tokens; activation at 32k/128k/200k/1M;
-                   refused, cut, held and flagged definitions; new and changed tools
+                   refused, cut, held and flagged definitions; programs (tool_program)
+                   and their policy; new and changed tools
   recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
   audit            print (and follow) the audit trail that gateways write to a Redis store
   learning         export, import or clear what the gateways learned from use (Redis store)
@@ -87,6 +88,11 @@ a bearer token), connects to it with the MCP SDK client and walks a scripted ses
 Needs no configuration and no network; removes its temporary folder when done.`,
   serve: `${usageLine('serve')}
 
+With "programs": { "enabled": true } in the config, every client is also served
+tool_program: a short JavaScript program over the session's tools, run in a sandbox,
+each nested call through the same guardrails, approvals and audit as a direct call
+(read-only tools by default; "programs.allow" names more).
+
 ${options(COMMAND_FLAGS.serve)}`,
   search: `${usageLine('search')}
 
@@ -98,8 +104,10 @@ ${options(COMMAND_FLAGS.search)}`,
 Connects to the config's servers and prints, per server, its tools and their estimated
 tokens, and whether tool search activates at context windows of 32k, 128k, 200k and 1M.
 Then the definitions refused or cut by the limits, self-pins ignored, tools held for
-review and descriptions flagged as tool poisoning, and the new, changed and removed
-tools against the review file (review.file, default tool-review.json beside the config).
+review and descriptions flagged as tool poisoning, whether the profile is served
+tool_program (the config's "programs" section) with its policy and limits, and the new,
+changed and removed tools against the review file (review.file, default
+tool-review.json beside the config).
 
 ${options(COMMAND_FLAGS.inspect)}`,
   audit: `${usageLine('audit')}

@@ -10,6 +10,8 @@
  * - {@link createProgramPolicy}: the guardrail that says which tools programs may call
  *   (read-only ones by default).
  * - {@link declareTool}: the TypeScript declaration `tools.describe` answers.
+ * - {@link createProgramWorkerPool}: one pool of sandbox workers for many program tools
+ *   (a server's sessions).
  *
  * @example
  * ```ts
@@ -41,3 +43,5 @@ export type {
   ProgramTool,
 } from './program-types.js';
 export { TOOL_PROGRAM } from './program-types.js';
+export type { ProgramWorkerPool, ProgramWorkerPoolOptions } from './program-worker-pool.js';
+export { createProgramWorkerPool } from './program-worker-pool.js';

@@ -16,6 +16,7 @@ import type {
   ProgramRunContext,
   ProgramTool,
 } from './program-types.js';
+import { type ProgramWorkerPool, poolOf } from './program-worker-pool.js';
 import { runProgram } from './run-program.js';
 import { createWorkerPool, type WorkerPool } from './worker-pool.js';
 
@@ -42,6 +43,13 @@ export interface ProgramToolOptions {
   audit?: Pick<AuditHook, 'recordRefusal'>;
   /** The ranker of `tools.search`. @defaultValue core's default */
   ranker?: Ranker;
+  /**
+   * A worker pool to run in, shared with other program tools (`createProgramWorkerPool`),
+   * e.g. one per process for every session of a server. Its owner closes it: the tool's
+   * `close()` leaves a given pool running. `poolSize`, `maxConcurrentPrograms` and
+   * `workerHeapMb` are then the pool's, not these.
+   */
+  pool?: ProgramWorkerPool;
   /** Workers kept warm. @defaultValue 2 */
   poolSize?: number;
   /**
@@ -134,7 +142,7 @@ async function run(
     signal: abort.signal,
     assembly,
     tools: new Map(tools.map((tool) => [tool.name, tool])),
-    dispatch: options.dispatch,
+    dispatch: context.dispatch ?? options.dispatch,
     limits: state.limits,
     budget: createCallBudget(state.limits),
     calls: [],
@@ -184,19 +192,23 @@ export function createProgramTool(options: ProgramToolOptions): ProgramTool {
     );
   }
   const limits = resolveLimits(options.limits);
+  const shared = options.pool === undefined ? undefined : poolOf(options.pool);
   const state: ProgramToolState = {
     limits,
     copies: new WeakMap(),
-    pool: createWorkerPool({
-      size: options.poolSize ?? 2,
-      maxHeapMb: options.workerHeapMb ?? 96,
-      maxBusy: options.maxConcurrentPrograms ?? 4,
-    }),
+    pool:
+      shared ??
+      createWorkerPool({
+        size: options.poolSize ?? 2,
+        maxHeapMb: options.workerHeapMb ?? 96,
+        maxBusy: options.maxConcurrentPrograms ?? 4,
+      }),
   };
   return {
     definition: programDefinition(limits),
     run: (input, context) => run(state, options, input, context),
     warm: () => state.pool.warm(),
-    close: () => state.pool.close(),
+    // A shared pool is its owner's to close.
+    close: () => (shared === undefined ? state.pool.close() : Promise.resolve()),
   };
 }

@@ -1,4 +1,5 @@
 import type { ToolDefinition } from '@tool-search/core';
+import type { Dispatcher } from '@tool-search/hooks';
 import type { CodeErrorCode } from './errors.js';
 
 /** The name of the program tool. */
@@ -55,6 +56,11 @@ export interface ProgramRunContext {
   sessionId?: string;
   /** Aborts the program: the worker is terminated and calls in flight are cancelled. */
   signal?: AbortSignal;
+  /**
+   * The dispatcher of this run's nested calls instead of the tool's `dispatch`, e.g. one
+   * that also reports each settled call to the client that asked for the program.
+   */
+  dispatch?: Dispatcher;
 }
 
 /** The program tool: its definition for the model, and the function that runs a program. */

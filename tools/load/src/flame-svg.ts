@@ -94,7 +94,8 @@ export function flameGraphSvg(lines: readonly string[], title: string, minWidth 
   draw(root, 0, 0);
   const height = (deepest + 2) * ROW + 12;
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="monospace" font-size="${FONT}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" font-family="monospace" font-size="${FONT}" role="img">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="100%" height="100%" fill="#fdfdf8"/>`,
     `<text x="4" y="${ROW}" font-size="${FONT + 2}">${escapeXml(title)}</text>`,
     ...boxes,

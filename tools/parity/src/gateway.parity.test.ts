@@ -1,6 +1,7 @@
 // The parity property through the real gateway: an MCP SDK client over Streamable HTTP, the
-// gateway in front of a real upstream over stdio. A call through tool_call, a batch or the
-// deferred tool's own name meets the policy of the same call made directly, on one replica
+// gateway in front of a real upstream over stdio. A call through tool_call, a batch, the
+// deferred tool's own name or a tool_program program served by the gateway meets the
+// policy of the same call made directly, on one replica
 // (approvals by an adapter) and on two replicas sharing Redis with a client that lands every
 // request on the next replica (approvals asked of the person through MCP elicitation, two
 // calls waiting at once, each answer decided from what its own question shows).
@@ -9,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { TOOL_CALL } from '@tool-search/bridge';
+import { TOOL_PROGRAM } from '@tool-search/code';
 import type { DispatchResult } from '@tool-search/hooks';
 import { type StartedGateway, startGateway } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
@@ -28,6 +30,7 @@ import {
   type Recorder,
   type ToolPolicy,
 } from './model.js';
+import { oneCallProgram } from './program-surface.js';
 
 const TOKEN = 'parity-token-0123456789abcdef';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -83,7 +86,7 @@ const worldArbitrary: fc.Arbitrary<ParityWorld> = fc
   .array(policyArbitrary, { minLength: TOOLS.length, maxLength: TOOLS.length })
   .map((policies) => ({ tools: TOOLS, policies }));
 
-type Route = 'tool_call' | 'batch' | 'direct-name';
+type Route = 'tool_call' | 'batch' | 'direct-name' | 'program';
 
 function modelCall(route: Route, call: ParityCall) {
   const name = TOOLS[call.tool]!.definition.name;
@@ -92,15 +95,31 @@ function modelCall(route: Route, call: ParityCall) {
   if (route === 'batch') {
     return { name: TOOL_CALL, arguments: { calls: [{ name, arguments: call.written }] } };
   }
+  // The same call from inside a tool_program program served by the gateway.
+  if (route === 'program') {
+    return { name: TOOL_PROGRAM, arguments: { source: oneCallProgram(name, call.written) } };
+  }
   return { name, arguments: call.written };
 }
 
-/** What the upstream received, from the echo in a result (single or batch). */
-function upstreamArguments(result: CallToolResult): Record<string, unknown> | undefined {
-  const text = result.content
+/** The text parts of a result; of a program's, the text of the call result it returned. */
+function resultText(result: CallToolResult): string {
+  const program = result.structuredContent as { programId?: unknown; result?: unknown } | undefined;
+  if (typeof program?.programId === 'string') {
+    const returned = program.result as CallToolResult | string | undefined;
+    return typeof returned === 'object' && returned !== null && Array.isArray(returned.content)
+      ? resultText(returned)
+      : '';
+  }
+  return result.content
     .filter((part) => part.type === 'text')
     .map((part) => (part as { text: string }).text)
     .join('\n');
+}
+
+/** What the upstream received, from the echo in a result (single, batch or program). */
+function upstreamArguments(result: CallToolResult): Record<string, unknown> | undefined {
+  const text = resultText(result);
   const found = text.match(/\{"ran":"[^"]+","arguments":(\{.*?\})\}/s);
   return found ? (JSON.parse(found[1]!) as Record<string, unknown>) : undefined;
 }
@@ -142,6 +161,8 @@ function upstreamConfig(approval: Record<string, unknown>) {
     },
     toolSearch: { enabled: 'on' },
     approval,
+    // Programs may call every tool: the parity is about the rest of the policy.
+    programs: { enabled: true, allow: ['*'], limits: { maxWrites: 50 } },
   });
 }
 
@@ -178,7 +199,7 @@ const scenario = worldArbitrary.chain((world) =>
   fc.record({
     world: fc.constant(world),
     call: callArbitrary(world),
-    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name'),
+    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program'),
   }),
 );
 
@@ -315,7 +336,7 @@ describe('parity: the gateway on two replicas sharing Redis, asking the person',
         world: fc.constant(chosen),
         first: callArbitrary(chosen),
         second: callArbitrary(chosen),
-        route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name'),
+        route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program'),
       }),
     );
     await fc.assert(

@@ -1,7 +1,7 @@
 /**
  * The gateway's configuration file: the standard `{ "mcpServers": { ... } }` format of
  * MCP clients plus the gateway's own sections (`toolSearch`, `toolsets`, `profiles`,
- * `pins`, `guardrails`, `approval`, `limits`, `review`, `store`). Every type here is
+ * `pins`, `guardrails`, `approval`, `limits`, `review`, `store`, `programs`). Every type here is
  * the output of the zod schema that parses its section.
  *
  * @example
@@ -18,6 +18,8 @@ export { expandEnvVariables } from './env.js';
 export { loadGatewayConfig } from './load.js';
 export type { ParseGatewayConfigOptions } from './parse.js';
 export { parseGatewayConfig } from './parse.js';
+export type { ProgramsConfig } from './program-schema.js';
+export { DEFAULT_PROGRAMS_CONFIG, gatewayProgramLimits } from './program-schema.js';
 export type { UnmatchedRule } from './rule-report.js';
 export { findUnmatchedRules } from './rule-report.js';
 export type {

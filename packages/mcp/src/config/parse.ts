@@ -9,6 +9,7 @@ import { DEFAULT_REVIEW_FILE, DEFAULT_UPSTREAM_LIMITS } from './defaults.js';
 import { findTooDeep, MAX_CONFIG_DEPTH } from './depth.js';
 import { expandEnvVariables, formatPath } from './env.js';
 import { camelKeys, type Issue, parseSection, typeName } from './issues.js';
+import { programsSchema } from './program-schema.js';
 import {
   type ApprovalConfig,
   approvalSchema,
@@ -61,6 +62,8 @@ const KNOWN_TOP_LEVEL = new Set([
   'store',
   'console',
   'learning',
+  'programs',
+  'program',
   '$schema',
 ]);
 
@@ -310,7 +313,8 @@ function checkToolsets(config: GatewayConfig, issues: Issue[]): void {
  * of MCP clients (Claude Desktop, Cursor, Claude Code), plus the optional sections
  * `toolSearch` (core's config, snake_case accepted), `toolsets`, `profiles`, `pins`,
  * `guardrails`, `approval`, `limits` (see {@link UpstreamLimits}), `review` (see
- * {@link ToolReviewConfig}), `console` and `learning` (learning from use, off by default); a server entry may say `trusted: true`. `${VAR}` and `${VAR:-default}` in string values expand
+ * {@link ToolReviewConfig}), `console`, `learning` (learning from use, off by default) and
+ * `programs` (see `ProgramsConfig`); a server entry may say `trusted: true`. `${VAR}` and `${VAR:-default}` in string values expand
  * from `options.env`. Unknown top-level keys (e.g. the other settings of a Claude
  * Desktop config file) are ignored with a warning; unknown keys inside the gateway's
  * own sections are errors, so that typos do not pass silently.
@@ -367,6 +371,19 @@ export function parseGatewayConfig(
     expanded['learning'] === undefined
       ? undefined
       : parseSection(learningSchema, camelKeys(expanded['learning']), ['learning'], issues);
+  const programsKey = expanded['programs'] !== undefined ? 'programs' : 'program';
+  const programs =
+    expanded[programsKey] === undefined
+      ? undefined
+      : parseSection(
+          programsSchema,
+          // `programs: true` is short for `programs: { enabled: true }`.
+          typeof expanded[programsKey] === 'boolean'
+            ? { enabled: expanded[programsKey] }
+            : camelKeys(expanded[programsKey]),
+          [programsKey],
+          issues,
+        );
   const config: GatewayConfig = {
     mcpServers,
     toolSearch: withServerLoading(toolSearch.config, mcpServers),
@@ -376,6 +393,7 @@ export function parseGatewayConfig(
     ...(typeof store === 'string' ? { store } : {}),
     ...(consoleSection === undefined ? {} : { console: consoleSection }),
     ...(learning === undefined ? {} : { learning: dropUndefined(learning) }),
+    ...(programs === undefined ? {} : { programs }),
     warnings,
   };
   checkToolsets(config, issues);

@@ -71,3 +71,27 @@ describe('findUnmatchedRules', () => {
     ).toEqual(['guardrails.deny.tools[0]']);
   });
 });
+
+describe('findUnmatchedRules: the program policy', () => {
+  it('names the patterns of programs.allow and programs.deny that match no tool', () => {
+    const config = parseGatewayConfig({
+      mcpServers: { github: { command: 'node' } },
+      programs: {
+        enabled: true,
+        allow: ['github/create_issue', 'github/no_such_*'],
+        deny: ['*erase*'],
+      },
+    });
+    const tools: ToolDefinition[] = [
+      {
+        name: 'create_issue',
+        inputSchema: { type: 'object' },
+        origin: { server: 'github', name: 'create_issue' },
+      },
+    ];
+    expect(findUnmatchedRules(config, tools).map((rule) => rule.message)).toEqual([
+      "programs.allow[1] 'github/no_such_*' matches no tool",
+      "programs.deny[0] '*erase*' matches no tool",
+    ]);
+  });
+});

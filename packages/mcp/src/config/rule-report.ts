@@ -17,7 +17,8 @@ type Kind = 'tools' | 'toolsets' | 'servers';
 /**
  * Lists every pattern of the config's policies that matches none of `tools`:
  * `guardrails.allow` and `guardrails.deny` (tools and toolsets), `approval.require` and
- * `approval.autoApprove` (tools and toolsets), `pins.tools` and `pins.servers`. A tool
+ * `approval.autoApprove` (tools and toolsets), `pins.tools` and `pins.servers`,
+ * `programs.allow` and `programs.deny`. A tool
  * pattern is matched as the policies match it: against the exposed name, the upstream
  * name and `server/name` (see `createToolRuleMatcher`); a toolset pattern against the
  * tools' `toolset`; a pinned server against the servers of the tools. Such a rule is
@@ -38,7 +39,8 @@ type Kind = 'tools' | 'toolsets' | 'servers';
  * @throws nothing for a parsed config
  */
 export function findUnmatchedRules(
-  config: Pick<GatewayConfig, 'guardrails' | 'approval' | 'pins'>,
+  config: Pick<GatewayConfig, 'guardrails' | 'approval' | 'pins'> &
+    Partial<Pick<GatewayConfig, 'programs'>>,
   tools: readonly ToolDefinition[],
 ): UnmatchedRule[] {
   const toolsets = new Set(tools.flatMap((tool) => (tool.toolset ? [tool.toolset] : [])));
@@ -73,5 +75,13 @@ export function findUnmatchedRules(
   }
   check('pins', 'tools', pins.tools);
   check('pins', 'servers', pins.servers);
+  // The program policy's lists are bare lists of tool patterns: `programs.allow[0]`.
+  for (const field of ['allow', 'deny'] as const) {
+    config.programs?.[field].forEach((pattern, index) => {
+      if (matchesSomething('tools', pattern)) return;
+      const at = `programs.${field}[${index}]`;
+      unmatched.push({ path: at, pattern, message: `${at} '${pattern}' matches no tool` });
+    });
+  }
   return unmatched;
 }

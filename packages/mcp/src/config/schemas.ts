@@ -9,6 +9,7 @@ import {
   DEFAULT_UPSTREAM_LIMITS,
   MIN_DESCRIPTION_CHARS,
 } from './defaults.js';
+import { programsSchema } from './program-schema.js';
 
 // The schemas of the config's sections: the exported types are their outputs, so a
 // field is written once, with its documentation. The walk over the file is parse.ts.
@@ -134,6 +135,8 @@ export const profileSchema = z.strictObject({
   token: z.string().min(16, 'must be at least 16 characters').optional(),
   /** Whether this profile's token may sign in to the operator console. @defaultValue false */
   operator: z.boolean().optional(),
+  /** Serve `tool_program` to this profile's sessions or not, whatever `programs.enabled` says. */
+  programs: z.boolean().optional(),
 });
 
 /** A named session scope that HTTP clients select with their token, stdio clients by name. */
@@ -441,6 +444,8 @@ export const gatewayConfigSchema = z.object({
   console: consoleSchema.optional(),
   /** Learning from use (off unless `enabled`). */
   learning: learningSchema.optional(),
+  /** `tool_program` for every client, with its policy and limits (off unless `enabled`). */
+  programs: programsSchema.optional(),
   /**
    * Where sessions, approvals, stream events and the audit trail are kept: `memory`
    * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas

@@ -18,6 +18,8 @@ export interface ConsoleActivity {
   /** The token's profile (the token label), when it has one. */
   profile?: string;
   via?: string;
+  /** The program that made the call (`via: 'program'`). */
+  programId?: string;
   /** `ok`, `tool_error`, `denied`, `error`, `cancelled` (calls); `ok` or `error` (bridge). */
   status: string;
   /** Why it was denied or failed. */
@@ -43,6 +45,7 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
     ...(record.sessionId === undefined ? {} : { sessionId: record.sessionId }),
     ...(record.profile === undefined ? {} : { profile: record.profile }),
     via: record.via,
+    ...(record.programId === undefined ? {} : { programId: record.programId }),
     status: record.status,
     ...(detail === undefined ? {} : { detail }),
     durationMs: Math.round(record.durationMs),

@@ -21,6 +21,7 @@ import { createConfigGuardrails } from './guardrails.js';
 import type { GatewayHttpListener } from './http.js';
 import type { GatewayReadiness } from './http-health.js';
 import { createGatewayLearner } from './learning.js';
+import { createGatewayPrograms } from './program-gateway.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext, ServedRequest } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
@@ -125,6 +126,9 @@ function createSessionContext(
       );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   const { learner } = shared;
+  const programs = createGatewayPrograms(config.programs, config.profiles ?? {}, approvalConfig);
+  // The program policy decides only calls that come from a program (via 'program').
+  if (programs !== undefined) guardrails.push(programs.policy);
   return {
     options,
     registry: shared.registry,
@@ -150,6 +154,7 @@ function createSessionContext(
     ...((approvalConfig.via ?? 'elicitation') === 'elicitation'
       ? {}
       : { inbox: createApprovalInbox(store, { timeoutMs: approvalConfig.timeoutMs }) }),
+    ...(programs === undefined ? {} : { programs }),
   };
 }
 

@@ -192,5 +192,6 @@ async function closeGateway(
   listeners.clear();
   await Promise.allSettled([...sessions.values()].map((session) => session.close()));
   await state.sessionContext.inbox?.close().catch(() => {});
+  await state.sessionContext.programs?.close().catch(() => {});
   return report;
 }

@@ -14,12 +14,14 @@ import {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/bridge';
+import { TOOL_PROGRAM } from '@tool-search/code';
 import type { AuditRefusal, DispatchResult, ToolCallContext } from '@tool-search/hooks';
 import { batchCallResult } from '../tool-result/batch-result.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import type { UpstreamCallOptions } from '../upstream/pool.js';
 import { type BatchDeadline, startBatchDeadline } from './batch-deadline.js';
+import { callSessionProgram } from './program-call.js';
 import type { SessionState } from './session-state.js';
 import type { GatewayActivity } from './types.js';
 
@@ -120,6 +122,9 @@ export async function callSessionTool(
   extra: Extra,
   signal: AbortSignal,
 ): Promise<CallToolResult> {
+  if (request.params.name === TOOL_PROGRAM && state.program !== undefined) {
+    return callSessionProgram(state, state.program, request, extra, signal);
+  }
   const current = state.assembly!;
   const call = { name: request.params.name, arguments: request.params.arguments ?? {} };
   const began = performance.now();

@@ -7,6 +7,7 @@ import {
   type BridgeTelemetry,
   type LearningSession,
 } from '@tool-search/bridge';
+import type { ProgramTool } from '@tool-search/code';
 import {
   type McpTool,
   type SearchLearner,
@@ -22,6 +23,7 @@ import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { CallDrain } from './call-drain.js';
 import type { DisclosureState } from './disclosure-state.js';
+import type { GatewayPrograms } from './program-gateway.js';
 import type { SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions } from './types.js';
 
@@ -72,6 +74,8 @@ export interface GatewaySessionContext {
   learner?: SearchLearner;
   /** How many calls after a search a successful call still counts (`learning.window`). */
   learningWindow?: number;
+  /** The gateway's programs (`tool_program`), when its config serves them to any session. */
+  programs?: GatewayPrograms;
 }
 
 /** The client request a call serves, and its session. */
@@ -103,6 +107,8 @@ export interface SessionState {
   closed: boolean;
   /** The session's learning from use, when the gateway learns. */
   learning?: LearningSession;
+  /** The session's `tool_program`, when programs are on for its profile. */
+  program?: ProgramTool;
 }
 
 /**
@@ -142,9 +148,10 @@ export function assembleScoped(
   tools: ToolDefinition[],
   previous: Assembly | undefined,
   telemetry: BridgeTelemetry,
-  learning?: LearningSession,
+  extras: { learning?: LearningSession; program?: { definition: ToolDefinition } } = {},
 ): Assembly {
   const { options, registry, toolSearch, maxArgumentBytes } = context;
+  const { learning, program } = extras;
   return assembleTools({
     tools,
     ...(toolSearch === undefined ? {} : { config: toolSearch }),
@@ -160,6 +167,8 @@ export function assembleScoped(
       ? {}
       : { onSkippedKeyword: options.onSkippedKeyword }),
     describeToolset: (name) => registry.get(name)?.description,
+    // tool_program is listed whether tool search is active or not.
+    ...(program === undefined ? {} : { program }),
     ...(previous === undefined ? {} : { previous }),
     ...(learning === undefined ? {} : { learning }),
     telemetry,
@@ -170,13 +179,10 @@ export function assembleScoped(
 export function reassemble(state: SessionState): boolean {
   const tools = scopedPoolTools(state.context, state.scope);
   state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
-  state.assembly = assembleScoped(
-    state.context,
-    tools,
-    state.assembly,
-    state.telemetry,
-    state.learning,
-  );
+  state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry, {
+    ...(state.learning === undefined ? {} : { learning: state.learning }),
+    ...(state.program === undefined ? {} : { program: state.program }),
+  });
   const next = state.assembly.tools.map(toMcpTool);
   const key = JSON.stringify(next);
   const changed = key !== state.listedKey;

@@ -24,6 +24,7 @@ import { LIST_REQUEST_SCHEMA, readListParams } from './disclosure-requests.js';
 import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
 import { sessionLearning } from './learning.js';
+import { createSessionProgram } from './program-session.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
   type GatewaySessionContext,
@@ -55,6 +56,8 @@ export function createGatewaySession(
   const state = createSessionState(context, profileName, profile, id);
   const learning = sessionLearning(context.learner, profileName, principal, context.learningWindow);
   if (learning !== undefined) state.learning = learning;
+  const program = createSessionProgram(state, profile);
+  if (program !== undefined) state.program = program;
   reassemble(state);
   const approval = sessionApproval(state);
   state.dispatcher = createSessionDispatcher(state, approval);
@@ -213,6 +216,7 @@ function activityHook(state: SessionState): ToolCallHook {
         name: settled.result.call.name,
         arguments: settled.result.call.arguments,
         via: ctx.via ?? 'direct',
+        ...(ctx.programId === undefined ? {} : { programId: ctx.programId }),
         status: activityStatus(settled.result),
         durationMs: Math.round(settled.durationMs),
       };

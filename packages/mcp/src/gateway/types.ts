@@ -23,8 +23,10 @@ export interface GatewayActivity {
   name: string;
   /** The real arguments. */
   arguments: Record<string, unknown>;
-  /** For a call: how it came in, `'bridge'` through `tool_call`, else `'direct'`. */
+  /** For a call: how it came in, `'bridge'` through `tool_call`, `'program'` from `tool_program`, else `'direct'`. */
   via?: CallRoute;
+  /** For a call a program made (`via: 'program'`): the program's id, as in its result and audit records. */
+  programId?: string;
   /**
    * `ok`: the tool ran and succeeded; `tool_error`: it ran and answered an error (or the
    * upstream failed); `denied` by a guardrail, hook or approval; `error`; `cancelled`.
@@ -54,7 +56,14 @@ export interface GatewayServerOptions {
   config?: Partial<
     Pick<
       GatewayConfig,
-      'toolSearch' | 'toolsets' | 'profiles' | 'guardrails' | 'approval' | 'limits' | 'learning'
+      | 'toolSearch'
+      | 'toolsets'
+      | 'profiles'
+      | 'guardrails'
+      | 'approval'
+      | 'limits'
+      | 'learning'
+      | 'programs'
     >
   >;
   /** The client model's context window in tokens, for the activation decision. */

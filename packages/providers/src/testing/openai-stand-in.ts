@@ -1,4 +1,5 @@
 import { isRecord } from '@tool-search/core/internal';
+import { createOpenAIProgramPlayer, functionCallerProblems } from './openai-programs.js';
 import {
   naiveSearch,
   type ScriptedStep,
@@ -16,6 +17,7 @@ type Fn = Record<string, unknown> & { name: string; namespace?: string };
 interface Tools {
   functions: Map<string, Fn>;
   search: 'client' | 'server' | undefined;
+  programmatic: boolean;
   problems: string[];
 }
 
@@ -39,11 +41,17 @@ function checkFunction(
   }
   if (tool['strict'] === true)
     problems.push(...strictProblems(parameters, `${where}.${name}.parameters`));
+  problems.push(...functionCallerProblems(tool, where));
   return tool as Fn;
 }
 
 function readTools(raw: unknown): Tools {
-  const tools: Tools = { functions: new Map(), search: undefined, problems: [] };
+  const tools: Tools = {
+    functions: new Map(),
+    search: undefined,
+    programmatic: false,
+    problems: [],
+  };
   if (raw === undefined) return tools;
   if (!Array.isArray(raw)) {
     tools.problems.push('tools: must be an array');
@@ -60,6 +68,11 @@ function readTools(raw: unknown): Tools {
   };
   for (const tool of raw as unknown[]) {
     if (!isRecord(tool)) continue;
+    if (tool['type'] === 'programmatic_tool_calling') {
+      if (tools.programmatic) tools.problems.push('tools: more than one programmatic_tool_calling');
+      tools.programmatic = true;
+      continue;
+    }
     if (tool['type'] === 'tool_search') {
       if (tools.search !== undefined) tools.problems.push('tools: more than one tool_search');
       tools.search = tool['execution'] === 'client' ? 'client' : 'server';
@@ -206,13 +219,17 @@ function response(output: unknown[]) {
 export function startOpenAIStandIn(options: StandInOptions): Promise<StandIn> {
   let step = 0;
   let ids = 0;
+  const programs = createOpenAIProgramPlayer();
   const handle = (body: unknown): StandInAnswer => {
     if (!isRecord(body)) return { ok: false, violations: ['body must be an object'] };
     const tools = readTools(body['tools']);
-    const problems = [...tools.problems];
-    const { loaded, lastResult } = readInput(body['input'], tools, problems);
+    const problems = [...tools.problems, ...programs.check(body['input'])];
+    const read = readInput(body['input'], tools, problems);
+    const { loaded } = read;
     if (problems.length > 0) return { ok: false, violations: problems };
-    const output: unknown[] = [];
+    const settled = programs.settle(body['input']);
+    const lastResult = settled?.result ?? read.lastResult;
+    const output: unknown[] = settled === undefined ? [] : [settled.item];
     const callItem = (
       next: Extract<ScriptedStep, { call: string }>,
       found: readonly Fn[] = [],
@@ -233,6 +250,17 @@ export function startOpenAIStandIn(options: StandInOptions): Promise<StandIn> {
       return undefined;
     };
     const current = options.steps[step++] ?? { reply: 'done' };
+    if ('program' in current) {
+      const started = programs.start(current, {
+        loaded,
+        functions: tools.functions,
+        programmatic: tools.programmatic,
+        nextId: () => ++ids,
+      });
+      return 'output' in started
+        ? { ok: true, body: response([...output, ...started.output]) }
+        : started;
+    }
     if ('reply' in current) {
       output.push({
         type: 'message',

@@ -2,6 +2,26 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isRecord } from '@tool-search/core/internal';
 
+/**
+ * The model writes a program that calls these tools all at once: Anthropic's code
+ * execution (a `server_tool_use` and `tool_use` blocks whose `caller` names it, with a
+ * container), OpenAI's programmatic tool calling (a `program` item and `function_call`
+ * items whose `caller` is the program). The next request must answer every call (and, on
+ * Anthropic, pass the container back; on OpenAI, carry the `program` item back with its
+ * fingerprint); the program then ends and its output is the results it got, which the
+ * next step's reply quotes.
+ */
+export interface ProgramStep {
+  program: readonly { call: string; input: Record<string, unknown> }[];
+  /**
+   * Play a platform that does not enforce `allowed_callers`: the program may call tools
+   * not offered to programs, to test the client's own enforcement. @defaultValue false
+   */
+  ignoreAllowedCallers?: boolean;
+  /** Send this `caller` on every nested call instead of the real one, to test forged callers. */
+  caller?: unknown;
+}
+
 /** One step of the scripted model of a stand-in. */
 export type ScriptedStep =
   /** The model searches for tools (our client search tool, or the platform's hosted one). */
@@ -9,7 +29,9 @@ export type ScriptedStep =
   /** The model calls a tool by the name it was sent under; it must be loaded by then. */
   | { call: string; input: Record<string, unknown> }
   /** The model ends the turn with this text, followed by the last tool result it saw. */
-  | { reply: string };
+  | { reply: string }
+  /** The model runs a program that calls tools (see {@link ProgramStep}). */
+  | ProgramStep;
 
 /** Options of the stand-ins. */
 export interface StandInOptions {

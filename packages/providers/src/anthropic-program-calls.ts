@@ -155,6 +155,10 @@ export function routeAnthropicToolUse(
   const call = toolCallFromAnthropic(prepared, toolUse);
   if (caller.kind === 'direct') return { ok: true, call, context: { via: 'direct' } };
   const name = shownName(call.name);
+  if (prepared.programmatic === undefined) {
+    const reason = programRefusal(undefined, call.name) as string;
+    return { ok: false, name, via: 'program', reason };
+  }
   if (caller.kind === 'bad') {
     return {
       ok: false,

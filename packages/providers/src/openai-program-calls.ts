@@ -135,7 +135,8 @@ export function routeOpenAIFunctionCall(
       reason: 'the call has no function name or no arguments text.',
     };
   }
-  const name = shownName(prepared.names.fromProvider(item.name) ?? item.name);
+  const sessionName = prepared.names.fromProvider(item.name) ?? item.name;
+  const name = shownName(sessionName);
   if (caller.kind === 'bad') {
     return { ok: false, name, via, reason: `the call of '${name}' was refused: ${caller.reason}.` };
   }
@@ -150,7 +151,7 @@ export function routeOpenAIFunctionCall(
         reason: `the call of '${name}' names a program '${shownName(programId)}' that no response of this conversation started.`,
       };
     }
-    const refusal = programRefusal(prepared.programmatic, name);
+    const refusal = programRefusal(prepared.programmatic, sessionName);
     if (refusal !== undefined) return { ok: false, name, via, programId, reason: refusal };
   }
   let call: ReturnType<typeof toolCallFromOpenAI>;

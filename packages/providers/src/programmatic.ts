@@ -224,11 +224,12 @@ export function programRefusal(
   programmatic: PreparedProgrammatic | undefined,
   name: string,
 ): string | undefined {
+  const shown = shownName(name);
   if (programmatic === undefined) {
-    return `'${name}' was called from a program, but programmatic tool calling is not enabled for this request. Call it directly.`;
+    return `'${shown}' was called from a program, but programmatic tool calling is not enabled for this request. Call it directly.`;
   }
   if (!programmatic.tools.includes(name)) {
-    return `programs may not call '${name}': it was not offered to programs in this request (allowed_callers). Call it directly instead.`;
+    return `programs may not call '${shown}': it was not offered to programs in this request (allowed_callers). Call it directly instead.`;
   }
   return undefined;
 }

@@ -68,7 +68,9 @@ function items(input: unknown): Record<string, unknown>[] {
 }
 
 function programCallerId(caller: unknown): string | undefined {
-  return isRecord(caller) && caller['type'] === 'program' ? String(caller['caller_id']) : undefined;
+  return isRecord(caller) && caller['type'] === 'program' && typeof caller['caller_id'] === 'string'
+    ? caller['caller_id']
+    : undefined;
 }
 
 function checkItems(input: unknown, issued: ReadonlyMap<string, string>): string[] {

@@ -128,10 +128,12 @@ function readInput(raw: unknown, tools: Tools, problems: string[]) {
     [...tools.functions.values()].filter((fn) => fn['defer_loading'] !== true).map((fn) => fn.name),
   );
   let lastResult = '';
-  if (typeof raw === 'string') return { loaded, lastResult };
+  // Functions a search loaded, with their definitions (a program's calls read allowed_callers).
+  const found = new Map<string, Fn>();
+  if (typeof raw === 'string') return { loaded, lastResult, found };
   if (!Array.isArray(raw)) {
     problems.push('input: must be a string or an array');
-    return { loaded, lastResult };
+    return { loaded, lastResult, found };
   }
   const searchCalls = new Set<string>();
   const functionCalls = new Set<string>();
@@ -152,7 +154,10 @@ function readInput(raw: unknown, tools: Tools, problems: string[]) {
             `${where}: tool_search_output for unknown call_id '${String(item['call_id'])}'`,
           );
         }
-        for (const fn of loadedFunctions(item['tools'], problems, where)) loaded.add(fn.name);
+        for (const fn of loadedFunctions(item['tools'], problems, where)) {
+          loaded.add(fn.name);
+          found.set(fn.name, fn);
+        }
         break;
       }
       case 'function_call': {
@@ -175,7 +180,7 @@ function readInput(raw: unknown, tools: Tools, problems: string[]) {
         break;
     }
   }
-  return { loaded, lastResult };
+  return { loaded, lastResult, found };
 }
 
 function response(output: unknown[]) {
@@ -253,7 +258,7 @@ export function startOpenAIStandIn(options: StandInOptions): Promise<StandIn> {
     if ('program' in current) {
       const started = programs.start(current, {
         loaded,
-        functions: tools.functions,
+        functions: new Map([...tools.functions, ...read.found]),
         programmatic: tools.programmatic,
         nextId: () => ++ids,
       });

@@ -185,7 +185,11 @@ function message(content: unknown[], stop: string, container?: string) {
  * a `search` calls our client search tool, or, when the request carries Anthropic's
  * server search tool, searches the deferred tools itself and answers with
  * `server_tool_use` and `tool_search_tool_result` blocks (and the following `call` step
- * in the same message); a `call` is a `tool_use`; a `reply` ends the turn.
+ * in the same message); a `call` is a `tool_use`; a `reply` ends the turn; a `program`
+ * runs in the code execution tool (`allowed_callers` and the code execution tool checked):
+ * a `server_tool_use` of `code_execution`, one `tool_use` per call with a `caller` naming
+ * it, and a `container`; the next request must pass the container back and answer every
+ * call with `tool_result` blocks only, and gets a `code_execution_tool_result`.
  *
  * @param options - the steps, and the name of the client search tool
  * @returns the running {@link StandIn}

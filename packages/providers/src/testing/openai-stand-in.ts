@@ -215,7 +215,11 @@ function response(output: unknown[]) {
  * step: a `search` is a client `tool_search_call`, or, with a hosted `tool_search`, the
  * stand-in searches the deferred functions itself and answers with server
  * `tool_search_call` and `tool_search_output` items (and the following `call` step in
- * the same response); a `call` is a `function_call`; a `reply` is a message.
+ * the same response); a `call` is a `function_call`; a `reply` is a message; a `program` (with
+ * `programmatic_tool_calling` and `allowed_callers` checked) is a `program` item with a
+ * fingerprint and one `function_call` per call whose `caller` is the program; the next
+ * request must carry the program item back unchanged and answer every call with an output
+ * that carries the caller, and gets a `program_output`.
  *
  * @param options - the steps
  * @returns the running {@link StandIn}

@@ -7,12 +7,11 @@ import {
 } from './anthropic-results.js';
 import type { PreparedTools } from './plan.js';
 import {
-  type ProgramRefusalSink,
+  type ProgramDispatchOptions,
   type ProviderDispatch,
-  type ProviderDispatchContext,
   programRefusal,
   type RoutedToolCall,
-  recordProgramRefusal,
+  refuseRouted,
   shownName,
 } from './programmatic.js';
 
@@ -182,15 +181,8 @@ export function routeAnthropicToolUse(
   return { ok: true, call, context: { via: 'program', programId } };
 }
 
-/** Options of {@link dispatchAnthropicToolUse}. */
-export interface DispatchAnthropicOptions {
-  /** The loop's program state, to check a nested call's program id. */
-  state?: Pick<AnthropicProgramState, 'knows'>;
-  /** Passed on to the dispatcher: the session and the abort signal. */
-  context?: ProviderDispatchContext;
-  /** Where a refusal before dispatch is recorded (`createAuditHook()` of `@tool-search/hooks`). */
-  audit?: ProgramRefusalSink;
-}
+/** Options of {@link dispatchAnthropicToolUse}: the program state, the dispatch context, the audit sink. */
+export type DispatchAnthropicOptions = ProgramDispatchOptions;
 
 /**
  * Answers one `tool_use` block through the dispatcher: routes it
@@ -222,19 +214,8 @@ export async function dispatchAnthropicToolUse(
 ): Promise<AnthropicToolResult> {
   const routed = routeAnthropicToolUse(prepared, toolUse, options.state);
   if (!routed.ok) {
-    await recordProgramRefusal(options.audit, {
-      tool: routed.name,
-      reason: routed.reason,
-      via: routed.via,
-      refusedBy: 'allowed-callers',
-      callId: toolUse.id,
-      ...(options.context?.sessionId === undefined ? {} : { sessionId: options.context.sessionId }),
-    });
-    return toAnthropicToolResult(toolUse.id, {
-      status: 'denied',
-      reason: routed.reason,
-      call: { name: routed.name },
-    });
+    const refused = await refuseRouted(options.audit, routed, toolUse.id, options.context);
+    return toAnthropicToolResult(toolUse.id, refused);
   }
   const outcome = await dispatch(routed.call, { ...options.context, ...routed.context });
   return toAnthropicToolResult(toolUse.id, outcome);

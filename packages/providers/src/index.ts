@@ -40,6 +40,7 @@ export { DEFAULT_SEARCH_TOOL_NAME } from './plan.js';
 export type {
   PreparedProgrammatic,
   ProgramCallerPolicy,
+  ProgramDispatchOptions,
   ProgrammaticOptions,
   ProgramRefusalSink,
   ProviderCallContext,

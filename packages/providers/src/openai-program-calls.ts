@@ -7,12 +7,11 @@ import {
 } from './openai-results.js';
 import type { PreparedTools } from './plan.js';
 import {
-  type ProgramRefusalSink,
+  type ProgramDispatchOptions,
   type ProviderDispatch,
-  type ProviderDispatchContext,
   programRefusal,
   type RoutedToolCall,
-  recordProgramRefusal,
+  refuseRouted,
   shownName,
 } from './programmatic.js';
 
@@ -165,15 +164,8 @@ export function routeOpenAIFunctionCall(
   return { ok: true, call, context: { via: 'program', programId: caller.programId } };
 }
 
-/** Options of {@link dispatchOpenAIFunctionCall}. */
-export interface DispatchOpenAIOptions {
-  /** The loop's program state, to check a nested call's program id. */
-  state?: Pick<OpenAIProgramState, 'knows'>;
-  /** Passed on to the dispatcher: the session and the abort signal. */
-  context?: ProviderDispatchContext;
-  /** Where a refusal before dispatch is recorded (`createAuditHook()` of `@tool-search/hooks`). */
-  audit?: ProgramRefusalSink;
-}
+/** Options of {@link dispatchOpenAIFunctionCall}: the program state, the dispatch context, the audit sink. */
+export type DispatchOpenAIOptions = ProgramDispatchOptions;
 
 function programCaller(caller: unknown): { caller?: { type: 'program'; caller_id: string } } {
   const read = readCaller(caller);
@@ -213,15 +205,7 @@ export async function dispatchOpenAIFunctionCall(
   const routed = routeOpenAIFunctionCall(prepared, item, options.state);
   const caller = programCaller(item.caller);
   if (!routed.ok) {
-    await recordProgramRefusal(options.audit, {
-      tool: routed.name,
-      reason: routed.reason,
-      via: routed.via,
-      refusedBy: 'allowed-callers',
-      callId: item.call_id,
-      ...(options.context?.sessionId === undefined ? {} : { sessionId: options.context.sessionId }),
-    });
-    const refused = { status: 'denied', reason: routed.reason, call: { name: routed.name } };
+    const refused = await refuseRouted(options.audit, routed, item.call_id, options.context);
     return { ...toOpenAIFunctionOutput(item.call_id, refused), ...caller };
   }
   const outcome = await dispatch(routed.call, { ...options.context, ...routed.context });

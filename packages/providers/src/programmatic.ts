@@ -80,6 +80,16 @@ export interface ProgramRefusalSink {
   }): unknown;
 }
 
+/** Options of the `dispatch…` helpers of each provider. */
+export interface ProgramDispatchOptions {
+  /** The loop's program state, to check that a nested call's program was seen. */
+  state?: { knows(programId: string): boolean };
+  /** Passed on to the dispatcher: the session and the abort signal. */
+  context?: ProviderDispatchContext;
+  /** Where a refusal before dispatch is recorded (`createAuditHook()` of `@tool-search/hooks`). */
+  audit?: ProgramRefusalSink;
+}
+
 /** How one tool call of a response is to be answered. */
 export type RoutedToolCall =
   | {
@@ -242,7 +252,7 @@ export function programRefusal(
  * @returns when written
  * @throws nothing
  */
-export async function recordProgramRefusal(
+async function recordProgramRefusal(
   sink: ProgramRefusalSink | undefined,
   refusal: Parameters<ProgramRefusalSink['recordRefusal']>[0],
 ): Promise<void> {
@@ -252,6 +262,34 @@ export async function recordProgramRefusal(
   } catch {
     // An audit sink that fails never changes the refusal.
   }
+}
+
+/**
+ * Records a routed call's refusal to the sink, if any, and gives the outcome the model
+ * reads for it: a denial (`Denied: …`) in the shape of a dispatcher outcome.
+ *
+ * @param sink - the audit sink, if any
+ * @param routed - the refusal
+ * @param callId - the provider's call id
+ * @param context - the dispatch context (its session goes into the record)
+ * @returns the denied outcome to render
+ * @throws nothing
+ */
+export async function refuseRouted(
+  sink: ProgramRefusalSink | undefined,
+  routed: Extract<RoutedToolCall, { ok: false }>,
+  callId: string,
+  context: ProviderDispatchContext | undefined,
+): Promise<{ status: 'denied'; reason: string; call: { name: string } }> {
+  await recordProgramRefusal(sink, {
+    tool: routed.name,
+    reason: routed.reason,
+    via: routed.via,
+    refusedBy: 'allowed-callers',
+    callId,
+    ...(context?.sessionId === undefined ? {} : { sessionId: context.sessionId }),
+  });
+  return { status: 'denied', reason: routed.reason, call: { name: routed.name } };
 }
 
 /** The longest tool name a refusal echoes back. */

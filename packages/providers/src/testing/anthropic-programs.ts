@@ -1,5 +1,5 @@
 import { isRecord } from '@tool-search/core/internal';
-import type { ProgramStep, StandInAnswer } from './stand-in-server.js';
+import { type ProgramStep, programCallProblems, type StandInAnswer } from './stand-in-server.js';
 
 /** The code execution tool versions that may call tools (`allowed_callers` values). */
 export const CODE_EXECUTION_TYPES: ReadonlySet<string> = new Set([
@@ -163,20 +163,12 @@ export function createAnthropicProgramPlayer(): AnthropicProgramPlayer {
           ],
         };
       }
-      const problems: string[] = [];
-      for (const call of step.program) {
-        const callers = view.custom.get(call.call)?.['allowed_callers'];
-        if (!view.loaded.has(call.call))
-          problems.push(`the program called '${call.call}', which is not loaded`);
-        else if (
-          step.ignoreAllowedCallers !== true &&
-          !(Array.isArray(callers) && callers.includes(view.codeExecution))
-        ) {
-          problems.push(
-            `the program called '${call.call}', whose allowed_callers do not name ${view.codeExecution}`,
-          );
-        }
-      }
+      const problems = programCallProblems(
+        step,
+        view.loaded,
+        (name) => view.custom.get(name),
+        view.codeExecution,
+      );
       if (problems.length > 0) return { ok: false, violations: problems };
       const programId = `srvtoolu_${view.nextId()}`;
       const container = `container_${view.nextId()}`;

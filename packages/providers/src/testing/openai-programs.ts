@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { isRecord } from '@tool-search/core/internal';
-import type { ProgramStep, StandInAnswer } from './stand-in-server.js';
+import { type ProgramStep, programCallProblems, type StandInAnswer } from './stand-in-server.js';
 
 const CALLERS = new Set(['direct', 'programmatic']);
 
@@ -165,20 +165,12 @@ export function createOpenAIProgramPlayer(): OpenAIProgramPlayer {
           ],
         };
       }
-      const problems: string[] = [];
-      for (const call of step.program) {
-        const callers = view.functions.get(call.call)?.['allowed_callers'];
-        if (!view.loaded.has(call.call))
-          problems.push(`the program called '${call.call}', which is not loaded`);
-        else if (
-          step.ignoreAllowedCallers !== true &&
-          !(Array.isArray(callers) && callers.includes('programmatic'))
-        ) {
-          problems.push(
-            `the program called '${call.call}', whose allowed_callers do not name programmatic`,
-          );
-        }
-      }
+      const problems = programCallProblems(
+        step,
+        view.loaded,
+        (name) => view.functions.get(name),
+        'programmatic',
+      );
       if (problems.length > 0) return { ok: false, violations: problems };
       const id = view.nextId();
       const callId = `call_prog_${id}`;

@@ -199,3 +199,34 @@ export function strictProblems(schema: unknown, path = 'parameters'): string[] {
   if (schema['items'] !== undefined) problems.push(...strictProblems(schema['items'], `${path}[]`));
   return problems;
 }
+
+/**
+ * What a program step's calls break, as the platform sees them: each called tool must be
+ * loaded, and (unless the step plays a platform that ignores it) list the program caller
+ * in its `allowed_callers`.
+ *
+ * @param step - the program step
+ * @param loaded - the names loaded at this point
+ * @param definitionOf - a loaded tool's definition as the request sent it
+ * @param caller - the program caller value (`code_execution_20260120`, `programmatic`)
+ * @returns the rules broken
+ */
+export function programCallProblems(
+  step: ProgramStep,
+  loaded: ReadonlySet<string>,
+  definitionOf: (name: string) => Record<string, unknown> | undefined,
+  caller: string,
+): string[] {
+  const problems: string[] = [];
+  for (const { call } of step.program) {
+    const callers = definitionOf(call)?.['allowed_callers'];
+    if (!loaded.has(call)) problems.push(`the program called '${call}', which is not loaded`);
+    else if (
+      step.ignoreAllowedCallers !== true &&
+      !(Array.isArray(callers) && callers.includes(caller))
+    ) {
+      problems.push(`the program called '${call}', whose allowed_callers do not name ${caller}`);
+    }
+  }
+  return problems;
+}

@@ -1,10 +1,12 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { assembleTools } from '@tool-search/bridge';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createProgramRuntime, programTools } from './__fixtures__/program-runtime.js';
 import type { AnthropicRequestTool } from './anthropic.js';
 import {
   ANTHROPIC_CODE_EXECUTION,
   answerAnthropicToolSearch,
+  checkAnthropicRequest,
   createAnthropicProgramState,
   dispatchAnthropicToolUse,
   prepareAnthropicTools,
@@ -122,6 +124,50 @@ describe('prepareAnthropicTools with programmatic', () => {
     });
     expect(plain.programmatic).toBeUndefined();
     expect(JSON.stringify(plain.tools)).not.toMatch(/allowed_callers|code_execution/);
+  });
+
+  it('in bridge mode, the bridge tools are never offered to programs; the visible real tools are', async () => {
+    const runtime = createProgramRuntime();
+    const tools = programTools.map((tool) =>
+      tool.name === 'read_file' ? { ...tool, annotations: { readOnlyHint: true } } : tool,
+    );
+    const prepared = await prepareAnthropicTools(tools, {
+      mode: 'bridge',
+      config: { enabled: 'on' },
+      bridge: assembleTools,
+      programmatic: { policy: runtime.policy },
+    });
+    expect(prepared.mode).toBe('bridge');
+    expect(
+      prepared.tools.map((tool) => [
+        tool.name,
+        (tool as { allowed_callers?: string[] }).allowed_callers,
+      ]),
+    ).toEqual([
+      ['read_file', ['direct', ANTHROPIC_CODE_EXECUTION]],
+      ['tool_search', undefined],
+      ['tool_describe', undefined],
+      ['tool_call', undefined],
+      ['code_execution', undefined],
+    ]);
+    // The deferred read-only tools are behind tool_call: no program can reach them by name.
+    expect(prepared.programmatic?.tools).toEqual(['read_file']);
+  });
+
+  it('checkAnthropicRequest refuses allowed_callers without their code execution tool, and strict on a program-callable tool', () => {
+    const tool = {
+      name: 'weather_forecast',
+      input_schema: { type: 'object' as const },
+      allowed_callers: [ANTHROPIC_CODE_EXECUTION],
+    };
+    expect(() => checkAnthropicRequest({ tools: [tool] })).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', data: { tool: 'weather_forecast' } }),
+    );
+    const codeExecution = { type: ANTHROPIC_CODE_EXECUTION, name: 'code_execution' };
+    expect(() => checkAnthropicRequest({ tools: [tool, codeExecution] })).not.toThrow();
+    expect(() =>
+      checkAnthropicRequest({ tools: [{ ...tool, strict: true }, codeExecution] }),
+    ).toThrow(/strict: true/);
   });
 
   it('refuses a policy without allows(tool), with a typed error', async () => {

@@ -17,7 +17,7 @@
  *
  * @packageDocumentation
  */
-import type { AnthropicToolOutput, ToolCall, ToolDefinition } from '@tool-search/core';
+import type { AnthropicToolOutput, ToolDefinition } from '@tool-search/core';
 import {
   ANTHROPIC_TOOL_NAME_RULES,
   createToolNameMap,
@@ -25,6 +25,7 @@ import {
   toAnthropicTool,
 } from '@tool-search/core';
 import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
+import { checkAnthropicRequest } from './anthropic-check.js';
 import {
   DEFAULT_SEARCH_TOOL_NAME,
   type PreparedTools,
@@ -33,8 +34,8 @@ import {
   readSearchRequest,
   searchDeferred,
 } from './plan.js';
+import { settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
-import { renderToolOutcome } from './tool-outcome.js';
 
 /** A prompt-cache breakpoint (`Anthropic.CacheControlEphemeral`). */
 export interface AnthropicCacheControl {
@@ -57,13 +58,35 @@ export type AnthropicServerSearchTool = (
 export interface AnthropicClientTool extends AnthropicToolOutput {
   input_examples?: Record<string, unknown>[];
   cache_control?: AnthropicCacheControl;
+  /**
+   * Who may call the tool, with the `programmatic` option: `direct` (the model) and the
+   * code execution tool, for a tool the program policy allows; absent (direct only) else.
+   */
+  allowed_callers?: ('direct' | typeof ANTHROPIC_CODE_EXECUTION)[];
+}
+
+/** The code execution tool version programs run in, and the caller type of their calls. */
+export const ANTHROPIC_CODE_EXECUTION = 'code_execution_20260120';
+
+/**
+ * Anthropic's code execution tool (`Anthropic.CodeExecutionTool20260120`), sent with the
+ * `programmatic` option: the model's programs run in its container and call the tools
+ * whose `allowed_callers` name it.
+ */
+export interface AnthropicCodeExecutionTool {
+  type: typeof ANTHROPIC_CODE_EXECUTION;
+  name: 'code_execution';
+  cache_control?: AnthropicCacheControl;
 }
 
 /**
  * A tool of an Anthropic request as {@link prepareAnthropicTools} builds it: a client
- * tool (`Anthropic.Tool`) or a server search tool; assignable to `Anthropic.ToolUnion`.
+ * tool (`Anthropic.Tool`), a server search tool or the code execution tool; assignable to `Anthropic.ToolUnion`.
  */
-export type AnthropicRequestTool = AnthropicClientTool | AnthropicServerSearchTool;
+export type AnthropicRequestTool =
+  | AnthropicClientTool
+  | AnthropicServerSearchTool
+  | AnthropicCodeExecutionTool;
 
 /** A `tool_reference` block (`Anthropic.ToolReferenceBlockParam`): loads one deferred tool. */
 export interface AnthropicToolReference {
@@ -96,14 +119,6 @@ export interface PrepareAnthropicOptions<B extends BridgeAssemblyShape = BridgeA
    * anyway (the platform appends what a search loads). @defaultValue none
    */
   cacheControl?: AnthropicCacheControl;
-}
-
-/** The tool result of a tool call (`Anthropic.ToolResultBlockParam`). */
-export interface AnthropicToolResult {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string;
-  is_error?: boolean;
 }
 
 const NAME_PATTERN = /^[a-zA-Z0-9_-]{1,128}$/;
@@ -181,15 +196,22 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
   const plan = planDeferral(tools, options);
   // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
   const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], ANTHROPIC_TOOL_NAME_RULES);
+  const programs = settleProgrammatic(plan.tools, options.programmatic, ANTHROPIC_CODE_EXECUTION);
   const convert = (tool: ToolDefinition): AnthropicClientTool => {
     const out: AnthropicClientTool = toAnthropicTool({
       ...tool,
       name: names.toProvider(tool.name),
     });
     if (tool.inputExamples !== undefined) out.input_examples = tool.inputExamples;
+    const callers = programs?.callersOf(tool.name);
+    if (callers !== undefined)
+      out.allowed_callers = callers as AnthropicClientTool['allowed_callers'];
     return out;
   };
   const settled = settleMode('anthropic', plan, options);
+  const report = (sent: readonly ToolDefinition[]) => ({
+    programmatic: programs?.report(sent.map((tool) => tool.name)),
+  });
   const base = {
     decision: plan.decision,
     catalog: plan.catalog,
@@ -200,17 +222,24 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
     searchToolName: undefined,
     bridge: undefined,
   };
-  const finish = (requestTools: AnthropicRequestTool[]) =>
-    withCacheBreakpoint(requestTools, options.cacheControl);
+  const finish = (requestTools: AnthropicRequestTool[]) => {
+    const codeExecution: AnthropicCodeExecutionTool[] =
+      programs === undefined ? [] : [{ type: ANTHROPIC_CODE_EXECUTION, name: 'code_execution' }];
+    const out = withCacheBreakpoint([...requestTools, ...codeExecution], options.cacheControl);
+    checkAnthropicRequest({ tools: out });
+    return out;
+  };
 
   if (settled.kind === 'off') {
-    return { ...base, mode: 'off', tools: finish(plan.tools.map(convert)), deferred: [] };
+    const off = finish(plan.tools.map(convert));
+    return { ...base, ...report(plan.tools), mode: 'off', tools: off, deferred: [] };
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
   if (settled.kind === 'bridge') {
     const shown = settled.assembly?.tools ?? plan.visible;
     return {
       ...base,
+      ...report(shown),
       mode: 'bridge',
       tools: finish(shown.map(convert)),
       deferred,
@@ -238,8 +267,14 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
     searchTool = serverSearchTool(options.hosted);
   }
   const requestTools = finish([...visible, ...deferredTools, searchTool]);
-  checkAnthropicRequest({ tools: requestTools });
-  return { ...base, mode: settled.mode, tools: requestTools, deferred, searchToolName };
+  return {
+    ...base,
+    ...report(plan.tools),
+    mode: settled.mode,
+    tools: requestTools,
+    deferred,
+    searchToolName,
+  };
 }
 
 // The breakpoint goes on the last tool that is not deferred: the API rejects it on a
@@ -257,58 +292,6 @@ function withCacheBreakpoint(
   const out = [...tools];
   out[index] = { ...tools[index], cache_control: { ...cacheControl } } as AnthropicRequestTool;
   return out;
-}
-
-/**
- * The call a `tool_use` block stands for, in the session's names: the name mapped back
- * with `prepared.names`, the input as the arguments. Dispatch it as usual.
- *
- * @param prepared - the preparation of the request the block came from
- * @param toolUse - the `tool_use` block (`id`, `name`, `input`)
- * @returns the call, `{ id, name, arguments }`
- * @throws nothing (an input that is not an object becomes `{}`, as the bridge reads it)
- */
-export function toolCallFromAnthropic(
-  prepared: Pick<PreparedTools<AnthropicRequestTool>, 'names'>,
-  toolUse: { id: string; name: string; input: unknown },
-): ToolCall {
-  const input = toolUse.input;
-  return {
-    id: toolUse.id,
-    name: prepared.names.fromProvider(toolUse.name) ?? toolUse.name,
-    arguments:
-      typeof input === 'object' && input !== null && !Array.isArray(input)
-        ? (input as Record<string, unknown>)
-        : {},
-  };
-}
-
-/**
- * The `tool_result` block for what a tool call came to, in every mode: a dispatcher
- * outcome (`DispatchResult` of `@tool-search/hooks`) gives the tool's result alone, or
- * the refusal with `is_error: true` (denied, failed, cancelled); a bridge answer
- * (`handleBridgeCall`, `bridge` mode) gives its content, a refusal with `is_error: true`.
- * The call's arguments are never echoed back.
- *
- * @example
- * ```ts
- * results.push(toAnthropicToolResult(block.id, await dispatch(toolCallFromAnthropic(prepared, block))));
- * ```
- *
- * @param toolUseId - the `tool_use` block's `id`
- * @param outcome - what the dispatcher or the bridge answered
- * @returns the `tool_result` block for the next user message
- * @throws nothing
- */
-export function toAnthropicToolResult(toolUseId: string, outcome: unknown): AnthropicToolResult {
-  const { text, isError } = renderToolOutcome(outcome);
-  const result: AnthropicToolResult = {
-    type: 'tool_result',
-    tool_use_id: toolUseId,
-    content: text,
-  };
-  if (isError) result.is_error = true;
-  return result;
 }
 
 /**
@@ -381,95 +364,19 @@ export async function answerAnthropicToolSearch(
   };
 }
 
-/** What {@link checkAnthropicRequest} reads: the request's tools and, if given, its messages. */
-export interface AnthropicRequestShape {
-  tools?: readonly {
-    name?: string;
-    defer_loading?: boolean | null;
-    type?: string | null;
-    cache_control?: unknown;
-  }[];
-  messages?: readonly { role: string; content: unknown }[];
-}
-
-function referencesIn(messages: AnthropicRequestShape['messages']): string[] {
-  const names: string[] = [];
-  for (const message of messages ?? []) {
-    if (!Array.isArray(message.content)) continue;
-    for (const block of message.content as unknown[]) {
-      if (typeof block !== 'object' || block === null) continue;
-      const record = block as Record<string, unknown>;
-      const inner =
-        record['type'] === 'tool_result'
-          ? record['content']
-          : record['type'] === 'tool_search_tool_result'
-            ? (record['content'] as Record<string, unknown> | undefined)?.['tool_references']
-            : undefined;
-      if (!Array.isArray(inner)) continue;
-      for (const item of inner as Record<string, unknown>[]) {
-        if (item?.['type'] === 'tool_reference') names.push(String(item['tool_name']));
-      }
-    }
-  }
-  return names;
-}
-
-/**
- * Checks an Anthropic request before it is sent, as the API does: tool names are
- * unique, at least one tool is not deferred, no deferred tool carries `cache_control`,
- * and every `tool_reference` in the messages
- * names a deferred tool of this same request. {@link prepareAnthropicTools} checks its
- * tools; check again with the messages when you resend a conversation with tools
- * prepared anew (a tool found earlier may have left the session).
- *
- * @param request - the request's `tools`, and its `messages` to check the references
- * @returns nothing
- * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; `invalid_argument` when every tool is deferred, a deferred tool carries `cache_control`, or a reference names a tool that is not a deferred tool of the request (`data.tool` names it)
- */
-export function checkAnthropicRequest(request: AnthropicRequestShape): void {
-  const deferred = new Set<string>();
-  const seen = new Set<string>();
-  let loaded = 0;
-  const tools = request.tools ?? [];
-  for (const tool of tools) {
-    if (tool.name === undefined) {
-      // A tool without a name (an Anthropic toolset) is loaded, never deferred by us.
-      if (tool.defer_loading !== true) loaded += 1;
-      continue;
-    }
-    if (seen.has(tool.name)) {
-      throw new ToolSearchError(
-        'duplicate_tool_name',
-        `Tool '${tool.name}' appears more than once in the request. Give each tool a unique name.`,
-        { data: { tool: tool.name } },
-      );
-    }
-    seen.add(tool.name);
-    if (tool.defer_loading === true && tool.cache_control != null) {
-      throw new ToolSearchError(
-        'invalid_argument',
-        `Tool '${tool.name}' is deferred and carries cache_control, which the API rejects. Put the cache breakpoint on the last tool that is not deferred (the cacheControl option of prepareAnthropicTools does).`,
-        { data: { tool: tool.name } },
-      );
-    }
-    if (tool.defer_loading === true) deferred.add(tool.name);
-    else loaded += 1;
-  }
-  if (tools.length > 0 && loaded === 0) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      'Every tool of the request is deferred; the API needs at least one that is not (a search tool or a core tool).',
-    );
-  }
-  for (const name of referencesIn(request.messages)) {
-    if (!deferred.has(name)) {
-      throw new ToolSearchError(
-        'invalid_argument',
-        `A tool_reference names '${name}', which is not a deferred tool of this request. Prepare the tools again with it, or drop the reference.`,
-        { data: { tool: name } },
-      );
-    }
-  }
-}
-
+export type { AnthropicRequestShape } from './anthropic-check.js';
+export { checkAnthropicRequest } from './anthropic-check.js';
+export type {
+  AnthropicMessageShape,
+  AnthropicProgramState,
+  AnthropicToolUse,
+  DispatchAnthropicOptions,
+} from './anthropic-program-calls.js';
+export {
+  createAnthropicProgramState,
+  dispatchAnthropicToolUse,
+  routeAnthropicToolUse,
+} from './anthropic-program-calls.js';
+export type { AnthropicToolResult } from './anthropic-results.js';
+export { toAnthropicToolResult, toolCallFromAnthropic } from './anthropic-results.js';
 export type { PreparedTools, PrepareOptions } from './plan.js';

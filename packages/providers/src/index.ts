@@ -3,10 +3,13 @@
  * The provider functions live in subpaths, so that an app loads only what it uses:
  * - `@tool-search/providers/anthropic`: `prepareAnthropicTools`,
  *   `answerAnthropicToolSearch`, `toolCallFromAnthropic`, `toAnthropicToolResult`,
- *   `checkAnthropicRequest` (Messages API).
+ *   `checkAnthropicRequest` (Messages API); with the `programmatic` option,
+ *   `dispatchAnthropicToolUse`, `routeAnthropicToolUse` and `createAnthropicProgramState`.
  * - `@tool-search/providers/openai`: `prepareOpenAIResponsesTools`,
  *   `answerOpenAIToolSearch`, `toolCallFromOpenAI`, `toOpenAIFunctionOutput`,
- *   `toStrictOpenAITool` (Responses and Chat Completions).
+ *   `toStrictOpenAITool` (Responses and Chat Completions); with the `programmatic`
+ *   option, `dispatchOpenAIFunctionCall`, `routeOpenAIFunctionCall` and
+ *   `createOpenAIProgramState`.
  * - `@tool-search/providers/testing`: local stand-ins of both APIs that check every
  *   request and play a scripted model, for tests and examples without an API key.
  *
@@ -34,6 +37,17 @@ export {
 } from './capabilities.js';
 export type { PreparedTools, PrepareOptions } from './plan.js';
 export { DEFAULT_SEARCH_TOOL_NAME } from './plan.js';
+export type {
+  PreparedProgrammatic,
+  ProgramCallerPolicy,
+  ProgramDispatchOptions,
+  ProgrammaticOptions,
+  ProgramRefusalSink,
+  ProviderCallContext,
+  ProviderDispatch,
+  ProviderDispatchContext,
+  RoutedToolCall,
+} from './programmatic.js';
 export type {
   BridgeAssembler,
   BridgeAssemblerInput,

@@ -21,7 +21,6 @@ import type {
   OpenAIChatToolOutput,
   OpenAIResponsesToolOutput,
   ProviderObjectSchema,
-  ToolCall,
   ToolDefinition,
   ToolNameMap,
 } from '@tool-search/core';
@@ -40,9 +39,9 @@ import {
   readSearchRequest,
   searchDeferred,
 } from './plan.js';
+import { preparedCallers, settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
-import { restoreStrictArguments, toStrictJsonSchema } from './strict-schema.js';
-import { renderToolOutcome } from './tool-outcome.js';
+import { toStrictJsonSchema } from './strict-schema.js';
 
 /** The Responses `tool_search` tool (`Responses.ToolSearchTool`). */
 export interface OpenAIToolSearchTool {
@@ -53,12 +52,26 @@ export interface OpenAIToolSearchTool {
   parameters?: ProviderObjectSchema;
 }
 
+/**
+ * A function as the preparation sends it (`Responses.FunctionTool`): with the
+ * `programmatic` option, a function the program policy allows carries `allowed_callers`
+ * (`programmatic`, and `direct` unless the option said otherwise) and is never strict.
+ */
+export interface OpenAIFunctionTool extends OpenAIResponsesToolOutput {
+  allowed_callers?: ('direct' | 'programmatic')[];
+}
+
+/** OpenAI's programmatic tool calling (`Responses.Tool.ProgrammaticToolCalling`). */
+export interface OpenAIProgrammaticTool {
+  type: 'programmatic_tool_calling';
+}
+
 /** A Responses namespace (`Responses.NamespaceTool`): deferred functions of one toolset or server. */
 export interface OpenAINamespaceTool {
   type: 'namespace';
   name: string;
   description: string;
-  tools: OpenAIResponsesToolOutput[];
+  tools: OpenAIFunctionTool[];
 }
 
 /**
@@ -66,9 +79,10 @@ export interface OpenAINamespaceTool {
  * assignable to `Responses.Tool`.
  */
 export type OpenAIRequestTool =
-  | OpenAIResponsesToolOutput
+  | OpenAIFunctionTool
   | OpenAIToolSearchTool
-  | OpenAINamespaceTool;
+  | OpenAINamespaceTool
+  | OpenAIProgrammaticTool;
 
 /**
  * The answer to a client `tool_search_call`: a `tool_search_output` input item
@@ -79,14 +93,7 @@ export interface OpenAIToolSearchOutput {
   call_id: string | null;
   execution: 'client';
   status: 'completed';
-  tools: OpenAIResponsesToolOutput[];
-}
-
-/** The output of a function call (`Responses.ResponseInputItem.FunctionCallOutput`). */
-export interface OpenAIFunctionCallOutput {
-  type: 'function_call_output';
-  call_id: string;
-  output: string;
+  tools: OpenAIFunctionTool[];
 }
 
 /** Options of {@link prepareOpenAIResponsesTools}. */
@@ -117,8 +124,17 @@ function toFunction(
   tool: ToolDefinition,
   names: ToolNameMap,
   strict: boolean,
-): OpenAIResponsesToolOutput {
-  const fn = toOpenAIResponsesTool({ ...tool, name: names.toProvider(tool.name) });
+  callers: string[] | undefined,
+): OpenAIFunctionTool {
+  const fn: OpenAIFunctionTool = toOpenAIResponsesTool({
+    ...tool,
+    name: names.toProvider(tool.name),
+  });
+  // A program writes the arguments against the tool's own schema: strict mode's
+  // every-property-required schema would refuse its calls, so these stay non-strict.
+  if (callers !== undefined) {
+    return { ...fn, allowed_callers: callers as OpenAIFunctionTool['allowed_callers'] };
+  }
   if (!strict) return fn;
   return {
     ...fn,
@@ -159,7 +175,7 @@ function groupOf(tool: ToolDefinition): string | undefined {
 
 function namespaces(
   deferrable: readonly ToolDefinition[],
-  names: ToolNameMap,
+  convert: (tool: ToolDefinition) => OpenAIFunctionTool,
   options: PrepareOpenAIOptions<BridgeAssemblyShape>,
 ): OpenAIRequestTool[] {
   const groups = new Map<string, ToolDefinition[]>();
@@ -170,7 +186,6 @@ function namespaces(
     else groups.set(group, [...(groups.get(group) ?? []), tool]);
   }
   const groupNames = createToolNameMap([...groups.keys()], OPENAI_TOOL_NAME_RULES);
-  const strict = options.strict === true;
   const out: OpenAIRequestTool[] = [];
   for (const [group, members] of groups) {
     out.push({
@@ -178,10 +193,10 @@ function namespaces(
       name: groupNames.toProvider(group),
       description:
         options.namespaceDescriptions?.[group] ?? defaultNamespaceDescription(group, members),
-      tools: members.map((tool) => ({ ...toFunction(tool, names, strict), defer_loading: true })),
+      tools: members.map((tool) => ({ ...convert(tool), defer_loading: true })),
     });
   }
-  for (const tool of loose) out.push({ ...toFunction(tool, names, strict), defer_loading: true });
+  for (const tool of loose) out.push({ ...convert(tool), defer_loading: true });
   return out;
 }
 
@@ -227,6 +242,7 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
   // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
   const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], OPENAI_TOOL_NAME_RULES);
   const strict = options.strict === true;
+  const programs = settleProgrammatic(plan.tools, options.programmatic, 'programmatic');
   const settled = settleMode('openai', plan, options);
   const base = {
     decision: plan.decision,
@@ -238,18 +254,26 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
     searchToolName: undefined,
     bridge: undefined,
   };
-  const convert = (tool: ToolDefinition) => toFunction(tool, names, strict);
+  const convert = (tool: ToolDefinition) =>
+    toFunction(tool, names, strict, programs?.callersOf(tool.name));
+  const programTool: OpenAIRequestTool[] =
+    programs === undefined ? [] : [{ type: 'programmatic_tool_calling' }];
+  const report = (sent: readonly ToolDefinition[]) => ({
+    programmatic: programs?.report(sent.map((tool) => tool.name)),
+  });
 
   if (settled.kind === 'off') {
-    return { ...base, mode: 'off', tools: plan.tools.map(convert), deferred: [] };
+    const off = [...plan.tools.map(convert), ...programTool];
+    return { ...base, ...report(plan.tools), mode: 'off', tools: off, deferred: [] };
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
   if (settled.kind === 'bridge') {
     const shown = settled.assembly?.tools ?? plan.visible;
     return {
       ...base,
+      ...report(shown),
       mode: 'bridge',
-      tools: shown.map(convert),
+      tools: [...shown.map(convert), ...programTool],
       deferred,
       bridge: settled.assembly,
     };
@@ -262,8 +286,9 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
     });
     return {
       ...base,
+      ...report(plan.tools),
       mode: 'client',
-      tools: [...visible, search],
+      tools: [...visible, search, ...programTool],
       deferred,
       searchToolName: 'tool_search',
     };
@@ -271,67 +296,11 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
   const hosted: OpenAIToolSearchTool = { type: 'tool_search' };
   return {
     ...base,
+    ...report(plan.tools),
     mode: 'hosted',
-    tools: [...visible, ...namespaces(plan.deferrable, names, options), hosted],
+    tools: [...visible, ...namespaces(plan.deferrable, convert, options), hosted, ...programTool],
     deferred,
   };
-}
-
-/**
- * The call a `function_call` item stands for, in the session's terms: the name mapped
- * back with `prepared.names`, the JSON arguments parsed, and, when the preparation was
- * strict, the `null`s strict mode asked for dropped against the tool's own schema
- * ({@link restoreStrictArguments}), so no schema needs looking up. Dispatch it as usual.
- *
- * @param prepared - the preparation of the request the item came from
- * @param item - the `function_call` item (`call_id`, `name`, `arguments` as JSON text)
- * @returns the call, `{ id, name, arguments }`
- * @throws `ToolSearchError` `invalid_argument` when `arguments` is not JSON text of an object (`data.tool` names the call)
- */
-export function toolCallFromOpenAI(
-  prepared: Pick<PreparedTools<OpenAIRequestTool>, 'names' | 'catalog' | 'strict'>,
-  item: { call_id: string; name: string; arguments: string },
-): ToolCall {
-  const name = prepared.names.fromProvider(item.name) ?? item.name;
-  let parsed: unknown;
-  try {
-    parsed = item.arguments.trim() === '' ? {} : JSON.parse(item.arguments);
-  } catch {
-    parsed = undefined;
-  }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `The arguments of the call of '${name}' are not JSON text of an object. Answer the call with an error output, e.g. toOpenAIFunctionOutput(call_id, { error }).`,
-      { data: { tool: name } },
-    );
-  }
-  const schema = prepared.strict
-    ? (prepared.catalog.get(name)?.inputSchema ?? undefined)
-    : undefined;
-  const args = schema === undefined ? parsed : restoreStrictArguments(schema, parsed);
-  return { id: item.call_id, name, arguments: args as Record<string, unknown> };
-}
-
-/**
- * The `function_call_output` item for what a function call came to, in every mode: a
- * dispatcher outcome (`DispatchResult` of `@tool-search/hooks`) gives the tool's result
- * alone, or `Denied: …` / `Error: …` / `Cancelled: …`; a bridge answer
- * (`handleBridgeCall`, `bridge` mode) gives its content. The call's arguments are never
- * echoed back.
- *
- * @example
- * ```ts
- * input.push(item, toOpenAIFunctionOutput(item.call_id, await dispatch(toolCallFromOpenAI(prepared, item))));
- * ```
- *
- * @param callId - the `function_call` item's `call_id`
- * @param outcome - what the dispatcher or the bridge answered
- * @returns the item to append to the next request's input
- * @throws nothing
- */
-export function toOpenAIFunctionOutput(callId: string, outcome: unknown): OpenAIFunctionCallOutput {
-  return { type: 'function_call_output', call_id: callId, output: renderToolOutcome(outcome).text };
 }
 
 /**
@@ -373,7 +342,14 @@ export async function answerOpenAIToolSearch(
   const request = readSearchRequest(call.arguments, prepared.config);
   if (!request.ok) return output;
   const found = await searchDeferred(prepared, request.query, request.limit);
-  output.tools = found.map((tool) => toFunction(tool, prepared.names, prepared.strict));
+  output.tools = found.map((tool) =>
+    toFunction(
+      tool,
+      prepared.names,
+      prepared.strict,
+      preparedCallers(prepared.programmatic, tool.name),
+    ),
+  );
   return output;
 }
 
@@ -398,4 +374,16 @@ export function toStrictOpenAITool(tool: ToolDefinition): OpenAIChatToolOutput {
   };
 }
 
+export type {
+  DispatchOpenAIOptions,
+  OpenAIFunctionCall,
+  OpenAIProgramState,
+} from './openai-program-calls.js';
+export {
+  createOpenAIProgramState,
+  dispatchOpenAIFunctionCall,
+  routeOpenAIFunctionCall,
+} from './openai-program-calls.js';
+export type { OpenAIFunctionCallOutput } from './openai-results.js';
+export { toOpenAIFunctionOutput, toolCallFromOpenAI } from './openai-results.js';
 export type { PreparedTools, PrepareOptions } from './plan.js';

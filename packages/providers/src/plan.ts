@@ -10,6 +10,7 @@ import type {
 } from '@tool-search/core';
 import { createCatalog, planActivation, ToolSearchError } from '@tool-search/core';
 import type { PreparedMode } from './capabilities.js';
+import type { PreparedProgrammatic, ProgrammaticOptions } from './programmatic.js';
 import type { BridgeAssemblyShape, PrepareModeOptions } from './settle-mode.js';
 
 /** The options every `prepare*` function takes. */
@@ -33,6 +34,15 @@ export interface PrepareOptions<B extends BridgeAssemblyShape = BridgeAssemblySh
    * `tool_search`). @defaultValue 'tool_search'
    */
   searchToolName?: string;
+  /**
+   * The platform's own programmatic tool calling (Anthropic's code execution tool with
+   * `allowed_callers`, OpenAI's `programmatic_tool_calling`): the tools the policy allows
+   * (read-only ones by default; pass `createProgramPolicy()` of `@tool-search/code`, the
+   * same object the dispatcher's guardrails hold) are sent as callable from a program.
+   * Route the calls with the provider's `route*`/`dispatch*` helpers, which dispatch a
+   * nested call with `via: 'program'`. `true` means `{}`. @defaultValue off
+   */
+  programmatic?: ProgrammaticOptions | boolean;
 }
 
 /**
@@ -75,6 +85,11 @@ export interface PreparedTools<T, B = unknown> {
   bridge: B | undefined;
   /** Whether the functions were sent in strict mode (OpenAI `strict`). */
   strict: boolean;
+  /**
+   * With the `programmatic` option: the tools sent as callable from a platform program and
+   * the program caller type; else `undefined`.
+   */
+  programmatic: PreparedProgrammatic | undefined;
 }
 
 /** The shared activation plan of a request, before any provider format. */

@@ -1,20 +1,31 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { ProgramPolicy } from '@tool-search/code';
+import type { AuditHook, Dispatcher } from '@tool-search/hooks';
 import type OpenAI from 'openai';
 import { describe, expectTypeOf, it } from 'vitest';
 import type {
+  AnthropicMessageShape,
+  AnthropicProgramState,
   AnthropicRequestTool,
   AnthropicToolSearchResult,
+  AnthropicToolUse,
   answerAnthropicToolSearch,
   checkAnthropicRequest,
+  dispatchAnthropicToolUse,
   prepareAnthropicTools,
 } from './anthropic.js';
 import type {
   answerOpenAIToolSearch,
+  dispatchOpenAIFunctionCall,
+  OpenAIFunctionCall,
+  OpenAIFunctionCallOutput,
+  OpenAIProgramState,
   OpenAIRequestTool,
   OpenAIToolSearchOutput,
   prepareOpenAIResponsesTools,
   toStrictOpenAITool,
 } from './openai.js';
+import type { ProgramCallerPolicy, ProgramRefusalSink, ProviderDispatch } from './programmatic.js';
 
 // Type tests: `pnpm typecheck` (tsc over tsconfig.test.json) compiles them against the
 // SDKs' own types, and `vitest --typecheck` runs them. When an SDK release changes a shape
@@ -72,5 +83,35 @@ describe('the OpenAI types against the SDK types', () => {
     expectTypeOf<
       ReturnType<typeof toStrictOpenAITool>
     >().toExtend<OpenAI.Chat.Completions.ChatCompletionTool>();
+  });
+});
+
+describe('programmatic tool calling against the SDK and sibling types', () => {
+  it('Anthropic: reads a real tool_use block and Message, answers a ToolResultBlockParam, passes the container on', () => {
+    expectTypeOf<Anthropic.ToolUseBlock>().toExtend<AnthropicToolUse>();
+    expectTypeOf<Anthropic.Message>().toExtend<AnthropicMessageShape>();
+    expectTypeOf<
+      Awaited<ReturnType<typeof dispatchAnthropicToolUse>>
+    >().toExtend<Anthropic.ToolResultBlockParam>();
+    expectTypeOf<ReturnType<AnthropicProgramState['requestFields']>>().toExtend<
+      Pick<Anthropic.MessageCreateParamsNonStreaming, 'container'>
+    >();
+  });
+
+  it('OpenAI: reads a real function_call item and output, answers a ResponseInputItem', () => {
+    expectTypeOf<OpenAI.Responses.ResponseFunctionToolCall>().toExtend<OpenAIFunctionCall>();
+    expectTypeOf<OpenAI.Responses.ResponseOutputItem[]>().toExtend<
+      Parameters<OpenAIProgramState['observe']>[0]
+    >();
+    expectTypeOf<
+      Awaited<ReturnType<typeof dispatchOpenAIFunctionCall>>
+    >().toExtend<OpenAI.Responses.ResponseInputItem>();
+    expectTypeOf<OpenAIFunctionCallOutput>().toExtend<OpenAI.Responses.ResponseInputItem.FunctionCallOutput>();
+  });
+
+  it('takes the hooks dispatcher and audit hook, and the program policy of @tool-search/code', () => {
+    expectTypeOf<Dispatcher>().toExtend<ProviderDispatch>();
+    expectTypeOf<AuditHook>().toExtend<ProgramRefusalSink>();
+    expectTypeOf<ProgramPolicy>().toExtend<ProgramCallerPolicy>();
   });
 });

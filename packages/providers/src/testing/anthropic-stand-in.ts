@@ -1,5 +1,10 @@
 import { isRecord } from '@tool-search/core/internal';
 import {
+  CODE_EXECUTION_TYPES,
+  callerProblems,
+  createAnthropicProgramPlayer,
+} from './anthropic-programs.js';
+import {
   naiveSearch,
   type ScriptedStep,
   type StandIn,
@@ -24,6 +29,7 @@ interface Tools {
   custom: Map<string, Record<string, unknown>>;
   deferred: Set<string>;
   serverSearch: string | undefined;
+  codeExecution: string | undefined;
   problems: string[];
 }
 
@@ -32,6 +38,7 @@ function readTools(raw: unknown): Tools {
     custom: new Map(),
     deferred: new Set(),
     serverSearch: undefined,
+    codeExecution: undefined,
     problems: [],
   };
   if (raw === undefined) return tools;
@@ -50,7 +57,11 @@ function readTools(raw: unknown): Tools {
     if (seen.has(name)) tools.problems.push(`tools: names must be unique, '${name}' is repeated`);
     seen.add(name);
     const type = tool['type'];
-    if (typeof type === 'string' && type !== 'custom') {
+    if (typeof type === 'string' && CODE_EXECUTION_TYPES.has(type)) {
+      if (name !== 'code_execution')
+        tools.problems.push(`tools: ${type} must be named code_execution`);
+      tools.codeExecution = type;
+    } else if (typeof type === 'string' && type !== 'custom') {
       if (SERVER_SEARCH[type] === undefined)
         tools.problems.push(`tools: unknown tool type '${type}'`);
       else if (SERVER_SEARCH[type] !== name)
@@ -73,6 +84,7 @@ function readTools(raw: unknown): Tools {
   }
   if (raw.length > 0 && loaded === 0)
     tools.problems.push('tools: at least one tool must not be deferred');
+  tools.problems.push(...callerProblems(tools.custom, tools.codeExecution));
   return tools;
 }
 
@@ -145,13 +157,16 @@ function readMessages(raw: unknown, tools: Tools, problems: string[]) {
   return { loaded, lastResult };
 }
 
-function message(content: unknown[], stop: string) {
+function message(content: unknown[], stop: string, container?: string) {
   return {
     id: `msg_${Math.random().toString(36).slice(2, 10)}`,
     type: 'message',
     role: 'assistant',
     model: 'stand-in',
-    container: null,
+    container:
+      container === undefined
+        ? null
+        : { id: container, expires_at: '2026-12-31T00:00:00Z', skills: null },
     diagnostics: null,
     content,
     stop_reason: stop,
@@ -170,7 +185,11 @@ function message(content: unknown[], stop: string) {
  * a `search` calls our client search tool, or, when the request carries Anthropic's
  * server search tool, searches the deferred tools itself and answers with
  * `server_tool_use` and `tool_search_tool_result` blocks (and the following `call` step
- * in the same message); a `call` is a `tool_use`; a `reply` ends the turn.
+ * in the same message); a `call` is a `tool_use`; a `reply` ends the turn; a `program`
+ * runs in the code execution tool (`allowed_callers` and the code execution tool checked):
+ * a `server_tool_use` of `code_execution`, one `tool_use` per call with a `caller` naming
+ * it, and a `container`; the next request must pass the container back and answer every
+ * call with `tool_result` blocks only, and gets a `code_execution_tool_result`.
  *
  * @param options - the steps, and the name of the client search tool
  * @returns the running {@link StandIn}
@@ -180,13 +199,17 @@ export function startAnthropicStandIn(options: AnthropicStandInOptions): Promise
   const searchToolName = options.searchToolName ?? 'tool_search';
   let step = 0;
   let ids = 0;
+  const programs = createAnthropicProgramPlayer();
   const handle = (body: unknown): StandInAnswer => {
     if (!isRecord(body)) return { ok: false, violations: ['body must be an object'] };
     const tools = readTools(body['tools']);
-    const problems = [...tools.problems];
-    const { loaded, lastResult } = readMessages(body['messages'], tools, problems);
+    const problems = [...tools.problems, ...programs.check(body)];
+    const read = readMessages(body['messages'], tools, problems);
+    const { loaded } = read;
     if (problems.length > 0) return { ok: false, violations: problems };
-    const content: unknown[] = [];
+    const settled = programs.settle(body);
+    const lastResult = settled?.stdout ?? read.lastResult;
+    const content: unknown[] = settled === undefined ? [] : [settled.block];
     const callBlock = (next: Extract<ScriptedStep, { call: string }>): string | undefined => {
       if (!loaded.has(next.call)) return `the model called '${next.call}', which is not loaded`;
       content.push({
@@ -199,6 +222,15 @@ export function startAnthropicStandIn(options: AnthropicStandInOptions): Promise
       return undefined;
     };
     const current = options.steps[step++] ?? { reply: 'done' };
+    if ('program' in current) {
+      return programs.start(current, {
+        loaded,
+        custom: tools.custom,
+        codeExecution: tools.codeExecution,
+        nextId: () => ++ids,
+        message: (blocks, stop, container) => message([...content, ...blocks], stop, container),
+      });
+    }
     if ('reply' in current) {
       content.push({ type: 'text', text: `${current.reply} ${lastResult}`.trim() });
       return { ok: true, body: message(content, 'end_turn') };

@@ -1,7 +1,9 @@
 /**
  * Local stand-ins of the Anthropic Messages and OpenAI Responses APIs, for tests and
  * examples that run the real SDK clients without an API key. Each checks every request
- * against the rules the API enforces for deferred tools and plays a scripted model.
+ * against the rules the API enforces for deferred tools and for programmatic tool calling
+ * (`allowed_callers`, the code execution container, `program` items and their
+ * fingerprints) and plays a scripted model.
  *
  * @example
  * ```ts
@@ -20,4 +22,4 @@
 export type { AnthropicStandInOptions } from './anthropic-stand-in.js';
 export { startAnthropicStandIn } from './anthropic-stand-in.js';
 export { startOpenAIStandIn } from './openai-stand-in.js';
-export type { ScriptedStep, StandIn, StandInOptions } from './stand-in-server.js';
+export type { ProgramStep, ScriptedStep, StandIn, StandInOptions } from './stand-in-server.js';

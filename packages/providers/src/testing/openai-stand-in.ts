@@ -1,4 +1,5 @@
 import { isRecord } from '@tool-search/core/internal';
+import { createOpenAIProgramPlayer, functionCallerProblems } from './openai-programs.js';
 import {
   naiveSearch,
   type ScriptedStep,
@@ -16,6 +17,7 @@ type Fn = Record<string, unknown> & { name: string; namespace?: string };
 interface Tools {
   functions: Map<string, Fn>;
   search: 'client' | 'server' | undefined;
+  programmatic: boolean;
   problems: string[];
 }
 
@@ -39,11 +41,17 @@ function checkFunction(
   }
   if (tool['strict'] === true)
     problems.push(...strictProblems(parameters, `${where}.${name}.parameters`));
+  problems.push(...functionCallerProblems(tool, where));
   return tool as Fn;
 }
 
 function readTools(raw: unknown): Tools {
-  const tools: Tools = { functions: new Map(), search: undefined, problems: [] };
+  const tools: Tools = {
+    functions: new Map(),
+    search: undefined,
+    programmatic: false,
+    problems: [],
+  };
   if (raw === undefined) return tools;
   if (!Array.isArray(raw)) {
     tools.problems.push('tools: must be an array');
@@ -60,6 +68,11 @@ function readTools(raw: unknown): Tools {
   };
   for (const tool of raw as unknown[]) {
     if (!isRecord(tool)) continue;
+    if (tool['type'] === 'programmatic_tool_calling') {
+      if (tools.programmatic) tools.problems.push('tools: more than one programmatic_tool_calling');
+      tools.programmatic = true;
+      continue;
+    }
     if (tool['type'] === 'tool_search') {
       if (tools.search !== undefined) tools.problems.push('tools: more than one tool_search');
       tools.search = tool['execution'] === 'client' ? 'client' : 'server';
@@ -115,10 +128,12 @@ function readInput(raw: unknown, tools: Tools, problems: string[]) {
     [...tools.functions.values()].filter((fn) => fn['defer_loading'] !== true).map((fn) => fn.name),
   );
   let lastResult = '';
-  if (typeof raw === 'string') return { loaded, lastResult };
+  // Functions a search loaded, with their definitions (a program's calls read allowed_callers).
+  const found = new Map<string, Fn>();
+  if (typeof raw === 'string') return { loaded, lastResult, found };
   if (!Array.isArray(raw)) {
     problems.push('input: must be a string or an array');
-    return { loaded, lastResult };
+    return { loaded, lastResult, found };
   }
   const searchCalls = new Set<string>();
   const functionCalls = new Set<string>();
@@ -139,7 +154,10 @@ function readInput(raw: unknown, tools: Tools, problems: string[]) {
             `${where}: tool_search_output for unknown call_id '${String(item['call_id'])}'`,
           );
         }
-        for (const fn of loadedFunctions(item['tools'], problems, where)) loaded.add(fn.name);
+        for (const fn of loadedFunctions(item['tools'], problems, where)) {
+          loaded.add(fn.name);
+          found.set(fn.name, fn);
+        }
         break;
       }
       case 'function_call': {
@@ -162,7 +180,7 @@ function readInput(raw: unknown, tools: Tools, problems: string[]) {
         break;
     }
   }
-  return { loaded, lastResult };
+  return { loaded, lastResult, found };
 }
 
 function response(output: unknown[]) {
@@ -197,7 +215,11 @@ function response(output: unknown[]) {
  * step: a `search` is a client `tool_search_call`, or, with a hosted `tool_search`, the
  * stand-in searches the deferred functions itself and answers with server
  * `tool_search_call` and `tool_search_output` items (and the following `call` step in
- * the same response); a `call` is a `function_call`; a `reply` is a message.
+ * the same response); a `call` is a `function_call`; a `reply` is a message; a `program` (with
+ * `programmatic_tool_calling` and `allowed_callers` checked) is a `program` item with a
+ * fingerprint and one `function_call` per call whose `caller` is the program; the next
+ * request must carry the program item back unchanged and answer every call with an output
+ * that carries the caller, and gets a `program_output`.
  *
  * @param options - the steps
  * @returns the running {@link StandIn}
@@ -206,13 +228,17 @@ function response(output: unknown[]) {
 export function startOpenAIStandIn(options: StandInOptions): Promise<StandIn> {
   let step = 0;
   let ids = 0;
+  const programs = createOpenAIProgramPlayer();
   const handle = (body: unknown): StandInAnswer => {
     if (!isRecord(body)) return { ok: false, violations: ['body must be an object'] };
     const tools = readTools(body['tools']);
-    const problems = [...tools.problems];
-    const { loaded, lastResult } = readInput(body['input'], tools, problems);
+    const problems = [...tools.problems, ...programs.check(body['input'])];
+    const read = readInput(body['input'], tools, problems);
+    const { loaded } = read;
     if (problems.length > 0) return { ok: false, violations: problems };
-    const output: unknown[] = [];
+    const settled = programs.settle(body['input']);
+    const lastResult = settled?.result ?? read.lastResult;
+    const output: unknown[] = settled === undefined ? [] : [settled.item];
     const callItem = (
       next: Extract<ScriptedStep, { call: string }>,
       found: readonly Fn[] = [],
@@ -233,6 +259,17 @@ export function startOpenAIStandIn(options: StandInOptions): Promise<StandIn> {
       return undefined;
     };
     const current = options.steps[step++] ?? { reply: 'done' };
+    if ('program' in current) {
+      const started = programs.start(current, {
+        loaded,
+        functions: new Map([...tools.functions, ...read.found]),
+        programmatic: tools.programmatic,
+        nextId: () => ++ids,
+      });
+      return 'output' in started
+        ? { ok: true, body: response([...output, ...started.output]) }
+        : started;
+    }
     if ('reply' in current) {
       output.push({
         type: 'message',

@@ -2,6 +2,26 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isRecord } from '@tool-search/core/internal';
 
+/**
+ * The model writes a program that calls these tools all at once: Anthropic's code
+ * execution (a `server_tool_use` and `tool_use` blocks whose `caller` names it, with a
+ * container), OpenAI's programmatic tool calling (a `program` item and `function_call`
+ * items whose `caller` is the program). The next request must answer every call (and, on
+ * Anthropic, pass the container back; on OpenAI, carry the `program` item back with its
+ * fingerprint); the program then ends and its output is the results it got, which the
+ * next step's reply quotes.
+ */
+export interface ProgramStep {
+  program: readonly { call: string; input: Record<string, unknown> }[];
+  /**
+   * Play a platform that does not enforce `allowed_callers`: the program may call tools
+   * not offered to programs, to test the client's own enforcement. @defaultValue false
+   */
+  ignoreAllowedCallers?: boolean;
+  /** Send this `caller` on every nested call instead of the real one, to test forged callers. */
+  caller?: unknown;
+}
+
 /** One step of the scripted model of a stand-in. */
 export type ScriptedStep =
   /** The model searches for tools (our client search tool, or the platform's hosted one). */
@@ -9,7 +29,9 @@ export type ScriptedStep =
   /** The model calls a tool by the name it was sent under; it must be loaded by then. */
   | { call: string; input: Record<string, unknown> }
   /** The model ends the turn with this text, followed by the last tool result it saw. */
-  | { reply: string };
+  | { reply: string }
+  /** The model runs a program that calls tools (see {@link ProgramStep}). */
+  | ProgramStep;
 
 /** Options of the stand-ins. */
 export interface StandInOptions {
@@ -175,5 +197,36 @@ export function strictProblems(schema: unknown, path = 'parameters'): string[] {
     });
   }
   if (schema['items'] !== undefined) problems.push(...strictProblems(schema['items'], `${path}[]`));
+  return problems;
+}
+
+/**
+ * What a program step's calls break, as the platform sees them: each called tool must be
+ * loaded, and (unless the step plays a platform that ignores it) list the program caller
+ * in its `allowed_callers`.
+ *
+ * @param step - the program step
+ * @param loaded - the names loaded at this point
+ * @param definitionOf - a loaded tool's definition as the request sent it
+ * @param caller - the program caller value (`code_execution_20260120`, `programmatic`)
+ * @returns the rules broken
+ */
+export function programCallProblems(
+  step: ProgramStep,
+  loaded: ReadonlySet<string>,
+  definitionOf: (name: string) => Record<string, unknown> | undefined,
+  caller: string,
+): string[] {
+  const problems: string[] = [];
+  for (const { call } of step.program) {
+    const callers = definitionOf(call)?.['allowed_callers'];
+    if (!loaded.has(call)) problems.push(`the program called '${call}', which is not loaded`);
+    else if (
+      step.ignoreAllowedCallers !== true &&
+      !(Array.isArray(callers) && callers.includes(caller))
+    ) {
+      problems.push(`the program called '${call}', whose allowed_callers do not name ${caller}`);
+    }
+  }
   return problems;
 }

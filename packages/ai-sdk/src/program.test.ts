@@ -121,7 +121,8 @@ describe('withToolSearch({ program }): tool_program in a generateText loop', () 
     );
     expect(output.status).toBe('completed');
     expect(output.result).toBe('20 sums');
-    expect(executions.map((execution) => execution.input).sort((x, y) => x.a - y.a)).toEqual(
+    const inputs = executions.map((execution) => execution.input as { a: number; b: number });
+    expect(inputs.sort((x, y) => x.a - y.a)).toEqual(
       Array.from({ length: 20 }, (_, i) => ({ a: i, b: 1 })),
     );
     expect(new Set(seen.map((entry) => `${entry.via}:${entry.programId}`))).toEqual(

@@ -162,10 +162,12 @@ function parsedInput(input: string): unknown {
  * @param tools - your AI SDK tool set
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
  * @returns the tools, `prepareStep`, `repairToolCall` (also as
- * `experimental_repairToolCall`), `toolApproval` (AI SDK 7), the dispatcher and `assemble`
+ * `experimental_repairToolCall`), `toolApproval` (AI SDK 7), the dispatcher and `assemble`;
+ * with `program`, also `program` and `experimental_toolCallers`
  * @throws `ToolSearchError` `invalid_argument` when the dispatch options or `toolApproval`
  * are malformed or the tool set already has a tool named `tool_search`, `tool_describe`
- * or `tool_call`;
+ * or `tool_call` (or `tool_program`, with the `program` option), or a program limit is
+ * unknown or not a positive number;
  * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
  * converted
  */

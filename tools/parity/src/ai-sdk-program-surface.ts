@@ -7,7 +7,8 @@ import { withToolSearch } from '@tool-search/ai-sdk';
 import { createScriptedModel } from '@tool-search/ai-sdk/testing';
 import { createProgramPolicy } from '@tool-search/code';
 import type { DispatchResult } from '@tool-search/hooks';
-import { generateText, jsonSchema, stepCountIs, type ToolSet, tool } from 'ai';
+import { generateText, stepCountIs } from 'ai';
+import { aiSdkToolSet } from './library-surfaces.js';
 import {
   createRecorder,
   deniedBy,
@@ -16,7 +17,6 @@ import {
   type ParityCall,
   type ParityWorld,
   policyOf,
-  recordingExecute,
 } from './model.js';
 import { oneCallProgram } from './program-surface.js';
 
@@ -31,19 +31,7 @@ import { oneCallProgram } from './program-surface.js';
 export async function aiSdkProgram(world: ParityWorld, call: ParityCall): Promise<Outcome> {
   const recorder = createRecorder();
   const policy = policyOf(world, recorder);
-  const tools: ToolSet = {};
-  for (const { definition } of world.tools) {
-    tools[definition.name] = tool({
-      description: definition.description ?? '',
-      inputSchema: jsonSchema(definition.inputSchema as never),
-      needsApproval: (input: unknown) => {
-        recorder.native.push({ name: definition.name, arguments: structuredClone(input) as never });
-        return policy.needsApproval(definition.name, input as Record<string, unknown>);
-      },
-      execute: (input: unknown) =>
-        recordingExecute(recorder)({ name: definition.name, arguments: input as never }),
-    }) as never;
-  }
+  const tools = aiSdkToolSet(world, recorder);
   const settled: DispatchResult[] = [];
   let personAsked = false;
   const search = withToolSearch(tools, {

@@ -58,6 +58,8 @@ export interface ProgramCallerInput {
   sessionId?: string;
   /** Told of every run (the setup's wiring check). */
   onRun?: () => void;
+  /** Told of every nested call's id once its dispatch settled. */
+  settle?: (callId: string) => void;
 }
 
 /** The program tool of a setup. */
@@ -66,8 +68,6 @@ export interface ProgramCaller {
   policy: ProgramPolicy;
   /** `tool_program` for the tool set, with its AI SDK 7 `experimental_toolCaller`. */
   tool: Tool;
-  /** The AI SDK context of a nested call in flight, by the id the call carries. */
-  contextOf(callId: string | undefined): AiSdkCallContext | undefined;
 }
 
 /** The marker AI SDK 7 reads on a tool that calls other tools (`experimental_toolCaller`). */
@@ -98,18 +98,17 @@ function auditOf(hooks: readonly object[] | undefined) {
 export function createProgramCaller(input: ProgramCallerInput): ProgramCaller {
   const { options } = input;
   const policy = options.policy ?? createProgramPolicy();
-  const inFlight = new Map<string, AiSdkCallContext>();
   let sequence = 0;
-  // The approval step reads a nested call's AI SDK context by the id given here.
+  // Each nested call gets an id (the approval steps tell calls apart by it; the audit
+  // records it as the call's id).
   const dispatch = async (call: ToolCall, context?: object): Promise<DispatchResult> => {
     const ctx = (context ?? {}) as AiSdkCallContext & { programId?: string };
     sequence += 1;
     const id = `${ctx.programId ?? 'program'}:${sequence}`;
-    inFlight.set(id, ctx);
     try {
       return await input.dispatch({ ...call, id }, ctx);
     } finally {
-      inFlight.delete(id);
+      input.settle?.(id);
     }
   };
   const ranker = options.ranker ?? input.ranker;
@@ -167,6 +166,5 @@ export function createProgramCaller(input: ProgramCallerInput): ProgramCaller {
     program,
     policy,
     tool,
-    contextOf: (callId) => (callId === undefined ? undefined : inFlight.get(callId)),
   };
 }

@@ -1,10 +1,9 @@
 import type { ProgramPolicy } from '@tool-search/code';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import { isBridgeToolName } from '@tool-search/core/internal';
-import type { ApprovalAdapter, ApprovalRequest } from '@tool-search/hooks';
 import type { ToolSet } from 'ai';
 import type { AiSdkDispatchOptions } from './call-dispatch.js';
-import { createProgramApproval } from './program-approval.js';
+import type { ProgramApproval } from './program-approval.js';
 import { isFunctionTool } from './tool-set-definitions.js';
 
 /** AI SDK 7's caller name for a call the model makes itself. */
@@ -12,29 +11,24 @@ const DIRECT_TOOL_CALL = 'AI_SDK_DIRECT_TOOL_CALL';
 
 /**
  * The dispatch options once programs are on: the program policy first among the
- * guardrails, and an approval step that applies the AI SDK's own policy to nested calls.
+ * guardrails and the AI SDK's approval policy for programs' calls last, and the approval
+ * step that asks about the calls it sends to the user (see `createProgramApproval`).
  *
  * @param options - the setup's dispatch options
  * @param policy - the program policy
- * @param ask - who is asked inside a program (the `program.approval` option)
- * @param verdict - the AI SDK's verdict on a nested call
+ * @param approval - the AI SDK's approval policy for programs' calls
  * @returns the options for the setup's dispatcher
  * @throws nothing
  */
 export function programDispatchOptions(
   options: AiSdkDispatchOptions,
   policy: ProgramPolicy,
-  ask: ApprovalAdapter | undefined,
-  verdict: (request: ApprovalRequest) => Promise<unknown>,
+  approval: ProgramApproval,
 ): AiSdkDispatchOptions {
   return {
     ...options,
-    guardrails: [policy, ...(options.guardrails ?? [])],
-    approval: createProgramApproval({
-      verdict,
-      ...(ask ? { ask } : {}),
-      ...(options.approval ? { approval: options.approval } : {}),
-    }),
+    guardrails: [policy, ...(options.guardrails ?? []), approval.guardrail],
+    approval: approval.approval,
   };
 }
 

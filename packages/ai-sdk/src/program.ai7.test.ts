@@ -118,7 +118,7 @@ describe('withToolSearch({ program }) on AI SDK 7: a local tool caller', () => {
       'list_repos: ok',
       "delete_repo: denied: The call to 'delete_repo' was denied by its approval policy.",
     ]);
-    expect(denials).toEqual(['delete_repo by approval:toolApproval']);
+    expect(denials).toEqual(['delete_repo by guardrail:toolApproval']);
     expect(asked).toEqual(['list_repos']);
     expect(log.ran.map((entry) => entry.name)).toEqual(['list_repos']);
   });

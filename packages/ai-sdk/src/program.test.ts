@@ -309,6 +309,30 @@ describe('withToolSearch({ program }): approvals inside a running program', () =
     expect(log.ran.map((entry) => entry.input)).toEqual([{ amount: 50 }, { amount: 5000 }]);
   });
 
+  it('still refuses what the policy denies after your approval allowed the tool for the session', async () => {
+    const log: ApprovalLog = { asked: [], ran: [] };
+    const search = setup(approvalToolSet(log), {
+      config: { enabled: 'on' },
+      sessionId: 'session-1',
+      approval: { name: 'session', request: () => 'allow-session' },
+      toolApproval: {
+        transfer: (input: { amount: number }) => (input.amount > 100 ? 'denied' : undefined),
+      },
+      program: { policy: allowAll },
+    });
+    const { output } = await runProgram(
+      search,
+      `const out = [];
+       for (const amount of [5, 500, 7]) {
+         try { await tools.transfer({ amount }); out.push(amount + ': ran'); }
+         catch (error) { out.push(amount + ': ' + error.status); }
+       }
+       return out;`,
+    );
+    expect(output.result).toEqual(['5: ran', '500: denied', '7: ran']);
+    expect(log.ran.map((entry) => entry.input)).toEqual([{ amount: 5 }, { amount: 7 }]);
+  });
+
   it('denies a call that needs approval when there is nobody to ask inside a program', async () => {
     const log: ApprovalLog = { asked: [], ran: [] };
     const search = setup(approvalToolSet(log), {

@@ -13,7 +13,6 @@ import {
 import { createProgramPolicy, TOOL_PROGRAM } from '@tool-search/code';
 import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import type { ApprovalRequest } from '@tool-search/hooks';
 import { scopeTools } from '@tool-search/toolsets';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
 import { NoSuchToolError } from 'ai';
@@ -27,6 +26,7 @@ import {
 } from './call-dispatch.js';
 import { answerModelCall, finalCalls, modelCall } from './call-resolution.js';
 import { loadedToolNames } from './loaded-tools.js';
+import { createProgramApproval } from './program-approval.js';
 import {
   type AiSdkProgramOptions,
   createProgramCaller,
@@ -199,13 +199,18 @@ export function withToolSearch(
   const programPolicy = programOptions
     ? (programOptions.policy ?? createProgramPolicy())
     : undefined;
+  const programApproval = programOptions
+    ? createProgramApproval({
+        verdict: (call, context) => programCallVerdict(call, context),
+        ...(programOptions.approval ? { ask: programOptions.approval } : {}),
+        ...(options.approval ? { approval: options.approval } : {}),
+      })
+    : undefined;
   const dispatch = createToolSetDispatcher(
     tools,
     (name) => known.get(name),
-    programPolicy
-      ? programDispatchOptions(options, programPolicy, programOptions?.approval, (request) =>
-          programCallVerdict(request),
-        )
+    programPolicy && programApproval
+      ? programDispatchOptions(options, programPolicy, programApproval)
       : options,
   );
   const assemblies = new Map<string, Assembly>();
@@ -371,6 +376,7 @@ export function withToolSearch(
       ...(options.ranker ? { ranker: options.ranker } : {}),
       ...sessionOf(),
       onRun: checkWiring,
+      ...(programApproval ? { settle: programApproval.settle } : {}),
     });
     result[TOOL_PROGRAM] = programCaller.tool;
   }
@@ -416,17 +422,11 @@ export function withToolSearch(
   });
   // A program's nested call, as the AI SDK's own policy sees a direct call: the real name
   // and the arguments that will run, with the context of the tool_program call.
-  const programCallVerdict = (request: ApprovalRequest) => {
-    const context = programCaller?.contextOf(request.call.id);
-    return toolApproval({
-      toolCall: {
-        toolCallId: request.call.id ?? '',
-        toolName: request.call.name,
-        input: request.call.arguments,
-      },
-      messages: [...(context?.messages ?? [])],
+  const programCallVerdict = (call: ToolCall, context: { messages?: readonly unknown[] }) =>
+    toolApproval({
+      toolCall: { toolCallId: call.id ?? '', toolName: call.name, input: call.arguments },
+      messages: [...(context.messages ?? [])],
     });
-  };
   return {
     tools: result,
     prepareStep,

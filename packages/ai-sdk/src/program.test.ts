@@ -54,14 +54,22 @@ async function runProgram(search: ReturnType<typeof withToolSearch>, source: unk
 
 const allowAll = createProgramPolicy({ allow: ['*'] });
 
+/** The catalog's tools with read_file core, the bridge on, and a hook that sees every call. */
+function catalogSetup(options: WithToolSearchOptions) {
+  const executions: Execution[] = [];
+  const seen: Seen[] = [];
+  const search = setup(catalogToolSet(executions), {
+    core: ['read_file'],
+    config: { enabled: 'on' },
+    ...options,
+    hooks: [seeing(seen)],
+  });
+  return { search, executions, seen };
+}
+
 describe('withToolSearch({ program }): tool_program in a generateText loop', () => {
   it('runs a program that searches, then calls what it found, every call on the real tool through the dispatcher with via program', async () => {
-    const executions: Execution[] = [];
-    const seen: Seen[] = [];
-    const search = setup(catalogToolSet(executions), {
-      core: ['read_file'],
-      config: { enabled: 'on' },
-      hooks: [seeing(seen)],
+    const { search, executions, seen } = catalogSetup({
       program: { policy: allowAll },
     });
     const { output, model } = await runProgram(
@@ -104,12 +112,7 @@ describe('withToolSearch({ program }): tool_program in a generateText loop', () 
   });
 
   it('fans out twenty calls with Promise.all and returns one line', async () => {
-    const executions: Execution[] = [];
-    const seen: Seen[] = [];
-    const search = setup(catalogToolSet(executions), {
-      core: ['read_file'],
-      config: { enabled: 'on' },
-      hooks: [seeing(seen)],
+    const { search, executions, seen } = catalogSetup({
       program: true,
     });
     const { output } = await runProgram(
@@ -131,10 +134,7 @@ describe('withToolSearch({ program }): tool_program in a generateText loop', () 
   });
 
   it('streams too: a program through streamText runs its calls the same way', async () => {
-    const executions: Execution[] = [];
-    const search = setup(catalogToolSet(executions), {
-      core: ['read_file'],
-      config: { enabled: 'on' },
+    const { search, executions } = catalogSetup({
       program: true,
     });
     const model = createScriptedModel([
@@ -154,10 +154,7 @@ describe('withToolSearch({ program }): tool_program in a generateText loop', () 
 
 describe('withToolSearch({ program }): policy on nested calls', () => {
   it('refuses a tool that is not read-only under the default program policy, and shows programs only the tools it allows', async () => {
-    const executions: Execution[] = [];
-    const search = setup(catalogToolSet(executions), {
-      core: ['read_file'],
-      config: { enabled: 'on' },
+    const { search, executions } = catalogSetup({
       program: true,
     });
     const { output } = await runProgram(
@@ -181,10 +178,7 @@ describe('withToolSearch({ program }): policy on nested calls', () => {
   });
 
   it("refuses a tool outside the session's scope, as tool_call does, and runs nothing", async () => {
-    const executions: Execution[] = [];
-    const search = setup(catalogToolSet(executions), {
-      core: ['read_file'],
-      config: { enabled: 'on' },
+    const { search, executions } = catalogSetup({
       scope: { enabledToolsets: ['mcp-github'] },
       program: { policy: allowAll },
     });
@@ -204,8 +198,6 @@ describe('withToolSearch({ program }): policy on nested calls', () => {
   });
 
   it('denies a call your guardrail refuses, inside the program as directly, and the hooks see the route', async () => {
-    const executions: Execution[] = [];
-    const seen: Seen[] = [];
     const guardrail = {
       name: 'no-main',
       check: (call: { arguments: Record<string, unknown> }) =>
@@ -213,11 +205,8 @@ describe('withToolSearch({ program }): policy on nested calls', () => {
           ? { allow: false as const, reason: 'not on main' }
           : { allow: true as const },
     };
-    const search = setup(catalogToolSet(executions), {
-      core: ['read_file'],
-      config: { enabled: 'on' },
+    const { search, executions, seen } = catalogSetup({
       guardrails: [guardrail],
-      hooks: [seeing(seen)],
       program: { policy: allowAll },
     });
     const args = { owner: 'acme', repo: 'app', branch: 'main' };

@@ -12,6 +12,9 @@
  * - AI SDK 6, and models without deferred loading: {@link withToolSearch}, the bridge
  *   (`tool_search`, `tool_describe`, `tool_call`) assembled per step, every call
  *   dispatched on the real tool name through `@tool-search/hooks`.
+ * - `withToolSearch(tools, { program })`: `tool_program` (`@tool-search/code`), a program
+ *   over the tools in a QuickJS sandbox whose every call meets the same dispatcher and
+ *   approval policy as a direct call; on AI SDK 7 also a local tool caller.
  * - {@link decideToolSetActivation}: the activation decision on its own.
  * - `@tool-search/ai-sdk/testing`: `createScriptedModel`, a model that plays scripted
  *   turns, for your tests of a loop with tool search.
@@ -48,6 +51,7 @@ export type {
   MarkedToolSet,
 } from './mark-deferred.js';
 export { markDeferredTools } from './mark-deferred.js';
+export type { AiSdkProgramOptions } from './program-caller.js';
 export type { RealToolCall } from './real-tool-calls.js';
 export { realToolCalls } from './real-tool-calls.js';
 export { createRealToolTransform, realToolPart } from './real-tool-stream.js';

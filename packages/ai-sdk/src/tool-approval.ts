@@ -80,7 +80,14 @@ function unwrappedCalls(toolCall: ApprovalToolCall): ToolCall[] {
   }));
 }
 
-function normalize(status: unknown): Status {
+/**
+ * Reads what a `toolApproval` configuration or function answered.
+ *
+ * @param status - a status word, `{ type, reason }`, or nothing
+ * @returns the status; `user-approval` for something unreadable (ask rather than run)
+ * @throws nothing
+ */
+export function normalizeApprovalStatus(status: unknown): { type: string; reason?: string } {
   if (status === undefined || status === null) return { type: 'not-applicable' };
   if (typeof status === 'string') return { type: status };
   if (typeof status === 'object' && typeof (status as Status).type === 'string') {
@@ -184,7 +191,7 @@ export function createBridgeToolApproval(
     if (calls.length === 1) return decide(request, calls[0]!);
     let verdict: Status = { type: 'not-applicable' };
     for (const call of calls) {
-      const status = normalize(await decide(request, call));
+      const status = normalizeApprovalStatus(await decide(request, call));
       const rank = RANK[status.type] ?? RANK['user-approval']!;
       if (rank > (RANK[verdict.type] ?? 0)) {
         verdict =

@@ -1,4 +1,10 @@
-import type { ToolCall, ToolDefinition, ToolOrigin, ToolSource } from '@tool-search/core';
+import type {
+  ToolAnnotations,
+  ToolCall,
+  ToolDefinition,
+  ToolOrigin,
+  ToolSource,
+} from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
 import { isRecord } from '@tool-search/core/internal';
 import type { Tool, ToolSet } from 'ai';
@@ -19,6 +25,11 @@ export interface ToolSearchMetadata {
   alwaysLoad?: boolean;
   /** The tool's server and upstream name, when it comes from an MCP server. */
   origin?: ToolOrigin;
+  /**
+   * MCP annotations (`readOnlyHint`, `destructiveHint`, ...): approval rules and the
+   * program policy (read-only tools by default) read them.
+   */
+  annotations?: ToolAnnotations;
 }
 
 /** Options of {@link toolDefinitionsFromToolSet}. */
@@ -77,6 +88,7 @@ export function readToolSearchMetadata(tool: unknown): ToolSearchMetadata {
   ) {
     labels.origin = { server: origin['server'], name: origin['name'] };
   }
+  if (isRecord(raw['annotations'])) labels.annotations = { ...raw['annotations'] };
   return labels;
 }
 
@@ -154,6 +166,7 @@ export async function toolDefinitionsFromToolSet(
       if (toolset !== undefined) definition.toolset = toolset;
       if (meta.alwaysLoad === true || pinned.has(name)) definition.alwaysLoad = true;
       if (meta.origin) definition.origin = meta.origin;
+      if (meta.annotations) definition.annotations = meta.annotations;
       return definition;
     }),
   );
@@ -197,6 +210,7 @@ export function toolSetFromDefinitions(
     if (definition.source !== undefined) toolSearch['source'] = definition.source;
     if (definition.alwaysLoad === true) toolSearch['alwaysLoad'] = true;
     if (definition.origin) toolSearch['origin'] = { ...definition.origin };
+    if (definition.annotations) toolSearch['annotations'] = { ...definition.annotations };
     const name = definition.name;
     const tool = dynamicTool({
       description: definition.description ?? '',

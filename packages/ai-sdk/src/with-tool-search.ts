@@ -10,15 +10,15 @@ import {
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/bridge';
+import { createProgramPolicy, TOOL_PROGRAM } from '@tool-search/code';
 import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import type { Dispatcher } from '@tool-search/hooks';
 import { scopeTools } from '@tool-search/toolsets';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
-import { dynamicTool, jsonSchema, NoSuchToolError } from 'ai';
+import { NoSuchToolError } from 'ai';
 import type { ActivationOptions } from './activation.js';
+import { type NeedsApproval, ownTool } from './ai-tool.js';
 import {
-  type AiSdkCallContext,
   type AiSdkDispatchOptions,
   type AiSdkExecutionOptions,
   createToolSetDispatcher,
@@ -26,13 +26,20 @@ import {
 } from './call-dispatch.js';
 import { answerModelCall, finalCalls, modelCall } from './call-resolution.js';
 import { loadedToolNames } from './loaded-tools.js';
+import { createProgramApproval } from './program-approval.js';
+import {
+  type AiSdkProgramOptions,
+  createProgramCaller,
+  type ProgramCaller,
+} from './program-caller.js';
+import { programDispatchOptions, toolCallersOf } from './program-wiring.js';
 import { compactSearchAnswer } from './search-answer.js';
+import type { RepairToolCall, ToolSearchSetup } from './setup-types.js';
 import {
   type AiSdkLogger,
   createOnceWarner,
   mergeActiveTools,
   type StepOptions,
-  type StepSettings,
   type UserPrepareStep,
 } from './step-merge.js';
 import {
@@ -64,6 +71,17 @@ export interface WithToolSearchOptions
    */
   learning?: LearningSessionOptions;
   /**
+   * Programs over tools: adds `tool_program` (`@tool-search/code`), whose program runs in
+   * a QuickJS sandbox and whose every nested call goes through this setup's resolution and
+   * dispatcher with `via: 'program'` (guardrails, hooks, your `approval`, and a tool's
+   * `needsApproval` / AI SDK 7 `toolApproval` on the arguments that run, each call on its
+   * own). On AI SDK 7 the tool is also a local tool caller (see the returned
+   * `experimental_toolCallers`); on AI SDK 6 it is a tool. `true` takes the defaults:
+   * programs may call read-only tools. Close the workers with `setup.program.close()`.
+   * @defaultValue none: no `tool_program`
+   */
+  program?: AiSdkProgramOptions | true;
+  /**
    * Your own repair, asked about every call that is not a call of an unknown or deferred
    * tool name (those the bridge answers).
    */
@@ -94,78 +112,10 @@ export interface WithToolSearchOptions
   logger?: AiSdkLogger;
 }
 
-/** A tool call as the AI SDK hands it to `repairToolCall`: the fields this adapter reads. */
-export interface RepairableToolCall {
-  toolCallId: string;
-  toolName: string;
-  input: string;
-}
-
-/** The `repairToolCall` of `generateText` / `streamText`, in the shape both ai 6 and ai 7 call. */
-export type RepairToolCall = <T extends RepairableToolCall>(options: {
-  toolCall: T;
-  error: unknown;
-  messages: ModelMessage[];
-}) => Promise<T | null>;
-
-/** What {@link withToolSearch} returns: spread `tools`, `prepareStep` and `repairToolCall` into `generateText` or `streamText`. */
-export interface ToolSearchSetup {
-  /**
-   * Your tools, each `execute` running through the dispatcher (guardrails, hooks and
-   * approvals on the real name), plus `tool_search`, `tool_describe` and `tool_call`.
-   */
-  tools: ToolSet;
-  /**
-   * Assembles the tools of each step and returns them as `activeTools`: the visible tools,
-   * the tools loaded by `tool_describe` earlier in the conversation and the bridge, when
-   * the deferrable tools reach the threshold; every tool in scope when they do not.
-   */
-  prepareStep: (options: StepOptions) => Promise<StepSettings & { activeTools: string[] }>;
-  /**
-   * Routes a direct call of a deferred tool (which the AI SDK rejects with
-   * `AI_NoSuchToolError` before any tool runs) through the bridge, like `tool_call`; a
-   * name out of scope or unknown gets the bridge's answer, as data the model can act on.
-   * Pass it as `experimental_repairToolCall`: ai 6 reads only that name, ai 7 both.
-   */
-  repairToolCall: RepairToolCall;
-  /**
-   * The same function as `repairToolCall`, under the name ai 6 reads: spreading the
-   * setup into `generateText` (`{ model, ...search, prompt }`) then works on ai 6 and 7.
-   */
-  experimental_repairToolCall: RepairToolCall;
-  /**
-   * For AI SDK 7's `generateText({ toolApproval })`: your `toolApproval` option, deciding a
-   * call through `tool_call` as the real calls it stands for (their names, their arguments
-   * after the bridge's repair; a batch denied when any call is, asked when any needs it),
-   * and falling back to the real tool's `needsApproval`.
-   */
-  toolApproval: (request: ToolApprovalRequest) => Promise<ApprovalStatus>;
-  /** The dispatcher every call goes through. */
-  dispatch: Dispatcher<AiSdkCallContext>;
-  /**
-   * The assembly of a step of the conversation.
-   * @param messages - the conversation so far
-   */
-  assemble(messages?: readonly ModelMessage[]): Promise<Assembly>;
-}
-
-type NeedsApproval = (input: unknown, options: unknown) => boolean | PromiseLike<boolean>;
+export type { RepairableToolCall, RepairToolCall, ToolSearchSetup } from './setup-types.js';
 
 const ASSEMBLY_MEMO = 32;
 const ROUTED_MEMO = 1_000;
-
-function bridgeTool(
-  definition: ToolDefinition,
-  execute: (input: unknown, options: AiSdkExecutionOptions) => Promise<unknown>,
-  needsApproval?: NeedsApproval,
-): Tool {
-  const tool = dynamicTool({
-    description: definition.description ?? '',
-    inputSchema: jsonSchema(definition.inputSchema as Parameters<typeof jsonSchema>[0]),
-    execute,
-  });
-  return (needsApproval ? Object.assign(tool, { needsApproval }) : tool) as Tool;
-}
 
 function parsedInput(input: string): unknown {
   if (input.trim() === '') return {};
@@ -212,10 +162,12 @@ function parsedInput(input: string): unknown {
  * @param tools - your AI SDK tool set
  * @param options - activation, labels, scope, dispatch (guardrails, hooks, approval)
  * @returns the tools, `prepareStep`, `repairToolCall` (also as
- * `experimental_repairToolCall`), `toolApproval` (AI SDK 7), the dispatcher and `assemble`
+ * `experimental_repairToolCall`), `toolApproval` (AI SDK 7), the dispatcher and `assemble`;
+ * with `program`, also `program` and `experimental_toolCallers`
  * @throws `ToolSearchError` `invalid_argument` when the dispatch options or `toolApproval`
  * are malformed or the tool set already has a tool named `tool_search`, `tool_describe`
- * or `tool_call`;
+ * or `tool_call` (or `tool_program`, with the `program` option), or a program limit is
+ * unknown or not a positive number;
  * `prepareStep` rejects with `invalid_tool_definition` when a tool's schema cannot be
  * converted
  */
@@ -223,7 +175,8 @@ export function withToolSearch(
   tools: ToolSet,
   options: WithToolSearchOptions = {},
 ): ToolSearchSetup {
-  for (const name of BRIDGE_TOOL_NAMES) {
+  const programOptions = options.program === true ? {} : options.program;
+  for (const name of programOptions ? [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM] : BRIDGE_TOOL_NAMES) {
     if (Object.hasOwn(tools, name)) {
       throw new ToolSearchError(
         'invalid_argument',
@@ -240,7 +193,26 @@ export function withToolSearch(
     return definitions;
   };
   let known = new Map<string, ToolDefinition>();
-  const dispatch = createToolSetDispatcher(tools, (name) => known.get(name), options);
+  // With programs on, the dispatcher's guardrails start with the program policy and its
+  // approval applies the AI SDK's policy to nested calls (see program-wiring.ts).
+  let programCaller: ProgramCaller | undefined;
+  const programPolicy = programOptions
+    ? (programOptions.policy ?? createProgramPolicy())
+    : undefined;
+  const programApproval = programOptions
+    ? createProgramApproval({
+        verdict: (call, context) => programCallVerdict(call, context),
+        ...(programOptions.approval ? { ask: programOptions.approval } : {}),
+        ...(options.approval ? { approval: options.approval } : {}),
+      })
+    : undefined;
+  const dispatch = createToolSetDispatcher(
+    tools,
+    (name) => known.get(name),
+    programPolicy && programApproval
+      ? programDispatchOptions(options, programPolicy, programApproval)
+      : options,
+  );
   const assemblies = new Map<string, Assembly>();
   // One session: one guard against runaway searches and one assembly cache, whichever
   // set of loaded tools an assembly was made for.
@@ -251,17 +223,20 @@ export function withToolSearch(
   const routed = new Set<string>();
   const providerTools = Object.keys(tools).filter((name) => !isFunctionTool(tools[name]));
 
+  // The session's tools: those of its toolsets, within your activeTools.
+  const inScope = () => {
+    const allowed = options.activeTools ? new Set(options.activeTools) : undefined;
+    const all = [...known.values()].filter((tool) => allowed?.has(tool.name) ?? true);
+    return options.scope ? scopeTools(all, options.scope, options.registry) : all;
+  };
   const assemble = async (messages?: readonly ModelMessage[]): Promise<Assembly> => {
     known = await definitionsOf();
     const loaded = loadedToolNames(messages);
     const key = loaded.join('\u0000');
     const memo = assemblies.get(key);
     if (memo) return memo;
-    const allowed = options.activeTools ? new Set(options.activeTools) : undefined;
-    const all = [...known.values()].filter((tool) => allowed?.has(tool.name) ?? true);
-    const scoped = options.scope ? scopeTools(all, options.scope, options.registry) : all;
     const assembly = assembleTools({
-      tools: scoped,
+      tools: inScope(),
       ...(options.config !== undefined ? { config: options.config } : {}),
       ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
       ...(options.ranker ? { ranker: options.ranker } : {}),
@@ -271,6 +246,7 @@ export function withToolSearch(
       searchGuard,
       cache,
       ...(learning ? { learning } : {}),
+      ...(programCaller ? { program: programCaller.program } : {}),
     });
     if (assemblies.size >= ASSEMBLY_MEMO) assemblies.delete(assemblies.keys().next().value!);
     assemblies.set(key, assembly);
@@ -361,7 +337,7 @@ export function withToolSearch(
       },
     } as unknown as Tool;
   }
-  result[TOOL_SEARCH] = bridgeTool(searchDefinition, async (input, execution) => {
+  result[TOOL_SEARCH] = ownTool(searchDefinition, async (input, execution) => {
     checkWiring();
     const answered = await answer(
       { id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never },
@@ -369,14 +345,14 @@ export function withToolSearch(
     );
     return compactSearchAnswer(answered);
   });
-  result[TOOL_DESCRIBE] = bridgeTool(describeDefinition, (input, execution) => {
+  result[TOOL_DESCRIBE] = ownTool(describeDefinition, (input, execution) => {
     checkWiring();
     return answer(
       { id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never },
       execution,
     );
   });
-  result[TOOL_CALL] = bridgeTool(
+  result[TOOL_CALL] = ownTool(
     callDefinition,
     (input, execution) => {
       checkWiring();
@@ -388,7 +364,26 @@ export function withToolSearch(
     innerNeedsApproval,
   );
 
-  const bridgeNames: ReadonlySet<string> = BRIDGE_TOOL_NAMES;
+  if (programOptions && programPolicy) {
+    programCaller = createProgramCaller({
+      options: { ...programOptions, policy: programPolicy },
+      dispatch,
+      reach: async (messages) => {
+        const assembly = await assemble(messages);
+        return { tools: inScope(), deferred: new Set(assembly.deferred.map(({ name }) => name)) };
+      },
+      ...(options.hooks ? { hooks: options.hooks } : {}),
+      ...(options.ranker ? { ranker: options.ranker } : {}),
+      ...sessionOf(),
+      onRun: checkWiring,
+      ...(programApproval ? { settle: programApproval.settle } : {}),
+    });
+    result[TOOL_PROGRAM] = programCaller.tool;
+  }
+
+  const bridgeNames: ReadonlySet<string> = programCaller
+    ? new Set([...BRIDGE_TOOL_NAMES, TOOL_PROGRAM])
+    : BRIDGE_TOOL_NAMES;
   const prepareStep = async (step: StepOptions) => {
     stepsPrepared = true;
     const [assembly, own] = await Promise.all([
@@ -425,6 +420,13 @@ export function withToolSearch(
         ({ call }) => call,
       ),
   });
+  // A program's nested call, as the AI SDK's own policy sees a direct call: the real name
+  // and the arguments that will run, with the context of the tool_program call.
+  const programCallVerdict = (call: ToolCall, context: { messages?: readonly unknown[] }) =>
+    toolApproval({
+      toolCall: { toolCallId: call.id ?? '', toolName: call.name, input: call.arguments },
+      messages: [...(context.messages ?? [])],
+    });
   return {
     tools: result,
     prepareStep,
@@ -433,5 +435,11 @@ export function withToolSearch(
     toolApproval: toolApproval as (request: ToolApprovalRequest) => Promise<ApprovalStatus>,
     dispatch,
     assemble,
+    ...(programCaller
+      ? {
+          program: programCaller.program,
+          experimental_toolCallers: toolCallersOf(result) as Record<string, never[]>,
+        }
+      : {}),
   };
 }

@@ -35,6 +35,8 @@ export interface RequestScope {
   audit?: Pick<AuditHook, 'recordRefusal'>;
   /** Where settled calls are listed. */
   calls: ProgramCall[];
+  /** The host's own fields for every nested call's dispatch context. */
+  dispatchContext?: Readonly<Record<string, unknown>>;
 }
 
 /** The host's answer to one request: a JSON value, or a failure the program can catch. */
@@ -195,6 +197,7 @@ async function dispatchNested(
     }
     const signal = AbortSignal.any([scope.signal, AbortSignal.timeout(scope.limits.callTimeoutMs)]);
     const context = {
+      ...scope.dispatchContext,
       via: 'program' as const,
       programId: scope.programId,
       signal,

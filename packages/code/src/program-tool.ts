@@ -130,7 +130,8 @@ async function run(
   let tools: readonly ToolWithOutput[];
   let assembly: Assembly;
   try {
-    tools = typeof options.tools === 'function' ? options.tools() : options.tools;
+    tools =
+      context.tools ?? (typeof options.tools === 'function' ? options.tools() : options.tools);
     assembly = programAssembly(tools, options, state);
   } catch (error) {
     const message = `the program tool's tools could not be assembled: ${describeError(error)}`;
@@ -149,6 +150,7 @@ async function run(
     ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(context.dispatchContext === undefined ? {} : { dispatchContext: context.dispatchContext }),
   };
   return runProgram(state.pool, scope, abort, source, context.signal);
 }

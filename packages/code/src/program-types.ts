@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '@tool-search/core';
 import type { Dispatcher } from '@tool-search/hooks';
+import type { ToolWithOutput } from './declarations.js';
 import type { CodeErrorCode } from './errors.js';
 
 /** The name of the program tool. */
@@ -61,6 +62,17 @@ export interface ProgramRunContext {
    * that also reports each settled call to the client that asked for the program.
    */
   dispatch?: Dispatcher;
+  /**
+   * The tools this run may reach, instead of the program tool's `tools` (e.g. the tools an
+   * AI SDK 7 caller was bound to). Give the host's own definitions, as for `tools`.
+   */
+  tools?: readonly ToolWithOutput[];
+  /**
+   * Fields added to every nested call's dispatch context, e.g. an adapter's own context
+   * (an AI SDK tool call id, the messages). The run's own fields (`via`, `programId`,
+   * `signal`, `sessionId`, `tool`) win over these.
+   */
+  dispatchContext?: Readonly<Record<string, unknown>>;
 }
 
 /** The program tool: its definition for the model, and the function that runs a program. */

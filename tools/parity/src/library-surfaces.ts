@@ -132,6 +132,31 @@ function scriptedModel(first: { toolName: string; input: unknown }) {
   });
 }
 
+/**
+ * A world's tools as an AI SDK tool set: each with the AI SDK's own `needsApproval`
+ * (recorded in `recorder.native`, deciding by the world's policy), running by recording.
+ */
+export function aiSdkToolSet(world: ParityWorld, recorder: Recorder): ToolSet {
+  const policy = policyOf(world, recorder);
+  const tools: ToolSet = {};
+  for (const { definition } of world.tools) {
+    tools[definition.name] = tool({
+      description: definition.description ?? '',
+      inputSchema: jsonSchema(definition.inputSchema as never),
+      needsApproval: (input: unknown) => {
+        recorder.native.push({
+          name: definition.name,
+          arguments: structuredClone(input) as never,
+        });
+        return policy.needsApproval(definition.name, input as Record<string, unknown>);
+      },
+      execute: (input: unknown) =>
+        recordingExecute(recorder)({ name: definition.name, arguments: input as never }),
+    }) as never;
+  }
+  return tools;
+}
+
 /** The AI SDK adapter's ways in: `tool_call`, a batch, and a deferred name the repair routes. */
 export type AiSdkRoute = 'tool_call' | 'batch' | 'repaired';
 
@@ -146,22 +171,7 @@ export const aiSdk =
   async (world, call) => {
     const recorder = createRecorder();
     const policy = policyOf(world, recorder);
-    const tools: ToolSet = {};
-    for (const { definition } of world.tools) {
-      tools[definition.name] = tool({
-        description: definition.description ?? '',
-        inputSchema: jsonSchema(definition.inputSchema as never),
-        needsApproval: (input: unknown) => {
-          recorder.native.push({
-            name: definition.name,
-            arguments: structuredClone(input) as never,
-          });
-          return policy.needsApproval(definition.name, input as Record<string, unknown>);
-        },
-        execute: (input: unknown) =>
-          recordingExecute(recorder)({ name: definition.name, arguments: input as never }),
-      }) as never;
-    }
+    const tools = aiSdkToolSet(world, recorder);
     // The dispatcher's own record of how each call settled.
     const settled: DispatchResult[] = [];
     const search = withToolSearch(tools, {

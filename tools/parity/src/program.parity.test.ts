@@ -9,7 +9,8 @@ import { createUpstreamPool, type UpstreamPool } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { direct } from './library-surfaces.js';
+import { aiSdkProgram } from './ai-sdk-program-surface.js';
+import { aiSdkReference, direct } from './library-surfaces.js';
 import {
   callArbitrary,
   createRecorder,
@@ -120,5 +121,20 @@ describe('programs over a real MCP server', () => {
     } finally {
       await program.close();
     }
+  });
+});
+
+describe('parity: programs through the AI SDK adapter', () => {
+  it('a call from a program asks and runs what a direct call through the adapter would, on the same final arguments', async () => {
+    await fc.assert(
+      fc.asyncProperty(scenario, async ({ world, call }) => {
+        const expected = await aiSdkReference(world, call);
+        // A call a guardrail denies is denied before the approval step: inside a program
+        // the person is not asked about it (the AI SDK asks before anything runs).
+        if (expected.by?.startsWith('guardrail:')) delete expected.native;
+        expect(await aiSdkProgram(world, call)).toEqual(expected);
+      }),
+      { numRuns: 20 },
+    );
   });
 });

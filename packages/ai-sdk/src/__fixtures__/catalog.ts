@@ -56,7 +56,13 @@ export function catalogToolSet(
     tools[entry.name] = change(
       entry.name,
       Object.assign(value, {
-        metadata: { toolSearch: { toolset: `mcp-${entry.server}`, source: 'mcp' } },
+        metadata: {
+          toolSearch: {
+            toolset: `mcp-${entry.server}`,
+            source: 'mcp',
+            ...(entry.annotations ? { annotations: entry.annotations } : {}),
+          },
+        },
       }),
     );
   }

@@ -8,6 +8,14 @@ import { call, countBy, program, programValue, resultOf, type Task } from './tas
 const IDS = Array.from({ length: 20 }, (_, index) => `P${String(index + 1).padStart(2, '0')}`);
 const officeCounts = (people: readonly Person[]) => countBy(people, (person) => person.office.city);
 
+const FAN_OUT_PROGRAM = `
+  const ids = Array.from({ length: 20 }, (_, index) => 'P' + String(index + 1).padStart(2, '0'));
+  const people = await Promise.all(ids.map((id) => tools.directory_get_person({ id })));
+  const counts = {};
+  for (const person of people) counts[person.office.city] = (counts[person.office.city] ?? 0) + 1;
+  return Object.fromEntries(Object.keys(counts).sort().map((city) => [city, counts[city]]));
+`;
+
 /** The direct arms: the lookups in turns of `perTurn` parallel calls. */
 function* fanOutDirect(perTurn: number): Script {
   const found: Person[] = [];
@@ -39,15 +47,17 @@ export const fanOut: Task = {
       label: 'program',
       kind: 'program',
       *script(): Script {
-        const [seen] = yield [
-          program(`
-            const ids = Array.from({ length: 20 }, (_, index) => 'P' + String(index + 1).padStart(2, '0'));
-            const people = await Promise.all(ids.map((id) => tools.directory_get_person({ id })));
-            const counts = {};
-            for (const person of people) counts[person.office.city] = (counts[person.office.city] ?? 0) + 1;
-            return Object.fromEntries(Object.keys(counts).sort().map((city) => [city, counts[city]]));
-          `),
-        ];
+        const [seen] = yield [program(FAN_OUT_PROGRAM)];
+        return programValue(seen);
+      },
+    },
+    {
+      label: 'program, after looking at one record first',
+      kind: 'program',
+      informational: true,
+      *script(): Script {
+        yield [call('directory_get_person', { id: 'P01' })];
+        const [seen] = yield [program(FAN_OUT_PROGRAM)];
         return programValue(seen);
       },
     },
@@ -140,6 +150,12 @@ export const join: Task = {
 };
 
 const DAY = '2026-11-30';
+/** Rows per part in the paged arm: about 25,000 o200k tokens of CSV. */
+const PART_ROWS = 500;
+const EXPORT_PROGRAM = `
+  const csv = await tools.exports_download_events({ day: '${DAY}' });
+  return csv.split('\\n').filter((line) => line.split(',')[2] === 'payment_failed').length;
+`;
 /** The rows of a CSV export whose `kind` column is `payment_failed`. */
 const failedPayments = (csv: string) =>
   csv.split('\n').filter((line) => line.split(',')[2] === 'payment_failed').length;
@@ -152,7 +168,7 @@ export const largeResult: Task = {
   prompt: `How many payment_failed events are in the product event export of ${DAY}?`,
   arms: [
     {
-      label: 'direct, in parts of 1,000 rows (~100 KB, under a 25k-token result cap)',
+      label: 'direct, in parts of 500 rows (~55 KB: within a 25k-token cap on a tool result)',
       kind: 'direct',
       *script(): Script {
         let count = 0;
@@ -161,7 +177,7 @@ export const largeResult: Task = {
           const [seen] = yield [
             call('exports_download_events', {
               day: DAY,
-              max_rows: 1000,
+              max_rows: PART_ROWS,
               ...(cursor ? { cursor } : {}),
             }),
           ];
@@ -184,12 +200,17 @@ export const largeResult: Task = {
       label: 'program',
       kind: 'program',
       *script(): Script {
-        const [seen] = yield [
-          program(`
-            const csv = await tools.exports_download_events({ day: '${DAY}' });
-            return csv.split('\\n').filter((line) => line.split(',')[2] === 'payment_failed').length;
-          `),
-        ];
+        const [seen] = yield [program(EXPORT_PROGRAM)];
+        return programValue(seen);
+      },
+    },
+    {
+      label: 'program, after looking at the first rows',
+      kind: 'program',
+      informational: true,
+      *script(): Script {
+        yield [call('exports_download_events', { day: DAY, max_rows: 3 })];
+        const [seen] = yield [program(EXPORT_PROGRAM)];
         return programValue(seen);
       },
     },

@@ -88,8 +88,11 @@ export async function startWorld(): Promise<World> {
       { command: process.execPath, args: ['--import', tsx, SERVER], env: { EVAL_SERVER: name } },
     ]),
   );
+  // Seven servers start at once, each compiling its TypeScript: on a loaded machine that
+  // takes longer than the pool's default 30 s.
   const pool = createUpstreamPool(parseGatewayConfig({ mcpServers, pins: { servers: PINNED } }), {
     reconnect: false,
+    connectTimeoutMs: 180_000,
   });
   await pool.start();
   const down = pool.status().filter((status) => status.state !== 'ready');

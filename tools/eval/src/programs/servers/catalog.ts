@@ -1,6 +1,8 @@
 // The deferred tools of the A/B: a catalog server of 30 utilities the session does not
 // load up front. The model finds `currency_convert` among them by searching. Only that
-// one answers with data; the others answer that they are not part of the fixture.
+// one answers with data; the others answer that they are not part of the fixture. Like
+// every fixture tool, its description states the shape of its answer, which is what a
+// program needs to use it without seeing one first.
 
 /** One catalog entry: name, description, and its parameters as [name, type, description]. */
 type Entry = [string, string, [string, 'string' | 'number' | 'integer', string][]];
@@ -8,7 +10,7 @@ type Entry = [string, string, [string, 'string' | 'number' | 'integer', string][
 const ENTRIES: Entry[] = [
   [
     'currency_convert',
-    'Convert an amount of money from one currency to another at today’s reference rate.',
+    'Convert an amount of money from one currency to another at today’s reference rate. Answers { amount, from, to, result, rate_date }.',
     [
       ['amount', 'number', 'The amount to convert'],
       ['from', 'string', 'ISO 4217 code of the source currency, e.g. EUR'],

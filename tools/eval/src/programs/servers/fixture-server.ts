@@ -103,14 +103,14 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
   people: () => [
     tool(
       'directory_get_person',
-      'Get one person of the company directory by id: name, title, team, manager, office, contact, employment, skills and bio.',
+      'Get one person of the company directory by id. Answers { id, name, title, team, manager (a person id, or null), office: { city, floor, desk }, contact, employment, skills, bio }.',
       { id: str('Person id, e.g. P07') },
       ['id'],
       (args) => found(people(), args['id'], 'person'),
     ),
     tool(
       'orders_get_order',
-      'Get one internal purchase order by id: who placed it, when, its lines and status.',
+      'Get one internal purchase order by id. Answers { id, placed_by (a person id), placed_at, lines, status }.',
       { id: str('Order id, e.g. O-1042') },
       ['id'],
       (args) => found(orders(), args['id'], 'order'),
@@ -119,14 +119,14 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
   crm: () => [
     tool(
       'crm_list_customers',
-      `List the CRM's customers, ${PAGE} per page. Pass the next_cursor of a page to get the next; null means the last page.`,
+      `List the CRM's customers, ${PAGE} per page. Answers { customers: [{ id, name, region, segment, account_owner }], next_cursor, total }; pass next_cursor to get the next page (null on the last).`,
       { cursor: str('The next_cursor of the previous page; omit for the first') },
       [],
       (args) => page(customers(), args['cursor'], 'customers'),
     ),
     tool(
       'crm_get_customer',
-      'Get one customer of the CRM by id: name, region, segment and account owner.',
+      'Get one customer of the CRM by id. Answers { id, name, region, segment, account_owner }.',
       { id: str('Customer id, e.g. C05') },
       ['id'],
       (args) => found(customers(), args['id'], 'customer'),
@@ -135,7 +135,7 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
   billing: () => [
     tool(
       'billing_list_invoices',
-      `List every invoice, paid or not, ${PAGE} per page. Pass the next_cursor of a page to get the next; null means the last page.`,
+      `List every invoice, ${PAGE} per page. Answers { invoices: [{ id, customer_id, amount, currency, status: 'paid' | 'unpaid', due }], next_cursor, total }; pass next_cursor to get the next page (null on the last).`,
       { cursor: str('The next_cursor of the previous page; omit for the first') },
       [],
       (args) => page(invoices(), args['cursor'], 'invoices'),
@@ -144,7 +144,7 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
   exports: () => [
     tool(
       'exports_download_events',
-      "Download a day's product event export as CSV (about 10,000 rows, 1 MB). A last line says which rows came and the next_cursor, if any.",
+      `Download a day's product event export as CSV text (about 10,000 rows, 1 MB) with the header ${EXPORT_HEADER}. A last line starting with # says which rows came and the next_cursor, if any.`,
       {
         day: str('YYYY-MM-DD'),
         cursor: str('The next_cursor of the previous part; omit for the first'),
@@ -157,7 +157,7 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
   tickets: () => [
     tool(
       'tickets_create_ticket',
-      'Open a support ticket. Needs approval.',
+      'Open a support ticket (a person approves each). Answers { id, title, customer_id, priority, status }.',
       {
         title: str('One-line title'),
         customer_id: str('Customer id'),
@@ -178,7 +178,7 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
   inventory: () => [
     tool(
       'inventory_check_stock',
-      'Units in stock of one SKU, summed over the warehouses.',
+      'Units in stock of one SKU, summed over the warehouses. Answers { sku, units, warehouses }.',
       { sku: str('e.g. SKU-103') },
       ['sku'],
       (args) =>

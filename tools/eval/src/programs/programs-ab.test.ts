@@ -2,7 +2,8 @@
 // real dispatcher: every arm reaches the same answer, the answer the records hold, with
 // the same calls and approvals. Costs are reported, never asserted as times.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checksOf, runTask } from './ab.js';
+import { checksOf, runTask, type TaskResult } from './ab.js';
+import { formatProgramsReport } from './report.js';
 import type { ArmResult } from './runner.js';
 import { FAILING_SKU, people, stockOf } from './servers/data.js';
 import { countBy } from './task-helpers.js';
@@ -13,7 +14,7 @@ import { startWorld, type World } from './world.js';
 let world: World;
 beforeAll(async () => {
   world = await startWorld();
-}, 120_000);
+}, 200_000);
 afterAll(() => world?.close());
 
 const programArm = (arms: readonly ArmResult[]) =>
@@ -107,5 +108,64 @@ describe('checksOf', () => {
     expect(
       checksOf({}, [arm('direct', 'direct', 1000, 4), arm('program', 'program', 10, 2)]),
     ).toEqual([]);
+  });
+});
+
+describe('formatProgramsReport', () => {
+  const arms: ArmResult[] = [
+    {
+      label: 'direct',
+      kind: 'direct',
+      informational: false,
+      roundTrips: 4,
+      inputTokens: { core: 4000, o200k: 3900 },
+      perRoundTrip: { core: 900, o200k: 880 },
+      toolCalls: 3,
+      approvals: 1,
+      wallMs: 12.5,
+      answer: 1,
+    },
+    {
+      label: 'program',
+      kind: 'program',
+      informational: false,
+      roundTrips: 2,
+      inputTokens: { core: 2000, o200k: 1900 },
+      perRoundTrip: { core: 950, o200k: 930 },
+      toolCalls: 3,
+      approvals: 1,
+      wallMs: 20,
+      answer: 1,
+    },
+  ];
+  const results: TaskResult[] = [
+    {
+      id: 'chain',
+      title: 'a chain',
+      target: 'sequential',
+      arms,
+      answersAgree: true,
+      checks: checksOf({ target: 'sequential' }, arms),
+    },
+  ];
+
+  it('prints each arm with its ratios against the program arm, and the verdict of each target', () => {
+    const text = formatProgramsReport(results);
+    expect(text).toContain('chain: a chain');
+    expect(text).toMatch(/direct\s+4\s+4,000\s+3,900\s+3\s+1\s+12\.5\s+2\.00×\s+2\.00×/);
+    expect(text).toContain(
+      "PASS sequential (no more input tokens and no more round trips) against 'direct': 50.0% fewer input tokens (o200k 51.3%), 2.00× fewer round trips",
+    );
+    expect(text).toContain('answers equal across arms: 1 of 1 tasks; target checks passed: 1 of 1');
+  });
+
+  it('prints one markdown table for the guide, the task named on its first row', () => {
+    const lines = formatProgramsReport(results, 'markdown').split('\n');
+    expect(lines[0]).toMatch(/^\| task\s+\| arm\s+\|/);
+    expect(lines[2]).toMatch(/^\| chain\s+\| direct\s+\|/);
+    expect(lines[3]).toMatch(/^\|\s+\| program\s+\|/);
+    expect(lines).toContain(
+      "- PASS sequential (no more input tokens and no more round trips) against 'direct': 50.0% fewer input tokens (o200k 51.3%), 2.00× fewer round trips",
+    );
   });
 });

@@ -2,7 +2,7 @@
 // tokens, tool calls, approvals and wall time, with ratios against the program arm), the
 // target checks under it, and a summary line.
 import { renderTable } from '@tool-search/terminal';
-import type { TaskResult } from './ab.js';
+import type { TargetCheck, TaskResult } from './ab.js';
 import type { ArmResult } from './runner.js';
 
 const COLUMNS = [
@@ -36,17 +36,51 @@ function row(arm: ArmResult, program: ArmResult | undefined): string[] {
   ];
 }
 
-function checkLines(task: TaskResult): string[] {
-  return task.checks.map(
-    (check) =>
-      `  ${check.pass ? 'PASS' : 'FAIL'} ${check.target} (${check.rule}) against '${check.direct}': ` +
-      `${percent(check.tokenSaving.core)} fewer input tokens (o200k ${percent(check.tokenSaving.o200k)}), ` +
-      `${times(check.roundTripRatio)} fewer round trips`,
+function checkLine(check: TargetCheck): string {
+  return (
+    `${check.pass ? 'PASS' : 'FAIL'} ${check.target} (${check.rule}) against '${check.direct}': ` +
+    `${percent(check.tokenSaving.core)} fewer input tokens (o200k ${percent(check.tokenSaving.o200k)}), ` +
+    `${times(check.roundTripRatio)} fewer round trips`
   );
 }
 
+/** The columns: the first `text` ones hold words (left), the rest numbers (right). */
+const columnsOf = (headers: readonly string[], text: number) =>
+  headers.map((header, index) => ({
+    header,
+    align: index < text ? ('left' as const) : ('right' as const),
+  }));
+
+function summary(results: readonly TaskResult[]): string {
+  const checks = results.flatMap((task) => task.checks);
+  const agree = results.filter((task) => task.answersAgree).length;
+  return (
+    `answers equal across arms: ${agree} of ${results.length} tasks; ` +
+    `target checks passed: ${checks.filter((check) => check.pass).length} of ${checks.length}`
+  );
+}
+
+const programOf = (task: TaskResult) =>
+  task.arms.find((arm) => arm.kind === 'program' && !arm.informational);
+
+/** One markdown table of every task's arms, the checks as a list under it. */
+function markdownReport(results: readonly TaskResult[]): string {
+  const rows = results.flatMap((task) =>
+    task.arms.map((arm, index) => [
+      index === 0 ? `${task.id}${task.answersAgree ? '' : ' (ANSWERS DIFFER)'}` : '',
+      ...row(arm, programOf(task)),
+    ]),
+  );
+  const lines = renderTable(columnsOf(['task', ...COLUMNS], 2), rows, { format: 'markdown' });
+  lines.push('');
+  for (const check of results.flatMap((task) => task.checks)) lines.push(`- ${checkLine(check)}`);
+  lines.push('', summary(results));
+  return `${lines.join('\n')}\n`;
+}
+
 /**
- * The tables of every task, in plain text or markdown.
+ * The report of every task: in plain text a table per task with its target checks under
+ * it; in markdown one table for all, then the checks.
  *
  * @param results - the tasks' results
  * @param format - `text` for the terminal, `markdown` for the guide
@@ -56,34 +90,17 @@ export function formatProgramsReport(
   results: readonly TaskResult[],
   format: 'text' | 'markdown' = 'text',
 ): string {
+  if (format === 'markdown') return markdownReport(results);
   const lines: string[] = [];
   for (const task of results) {
-    const program = task.arms.find((arm) => arm.kind === 'program' && !arm.informational);
     lines.push(
-      `${format === 'markdown' ? '#### ' : ''}${task.id}: ${task.title}` +
-        `${task.answersAgree ? '' : ' — THE ARMS DISAGREE ON THE ANSWER'}`,
+      `${task.id}: ${task.title}${task.answersAgree ? '' : ' — THE ARMS DISAGREE ON THE ANSWER'}`,
     );
-    if (format === 'markdown') lines.push('');
-    const columns = COLUMNS.map((header, index) => ({
-      header,
-      align: index === 0 ? ('left' as const) : ('right' as const),
-    }));
-    lines.push(
-      ...renderTable(
-        columns,
-        task.arms.map((arm) => row(arm, program)),
-        format === 'markdown' ? { format: 'markdown' } : { rule: false },
-      ),
-    );
-    if (format === 'markdown' && task.checks.length > 0) lines.push('');
-    lines.push(...checkLines(task));
+    const rows = task.arms.map((arm) => row(arm, programOf(task)));
+    lines.push(...renderTable(columnsOf(COLUMNS, 1), rows, { rule: false }));
+    for (const check of task.checks) lines.push(`  ${checkLine(check)}`);
     lines.push('');
   }
-  const checks = results.flatMap((task) => task.checks);
-  const agree = results.filter((task) => task.answersAgree).length;
-  lines.push(
-    `answers equal across arms: ${agree} of ${results.length} tasks; ` +
-      `target checks passed: ${checks.filter((check) => check.pass).length} of ${checks.length}`,
-  );
+  lines.push(summary(results));
   return `${lines.join('\n')}\n`;
 }

@@ -29,6 +29,8 @@ describe('the programs A/B', () => {
     // Every arm made the same twenty lookups (the one that looks first, one more); the
     // program's in one round trip.
     expect(result.arms.map((arm) => arm.toolCalls)).toEqual([20, 20, 20, 20, 21]);
+    // The programs' lookups went through the dispatcher as calls from a program.
+    expect(result.arms.map((arm) => arm.fromPrograms)).toEqual([0, 0, 0, 20, 20]);
     const program = programArm(result.arms);
     expect(program.roundTrips).toBe(2);
     // The twenty records never enter the program arm's conversation.
@@ -45,10 +47,10 @@ describe('the programs A/B', () => {
       expect.stringMatching(/^TCK-/),
       expect.stringMatching(/^TCK-/),
     ]);
-    expect(result.arms.map((arm) => [arm.toolCalls, arm.approvals])).toEqual([
-      [6, 3],
-      [6, 3],
-      [6, 3],
+    expect(result.arms.map((arm) => [arm.toolCalls, arm.fromPrograms, arm.approvals])).toEqual([
+      [6, 0, 3],
+      [6, 0, 3],
+      [6, 6, 3],
     ]);
   }, 120_000);
 
@@ -75,6 +77,7 @@ describe('checksOf', () => {
       inputTokens: { core: tokens, o200k: tokens },
       perRoundTrip: { core: 0, o200k: 0 },
       toolCalls: 1,
+      fromPrograms: 0,
       approvals: 0,
       wallMs: 0,
       answer: null,
@@ -121,6 +124,7 @@ describe('formatProgramsReport', () => {
       inputTokens: { core: 4000, o200k: 3900 },
       perRoundTrip: { core: 900, o200k: 880 },
       toolCalls: 3,
+      fromPrograms: 0,
       approvals: 1,
       wallMs: 12.5,
       answer: 1,
@@ -133,6 +137,7 @@ describe('formatProgramsReport', () => {
       inputTokens: { core: 2000, o200k: 1900 },
       perRoundTrip: { core: 950, o200k: 930 },
       toolCalls: 3,
+      fromPrograms: 0,
       approvals: 1,
       wallMs: 20,
       answer: 1,

@@ -2,7 +2,7 @@
 // calls a model would send (one or several per turn); the host answers each through the
 // bridge, the real dispatcher or tool_program, exactly as a runtime does, and the answers
 // go back into the conversation whose tokens are counted.
-import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
+import { type Assembly, assembleTools, handleBridgeCall } from '@tool-search/bridge';
 import { type ProgramResult, TOOL_PROGRAM } from '@tool-search/code';
 import type { ToolCall } from '@tool-search/core';
 import type { DispatchResult } from '@tool-search/hooks';
@@ -49,6 +49,8 @@ export interface ArmResult {
   perRoundTrip: Tokens;
   /** Dispatches through the dispatcher (direct, via tool_call or from programs). */
   toolCalls: number;
+  /** Of those, the ones programs made (dispatched with `via: 'program'`). */
+  fromPrograms: number;
   /** Approvals asked. */
   approvals: number;
   /** The host's time answering the calls, in milliseconds (the model's own time is not in it). */
@@ -102,11 +104,7 @@ export function programView(result: ProgramResult): object {
   return view;
 }
 
-async function answer(
-  world: World,
-  assembly: ReturnType<typeof assembleTools>,
-  call: ToolCall,
-): Promise<Seen> {
+async function answer(world: World, assembly: Assembly, call: ToolCall): Promise<Seen> {
   if (call.name === TOOL_PROGRAM) {
     const result = await world.program.run(call.arguments, { sessionId: 'ab' });
     const status = result.status === 'completed' ? 'ok' : 'error';
@@ -164,6 +162,7 @@ export async function runArm(world: World, prompt: string, arm: Arm): Promise<Ar
         inputTokens: { ...conversation.input },
         perRoundTrip: conversation.perRoundTrip,
         toolCalls: world.counts.dispatches - before.dispatches,
+        fromPrograms: world.counts.fromPrograms - before.fromPrograms,
         approvals: world.counts.approvals - before.approvals,
         wallMs,
         answer: step.value,

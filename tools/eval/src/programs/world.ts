@@ -24,6 +24,8 @@ const SERVER = fileURLToPath(new URL('./servers/fixture-server.ts', import.meta.
 export interface WorldCounts {
   /** Dispatches (direct, through tool_call, or from a program). */
   dispatches: number;
+  /** Of those, the ones a program made (`via: 'program'`). */
+  fromPrograms: number;
   /** Approvals asked of the callback. */
   approvals: number;
 }
@@ -102,7 +104,7 @@ export async function startWorld(): Promise<World> {
       `fixture servers did not start: ${down.map((s) => `${s.name} (${s.error})`).join(', ')}`,
     );
   }
-  const counts: WorldCounts = { dispatches: 0, approvals: 0 };
+  const counts: WorldCounts = { dispatches: 0, fromPrograms: 0, approvals: 0 };
   const policy = createProgramPolicy({ allow: ['tickets_create_ticket'] });
   const dispatch = createDispatcher({
     execute: execute(pool),
@@ -122,8 +124,9 @@ export async function startWorld(): Promise<World> {
     hooks: [
       {
         name: 'count',
-        onSettled: () => {
+        onSettled: (_settled, ctx) => {
           counts.dispatches += 1;
+          if (ctx.via === 'program') counts.fromPrograms += 1;
         },
       },
     ],

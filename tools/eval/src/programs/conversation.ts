@@ -47,8 +47,10 @@ export interface Conversation {
   readonly input: Tokens;
   /** Round trips charged. */
   readonly roundTrips: number;
+  /** The tokens of the tool calls the model wrote (its output; the final answer aside). */
+  readonly written: Tokens;
   /** Appends a message (a user text, an assistant's tool calls, a tool result), counted once. */
-  addMessage(text: string): void;
+  addMessage(text: string, from?: 'model'): void;
   /** One round trip: the model is sent everything so far. */
   charge(): void;
 }
@@ -67,6 +69,7 @@ export function createConversation(system: string, tools: readonly ToolDefinitio
   fixed.o200k += estimateToolTokens(tools, COUNTERS.o200k);
   const messages = zero();
   const input = zero();
+  const written = zero();
   let roundTrips = 0;
   return {
     perRoundTrip: { ...fixed },
@@ -74,7 +77,12 @@ export function createConversation(system: string, tools: readonly ToolDefinitio
     get roundTrips() {
       return roundTrips;
     },
-    addMessage: (text) => add(messages, countText(text)),
+    written,
+    addMessage(text, from) {
+      const tokens = countText(text);
+      add(messages, tokens);
+      if (from === 'model') add(written, tokens);
+    },
     charge() {
       roundTrips += 1;
       add(input, fixed);

@@ -81,6 +81,7 @@ const arm = (
   roundTrips,
   inputTokens: { core: tokens, o200k: tokens },
   perRoundTrip: { core: 0, o200k: 0 },
+  writtenTokens: { core: 40, o200k: 40 },
   toolCalls: 1,
   fromPrograms: 0,
   approvals: 0,
@@ -140,7 +141,7 @@ describe('formatProgramsReport', () => {
   it('prints each arm with its ratios against the program arm, and the verdict of each target', () => {
     const text = formatProgramsReport(results);
     expect(text).toContain('chain: a chain');
-    expect(text).toMatch(/direct\s+4\s+4,000\s+4,000\s+3\s+1\s+12\.5\s+2\.00×\s+2\.00×/);
+    expect(text).toMatch(/direct\s+4\s+4,000\s+4,000\s+40\s+3\s+1\s+12\.5\s+2\.00×\s+2\.00×/);
     expect(text).toContain(
       "PASS sequential (no more input tokens and no more round trips) against 'direct': 50.0% fewer input tokens (o200k 50.0%), 2.00× fewer round trips",
     );

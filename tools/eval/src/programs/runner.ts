@@ -47,6 +47,8 @@ export interface ArmResult {
   inputTokens: Tokens;
   /** The system prompt and tool definitions, sent on every round trip. */
   perRoundTrip: Tokens;
+  /** The tool calls the model wrote (programs included): output tokens, the answer aside. */
+  writtenTokens: Tokens;
   /** Dispatches through the dispatcher (direct, via tool_call or from programs). */
   toolCalls: number;
   /** Of those, the ones programs made (dispatched with `via: 'program'`). */
@@ -161,6 +163,7 @@ export async function runArm(world: World, prompt: string, arm: Arm): Promise<Ar
         roundTrips: conversation.roundTrips,
         inputTokens: { ...conversation.input },
         perRoundTrip: conversation.perRoundTrip,
+        writtenTokens: { ...conversation.written },
         toolCalls: world.counts.dispatches - before.dispatches,
         fromPrograms: world.counts.fromPrograms - before.fromPrograms,
         approvals: world.counts.approvals - before.approvals,
@@ -168,7 +171,7 @@ export async function runArm(world: World, prompt: string, arm: Arm): Promise<Ar
         answer: step.value,
       };
     }
-    for (const call of step.value) conversation.addMessage(JSON.stringify(call));
+    for (const call of step.value) conversation.addMessage(JSON.stringify(call), 'model');
     const start = performance.now();
     seen = await Promise.all(step.value.map((call) => answer(world, assembly, call)));
     wallMs += performance.now() - start;

@@ -3,8 +3,12 @@ import { type AbstentionResult, evaluateAbstention, formatAbstentionTable } from
 import { DATA_SETS, type DataSetName, DEFAULT_DATA_DIR, type EvalSet, loadSet } from './data.js';
 import { evaluateRanker, type SetResult } from './evaluate.js';
 import { evaluateLearning, formatLearningTable } from './learning.js';
+import { runProgramsAb, TASKS } from './programs/ab.js';
+import { formatProgramsReport } from './programs/report.js';
 import { ABLATIONS, DEFAULT_RANKERS, FLOOR_POINTS, RANKERS } from './rankers.js';
 import { formatTable } from './table.js';
+
+const TASK_IDS = TASKS.map((task) => task.id);
 
 const USAGE = `Usage: pnpm eval [options]
 
@@ -29,6 +33,18 @@ Options:
                        the bridge: search, then call the labelled tool) and a test half,
                        scored with and without what was learned (default ranker), then
                        after one token records 1,000 poisoning pairs
+  --programs           instead of the table: the A/B of programs against direct calls.
+                       Scripted models solve seven tasks (a fan-out of 20 lookups, a
+                       paginated join, a 1 MB result, an approved write, a failing
+                       tool, a deferred tool, a sequential chain) over real MCP servers
+                       on stdio, through the real dispatcher; per arm: model round
+                       trips, input tokens (summed over round trips), tool calls,
+                       approvals, wall time; then the issue's targets. No data folder
+                       is read.
+  --tasks <a,b>        with --programs: the tasks to run (default: all)
+  --repeat <n>         with --programs: runs per arm, the wall time is their median
+                       (default: 3)
+  --markdown           with --programs: the tables in markdown
   --hashes             instead of the table: per set and ranker, a SHA-256 over every
                        ranked list (names and scores to full precision), to show a
                        refactor left the rankings byte-identical
@@ -50,6 +66,28 @@ function list<T extends string>(value: string | undefined, known: readonly T[], 
   return items as T[];
 }
 
+async function runPrograms(values: {
+  tasks?: string | undefined;
+  repeat?: string | undefined;
+  json?: boolean | undefined;
+  markdown?: boolean | undefined;
+}): Promise<void> {
+  const repeat = values.repeat === undefined ? 3 : Number(values.repeat);
+  if (!(Number.isInteger(repeat) && repeat > 0)) {
+    throw new Error(`--repeat must be a positive integer, got '${values.repeat}'.`);
+  }
+  const results = await runProgramsAb({
+    ...(values.tasks === undefined ? {} : { tasks: list(values.tasks, TASK_IDS, 'task') }),
+    repeat,
+    onTask: (result) => process.stderr.write(`  ${result.id}: done\n`),
+  });
+  process.stdout.write(
+    values.json
+      ? `${JSON.stringify(results, null, 2)}\n`
+      : formatProgramsReport(results, values.markdown ? 'markdown' : 'text'),
+  );
+}
+
 async function main(): Promise<void> {
   // `pnpm eval -- --sets x` hands the script a literal `--` first: skip it.
   const args = process.argv.slice(2);
@@ -66,12 +104,20 @@ async function main(): Promise<void> {
       ablations: { type: 'boolean', default: false },
       abstention: { type: 'boolean', default: false },
       learning: { type: 'boolean', default: false },
+      programs: { type: 'boolean', default: false },
+      tasks: { type: 'string' },
+      repeat: { type: 'string' },
+      markdown: { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     allowPositionals: false,
   });
   if (values.help) {
     process.stdout.write(USAGE);
+    return;
+  }
+  if (values.programs) {
+    await runPrograms(values);
     return;
   }
   if (values.hashes && (values.abstention || values.json)) {

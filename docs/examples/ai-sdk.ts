@@ -1,8 +1,9 @@
 /**
  * Tool search in Vercel AI SDK loops: the bridge with `withToolSearch` (AI SDK 6 and 7,
  * any model), and AI SDK 7's own `toolSearch()` searched by our catalog. The model is
- * the AI SDK's own mock (`ai/test`) answering as a model would, so that this runs
- * without an API key: put `openai('gpt-4.1')` or `anthropic('claude-sonnet-4-5')` there.
+ * the scripted test model of `@tool-search/ai-sdk/testing` answering as a model would,
+ * so that this runs without an API key: put `openai('gpt-4.1')` or
+ * `anthropic('claude-sonnet-4-5')` there.
  */
 import { strict as assert } from 'node:assert';
 import {
@@ -12,6 +13,7 @@ import {
   toolSetFromDefinitions,
   withToolSearch,
 } from '@tool-search/ai-sdk';
+import { createScriptedModel } from '@tool-search/ai-sdk/testing';
 import { type AuditRecord, createAuditHook } from '@tool-search/hooks';
 import {
   generateText,
@@ -21,63 +23,7 @@ import {
   toolSearch,
   type UIMessage,
 } from 'ai';
-import { MockLanguageModelV3 } from 'ai/test';
 import { tools as definitions } from './tools.js';
-
-type StreamPart =
-  Awaited<ReturnType<MockLanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer P>
-    ? P
-    : never;
-
-// The model's turns, as a provider would answer them.
-function scriptedModel(turns: ({ tool: string; input: object } | { text: string })[]) {
-  let turn = 0;
-  const usage = {
-    inputTokens: { total: 1, noCache: 1, cacheRead: undefined, cacheWrite: undefined },
-    outputTokens: { total: 1, text: 1, reasoning: undefined },
-  };
-  const generate = async () => {
-    const next = turns[turn++] ?? { text: 'done' };
-    const content =
-      'text' in next
-        ? [{ type: 'text' as const, text: next.text }]
-        : [
-            {
-              type: 'tool-call' as const,
-              toolCallId: `call_${turn}`,
-              toolName: next.tool,
-              input: JSON.stringify(next.input),
-            },
-          ];
-    const finish = 'text' in next ? ('stop' as const) : ('tool-calls' as const);
-    return { content, finishReason: { unified: finish, raw: undefined }, usage, warnings: [] };
-  };
-  return new MockLanguageModelV3({
-    doGenerate: generate,
-    // streamText: the same turn, as stream parts.
-    doStream: async () => {
-      const { content, finishReason } = await generate();
-      const parts = content.flatMap((part): StreamPart[] =>
-        part.type === 'text'
-          ? [
-              { type: 'text-start' as const, id: 't' },
-              { type: 'text-delta' as const, id: 't', delta: part.text },
-              { type: 'text-end' as const, id: 't' },
-            ]
-          : [part],
-      );
-      return {
-        stream: new ReadableStream<StreamPart>({
-          start(controller) {
-            for (const part of [...parts, { type: 'finish' as const, finishReason, usage }])
-              controller.enqueue(part);
-            controller.close();
-          },
-        }),
-      };
-    },
-  });
-}
 
 // Your tools as an AI SDK ToolSet (here made from tool search definitions; any ToolSet works).
 const tools = toolSetFromDefinitions(definitions, (call) => ({ ok: true, tool: call.name }));
@@ -91,7 +37,7 @@ const search = withToolSearch(tools, {
   hooks: [createAuditHook((record) => void audit.push(record))],
 });
 const result = await generateText({
-  model: scriptedModel([
+  model: createScriptedModel([
     { tool: 'tool_search', input: { query: 'create a github issue' } },
     { tool: 'tool_describe', input: { name: 'github_create_issue' } },
     { tool: 'github_create_issue', input: { repo: 'acme/app', title: 'Login fails' } },
@@ -111,7 +57,7 @@ assert.deepEqual(
 
 // #region ui
 const streamed = streamText({
-  model: scriptedModel([
+  model: createScriptedModel([
     { tool: 'tool_search', input: { query: 'create a github issue' } },
     {
       tool: 'tool_call',
@@ -143,7 +89,7 @@ assert.deepEqual(history, ['tool_search', 'tool_call']);
 // #region ai7
 const marked = await markDeferredTools(tools, { core: ['read_file'], config: { enabled: 'on' } });
 const found = await generateText({
-  model: scriptedModel([
+  model: createScriptedModel([
     { tool: 'tool_search', input: { query: 'post a message to slack' } },
     { tool: 'slack_post_message', input: { channel: '#general', text: 'Shipped' } },
     { text: 'Posted.' },

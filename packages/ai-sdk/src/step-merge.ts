@@ -1,10 +1,12 @@
+import type { ToolSearchLogger } from '@tool-search/core';
 import type { ModelMessage } from 'ai';
 
-/** Where the adapter's warnings go; `console` is one. */
-export interface AiSdkLogger {
-  /** Called once per {@link withToolSearch} setup for each misuse it notices. */
-  warn(message: string): void;
-}
+/**
+ * Where the adapter's warnings go; `console` is one. The same type as core's
+ * `ToolSearchLogger`: one logger serves every package. `warn` is called once per
+ * {@link withToolSearch} setup for each misuse it notices.
+ */
+export type AiSdkLogger = ToolSearchLogger;
 
 /** What `generateText` hands `prepareStep`: the fields the adapter reads, and the rest. */
 export interface StepOptions {

@@ -4,6 +4,7 @@ import type {
   TokenCounter,
   ToolDefinition,
   ToolSearchConfig,
+  ToolSearchLogger,
 } from '@tool-search/core';
 import {
   chooseProviderMode,
@@ -12,11 +13,12 @@ import {
   type ProviderMode,
 } from './capabilities.js';
 
-/** Where a preparation's warnings go; `console` is one. */
-export interface ProviderLogger {
-  /** Called at most once per preparation, with a sentence that says what to do. */
-  warn(message: string): void;
-}
+/**
+ * Where a preparation's warnings go; `console` is one. The same type as core's
+ * `ToolSearchLogger`: one logger serves every package. `warn` is called at most once per
+ * preparation, with a sentence that says what to do.
+ */
+export type ProviderLogger = ToolSearchLogger;
 
 /**
  * What a bridge assembler is given: the tools and options the preparation decided on.

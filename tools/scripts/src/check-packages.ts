@@ -16,9 +16,11 @@
  *    run the `*.test.ts` examples under vitest.
  * 8. In a second project, `npm install` core and mcp beside `zod@3` (the peer range is
  *    `^3.25 || ^4`): it must resolve, and core must parse with zod 3.
- * 9. The new-user scenarios (new-user-scenarios.ts), each in an empty folder: the gateway
- *    by `npx` (`demo`, `serve` with the MCP SDK client and the MCP Inspector), a custom
- *    ranker under `testRanker`, and the slot for the AI SDK and provider loops.
+ * 9. The new-user scenarios (new-user-scenarios.ts, new-user-loops.ts), each in empty
+ *    folders: the gateway by `npx` (`demo`, `serve` with the MCP SDK client and the MCP
+ *    Inspector), a custom ranker under `testRanker`, the ai-sdk README's quick start on
+ *    `ai` 6 and 7, and the Anthropic and OpenAI guides' loops in client, hosted and bridge
+ *    mode against the stand-ins (strict tsc, then run).
  *
  * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
  * folder; --scenarios-only packs, then runs step 9 alone).
@@ -33,6 +35,7 @@ import { formatMessage } from 'publint/utils';
 import { createCheckReporter, runCheck } from './check-reporter.js';
 import { runNewUserScenarios } from './new-user-scenarios.js';
 import { run } from './run.js';
+import { strictTsconfig, TSC } from './scenario-kit.js';
 import { type Manifest, type PublicPackage, publicPackages, repoRoot } from './workspace.js';
 
 const root = repoRoot();
@@ -199,27 +202,7 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   await cp(join(root, 'docs', 'examples'), join(consumer, 'examples'), { recursive: true });
   await writeFile(
     join(consumer, 'tsconfig.json'),
-    `${JSON.stringify(
-      {
-        compilerOptions: {
-          target: 'ES2022',
-          lib: ['ES2022'],
-          module: 'NodeNext',
-          moduleResolution: 'NodeNext',
-          strict: true,
-          noUncheckedIndexedAccess: true,
-          verbatimModuleSyntax: true,
-          skipLibCheck: true,
-          types: ['node'],
-          typeRoots: [join(root, 'node_modules', '@types')],
-          rootDir: 'examples',
-          outDir: 'out',
-        },
-        include: ['examples'],
-      },
-      null,
-      2,
-    )}\n`,
+    `${JSON.stringify(strictTsconfig('examples'), null, 2)}\n`,
   );
 
   step(`npm install of ${packed.length} tarballs in ${consumer}`);
@@ -251,8 +234,7 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   if (assembly.code !== 0) fail(`assembly + search:\n${assembly.stderr}`);
 
   step('type-check docs/examples against the installed packages');
-  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-  const typecheck = await run(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: consumer });
+  const typecheck = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: consumer });
   if (typecheck.code !== 0) {
     fail(`docs/examples do not type-check against the tarballs:\n${typecheck.stdout}`);
     return;

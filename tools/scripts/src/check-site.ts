@@ -8,7 +8,9 @@
  * - every guide in docs/guides renders with its title and all of its `##` headings;
  * - the search box finds `createBm25Ranker` and its result opens the function page;
  * - no same-origin link is broken: every page reachable from the index loads with
- *   200, and every `#fragment` points at an element that exists on its page;
+ *   200, and every `#fragment` points at an element that exists on its page; a link to
+ *   the published site (the guides' and READMEs' absolute API links) is checked as the
+ *   same page of the local build;
  * - no page throws a JavaScript error.
  *
  * Usage: `tsx src/check-site.ts [--site <dir>] [--screenshots <dir>]`
@@ -20,6 +22,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { createCheckReporter, runCheck } from './check-reporter.js';
+import { DOCS_SITE } from './docs-blocks.js';
 import { serveStatic } from './serve-static.js';
 import { repoRoot } from './workspace.js';
 
@@ -205,7 +208,18 @@ async function checkSearch(page: Page, origin: string): Promise<void> {
   } else fail(`search: the result opened ${page.url()} with h1 ${JSON.stringify(h1)}`);
 }
 
-/** `href` and `id`/`name` attribute values of static HTML (typedoc escapes `"` in them). */
+/**
+ * A link as the crawl follows it: one to the published site (`DOCS_SITE…`) becomes the
+ * same path on the local build's origin, so that a guide's absolute API link is checked.
+ */
+function localLink(href: string, origin: string): string {
+  return href.startsWith(DOCS_SITE) ? `${origin}/${href.slice(DOCS_SITE.length)}` : href;
+}
+
+/**
+ * `href` and `id`/`name` attribute values of static HTML (typedoc escapes `"` in them);
+ * links to the published site are given on `base`'s origin ({@link localLink}).
+ */
 function scanHtml(html: string, base: string): { links: string[]; ids: Set<string> } {
   const decodeEntities = (value: string) =>
     value
@@ -213,7 +227,7 @@ function scanHtml(html: string, base: string): { links: string[]; ids: Set<strin
       .replace(/&quot;/g, '"')
       .replace(/&#39;/g, "'");
   const links = [...html.matchAll(/<a\s[^>]*?href="([^"]*)"/g)].map(
-    (match) => new URL(decodeEntities(match[1]!), base).href,
+    (match) => new URL(localLink(decodeEntities(match[1]!), new URL(base).origin), base).href,
   );
   const ids = new Set(
     [...html.matchAll(/\s(?:id|name)="([^"]*)"/g)].map((match) => decodeEntities(match[1]!)),

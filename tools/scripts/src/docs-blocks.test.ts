@@ -9,6 +9,7 @@ import {
   publishedReadmeProblems,
   SyncError,
   syncText,
+  tsdocLinkProblems,
 } from './docs-blocks.js';
 import { repoRoot } from './workspace.js';
 
@@ -98,6 +99,33 @@ describe('publishedReadmeProblems', () => {
   });
 });
 
+describe('tsdocLinkProblems', () => {
+  it('flags each TSDoc link outside code blocks, by line, a link split over lines too', () => {
+    const text = [
+      'See {@link @tool-search/core!createCatalog | createCatalog} and',
+      'a split {@link @tool-search/core!defineRanker |',
+      'defineRanker}. Also {@linkcode x}.',
+    ].join('\n');
+    const problems = tsdocLinkProblems(text);
+    expect(problems.map((problem) => problem.split(':')[0])).toEqual([
+      'line 1',
+      'line 2',
+      'line 3',
+    ]);
+    expect(problems[0]).toContain('{@link @tool-search/core!createCatalog | createCatalog}');
+  });
+
+  it('leaves Markdown links, code spans and fenced TSDoc samples alone', () => {
+    const text = [
+      `[\`createCatalog\`](${DOCS_SITE}functions/_tool-search_core.createCatalog.html)`,
+      '```ts',
+      '/** Uses {@link createCatalog}. */',
+      '```',
+    ].join('\n');
+    expect(tsdocLinkProblems(text)).toEqual([]);
+  });
+});
+
 describe('the repository docs', () => {
   it('are in sync with docs/examples and hold no {@includeCode} left over', async () => {
     const { readFileSync } = await import('node:fs');
@@ -105,6 +133,7 @@ describe('the repository docs', () => {
     for (const file of docFiles(repository)) {
       const text = readFileSync(file, 'utf8');
       expect(text).not.toMatch(/^\{@includeCode/m);
+      expect(tsdocLinkProblems(text), file).toEqual([]);
       expect(syncText(repository, file, text), file).toBe(text);
     }
   });

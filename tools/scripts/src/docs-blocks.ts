@@ -17,7 +17,9 @@
  * nothing and exits 1, naming the file and the block, when a block differs from its
  * source, a source or region is missing, or an `{@includeCode}` is left (CI runs it).
  *
- * Files: README.md, docs/index.md, docs/guides/*.md, packages/* /README.md, apps/* /README.md.
+ * Files: README.md, docs/index.md, docs/guides/*.md, packages/* /README.md, apps/* /README.md,
+ * tools/* /README.md. None of them may hold a TSDoc `{@link …}` outside a code block: GitHub
+ * and npm show it literally (see {@link tsdocLinkProblems}).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -49,6 +51,7 @@ export function docFiles(root: string): string[] {
     ),
     ...inFolder('packages', (name) => join(root, 'packages', name, 'README.md')),
     ...inFolder('apps', (name) => join(root, 'apps', name, 'README.md')),
+    ...inFolder('tools', (name) => join(root, 'tools', name, 'README.md')),
   ].filter((file) => existsSync(file));
 }
 
@@ -158,5 +161,30 @@ export function publishedReadmeProblems(text: string): string[] {
     problems.push(`relative link ${match[1]} (broken on npm; link to ${DOCS_SITE}…)`);
   }
   if (!text.includes(DOCS_SITE)) problems.push(`no link to the docs site ${DOCS_SITE}`);
+  return problems;
+}
+
+/**
+ * The TSDoc `{@link …}` tags of a markdown text outside its fenced code blocks: GitHub and
+ * npm render them literally, so a README or guide links with a Markdown link to the
+ * docs site (`[\`name\`](https://tool-search.github.io/tool-search/functions/…)`) or
+ * names the export in a code span instead.
+ *
+ * @param text - the markdown text
+ * @returns one problem per tag, naming its line; empty when none
+ * @throws nothing
+ */
+export function tsdocLinkProblems(text: string): string[] {
+  const problems: string[] = [];
+  let fenced = false;
+  for (const [index, line] of text.split('\n').entries()) {
+    if (/^\s*(```|~~~)/.test(line)) fenced = !fenced;
+    if (fenced) continue;
+    for (const match of line.matchAll(/\{@link(?:code|plain)?\b[^}]*\}?/g)) {
+      problems.push(
+        `line ${index + 1}: ${match[0]} renders literally on GitHub and npm (use a Markdown link to ${DOCS_SITE}… or a code span)`,
+      );
+    }
+  }
   return problems;
 }

@@ -9,104 +9,28 @@
  *   reached by the MCP SDK client (stdio, spawned by `npx` as the client configs do) and
  *   by the MCP Inspector CLI from an Inspector config file (docs/guides/gateway.md).
  * - `custom ranker`: a ranker of the user's own, checked by `testRanker` under vitest.
- * - The AI SDK (6 and 7) and the providers (Anthropic and OpenAI, client and hosted
- *   modes) scenarios go in {@link NEW_USER_SCENARIOS}: see the slot there.
- */
-import { cp, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import type { CheckReporter } from './check-reporter.js';
-import { run } from './run.js';
-import { repoRoot } from './workspace.js';
-
-/** What a scenario gets: the packed tarballs by package name, a work folder, the reporter. */
-export interface ScenarioContext {
-  /** `@tool-search/<name>` -> the absolute path of its packed tarball. */
-  tarballs: ReadonlyMap<string, string>;
-  /** A folder of the check's own (under the OS temp folder) to create projects in. */
-  work: string;
-  reporter: Pick<CheckReporter, 'pass' | 'fail' | 'note' | 'step'>;
-}
-
-/** One scenario: a name for the report, and its run (failures go to the reporter). */
-export interface Scenario {
-  name: string;
-  run(context: ScenarioContext): Promise<void>;
-}
-
-const root = repoRoot();
-const SCENARIO_FILES = join(root, 'tools', 'scripts', 'scenarios');
-/** Each step's ceiling, so that a hung child fails the check instead of CI. */
-const STEP_TIMEOUT_MS = 180_000;
-const QUIET_ENV = { NO_COLOR: '1', FORCE_COLOR: '0', CI: 'true' };
-
-async function manifestOf(folder: string): Promise<Record<string, Record<string, string>>> {
-  return JSON.parse(await readFile(join(root, folder, 'package.json'), 'utf8')) as Record<
-    string,
-    Record<string, string>
-  >;
-}
-
-/**
- * Creates `<work>/<name>` as a fresh npm project that depends on `wanted` (tarball names
- * or registry ranges) and installs it. Every sibling resolves to its tarball (npm
- * `overrides`), never to the registry.
+ * - `AI SDK 6 and 7` and `provider loops` (new-user-loops.ts): the ai-sdk README's quick
+ *   start on the scripted test model, and the Anthropic and OpenAI guides' loops against
+ *   the stand-ins of `@tool-search/providers/testing` in client and hosted modes, each
+ *   pasted word for word into a user's file, type-checked under strict mode and run.
  *
- * @returns the folder, or undefined when the install failed (reported)
+ * Every scenario's projects are installed first, a few at a time, while the scenarios
+ * then run one after the other in their folders.
  */
-export async function createProject(
-  context: ScenarioContext,
-  name: string,
-  wanted: Record<string, string>,
-): Promise<string | undefined> {
-  const folder = join(context.work, name);
-  await mkdir(folder, { recursive: true });
-  const overrides: Record<string, string> = {};
-  for (const [pkg, tarball] of context.tarballs) overrides[pkg] = `file:${tarball}`;
-  const dependencies: Record<string, string> = {};
-  for (const [pkg, range] of Object.entries(wanted)) {
-    const tarball = context.tarballs.get(pkg);
-    dependencies[pkg] = tarball === undefined ? range : `file:${tarball}`;
-  }
-  const manifest = {
-    name: `new-user-${name}`,
-    private: true,
-    type: 'module',
-    dependencies,
-    overrides,
-  };
-  await writeFile(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const install = await run(
-    'npm',
-    ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-package-lock'],
-    { cwd: folder, timeoutMs: STEP_TIMEOUT_MS },
-  );
-  if (install.code !== 0) {
-    context.reporter.fail(`${name}: npm install failed:\n${install.stdout}${install.stderr}`);
-    return undefined;
-  }
-  return folder;
-}
+import { cp, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { aiSdkScenario, providerLoopsScenario } from './new-user-loops.js';
+import {
+  expectStep,
+  type Installed,
+  installProject,
+  manifestOf,
+  SCENARIO_FILES,
+  type Scenario,
+  type ScenarioContext,
+} from './scenario-kit.js';
 
-/** Runs a step of a scenario and reports it: ok when `check` returns no problem text. */
-async function expectStep(
-  context: ScenarioContext,
-  title: string,
-  command: { program: string; args: readonly string[]; cwd: string },
-  check: (stdout: string) => string | undefined,
-): Promise<void> {
-  const result = await run(command.program, command.args, {
-    cwd: command.cwd,
-    env: QUIET_ENV,
-    timeoutMs: STEP_TIMEOUT_MS,
-  });
-  const problem = result.code === 0 ? check(result.stdout) : `exits ${result.code}`;
-  if (problem === undefined) context.reporter.pass(title);
-  else {
-    context.reporter.fail(
-      `${title}: ${problem}\n${result.stdout.slice(-4000)}${result.stderr.slice(-4000)}`,
-    );
-  }
-}
+export type { Scenario, ScenarioContext } from './scenario-kit.js';
 
 /** The gateway config of the scenario: the gateway's own recorded servers as upstreams. */
 const GATEWAY_CONFIG = {
@@ -141,15 +65,19 @@ function listsBridgeTools(stdout: string): string | undefined {
 
 const gatewayScenario: Scenario = {
   name: 'the gateway by npx: demo, an MCP SDK client, the MCP Inspector',
-  async run(context) {
+  async projects() {
     const gateway = await manifestOf('apps/gateway');
-    const folder = await createProject(context, 'gateway', {
-      '@tool-search/gateway': '',
-      '@modelcontextprotocol/sdk': gateway['dependencies']!['@modelcontextprotocol/sdk']!,
-      '@modelcontextprotocol/inspector-cli':
-        gateway['devDependencies']!['@modelcontextprotocol/inspector-cli']!,
-    });
-    if (folder === undefined) return;
+    return {
+      gateway: {
+        '@tool-search/gateway': '',
+        '@modelcontextprotocol/sdk': gateway['dependencies']!['@modelcontextprotocol/sdk']!,
+        '@modelcontextprotocol/inspector-cli':
+          gateway['devDependencies']!['@modelcontextprotocol/inspector-cli']!,
+      },
+    };
+  },
+  async run(context, folders) {
+    const folder = folders['gateway']!;
     await expectStep(
       context,
       'npx -y @tool-search/gateway demo',
@@ -198,14 +126,18 @@ const gatewayScenario: Scenario = {
 
 const customRankerScenario: Scenario = {
   name: 'a custom ranker checked by testRanker',
-  async run(context) {
+  async projects() {
     const scripts = await manifestOf('tools/scripts');
-    const folder = await createProject(context, 'custom-ranker', {
-      '@tool-search/core': '',
-      vitest: scripts['devDependencies']!['vitest']!,
-      zod: scripts['devDependencies']!['zod']!,
-    });
-    if (folder === undefined) return;
+    return {
+      'custom-ranker': {
+        '@tool-search/core': '',
+        vitest: scripts['devDependencies']!['vitest']!,
+        zod: scripts['devDependencies']!['zod']!,
+      },
+    };
+  },
+  async run(context, folders) {
+    const folder = folders['custom-ranker']!;
     await cp(join(SCENARIO_FILES, 'custom-ranker.test.mjs'), join(folder, 'ranker.test.mjs'));
     await expectStep(
       context,
@@ -216,26 +148,70 @@ const customRankerScenario: Scenario = {
   },
 };
 
-/**
- * The scenarios, in order. Slot for the providers engineer (issue 26, items 2 to 5 and 8):
- * add the AI SDK 6 and 7 scenarios and the Anthropic and OpenAI loops in client and
- * hosted mode here, each as a {@link Scenario} that calls {@link createProject} with the
- * tarballs it needs and runs files kept beside gateway-client.mjs in
- * tools/scripts/scenarios/.
- */
-export const NEW_USER_SCENARIOS: readonly Scenario[] = [gatewayScenario, customRankerScenario];
+/** The scenarios, in order. */
+export const NEW_USER_SCENARIOS: readonly Scenario[] = [
+  gatewayScenario,
+  customRankerScenario,
+  aiSdkScenario,
+  providerLoopsScenario,
+];
+
+/** How many `npm install`s run at once (the machine has 2 cores; installs mostly wait). */
+const PARALLEL_INSTALLS = 3;
 
 /**
- * Runs every scenario of {@link NEW_USER_SCENARIOS}, each in its own empty folder under
- * `context.work`; a scenario that throws is reported as failed and the next one runs.
+ * Installs every project of the given plans in `PARALLEL_INSTALLS` lanes (round robin,
+ * one install after the other in each lane).
+ *
+ * @returns each project's install, by folder name
+ * @throws nothing (a failed install is an {@link Installed} problem)
+ */
+function installAll(
+  context: ScenarioContext,
+  plans: readonly [string, Record<string, string>][],
+): Map<string, Promise<Installed>> {
+  const lanes: Promise<unknown>[] = Array.from({ length: PARALLEL_INSTALLS }, () =>
+    Promise.resolve(),
+  );
+  const installs = new Map<string, Promise<Installed>>();
+  for (const [index, [name, wanted]] of plans.entries()) {
+    const install = lanes[index % PARALLEL_INSTALLS]!.then(() =>
+      installProject(context, name, wanted),
+    ).catch((error: unknown): Installed => ({ problem: `${name}: ${String(error)}` }));
+    lanes[index % PARALLEL_INSTALLS] = install;
+    installs.set(name, install);
+  }
+  return installs;
+}
+
+/**
+ * Runs every scenario of {@link NEW_USER_SCENARIOS}, each in its own empty folders under
+ * `context.work` (all installed up front, a few at once); a scenario whose install fails
+ * or that throws is reported as failed and the next one runs.
  *
  * @returns when all have run; failures are in the reporter
  */
 export async function runNewUserScenarios(context: ScenarioContext): Promise<void> {
-  for (const scenario of NEW_USER_SCENARIOS) {
+  const plans = await Promise.all(NEW_USER_SCENARIOS.map((scenario) => scenario.projects(context)));
+  const installs = installAll(
+    context,
+    plans.flatMap((plan) => Object.entries(plan)),
+  );
+  for (const [index, scenario] of NEW_USER_SCENARIOS.entries()) {
     context.reporter.step(`new user: ${scenario.name}`);
     try {
-      await scenario.run(context);
+      const folders: Record<string, string> = {};
+      const problems: string[] = [];
+      for (const name of Object.keys(plans[index]!)) {
+        const installed = await installs.get(name)!;
+        if ('folder' in installed) folders[name] = installed.folder;
+        else problems.push(installed.problem);
+      }
+      if (problems.length > 0) {
+        for (const problem of problems) context.reporter.fail(`${scenario.name}: ${problem}`);
+        continue;
+      }
+      await scenario.run(context, folders);
     } catch (error) {
       context.reporter.fail(
         `${scenario.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,

@@ -1,13 +1,20 @@
 /**
  * `sync:docs [--check]`: rewrites the generated code blocks of the docs from
  * docs/examples (see docs-blocks.ts for the marker format); with `--check`, changes
- * nothing and fails when a block has drifted. CI runs the check (`.ci/run`, "docs").
+ * nothing and fails when a block has drifted. Either way it fails on a TSDoc `{@link}` left
+ * in a README or guide (GitHub and npm show it literally). CI runs the check (`.ci/run`, "docs").
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createCheckReporter, runCheck } from './check-reporter.js';
-import { docFiles, OPEN, publishedReadmeProblems, syncText } from './docs-blocks.js';
+import {
+  docFiles,
+  OPEN,
+  publishedReadmeProblems,
+  syncText,
+  tsdocLinkProblems,
+} from './docs-blocks.js';
 import { repoRoot } from './workspace.js';
 
 async function main(): Promise<void> {
@@ -23,6 +30,7 @@ async function main(): Promise<void> {
       reporter.fail(error instanceof Error ? error.message : String(error));
       continue;
     }
+    for (const problem of tsdocLinkProblems(text)) reporter.fail(`${name}: ${problem}`);
     if (/^(packages|apps)\/[^/]+\/README\.md$/.test(name)) {
       for (const problem of publishedReadmeProblems(text)) reporter.fail(`${name}: ${problem}`);
     }

@@ -25,6 +25,7 @@ export {
 export { describeError } from './errors.js';
 export { isRecord } from './is-record.js';
 export { parseLearningExport } from './learning/learning-export.js';
+export { LearningSessionState, learningOf } from './learning/learning-session.js';
 export {
   checkLimits as checkLearningLimits,
   distinctTerms as distinctLearnedTerms,

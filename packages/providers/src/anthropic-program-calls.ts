@@ -5,7 +5,7 @@ import {
   toAnthropicToolResult,
   toolCallFromAnthropic,
 } from './anthropic-results.js';
-import type { PreparedTools } from './plan.js';
+import { noteDispatched, type PreparedTools } from './plan.js';
 import {
   type ProgramDispatchOptions,
   type ProviderDispatch,
@@ -207,7 +207,7 @@ export type DispatchAnthropicOptions = ProgramDispatchOptions;
  * @throws `ToolSearchError` `invalid_argument` when `toolUse` has no string `id`; whatever `dispatch` throws (a hooks dispatcher never throws)
  */
 export async function dispatchAnthropicToolUse(
-  prepared: Pick<PreparedTools<unknown>, 'names' | 'programmatic'>,
+  prepared: Pick<PreparedTools<unknown>, 'names' | 'programmatic' | 'learning'>,
   toolUse: AnthropicToolUse,
   dispatch: ProviderDispatch,
   options: DispatchAnthropicOptions = {},
@@ -215,8 +215,10 @@ export async function dispatchAnthropicToolUse(
   const routed = routeAnthropicToolUse(prepared, toolUse, options.state);
   if (!routed.ok) {
     const refused = await refuseRouted(options.audit, routed, toolUse.id, options.context);
+    noteDispatched(prepared, routed.name, refused);
     return toAnthropicToolResult(toolUse.id, refused);
   }
   const outcome = await dispatch(routed.call, { ...options.context, ...routed.context });
+  noteDispatched(prepared, routed.call.name, outcome);
   return toAnthropicToolResult(toolUse.id, outcome);
 }

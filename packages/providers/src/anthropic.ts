@@ -221,6 +221,7 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
     strict: false,
     searchToolName: undefined,
     bridge: undefined,
+    ...(options.learning === undefined ? {} : { learning: options.learning }),
   };
   const finish = (requestTools: AnthropicRequestTool[]) => {
     const codeExecution: AnthropicCodeExecutionTool[] =

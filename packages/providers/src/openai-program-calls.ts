@@ -5,7 +5,7 @@ import {
   toOpenAIFunctionOutput,
   toolCallFromOpenAI,
 } from './openai-results.js';
-import type { PreparedTools } from './plan.js';
+import { noteDispatched, type PreparedTools } from './plan.js';
 import {
   type ProgramDispatchOptions,
   type ProviderDispatch,
@@ -197,7 +197,10 @@ function programCaller(caller: unknown): { caller?: { type: 'program'; caller_id
  * @throws `ToolSearchError` `invalid_argument` when `item` has no string `call_id`; whatever `dispatch` throws (a hooks dispatcher never throws)
  */
 export async function dispatchOpenAIFunctionCall(
-  prepared: Pick<PreparedTools<unknown>, 'names' | 'catalog' | 'strict' | 'programmatic'>,
+  prepared: Pick<
+    PreparedTools<unknown>,
+    'names' | 'catalog' | 'strict' | 'programmatic' | 'learning'
+  >,
   item: OpenAIFunctionCall,
   dispatch: ProviderDispatch,
   options: DispatchOpenAIOptions = {},
@@ -206,8 +209,10 @@ export async function dispatchOpenAIFunctionCall(
   const caller = programCaller(item.caller);
   if (!routed.ok) {
     const refused = await refuseRouted(options.audit, routed, item.call_id, options.context);
+    noteDispatched(prepared, routed.name, refused);
     return { ...toOpenAIFunctionOutput(item.call_id, refused), ...caller };
   }
   const outcome = await dispatch(routed.call, { ...options.context, ...routed.context });
+  noteDispatched(prepared, routed.call.name, outcome);
   return { ...toOpenAIFunctionOutput(item.call_id, outcome), ...caller };
 }

@@ -253,6 +253,7 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
     strict,
     searchToolName: undefined,
     bridge: undefined,
+    ...(options.learning === undefined ? {} : { learning: options.learning }),
   };
   const convert = (tool: ToolDefinition) =>
     toFunction(tool, names, strict, programs?.callersOf(tool.name));

@@ -1,5 +1,6 @@
 import type {
   ActivationDecision,
+  LearningSession,
   Ranker,
   TokenCounter,
   ToolCatalog,
@@ -9,9 +10,11 @@ import type {
   ToolSearchConfigInput,
 } from '@tool-search/core';
 import { createCatalog, planActivation, ToolSearchError } from '@tool-search/core';
+import { isRecord, learningOf } from '@tool-search/core/internal';
 import type { PreparedMode } from './capabilities.js';
 import type { PreparedProgrammatic, ProgrammaticOptions } from './programmatic.js';
 import type { BridgeAssemblyShape, PrepareModeOptions } from './settle-mode.js';
+import { renderToolOutcome } from './tool-outcome.js';
 
 /** The options every `prepare*` function takes. */
 export interface PrepareOptions<B extends BridgeAssemblyShape = BridgeAssemblyShape>
@@ -43,6 +46,16 @@ export interface PrepareOptions<B extends BridgeAssemblyShape = BridgeAssemblySh
    * nested call with `via: 'program'`. `true` means `{}`. @defaultValue off
    */
   programmatic?: ProgrammaticOptions | boolean;
+  /**
+   * The session's learning from use (`createLearningSession` of `@tool-search/core`): hold
+   * one per session and give it to every request's preparation. In `client` mode our
+   * search ranks with the terms its profile learned and `answer*ToolSearch` notes each
+   * search; the `dispatch*` helpers (or `learning.recordCall(name, succeeded)` in your
+   * own loop) note each call, and a successful call of a tool a recent search returned
+   * records the pair. In `bridge` mode the bridge does the same. In `hosted` mode the
+   * platform searches, so nothing is learned. @defaultValue none: nothing is learned
+   */
+  learning?: LearningSession;
 }
 
 /**
@@ -90,6 +103,8 @@ export interface PreparedTools<T, B = unknown> {
    * the program caller type; else `undefined`.
    */
   programmatic: PreparedProgrammatic | undefined;
+  /** The session's learning from use, when the preparation was given one. */
+  learning?: LearningSession;
 }
 
 /** The shared activation plan of a request, before any provider format. */
@@ -151,10 +166,12 @@ export function planDeferral(
     ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
   });
   const deferred = decision.active ? deferrable : [];
-  const catalog = createCatalog(
-    deferred,
-    options.ranker === undefined ? {} : { ranker: options.ranker },
-  );
+  const learning = learningOf({ learning: options.learning });
+  const catalog = createCatalog(deferred, {
+    ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
+    ...(learning === undefined ? {} : { learner: learning.learner }),
+    ...(learning?.profile === undefined ? {} : { profile: learning.profile }),
+  });
   return { config, tools: current, visible, deferrable, decision, catalog };
 }
 
@@ -205,7 +222,7 @@ export function readSearchRequest(input: unknown, config: ToolSearchConfig): Sea
  * @throws `ToolSearchError` `ranker_failed` when the ranker fails
  */
 export async function searchDeferred(
-  prepared: Pick<PreparedTools<unknown>, 'catalog' | 'deferred'>,
+  prepared: Pick<PreparedTools<unknown>, 'catalog' | 'deferred' | 'learning'>,
   query: string,
   limit: number,
 ): Promise<ToolDefinition[]> {
@@ -216,5 +233,33 @@ export async function searchDeferred(
     const tool = prepared.catalog.get(hit.name);
     if (tool !== undefined && allowed.has(tool.name)) found.push(tool);
   }
+  // The session's learning notes what the search returned (its terms, never its text).
+  learningOf(prepared)?.noteSearch(
+    query,
+    found.map((tool) => tool.name),
+  );
   return found;
+}
+
+/**
+ * Tells the session's learning of a call the `dispatch*` helpers settled: it succeeded when
+ * the dispatcher ran it and its result is not an error (a denied, failed, cancelled or
+ * refused call, or an MCP result with `isError`, never counts).
+ *
+ * @param prepared - the preparation the call came from
+ * @param name - the session's name of the tool called
+ * @param outcome - what the dispatcher answered, or the refusal
+ * @throws nothing
+ */
+export function noteDispatched(
+  prepared: Pick<PreparedTools<unknown>, 'learning'>,
+  name: string,
+  outcome: unknown,
+): void {
+  const learning = learningOf(prepared);
+  if (learning === undefined) return;
+  const result = isRecord(outcome) ? outcome['result'] : undefined;
+  const succeeded =
+    !renderToolOutcome(outcome).isError && !(isRecord(result) && result['isError'] === true);
+  learning.noteCall(name, succeeded);
 }

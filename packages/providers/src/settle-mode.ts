@@ -1,5 +1,6 @@
 import type {
   ActivationDecision,
+  LearningSession,
   Ranker,
   TokenCounter,
   ToolDefinition,
@@ -39,6 +40,8 @@ export interface BridgeAssemblerInput {
   pinned?: Iterable<string>;
   /** OpenAI strict mode: the bridge's strict definitions (`arguments` as JSON text). */
   strict?: boolean;
+  /** The session's learning from use, when given: the bridge ranks with it and records to it. */
+  learning?: LearningSession;
 }
 
 /** The least a bridge assembly has: the model-visible tools, the bridge tools among them. */
@@ -138,6 +141,7 @@ export function settleMode<B extends BridgeAssemblyShape>(
       ...(options.counter === undefined ? {} : { counter: options.counter }),
       ...(options.pinned === undefined ? {} : { pinned: options.pinned }),
       ...(options.strict === true ? { strict: true } : {}),
+      ...(options.learning === undefined ? {} : { learning: options.learning }),
     });
     return {
       kind: 'bridge',

@@ -3,7 +3,7 @@ import { failureText } from './dispatch-errors.js';
 import { type DispatchConfig, normalizeApproval } from './dispatch-input.js';
 import { runStep } from './run-step.js';
 import { originOfCall, toolIdentityKey } from './tool-identity.js';
-import type { DeniedBy } from './types.js';
+import type { DeniedBy, ToolCallContext } from './types.js';
 
 /**
  * Asks the approval adapter about the final call, unless none is configured or this
@@ -43,6 +43,7 @@ export async function runApproval(
         ...(sessionId !== undefined ? { sessionId } : {}),
         via,
         signal: stepSignal,
+        context: state.context as Readonly<ToolCallContext & Record<string, unknown>>,
       }),
     timeoutMs,
     state.signal,

@@ -158,6 +158,12 @@ export interface ApprovalRequest {
   via?: CallRoute;
   /** Aborts when the call is cancelled or the approval runs out of time: stop asking. */
   signal: AbortSignal;
+  /**
+   * The caller's context of the call, its own fields included (e.g. the client request a
+   * gateway serves), so that an adapter can ask in the right place without global state.
+   * The dispatcher always sets it; optional only so that a request built by hand need not.
+   */
+  context?: Readonly<ToolCallContext & Record<string, unknown>>;
 }
 
 /**

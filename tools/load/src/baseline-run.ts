@@ -348,9 +348,20 @@ async function measureExtras(
   log: (line: string) => void,
 ): Promise<BaselineRow[]> {
   // The gateway has served every level by now: the others catch up first (JIT, heap),
-  // unrecorded, so that each row measures its extra and not a cold process.
+  // unrecorded, with as many calls at every level as it served, so that each row
+  // measures its extra and not a process that is less warm (one sample was not enough:
+  // every row without an extra came out slower than the gateway with all of them).
   for (const extra of GATEWAY_EXTRAS) {
-    await runSample(endpoints.of(extra), level, options.operations, options.requestTimeoutMs);
+    for (const sessions of options.levels) {
+      for (let round = 0; round < options.rounds; round++) {
+        await runSample(
+          endpoints.of(extra),
+          sessions,
+          options.operations,
+          options.requestTimeoutMs,
+        );
+      }
+    }
   }
   const arms: [BaselineArm, Endpoint][] = [
     ['gateway', endpoints.of('gateway')],

@@ -45,7 +45,8 @@ export function clientSupportsElicitation(server: Pick<Server, 'getClientCapabil
  * @defaultValue 4000
  * @param options.oversize - what happens to longer arguments @defaultValue `'deny'`
  * @param options.relatedRequestId - the id of the client's request being served
- * (`tools/call`), when known: the question then goes on that request's own stream
+ * (`tools/call`), read from the approval request (its `context` carries what the
+ * dispatcher's caller passed), when known: the question then goes on that request's own stream
  * (Streamable HTTP), so a client without a standing GET stream, or one whose GET stream
  * is held by another replica, still gets it
  * @returns the adapter
@@ -56,7 +57,7 @@ export function createElicitationApproval(
   server: Pick<Server, 'elicitInput'>,
   options: {
     timeoutMs?: number;
-    relatedRequestId?: () => RequestId | undefined;
+    relatedRequestId?: (request: ApprovalRequest) => RequestId | undefined;
     maxArgumentChars?: number;
     oversize?: ApprovalOversize;
   } = {},
@@ -72,14 +73,15 @@ export function createElicitationApproval(
   renderApprovalQuestion({ name: '', arguments: {} }, questionOptions);
   return {
     name: 'elicitation',
-    async request({ call, tool, signal }: ApprovalRequest): Promise<ApprovalAnswer> {
+    async request(approvalRequest: ApprovalRequest): Promise<ApprovalAnswer> {
+      const { call, tool, signal } = approvalRequest;
       const question = renderApprovalQuestion(call, questionOptions);
       if (question.denial) return question.denial;
       const where = tool?.toolset
         ? ` (${sanitizeTerminalText(tool.toolset, { multiline: false })})`
         : '';
       const notice = question.notice === undefined ? '' : ` ${question.notice}`;
-      const related = options.relatedRequestId?.();
+      const related = options.relatedRequestId?.(approvalRequest);
       const hints = tool?.annotations?.destructiveHint === true ? ' It may be destructive.' : '';
       try {
         const result = await server.elicitInput(

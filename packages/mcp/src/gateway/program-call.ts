@@ -11,7 +11,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { ProgramResult, ProgramTool } from '@tool-search/code';
 import { isToolSearchErrorCode } from '@tool-search/core';
-import type { Dispatcher, DispatchResult } from '@tool-search/hooks';
+import type { Dispatcher, DispatchResult, ToolCallContext } from '@tool-search/hooks';
 import { isMcpErrorCode } from '../errors.js';
 import { isCallToolResult } from '../tool-result/call-result.js';
 import { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
@@ -97,10 +97,13 @@ function programDispatcher(
   progress: ProgramProgress,
 ): Dispatcher {
   return async (call, ctx) => {
-    // The program's worker answers outside the client request's async context: enter it again.
-    const result = await state.context.servedRequests.run({ sessionId: state.id, requestId }, () =>
-      state.dispatcher(call, { ...ctx, sessionId: state.id }),
-    );
+    // The client request the program serves: an approval question goes on its stream.
+    const context: ToolCallContext & { requestId: Extra['requestId'] } = {
+      ...ctx,
+      sessionId: state.id,
+      requestId,
+    };
+    const result = await state.dispatcher(call, context);
     progress.report(result);
     return forProgram(result);
   };

@@ -1,4 +1,3 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import { type SearchLearner, ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
@@ -23,7 +22,7 @@ import type { GatewayReadiness } from './http-health.js';
 import { createGatewayLearner } from './learning.js';
 import { createGatewayPrograms } from './program-gateway.js';
 import { createGatewaySession } from './session.js';
-import type { GatewaySessionContext, ServedRequest } from './session-state.js';
+import type { GatewaySessionContext } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
@@ -148,7 +147,6 @@ function createSessionContext(
     onClosed: (closedId) => sessions.delete(closedId),
     store,
     auditHook,
-    servedRequests: new AsyncLocalStorage<ServedRequest>(),
     ...(learner === undefined ? {} : { learner }),
     ...(config.learning?.window === undefined ? {} : { learningWindow: config.learning.window }),
     ...((approvalConfig.via ?? 'elicitation') === 'elicitation'

@@ -30,6 +30,8 @@ type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 export interface CallContext extends ToolCallContext {
   onProgress?: UpstreamCallOptions['onProgress'];
+  /** The client's `tools/call` the call serves: an approval question goes on its stream. */
+  requestId?: Extra['requestId'];
 }
 
 const DISPATCHED = Symbol('dispatched');
@@ -130,7 +132,7 @@ export async function callSessionTool(
   const began = performance.now();
   const progress = forwardProgress(request, extra);
   const deadline = startBatchDeadline(call, state.batchDeadlineMs);
-  const answer = bridgeCall(state, current, call, progress, deadline, signal);
+  const answer = bridgeCall(state, current, call, { progress, deadline, signal, extra });
   if (answer !== undefined) {
     const settled = await answer.finally(() => deadline?.clear());
     return bridgeResult(state, call, settled, began);
@@ -149,6 +151,7 @@ export async function callSessionTool(
     via: 'direct',
     tool,
     onProgress: progress.onProgress,
+    requestId: extra.requestId,
   };
   const result = await state.dispatcher(call, context);
   await progress.settle();
@@ -162,10 +165,14 @@ function bridgeCall(
   state: SessionState,
   current: Assembly,
   call: Call,
-  progress: ProgressForward,
-  deadline: BatchDeadline | undefined,
-  signal: AbortSignal,
+  request: {
+    progress: ProgressForward;
+    deadline: BatchDeadline | undefined;
+    signal: AbortSignal;
+    extra: Extra;
+  },
 ) {
+  const { progress, deadline, signal, extra } = request;
   return handleBridgeCall(
     current,
     call,
@@ -179,6 +186,7 @@ function bridgeCall(
         via: ctx.via,
         tool: ctx.tool,
         onProgress: progress.onProgress,
+        requestId: extra.requestId,
       };
       let result = await state.dispatcher(real, context);
       await progress.settle();

@@ -1,6 +1,5 @@
-import type { AsyncLocalStorage } from 'node:async_hooks';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Implementation, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import {
   type Assembly,
   assembleTools,
@@ -64,24 +63,12 @@ export interface GatewaySessionContext {
   auditHook: AuditHook;
   /** The console's approvals inbox, when `approval.via` names the console. */
   inbox?: ApprovalInbox;
-  /**
-   * The client request each call serves, so that an approval question goes on its
-   * stream. One for the whole gateway: on Node 20 every `AsyncLocalStorage` ever
-   * entered costs every promise of the process (one per session cost 30% of its CPU).
-   */
-  servedRequests: AsyncLocalStorage<ServedRequest>;
   /** The gateway's learner, when learning from use is on. */
   learner?: SearchLearner;
   /** How many calls after a search a successful call still counts (`learning.window`). */
   learningWindow?: number;
   /** The gateway's programs (`tool_program`), when its config serves them to any session. */
   programs?: GatewayPrograms;
-}
-
-/** The client request a call serves, and its session. */
-export interface ServedRequest {
-  sessionId: string;
-  requestId: RequestId;
 }
 
 /** One session's state: what it shares with the gateway, its server, and its current list. */

@@ -1,7 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { type CallToolRequest, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import {
+  type CallToolRequest,
+  ListToolsRequestSchema,
+  type RequestId,
+} from '@modelcontextprotocol/sdk/types.js';
 import { bridgeErrors, createBridgeTelemetry } from '@tool-search/bridge';
-import { createDispatcher, type Dispatcher, type ToolCallHook } from '@tool-search/hooks';
+import {
+  type ApprovalRequest,
+  createDispatcher,
+  type Dispatcher,
+  type ToolCallHook,
+} from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
 import { errorResult } from '../tool-result/error-result.js';
@@ -61,8 +70,7 @@ export function createGatewaySession(
   reassemble(state);
   const approval = sessionApproval(state);
   state.dispatcher = createSessionDispatcher(state, approval);
-  // Only a session that may ask its client needs to know which request a call serves.
-  handleRequests(state, approval !== undefined);
+  handleRequests(state);
   const unsubscribe = context.options.pool.onToolsChanged(() => {
     // Until the first connect round settles, the list is partial: the decision waits.
     if (state.closed || !context.settle.open) return;
@@ -162,15 +170,20 @@ function elicitationOf(state: SessionState) {
         timeoutMs: approvalConfig.timeoutMs,
         maxArgumentChars: approvalConfig.maxArgumentChars,
         oversize: approvalConfig.oversize,
-        relatedRequestId: () => servedRequestOf(state),
+        relatedRequestId: (request) => servedRequestOf(state, request),
       })
     : undefined;
 }
 
-/** The client request the current call of this session serves, when it is known. */
-function servedRequestOf(state: SessionState) {
-  const served = state.context.servedRequests.getStore();
-  return served?.sessionId === state.id ? served.requestId : undefined;
+/**
+ * The client request a call of this session serves, from the call's own context (the
+ * gateway puts it there, so no async context is needed), when it is known.
+ */
+function servedRequestOf(state: SessionState, request: ApprovalRequest): RequestId | undefined {
+  const context = request.context;
+  if (context?.sessionId !== state.id) return undefined;
+  const id = context['requestId'];
+  return typeof id === 'string' || typeof id === 'number' ? id : undefined;
 }
 
 /** Who is asked, by `approval.via`: the options' adapter, the client, or the console's inbox. */
@@ -262,8 +275,8 @@ function createSessionDispatcher(
 }
 
 /** Answers `tools/list` and `tools/call` once the upstreams settled. */
-function handleRequests(state: SessionState, asks: boolean): void {
-  const { upstreamsSettled, drain, servedRequests } = state.context;
+function handleRequests(state: SessionState): void {
+  const { upstreamsSettled, drain } = state.context;
   const experimental = state.context.options.experimentalCatalog !== false;
   state.server.setRequestHandler(
     experimental ? LIST_REQUEST_SCHEMA : ListToolsRequestSchema,
@@ -284,10 +297,7 @@ function handleRequests(state: SessionState, asks: boolean): void {
       // The SDK's server has just checked this very request against CallToolRequestSchema
       // (a bad one never gets here): parsing it again would only copy it.
       const request = raw as CallToolRequest;
-      const call = () => callSessionTool(state, request, extra, signal);
-      const result = asks
-        ? await servedRequests.run({ sessionId: state.id, requestId: extra.requestId }, call)
-        : await call();
+      const result = await callSessionTool(state, request, extra, signal);
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );

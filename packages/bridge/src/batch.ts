@@ -1,12 +1,14 @@
+import { ownValue } from '@tool-search/core/internal';
 import {
   batchErrors,
   MAX_BATCH_CALLS,
   MAX_DESCRIBE_NAMES,
   MAX_SEARCH_QUERIES,
 } from './batch-limits.js';
+
 import type { BridgeBatchResult } from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
-import { ownValue, parseArguments } from './resolve.js';
+import { parseArguments } from './resolve.js';
 
 export type { BridgeBatchResult } from './bridge-results.js';
 

@@ -1,10 +1,10 @@
 import type { RunawaySearchLimits } from '@tool-search/core';
+import { ownValue } from '@tool-search/core/internal';
 import { answerSearch } from './answer-search.js';
 import type { Assembly } from './assemble.js';
 import type { BridgeBatchResult } from './batch.js';
 import { answerInOrder, planSearch } from './batch.js';
 import type { BridgeErrorResult, ToolSearchResult } from './bridge-results.js';
-import { ownValue } from './resolve.js';
 import type { SearchGuardState } from './search-guard.js';
 import { guardOf } from './search-guard.js';
 import { selectedNames } from './select.js';

@@ -1,6 +1,8 @@
 import {
+  callSucceeded,
   describeError,
   isBridgeToolName,
+  ownValue,
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
@@ -18,7 +20,6 @@ import type {
   HandleBridgeCallOptions,
   ToolDescribeResult,
 } from './bridge-results.js';
-import { looksSuccessful } from './call-outcome.js';
 import type { BridgeErrorCode } from './errors.js';
 import { answerToolSearch, runawayTexts } from './guarded-search.js';
 import { learningOf } from './learning-session.js';
@@ -28,7 +29,6 @@ import {
   echoName,
   nameError,
   nameStatus,
-  ownValue,
   parseArguments,
   resolveCall,
 } from './resolve.js';
@@ -217,7 +217,7 @@ async function answerCall<R, C extends object>(
     dispatchContext.hint = runawayTexts.callDirectly(echoName(resolved.call.name));
   }
   const result = await dispatch(resolved.call, dispatchContext);
-  const ok = (succeeded ?? looksSuccessful)(result);
+  const ok = (succeeded ?? callSucceeded)(result);
   if (ok) {
     bump(assembly, 'successfulCalls');
     guardOf(assembly)?.recordCall();

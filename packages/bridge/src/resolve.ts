@@ -1,5 +1,11 @@
 import type { JsonSchemaObject, ToolCall, ToolDefinition } from '@tool-search/core';
-import { describeError, isBridgeToolName, isRecord, TOOL_CALL } from '@tool-search/core/internal';
+import {
+  describeError,
+  isBridgeToolName,
+  isRecord,
+  ownValue,
+  TOOL_CALL,
+} from '@tool-search/core/internal';
 import type { ArgumentRepair, ArgumentViolation, SkippedKeyword } from '@tool-search/core/validate';
 import type { Assembly } from './assemble.js';
 import { checkDeferredArguments } from './check-arguments.js';
@@ -80,24 +86,6 @@ export function echoName(name: string): string {
   return name.length > MAX_ECHOED_NAME
     ? `${name.slice(0, MAX_ECHOED_NAME)}…(${name.length - MAX_ECHOED_NAME} more characters)`
     : name;
-}
-
-/**
- * Reads a field of an untrusted object: an own property, or a getter of a class
- * instance (an SDK's call object), never something inherited from `Object.prototype`;
- * `undefined` when reading throws.
- */
-export function ownValue(record: unknown, key: string): unknown {
-  if (!isRecord(record)) return undefined;
-  try {
-    if (Object.hasOwn(record, key)) return record[key];
-    const prototype = Object.getPrototypeOf(record);
-    return prototype !== null && prototype !== Object.prototype && key in record
-      ? record[key]
-      : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 /**

@@ -1,5 +1,4 @@
-import { isRecord, TOOL_CALL } from '@tool-search/core/internal';
-import { ownValue } from './resolve.js';
+import { isRecord, ownValue, TOOL_CALL } from '@tool-search/core/internal';
 
 /** What a call shows in an activity feed, a log line or a saved trajectory. */
 export interface UnwrappedToolCall {

@@ -13,6 +13,7 @@
  * @packageDocumentation
  */
 
+export { callSucceeded } from './call-outcome.js';
 export { SEARCH_HIT_DESCRIPTION_LENGTH } from './catalog.js';
 export { registerToolList } from './catalog-cache.js';
 export {
@@ -23,7 +24,7 @@ export {
   TOOL_SEARCH,
 } from './classify.js';
 export { describeError } from './errors.js';
-export { isRecord } from './is-record.js';
+export { isRecord, ownValue } from './is-record.js';
 export { parseLearningExport } from './learning/learning-export.js';
 export { LearningSessionState, learningOf } from './learning/learning-session.js';
 export {

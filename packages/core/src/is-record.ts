@@ -10,3 +10,26 @@
 export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
+
+/**
+ * Reads a field of an untrusted object: an own property, or a getter of a class
+ * instance (an SDK's call object), never something inherited from `Object.prototype`;
+ * `undefined` when reading throws.
+ *
+ * @param record - any value
+ * @param key - the field's name
+ * @returns the field's value, or `undefined`
+ * @throws nothing
+ */
+export function ownValue(record: unknown, key: string): unknown {
+  if (!isRecord(record)) return undefined;
+  try {
+    if (Object.hasOwn(record, key)) return record[key];
+    const prototype = Object.getPrototypeOf(record);
+    return prototype !== null && prototype !== Object.prototype && key in record
+      ? record[key]
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -10,11 +10,10 @@ import type {
   ToolSearchConfigInput,
 } from '@tool-search/core';
 import { createCatalog, planActivation, ToolSearchError } from '@tool-search/core';
-import { isRecord, learningOf } from '@tool-search/core/internal';
+import { callSucceeded, learningOf } from '@tool-search/core/internal';
 import type { PreparedMode } from './capabilities.js';
 import type { PreparedProgrammatic, ProgrammaticOptions } from './programmatic.js';
 import type { BridgeAssemblyShape, PrepareModeOptions } from './settle-mode.js';
-import { renderToolOutcome } from './tool-outcome.js';
 
 /** The options every `prepare*` function takes. */
 export interface PrepareOptions<B extends BridgeAssemblyShape = BridgeAssemblyShape>
@@ -242,9 +241,9 @@ export async function searchDeferred(
 }
 
 /**
- * Tells the session's learning of a call the `dispatch*` helpers settled: it succeeded when
- * the dispatcher ran it and its result is not an error (a denied, failed, cancelled or
- * refused call, or an MCP result with `isError`, never counts).
+ * Tells the session's learning of a call the `dispatch*` helpers settled (core's
+ * `callSucceeded` decides: a denied, failed, cancelled or refused call, or an MCP result
+ * with `isError`, never counts).
  *
  * @param prepared - the preparation the call came from
  * @param name - the session's name of the tool called
@@ -256,10 +255,5 @@ export function noteDispatched(
   name: string,
   outcome: unknown,
 ): void {
-  const learning = learningOf(prepared);
-  if (learning === undefined) return;
-  const result = isRecord(outcome) ? outcome['result'] : undefined;
-  const succeeded =
-    !renderToolOutcome(outcome).isError && !(isRecord(result) && result['isError'] === true);
-  learning.noteCall(name, succeeded);
+  learningOf(prepared)?.noteCall(name, callSucceeded(outcome));
 }

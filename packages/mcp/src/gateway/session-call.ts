@@ -15,6 +15,7 @@ import {
   TOOL_SEARCH,
 } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
+import { callSucceeded } from '@tool-search/core/internal';
 import type { AuditRefusal, DispatchResult, ToolCallContext } from '@tool-search/hooks';
 import { batchCallResult } from '../tool-result/batch-result.js';
 import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-result/call-result.js';
@@ -50,13 +51,6 @@ function batchResults(value: unknown): unknown[] | undefined {
   if (typeof value !== 'object' || value === null || !('results' in value)) return undefined;
   const results = (value as { results: unknown }).results;
   return Array.isArray(results) ? results : undefined;
-}
-
-// A call that ran and answered without an error result.
-function succeeded(result: DispatchResult): boolean {
-  if (result.status !== 'ok') return false;
-  const value = result.result as { isError?: unknown } | null;
-  return !(typeof value === 'object' && value !== null && value.isError === true);
 }
 
 // The MCP result of a dispatched call, with the bridge's hint as one more text part: the
@@ -191,7 +185,7 @@ function bridgeCall(
       let result = await state.dispatcher(real, context);
       await progress.settle();
       // Cut short by the batch's deadline (not by the client): say so.
-      if (deadline?.passed() && !signal.aborted && !succeeded(result)) {
+      if (deadline?.passed() && !signal.aborted && !callSucceeded(result)) {
         result = deadline.result(real, 'cancelled');
       }
       return {
@@ -204,7 +198,7 @@ function bridgeCall(
     {
       refuseUnknownNames: true,
       // What succeeded is the dispatched call's own outcome (an MCP error result is not).
-      succeeded: (value) => isDispatched(value) && succeeded(value[DISPATCHED]),
+      succeeded: (value) => isDispatched(value) && callSucceeded(value[DISPATCHED]),
       onRefused: (refusal) =>
         auditRefusal(state, {
           tool: refusal.name,

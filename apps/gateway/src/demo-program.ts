@@ -3,7 +3,7 @@ import { TOOL_PROGRAM } from '@tool-search/code';
 import type { DemoSession } from './demo-steps.js';
 import { truncate } from './format.js';
 
-/** The program scene 6 runs: a search, a fan-out of three calls, and a call policy stops. */
+/** The program scene 7 runs: a search, a fan-out of three calls, and a call policy stops. */
 export const DEMO_PROGRAM = `const hits = await tools.search('sum of two numbers');
 const pairs = [[1, 2], [3, 4], [5, 6]];
 const sums = await Promise.all(pairs.map(([a, b]) => tools['get-sum']({ a, b })));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   isJSONRPCErrorResponse,
   isJSONRPCNotification,
@@ -34,10 +34,7 @@ const ACCEPT = 'application/json, text/event-stream';
  * @throws {@link ToolSearchError} `gateway_failed` when the SDK's transport has no
  * Web-standard core (an SDK this gateway does not know) or refuses the replay
  */
-export async function replayInitialize(
-  transport: StreamableHTTPServerTransport,
-  record: StoredSession,
-): Promise<void> {
+export async function replayInitialize(transport: Transport, record: StoredSession): Promise<void> {
   const core = (transport as unknown as { _webStandardTransport?: WebCore })._webStandardTransport;
   if (typeof core?.handleRequest !== 'function') {
     throw new ToolSearchError(
@@ -130,7 +127,7 @@ export interface ServerRequestTracking {
  * `store_unavailable`), so an approval asked through it denies
  */
 export function trackServerRequests(
-  transport: StreamableHTTPServerTransport,
+  transport: Transport,
   tracking: ServerRequestTracking,
 ): (message: JSONRPCMessage) => boolean {
   const { store, sessionId, replica } = tracking;

@@ -4,6 +4,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import { createSessionEventStore } from '../store/event-store.js';
 import type { GatewayStore, StoredSession } from '../store/types.js';
+import { DirectHttpTransport } from './http-direct-transport.js';
 import { replayInitialize, trackServerRequests } from './http-replicas.js';
 import { reply, storeFailure } from './http-reply.js';
 import type { SessionActivity, SessionTable, TableEntry } from './http-session-table.js';
@@ -11,7 +12,8 @@ import type { GatewaySession } from './types.js';
 
 /** A session as the HTTP listener keeps it. */
 export interface HttpSession extends TableEntry {
-  transport: StreamableHTTPServerTransport;
+  /** The SDK's transport on a shared store; on this process alone, one with a direct hot path. */
+  transport: StreamableHTTPServerTransport | DirectHttpTransport;
   session: GatewaySession;
   /** Hands a routed answer to this session's server when it asked for it (shared store). */
   deliver?: (message: JSONRPCMessage) => boolean;
@@ -22,6 +24,8 @@ export interface SessionFactoryContext {
   createSession(profile: string | undefined, id: string, principal?: string): GatewaySession;
   /** The shared store, when sessions are shared between replicas. */
   store: GatewayStore | undefined;
+  /** The largest request body a session's transport reads. */
+  maxBodyBytes: number;
   /** This replica's id, unique across replicas: the answers to its questions come to it. */
   replica: string;
   sessions: SessionTable<HttpSession>;
@@ -110,9 +114,9 @@ function createTransport(
   context: SessionFactoryContext,
   { id, principal }: StoredSession,
   onInitialized: () => void,
-): StreamableHTTPServerTransport {
+): StreamableHTTPServerTransport | DirectHttpTransport {
   const { store, sessions } = context;
-  return new StreamableHTTPServerTransport({
+  const options = {
     sessionIdGenerator: () => id,
     onsessioninitialized: onInitialized,
     onsessionclosed: () => {
@@ -125,15 +129,17 @@ function createTransport(
         );
       });
     },
-    ...(store === undefined
-      ? {}
-      : {
-          eventStore: createSessionEventStore(store, id, (error) =>
-            context.onStoreError?.(
-              `a message of session ${id} was sent but not stored, so it cannot be resumed: ${describeError(error)}`,
-            ),
-          ),
-        }),
+  };
+  // On this process alone the hot path is served directly; on a shared store every
+  // event is stored for resumption on any replica, which the SDK's transport does.
+  if (store === undefined) return new DirectHttpTransport(options, context.maxBodyBytes);
+  return new StreamableHTTPServerTransport({
+    ...options,
+    eventStore: createSessionEventStore(store, id, (error) =>
+      context.onStoreError?.(
+        `a message of session ${id} was sent but not stored, so it cannot be resumed: ${describeError(error)}`,
+      ),
+    ),
   });
 }
 

@@ -99,9 +99,11 @@ function describeIdleExpiry(state: ListenerState, soonest: number | undefined): 
 /** What the session steps of the front share. */
 function createFront(state: ListenerState): HttpFront {
   const { host, store, sessions, idleTimeoutMs } = state;
+  const maxBodyBytes = state.options.maxBodyBytes ?? 4 * 1024 * 1024;
   const factory = createSessionFactory({
     createSession: host.createSession,
     store,
+    maxBodyBytes,
     replica: state.replica,
     sessions,
     describePrincipal,
@@ -112,7 +114,7 @@ function createFront(state: ListenerState): HttpFront {
     store,
     factory,
     limits: state.limits,
-    maxBodyBytes: state.options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxBodyBytes,
     idleTimeoutMs,
     accepting: () => state.accepting,
     describePrincipal,

@@ -12,6 +12,7 @@ import {
   type RequestId,
   SUPPORTED_PROTOCOL_VERSIONS,
 } from '@modelcontextprotocol/sdk/types.js';
+import { readBody } from './http-limits.js';
 
 /** How often the sweep looks at the open direct streams. */
 const SWEEP_MS = 10;
@@ -88,44 +89,6 @@ function track(stream: DirectStream): void {
 function replyJsonError(res: ServerResponse, status: number, code: number, message: string): void {
   res.writeHead(status, { 'content-type': 'application/json' });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
-}
-
-/** What reading a request's body gave: its text, or why there is none. */
-type Body = { text: string } | { tooLarge: true } | { broken: true };
-
-function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
-  return new Promise((resolve) => {
-    if (Number(req.headers['content-length']) > maxBytes) return resolve({ tooLarge: true });
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (body: Body) => {
-      if (done) return;
-      done = true;
-      req.off('data', onData);
-      resolve(body);
-    };
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxBytes) {
-        finish({ tooLarge: true });
-        // The rest is read and dropped, so the connection can still carry the answer.
-        req.resume();
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () =>
-      finish({
-        text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString(),
-      }),
-    );
-    req.once('close', () => {
-      if (!req.complete) finish({ broken: true });
-    });
-    req.once('error', () => finish({ broken: true }));
-  });
 }
 
 function isResponse(message: JSONRPCMessage): message is JSONRPCMessage & { id: RequestId } {

@@ -130,6 +130,54 @@ export function armBodyDeadline(req: IncomingMessage, res: ServerResponse, timeo
   req.once('close', clear);
 }
 
+/** What reading a request's body gave: its text, or why there is none. */
+export type Body = { text: string } | { tooLarge: true } | { broken: true };
+
+/**
+ * Reads a request's body of at most `maxBytes` as text: by its `Content-Length` first,
+ * then as it arrives (the rest of a body over the limit is read and dropped, so the
+ * connection can still carry the answer).
+ *
+ * @param req - the request
+ * @param maxBytes - the largest body
+ * @returns the text, `tooLarge`, or `broken` when the client went away mid-body
+ * @throws nothing
+ */
+export function readBody(req: IncomingMessage, maxBytes: number): Promise<Body> {
+  return new Promise((resolve) => {
+    if (Number(req.headers['content-length']) > maxBytes) return resolve({ tooLarge: true });
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = (body: Body) => {
+      if (done) return;
+      done = true;
+      req.off('data', onData);
+      resolve(body);
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxBytes) {
+        finish({ tooLarge: true });
+        // The rest is read and dropped, so the connection can still carry the answer.
+        req.resume();
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on('data', onData);
+    req.once('end', () =>
+      finish({
+        text: chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString(),
+      }),
+    );
+    req.once('close', () => {
+      if (!req.complete) finish({ broken: true });
+    });
+    req.once('error', () => finish({ broken: true }));
+  });
+}
+
 /**
  * Reads a JSON request body of at most `maxBytes`.
  *
@@ -140,18 +188,14 @@ export function armBodyDeadline(req: IncomingMessage, res: ServerResponse, timeo
  * unfinished (the socket closed); `SyntaxError` for a body that is not JSON
  */
 export async function readJson(req: IncomingMessage, maxBytes: number): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > maxBytes) {
-      throw new ToolSearchError(
-        'invalid_argument',
-        `the request body is larger than ${maxBytes} bytes`,
-      );
-    }
-    chunks.push(chunk as Buffer);
+  const body = await readBody(req, maxBytes);
+  if ('tooLarge' in body) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `the request body is larger than ${maxBytes} bytes`,
+    );
   }
-  if (!req.complete) throw new ToolSearchError('invalid_argument', 'the request body ended early');
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  if ('broken' in body)
+    throw new ToolSearchError('invalid_argument', 'the request body ended early');
+  return JSON.parse(body.text);
 }

@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
+import { tiered } from '../../tools/vitest/tiers.mjs';
 
 // The tests run the built CLI (dist/cli.js) as real processes: `pnpm test` builds first.
 export default defineConfig({
-  test: {
+  test: tiered({
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-  },
+  }),
 });

@@ -1,6 +1,8 @@
 /**
- * The code block of packages/mcp/README.md (sync:docs writes the `readme` region into
- * it): a gateway over the servers of a `gateway.json`, served on stdio. So that it runs
+ * The code blocks of packages/mcp/README.md (the `readme` region: the protocol library on
+ * its own) and packages/mcp-http/README.md (the `readme-http` region: `startGateway` of the
+ * hosting package), written into them by sync:docs: a gateway over the servers of a
+ * `gateway.json`, served on stdio. So that it runs
  * as it is, the config names one upstream of our own, a real MCP server on Streamable
  * HTTP in this process; the gateway connects to it, lists its tool, and closes.
  */
@@ -51,17 +53,34 @@ console.error = (...parts: unknown[]) => void progress.push(parts.join(' '));
 
 // #region readme
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { startGateway } from '@tool-search/mcp';
+import { createGatewayServer, createUpstreamPool } from '@tool-search/mcp';
 import { loadGatewayConfig } from '@tool-search/mcp/config';
 
+const config = await loadGatewayConfig('gateway.json'); // { "mcpServers": { ... } }
+const pool = createUpstreamPool(config);
+await pool.start();
+const server = createGatewayServer({ pool, config, contextWindow: 200_000 });
+await server.connect(new StdioServerTransport()); // any MCP transport: one client
+// #endregion readme
+
+assert.deepEqual(
+  pool.tools().map((tool) => tool.name),
+  ['add_note'],
+);
+await server.close();
+await pool.close();
+
+// #region readme-http
+import { startGateway } from '@tool-search/mcp-http';
+
 const gateway = await startGateway({
-  config: await loadGatewayConfig('gateway.json'), // { "mcpServers": { ... } }
+  config: await loadGatewayConfig('gateway.json'),
   transport: new StdioServerTransport(), // or: http: { port: 3000, token }
   contextWindow: 200_000,
   onProgress: (event) => console.error(event.server, event.kind),
 });
 process.once('SIGTERM', () => void gateway.close({ graceMs: 10_000 }));
-// #endregion readme
+// #endregion readme-http
 
 const [status] = await gateway.ready();
 assert.equal(status?.state, 'ready', JSON.stringify(status));

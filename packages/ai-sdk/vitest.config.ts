@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { tiered } from '../../tools/vitest/tiers.mjs';
 
 // The same tests run against ai 7 (the `ai` dev dependency) and ai 6 (the `ai6` alias):
 // the ai6 project points every import of `ai` and `ai/test`, ours included, at ai 6.
@@ -13,10 +14,14 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [
-      { extends: true, test: { name: 'ai7', include: ['src/**/*.test.ts'] } },
+      { extends: true, test: tiered({ name: 'ai7', include: ['src/**/*.test.ts'] }) },
       {
         extends: true,
-        test: { name: 'ai6', include: ['src/**/*.test.ts'], exclude: ['src/**/*.ai7.test.ts'] },
+        test: tiered({
+          name: 'ai6',
+          include: ['src/**/*.test.ts'],
+          exclude: ['src/**/*.ai7.test.ts'],
+        }),
         resolve: {
           alias: [
             { find: /^ai$/, replacement: ai6('index.mjs') },

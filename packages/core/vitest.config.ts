@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { tiered } from '../../tools/vitest/tiers.mjs';
 
 export default defineConfig({
   // Passing tests finish in milliseconds; the roomy timeout is for a loaded CI machine
   // that runs every package's tests at once (property runs wait on the event loop).
-  test: { include: ['src/**/*.test.ts'], testTimeout: 30_000 },
+  test: tiered({ include: ['src/**/*.test.ts'], testTimeout: 30_000 }),
 });

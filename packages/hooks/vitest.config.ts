@@ -1,7 +1,8 @@
 import { defineConfig } from 'vitest/config';
+import { tiered } from '../../tools/vitest/tiers.mjs';
 
 export default defineConfig({
   // Room for a busy machine: passing tests finish in milliseconds, but prompts and
   // property runs wait on the event loop, and CI runs every package at once.
-  test: { include: ['src/**/*.test.ts'], testTimeout: 20_000 },
+  test: tiered({ include: ['src/**/*.test.ts'], testTimeout: 20_000 }),
 });

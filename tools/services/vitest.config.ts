@@ -1,5 +1,6 @@
 import { defineConfig } from 'vitest/config';
+import { tiered } from '../vitest/tiers.mjs';
 
 export default defineConfig({
-  test: { include: ['src/**/*.test.ts'] },
+  test: tiered({ include: ['src/**/*.test.ts'] }),
 });

@@ -8,9 +8,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startGateway } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { writeToolReview } from '@tool-search/mcp/review';
+import { startGateway } from '@tool-search/mcp-http';
 import { chromium } from 'playwright-core';
 import { BUNDLED_SERVERS, resolveBinScript } from '../dist/servers.js';
 

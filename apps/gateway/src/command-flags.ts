@@ -2,7 +2,7 @@ import {
   checkAllowedOrigin,
   DEFAULT_MAX_CONNECTIONS,
   DEFAULT_MAX_SESSIONS,
-} from '@tool-search/mcp';
+} from '@tool-search/mcp-http';
 import {
   DEFAULT_HTTP_PORT,
   DEFAULT_IDLE_TIMEOUT_SECONDS,

@@ -1,5 +1,5 @@
-import { type StartedGateway, startGateway } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
+import { type StartedGateway, startGateway } from '@tool-search/mcp-http';
 import {
   freePort,
   startNginxBalancer,

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type StartedGateway, startGateway } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { writeToolReview } from '@tool-search/mcp/review';
+import { type StartedGateway, startGateway } from '@tool-search/mcp-http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {

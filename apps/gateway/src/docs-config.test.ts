@@ -1,13 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { fromMcpTool, type ToolDefinition } from '@tool-search/core';
+import { fromMcpTool, resolveToolNames, type ToolDefinition } from '@tool-search/core';
 import {
   type ApprovalRequest,
   createDispatcher,
   createToolRuleMatcher,
   type DispatchResult,
 } from '@tool-search/hooks';
-import { createConfigGuardrails, createGatewayApproval, resolveToolNames } from '@tool-search/mcp';
+import { createConfigGuardrails, createGatewayApproval } from '@tool-search/mcp';
 import {
   findUnmatchedRules,
   type GatewayConfig,

@@ -1,4 +1,4 @@
-import { DEFAULT_IDLE_TIMEOUT_MS } from '@tool-search/mcp';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '@tool-search/mcp-http';
 
 /** The environment variable read when `--token` is not given. */
 export const TOKEN_ENV = 'TOOL_SEARCH_GATEWAY_TOKEN';

@@ -1,13 +1,8 @@
-import { fileURLToPath } from 'node:url';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { ToolSearchError } from '@tool-search/core';
-import {
-  DEFAULT_RETRY_FAILED_MS,
-  type StartedGateway,
-  type StartGatewayOptions,
-  startGateway,
-} from '@tool-search/mcp';
+import { DEFAULT_RETRY_FAILED_MS } from '@tool-search/mcp';
 import { findUnmatchedRules, type GatewayConfig } from '@tool-search/mcp/config';
+import { type StartedGateway, type StartGatewayOptions, startGateway } from '@tool-search/mcp-http';
 import { DEFAULT_SHUTDOWN_GRACE_SECONDS, TOKEN_ENV } from './args.js';
 import type { ServeOptions } from './command-flags.js';
 import { readConfigFile } from './config-file.js';
@@ -98,7 +93,6 @@ function shutdown(state: ServeState, signal: NodeJS.Signals | undefined): void {
 }
 
 /** The built front end of the console (apps/gateway/dist/console), from src or dist alike. */
-const CONSOLE_ASSETS = fileURLToPath(new URL('../dist/console/', import.meta.url));
 
 /** The gateway options every transport shares. */
 function commonOptions(state: ServeState): Omit<StartGatewayOptions, 'config'> {
@@ -245,7 +239,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const consoleOn = options.console === true || config.console?.enabled === true;
   await startServing(state, common, {
     http: httpOptionsOf(options),
-    ...(consoleOn ? { console: { assetsDirectory: CONSOLE_ASSETS } } : {}),
+    ...(consoleOn ? { console: {} } : {}),
   });
   reportListening(state);
   return 0;

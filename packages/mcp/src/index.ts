@@ -1,44 +1,36 @@
 /**
- * Tool search for MCP: an upstream pool of MCP servers and a gateway server that puts
- * tool search (the `tool_search` / `tool_describe` / `tool_call` bridge) in front of
- * them, with per-session scopes, guardrails, approvals and a review of upstream tools.
+ * Tool search for MCP, in your process: an upstream pool of MCP servers and a gateway
+ * server that puts tool search (the `tool_search` / `tool_describe` / `tool_call` bridge)
+ * in front of them, with per-session scopes, guardrails, approvals, learning, programs and
+ * a review of upstream tools. It serves a session over any MCP transport you connect
+ * (stdio, in-memory); serving many clients over Streamable HTTP, replicas, `startGateway`
+ * and the operator console live in the hosting package `@tool-search/mcp-http`.
  *
  * The entry points:
- * - {@link startGateway}: pool + server + close in one call, on stdio and/or
- *   Streamable HTTP; what the `tool-search-gateway` app runs.
+ * - {@link createUpstreamPool}: the connections to the upstream servers.
+ * - {@link createGatewayServer}: the MCP server in front of a pool.
  * - `@tool-search/mcp/config`: the config file (`loadGatewayConfig`,
  *   `parseGatewayConfig`) and its types.
  * - `@tool-search/mcp/store/memory` and `@tool-search/mcp/store/redis`: the gateway
  *   stores (the Redis one needs the optional peer `@redis/client`).
  * - `@tool-search/mcp/review`: the review of upstream tools (fingerprints, the review
  *   file, the poisoning screen).
- * - {@link createUpstreamPool}: the connections to the upstream servers.
- * - {@link createGatewayServer}: the MCP server in front of a pool, for your own wiring.
- * - {@link validateGatewayHttpOptions}, {@link isLoopbackHost} and
- *   {@link checkAllowedOrigin}: the checks of the HTTP options, for a CLI of your own.
  *
  * @example
  * ```ts
- * import { startGateway } from '@tool-search/mcp';
+ * import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+ * import { createGatewayServer, createUpstreamPool } from '@tool-search/mcp';
  * import { loadGatewayConfig } from '@tool-search/mcp/config';
  *
- * const gateway = await startGateway({
- *   config: await loadGatewayConfig('gateway.json'),
- *   http: true, // 127.0.0.1, a free port, a random token
- * });
- * console.log(gateway.url, gateway.token);
+ * const config = await loadGatewayConfig('gateway.json');
+ * const pool = createUpstreamPool(config);
+ * await pool.start();
+ * const gateway = createGatewayServer({ pool, config });
+ * await gateway.connect(new StdioServerTransport());
  * ```
  *
  * @packageDocumentation
  */
-export type { ApprovalInbox } from './console/approval-inbox.js';
-export { answerPendingApproval, createApprovalInbox } from './console/approval-inbox.js';
-export type { GatewayConsole, GatewayConsoleOptions } from './console/console.js';
-export { CONSOLE_PATH, createGatewayConsole } from './console/console.js';
-export type { DiffLine } from './console/console-diff.js';
-export type { ConsoleActivity } from './console/console-feed.js';
-export type { ConsoleSearchHit } from './console/console-search.js';
-export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
 export type { McpErrorCode } from './errors.js';
 export { isMcpErrorCode, MCP_ERROR_CODES } from './errors.js';
 export {
@@ -46,47 +38,30 @@ export {
   createElicitationApproval,
   createGatewayApproval,
 } from './gateway/approval.js';
+export type { ApprovalInbox } from './gateway/approval-inbox.js';
+export {
+  answerPendingApproval,
+  createApprovalInbox,
+  isApprovalDecision,
+} from './gateway/approval-inbox.js';
 export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
-export type { HttpTokens } from './gateway/http-auth.js';
-export type { HttpPrincipal, HttpRequestContext, HttpStep } from './gateway/http-chain.js';
-export type { GatewayReadiness } from './gateway/http-health.js';
-export {
-  DEFAULT_BODY_TIMEOUT_MS,
-  DEFAULT_HEADERS_TIMEOUT_MS,
-  DEFAULT_KEEP_ALIVE_TIMEOUT_MS,
-  DEFAULT_MAX_CONNECTIONS,
-  DEFAULT_MAX_SESSIONS,
-} from './gateway/http-limits.js';
-export type { HttpMount, HttpMountContext } from './gateway/http-mount.js';
-export type {
-  GatewayHttpCloseOptions,
-  GatewayHttpListener,
-  GatewayHttpOptions,
-} from './gateway/http-options.js';
-export { DEFAULT_IDLE_TIMEOUT_MS } from './gateway/http-options.js';
-export {
-  checkAllowedOrigin,
-  isLoopbackHost,
-  validateGatewayHttpOptions,
-} from './gateway/http-validation.js';
 export { openLearningStore } from './gateway/learning.js';
 export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
+export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';
 export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
-export type { StartedGateway, StartGatewayOptions } from './gateway/start.js';
-export { startGateway } from './gateway/start.js';
 export type {
   GatewayActivity,
   GatewayCloseOptions,
   GatewayConnectOptions,
+  GatewayOpenSessionOptions,
   GatewayServerOptions,
   GatewaySession,
   GatewayToolSource,
   WarmUpReport,
 } from './gateway/types.js';
-export { createSessionEventStore } from './store/event-store.js';
 export { openGatewayStore } from './store/open-store.js';
 export type {
   AnswerRouting,
@@ -139,5 +114,3 @@ export type {
   UpstreamState,
   UpstreamToolInfo,
 } from './upstream/pool-types.js';
-export type { NamedUpstreamTool, UpstreamToolEntry } from './upstream/tool-names.js';
-export { resolveToolNames, serverPrefix } from './upstream/tool-names.js';

@@ -15,8 +15,8 @@ import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { startGateway } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
+import { startGateway } from '@tool-search/mcp-http';
 import { percentile } from './measure.js';
 
 const FAN_OUT = 10;

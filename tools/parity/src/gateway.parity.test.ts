@@ -12,8 +12,8 @@ import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/
 import { TOOL_CALL } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import type { DispatchResult } from '@tool-search/hooks';
-import { type StartedGateway, startGateway } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
+import { type StartedGateway, startGateway } from '@tool-search/mcp-http';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

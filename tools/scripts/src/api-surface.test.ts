@@ -19,6 +19,7 @@ describe('the public surface of each package', () => {
       '@tool-search/core',
       '@tool-search/hooks',
       '@tool-search/mcp',
+      '@tool-search/mcp-http',
       '@tool-search/providers',
       '@tool-search/terminal',
       '@tool-search/toolsets',

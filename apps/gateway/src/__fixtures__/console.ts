@@ -5,7 +5,9 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** The built front end of the console (`pnpm build` makes it). */
-export const CONSOLE_ASSETS = fileURLToPath(new URL('../../dist/console/', import.meta.url));
+export const CONSOLE_ASSETS = fileURLToPath(
+  new URL('../../../../packages/mcp-http/dist/console-ui/', import.meta.url),
+);
 
 /** The hostile upstream of the mcp package's fixtures. */
 export const HOSTILE_SERVER = fileURLToPath(

@@ -1,5 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
   type CallToolResult,
   type ElicitRequest,
@@ -7,6 +8,7 @@ import {
   type ElicitResult,
   ToolListChangedNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { GatewayServer } from '../gateway/server.js';
 
 /** An SDK client with a counter of `tools/list_changed` notifications. */
 export interface TestClient {
@@ -43,19 +45,20 @@ export function wrapClient(client: Client, transport?: StreamableHTTPClientTrans
   };
 }
 
-/**
- * Connects an SDK client to a gateway over Streamable HTTP. With `listen: false` the
- * client never keeps an SSE stream (`GET`) open: it is told the server offers none
- * (405), as the spec allows, so the session is idle between its requests.
- */
-export async function connectHttpClient(
-  url: string,
-  options: {
-    token?: string;
-    elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
-    listen?: boolean;
-  } = {},
-): Promise<TestClient> {
+/** How a test client presents itself: a token as it would over HTTP, or a profile. */
+export interface ClientOptions {
+  /** A token of the config: a profile's token opens a session of that profile. */
+  token?: string;
+  /** The session's profile (instead of a token). */
+  profile?: string;
+  /** Answers elicitation requests (the client then declares the capability). */
+  elicit?: (params: ElicitRequest['params']) => ElicitResult | Promise<ElicitResult>;
+  /** Ignored in process (an HTTP client's GET stream). */
+  listen?: boolean;
+}
+
+/** A new SDK client, answering elicitations when `elicit` is given. */
+export function createTestClient(options: Pick<ClientOptions, 'elicit'> = {}): Client {
   const client = new Client(
     { name: 'gateway-test', version: '1.0.0' },
     { capabilities: options.elicit ? { elicitation: { form: {} } } : {} },
@@ -64,20 +67,59 @@ export async function connectHttpClient(
     const elicit = options.elicit;
     client.setRequestHandler(ElicitRequestSchema, async (request) => elicit(request.params));
   }
-  const headers: Record<string, string> = options.token
-    ? { Authorization: `Bearer ${options.token}` }
-    : {};
-  const transport = new StreamableHTTPClientTransport(new URL(url), {
-    requestInit: { headers },
-    ...(options.listen === false
-      ? {
-          fetch: async (input: string | URL, init?: RequestInit) =>
-            init?.method === 'GET' ? new Response(null, { status: 405 }) : fetch(input, init),
-        }
-      : {}),
-  });
-  const wrapped = wrapClient(client, transport);
-  await client.connect(transport);
+  return client;
+}
+
+/**
+ * The profile and principal a token stands for, as the HTTP front maps them: a profile's
+ * token is `profile:<name>`, any other token the gateway's own (`default`).
+ */
+function principalOf(
+  gateway: GatewayServer,
+  options: ClientOptions,
+): { profile?: string; principal?: string } {
+  if (options.profile !== undefined) return { profile: options.profile };
+  if (options.token === undefined) return {};
+  for (const [name, profile] of Object.entries(gateway.profiles)) {
+    if (profile.token === options.token) return { profile: name, principal: `profile:${name}` };
+  }
+  return { principal: 'default' };
+}
+
+/**
+ * Opens a session of a gateway on a linked in-memory transport pair and gives the
+ * client's side (not started), for a client of the test's own making.
+ */
+export async function openInProcess(
+  gateway: GatewayServer,
+  options: Pick<ClientOptions, 'token' | 'profile'> = {},
+): Promise<InMemoryTransport> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  // As over a socket, each message the gateway sends arrives in a turn of its own, in
+  // order: the SDK handles a notification a microtask after it reads it, so a response
+  // delivered in the same turn would overtake the progress sent before it.
+  const send = serverSide.send.bind(serverSide);
+  serverSide.send = (message, sendOptions) =>
+    new Promise((resolve, reject) =>
+      setImmediate(() => send(message, sendOptions).then(resolve, reject)),
+    );
+  const session = gateway.openSession(principalOf(gateway, options));
+  await session.server.connect(serverSide);
+  return clientSide;
+}
+
+/**
+ * Connects an SDK client to a gateway in process (a linked in-memory transport pair):
+ * the session's profile and principal come from `token` as over HTTP.
+ */
+export async function connectClient(
+  gateway: GatewayServer,
+  options: ClientOptions = {},
+): Promise<TestClient> {
+  const clientSide = await openInProcess(gateway, options);
+  const client = createTestClient(options);
+  const wrapped = wrapClient(client);
+  await client.connect(clientSide);
   return wrapped;
 }
 

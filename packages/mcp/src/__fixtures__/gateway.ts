@@ -1,10 +1,9 @@
 import { join } from 'node:path';
 import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
-import type { GatewayHttpListener } from '../gateway/http.js';
 import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
 import type { GatewayActivity } from '../gateway/types.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
-import { connectHttpClient, type TestClient } from './clients.js';
+import { connectClient, type TestClient } from './clients.js';
 import {
   everythingServer,
   filesystemServer,
@@ -17,14 +16,13 @@ export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 export const FILES_TOKEN = 'files-token-0123456789abcdef';
 export const MEMORY_TOKEN = 'memory-token-0123456789abcdef';
 
-/** A gateway over real and misbehaving upstreams, on HTTP, with an admin client. */
+/** A gateway over real and misbehaving upstreams, with an admin client in process. */
 export interface TestGateway {
   workspace: ReturnType<typeof tempWorkspace>;
   activity: GatewayActivity[];
   config: GatewayConfig;
   pool: UpstreamPool;
   gateway: GatewayServer;
-  listener: GatewayHttpListener;
   admin: TestClient;
   close(): Promise<void>;
 }
@@ -65,15 +63,13 @@ export async function startTestGateway(): Promise<TestGateway> {
     contextWindow: 32_000,
     onActivity: (entry) => activity.push(entry),
   });
-  const listener = await gateway.listenHttp({ token: ADMIN_TOKEN });
-  const admin = await connectHttpClient(listener.url, { token: ADMIN_TOKEN });
+  const admin = await connectClient(gateway, { token: ADMIN_TOKEN });
   return {
     workspace,
     activity,
     config,
     pool,
     gateway,
-    listener,
     admin,
     async close() {
       await admin.close();

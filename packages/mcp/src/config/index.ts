@@ -35,5 +35,6 @@ export type {
   LearningConfig,
   StdioServerConfig,
   ToolPatternsConfig,
+  ToolReviewConfig,
   UpstreamServerConfig,
 } from './schemas.js';

@@ -1,13 +1,12 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import {
   everythingServer,
   filesystemServer,
   memoryServer,
   tempWorkspace,
 } from '../__fixtures__/servers.js';
-import type { GatewayHttpListener } from '../gateway/http.js';
 import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { parseGatewayConfig } from './parse.js';
@@ -48,7 +47,6 @@ describe('the gateway with per-server loading (real MCP servers)', () => {
   const workspace = tempWorkspace();
   let pool: UpstreamPool;
   let gateway: GatewayServer;
-  let listener: GatewayHttpListener;
   let client: TestClient;
 
   beforeAll(async () => {
@@ -67,8 +65,7 @@ describe('the gateway with per-server loading (real MCP servers)', () => {
     pool = createUpstreamPool(config);
     await pool.start();
     gateway = createGatewayServer({ pool, config, contextWindow: 100_000_000 });
-    listener = await gateway.listenHttp({ token: TOKEN });
-    client = await connectHttpClient(listener.url, { token: TOKEN });
+    client = await connectClient(gateway, { token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import { slowServer } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { BATCH_META_KEY } from '../tool-result/batch-result.js';
@@ -25,8 +25,7 @@ describe('the gateway: a tool_call batch has an overall deadline', () => {
     pool = createUpstreamPool(config, { cancelGraceMs: 300 });
     await pool.start();
     gateway = createGatewayServer({ pool, config, batchDeadlineMs: DEADLINE_MS });
-    const listener = await gateway.listenHttp({ token: TOKEN });
-    client = await connectHttpClient(listener.url, { token: TOKEN });
+    client = await connectClient(gateway, { token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {

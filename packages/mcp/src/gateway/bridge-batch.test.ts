@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import { everythingServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
@@ -37,8 +37,7 @@ describe('the gateway bridge: batches, select: and strict definitions', () => {
       strictBridge: true,
       onActivity: (entry) => activity.push(entry),
     });
-    const listener = await gateway.listenHttp({ token: TOKEN });
-    client = await connectHttpClient(listener.url, { token: TOKEN });
+    client = await connectClient(gateway, { token: TOKEN });
   }, 60_000);
 
   afterAll(async () => {

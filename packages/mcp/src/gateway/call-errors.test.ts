@@ -1,7 +1,7 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallHook } from '@tool-search/hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import { fixtureServer } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
@@ -41,8 +41,7 @@ describe('the gateway answers calls it cannot carry out', () => {
     pool = createUpstreamPool(config);
     await pool.start();
     gateway = createGatewayServer({ pool, config, hooks: [unserialisable] });
-    const listener = await gateway.listenHttp();
-    client = await connectHttpClient(listener.url);
+    client = await connectClient(gateway);
   }, 30_000);
 
   afterAll(async () => {

@@ -3,12 +3,11 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type CallToolResult, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod/v4';
-import { textOf } from '../__fixtures__/clients.js';
+import { openInProcess, textOf } from '../__fixtures__/clients.js';
 import { filesystemServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
@@ -200,17 +199,15 @@ function specifyDraftCatalog(connect: () => Connect) {
   });
 }
 
-describe('the draft MCP catalog over Streamable HTTP', () => {
+describe('the draft MCP catalog in process', () => {
   let pool: UpstreamPool;
   let gateway: GatewayServer;
-  let url: string;
 
   beforeAll(async () => {
     const config = parseGatewayConfig({ mcpServers, toolSearch: { enabled: 'on' }, profiles });
     pool = createUpstreamPool(config);
     await pool.start();
     gateway = createGatewayServer({ pool, config });
-    url = (await gateway.listenHttp({ port: 0, token: 'admin-token-0123456789abcdef' })).url;
   }, 30_000);
 
   afterAll(async () => {
@@ -219,13 +216,7 @@ describe('the draft MCP catalog over Streamable HTTP', () => {
   });
 
   specifyDraftCatalog(
-    () => (speaks) =>
-      clientOn(
-        new StreamableHTTPClientTransport(new URL(url), {
-          requestInit: { headers: { Authorization: `Bearer ${FILES_TOKEN}` } },
-        }),
-        speaks,
-      ),
+    () => async (speaks) => clientOn(await openInProcess(gateway, { token: FILES_TOKEN }), speaks),
   );
 });
 
@@ -254,8 +245,7 @@ describe('createGatewayServer with experimentalCatalog: false', () => {
   it('advertises nothing and answers tools/catalog with method not found', async () => {
     const pool = createUpstreamPool(parseGatewayConfig({ mcpServers: {} }));
     const gateway = createGatewayServer({ pool, experimentalCatalog: false });
-    const { url } = await gateway.listenHttp({ port: 0 });
-    const client = await clientOn(new StreamableHTTPClientTransport(new URL(url)), true);
+    const client = await clientOn(await openInProcess(gateway), true);
     try {
       expect(client.getServerCapabilities()?.experimental).toBeUndefined();
       expect((await refusal(client, 'tools/catalog', {})).code).toBe(-32601);

@@ -89,11 +89,17 @@ describe('tool_program from the gateway over stdio', () => {
     expect(program.result).toEqual({ sums: 3, write: 'denied' });
     expect(questions).toHaveLength(1);
     expect(questions[0]).toContain('Eve');
-    expect(progress.map((update) => update.message)).toEqual([
+    // The SDK client handles a notification a microtask after it reads it and a response at
+    // once: when the last update and the result come in one read of the pipe, the result
+    // wins (see server.test.ts). What arrives is the updates in order, the last maybe lost.
+    const expected = [
       'tools.call("get-sum"): ok',
       'tools.call("get-sum"): ok',
       'tools.call("get-sum"): ok',
       'tools.call("create_entities"): denied by approval \'elicitation\'',
-    ]);
+    ];
+    const messages = progress.map((update) => update.message);
+    expect(messages.length).toBeGreaterThanOrEqual(expected.length - 1);
+    expect(messages).toEqual(expected.slice(0, messages.length));
   });
 });

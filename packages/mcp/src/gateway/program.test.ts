@@ -6,7 +6,7 @@ import type { ProgramResult } from '@tool-search/code';
 import type { ToolCall } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type TestClient, textOf, until } from '../__fixtures__/clients.js';
-import { type HttpGateway, startHttpGateway } from '../__fixtures__/http-gateway.js';
+import { type ServedGateway, startServedGateway } from '../__fixtures__/served-gateway.js';
 import {
   everythingServer,
   fixtureServer,
@@ -30,14 +30,14 @@ describe('the gateway serves tool_program', () => {
   const activity: GatewayActivity[] = [];
   const started: ToolCall[] = [];
   const questions: string[] = [];
-  let served: HttpGateway;
+  let served: ServedGateway;
   let gateway: GatewayServer;
   let client: TestClient;
   let recall: TestClient;
   let plain: TestClient;
 
   beforeAll(async () => {
-    served = await startHttpGateway(
+    served = await startServedGateway(
       {
         mcpServers: {
           everything: everythingServer(),
@@ -58,7 +58,6 @@ describe('the gateway serves tool_program', () => {
         },
         approval: { require: ['create_entities'], fallback: 'deny' },
       },
-      TOKEN,
       {
         onActivity: (entry) => activity.push(entry),
         hooks: [{ name: 'started', beforeCall: (call) => void started.push(call) }],
@@ -278,27 +277,24 @@ describe('the gateway serves tool_program', () => {
 
 describe('tool_program in a hostile pass', () => {
   // Shares nothing with the suite above: its own gateway, so a crash shows here.
-  let served: HttpGateway;
+  let served: ServedGateway;
   let client: TestClient;
 
   beforeAll(async () => {
-    served = await startHttpGateway(
-      {
-        mcpServers: {
-          everything: everythingServer(),
-          garbage: fixtureServer('garbage-server.mjs', {
-            GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024),
-          }),
-        },
-        // One program at a time, and time enough to spin: only a stopped worker frees the slot.
-        programs: {
-          enabled: true,
-          limits: { maxSourceBytes: 4096, maxBytesIn: 1024 * 1024, cpuTimeMs: 120_000 },
-          workers: { maxConcurrentPrograms: 1 },
-        },
+    served = await startServedGateway({
+      mcpServers: {
+        everything: everythingServer(),
+        garbage: fixtureServer('garbage-server.mjs', {
+          GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024),
+        }),
       },
-      TOKEN,
-    );
+      // One program at a time, and time enough to spin: only a stopped worker frees the slot.
+      programs: {
+        enabled: true,
+        limits: { maxSourceBytes: 4096, maxBytesIn: 1024 * 1024, cpuTimeMs: 120_000 },
+        workers: { maxConcurrentPrograms: 1 },
+      },
+    });
     client = await served.connect({ token: TOKEN });
   }, 60_000);
 

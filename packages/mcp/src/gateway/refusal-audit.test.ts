@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
 import { fixtureServer, slowServer } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -7,7 +7,6 @@ import type { GatewayStore } from '../store/types.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 
-const TOKEN = 'refusal-gateway-token-0123456789';
 const NARROW = 'refusal-narrow-token-0123456789';
 
 // Two real upstreams; the 'narrow' profile sees only the first: 'hang' is out of its scope.
@@ -27,8 +26,7 @@ describe('the gateway audits calls refused as out of the session scope', () => {
     await pool.start();
     store = createMemoryStore();
     gateway = createGatewayServer({ pool, config, store });
-    const listener = await gateway.listenHttp({ token: TOKEN });
-    client = await connectHttpClient(listener.url, { token: NARROW });
+    client = await connectClient(gateway, { token: NARROW });
   }, 60_000);
 
   afterAll(async () => {

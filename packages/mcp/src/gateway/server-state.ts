@@ -8,17 +8,15 @@ import {
   DEFAULT_GUARDRAILS_CONFIG,
   type GatewayProfile,
 } from '../config/schemas.js';
-import { createApprovalInbox } from '../console/approval-inbox.js';
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { waitForUpstreams } from '../upstream/wait.js';
+import { createApprovalInbox } from './approval-inbox.js';
 import { type CallDrain, createCallDrain } from './call-drain.js';
 import { createConfigGuardrails } from './guardrails.js';
-import type { GatewayHttpListener } from './http.js';
-import type { GatewayReadiness } from './http-health.js';
 import { createGatewayLearner } from './learning.js';
 import { createGatewayPrograms } from './program-gateway.js';
 import { createGatewaySession } from './session.js';
@@ -27,13 +25,47 @@ import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from '.
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
 
-/** One gateway's state: the checked config, its open sessions and listeners. */
+/** How ready a gateway is, for a readiness probe (`GET /readyz` of an HTTP host). */
+export interface GatewayReadiness {
+  /** The store answers and the upstreams' first connect round is over with one ready (or none configured). */
+  ready: boolean;
+  /** `ok` or `unavailable` (why stays in the gateway's log: the probe needs no token). */
+  store: string;
+  /** The upstream servers by state, e.g. `{ ready: 2, failed: 1 }`; absent before they settle. */
+  upstreams?: Record<string, number>;
+  /** Why it is not ready, in words. */
+  detail?: string;
+}
+
+/**
+ * A host of gateway sessions on a transport of its own (an HTTP listener): the gateway's
+ * `close()` stops it accepting before the drain and closes it after.
+ */
+export interface GatewayHost {
+  /**
+   * Stops taking new connections and sessions; requests in flight go on.
+   *
+   * @returns nothing
+   * @throws nothing
+   */
+  stopAccepting(): void;
+  /**
+   * Closes, letting requests in flight finish for up to `graceMs`.
+   *
+   * @param options.graceMs - how long requests in flight may still finish
+   * @returns once closed
+   * @throws nothing
+   */
+  close(options?: { graceMs?: number }): Promise<void>;
+}
+
+/** One gateway's state: the checked config, its open sessions and hosts. */
 export interface GatewayState {
   readonly options: GatewayServerOptions;
   readonly profiles: Record<string, GatewayProfile>;
   readonly store: GatewayStore;
   readonly sessions: Map<string, GatewaySession>;
-  readonly listeners: Set<GatewayHttpListener>;
+  readonly listeners: Set<GatewayHost>;
   /** Every session's calls in flight, so that a shutdown answers each of them. */
   readonly drain: CallDrain;
   /** What every new session shares with the gateway. */

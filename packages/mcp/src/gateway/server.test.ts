@@ -2,11 +2,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CallToolResult, ElicitRequest } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
 import { ADMIN_TOKEN, startTestGateway, type TestGateway } from '../__fixtures__/gateway.js';
 import type { GatewayConfig } from '../config/parse.js';
 import type { UpstreamPool } from '../upstream/pool.js';
-import type { GatewayHttpListener } from './http.js';
 import { createGatewayServer, type GatewayActivity, type GatewayServer } from './server.js';
 
 const _PING = { jsonrpc: '2.0', id: 2, method: 'ping' };
@@ -28,13 +27,12 @@ describe('createGatewayServer', () => {
   let activity: GatewayActivity[];
   let pool: UpstreamPool;
   let gateway: GatewayServer;
-  let listener: GatewayHttpListener;
   let admin: TestClient;
   let config: GatewayConfig;
 
   beforeAll(async () => {
     setup = await startTestGateway();
-    ({ workspace, activity, pool, gateway, listener, admin, config } = setup);
+    ({ workspace, activity, pool, gateway, admin, config } = setup);
   }, 30_000);
 
   afterAll(async () => {
@@ -47,7 +45,6 @@ describe('createGatewayServer', () => {
     expect(names).toContain('read_text_file');
     expect(names).not.toContain('get-sum');
     expect(names).not.toContain('create_entities');
-    expect(listener.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
   });
 
   it('searches the deferred tools of every server', async () => {
@@ -202,7 +199,7 @@ describe('createGatewayServer', () => {
   it('asks a client that supports elicitation, and follows its answer', async () => {
     const asked: ElicitRequest['params'][] = [];
     let answer: 'allow-once' | 'allow-session' | 'decline' = 'allow-once';
-    const person = await connectHttpClient(listener.url, {
+    const person = await connectClient(gateway, {
       token: ADMIN_TOKEN,
       elicit: (params) => {
         asked.push(params);
@@ -252,8 +249,7 @@ describe('createGatewayServer', () => {
       pool,
       config: { ...config, profiles: {}, approval: { ...config.approval, timeoutMs: 300 } },
     });
-    const http = await strict.listenHttp();
-    const silent = await connectHttpClient(http.url, { elicit: () => new Promise(() => {}) });
+    const silent = await connectClient(strict, { elicit: () => new Promise(() => {}) });
     try {
       const path = join(workspace.directory, 'unanswered.txt');
       const result = await silent.call('write_file', { path, content: 'late' });
@@ -289,8 +285,7 @@ describe('createGatewayServer', () => {
       config: { ...config, profiles: {} },
       callTimeoutMs: 500,
     });
-    const http = await quick.listenHttp();
-    const impatient = await connectHttpClient(http.url);
+    const impatient = await connectClient(quick);
     try {
       const hung = await impatient.call('hang', {});
       expect(hung.isError).toBe(true);

@@ -1,11 +1,12 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { type SearchLearner, ToolSearchError } from '@tool-search/core';
+import type { GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import type { DrainReport } from './call-drain.js';
-import { type GatewayHttpListener, type GatewayHttpOptions, listenGatewayHttp } from './http.js';
-import type { GatewayReadiness } from './http-health.js';
 import {
   createGatewayState,
+  type GatewayHost,
+  type GatewayReadiness,
   type GatewayState,
   gatewayReadiness,
   openSession,
@@ -13,6 +14,7 @@ import {
 import type {
   GatewayCloseOptions,
   GatewayConnectOptions,
+  GatewayOpenSessionOptions,
   GatewayServerOptions,
   GatewaySession,
 } from './types.js';
@@ -39,24 +41,33 @@ export interface GatewayServer {
    */
   connect(transport: Transport, options?: GatewayConnectOptions): Promise<GatewaySession>;
   /**
-   * Serves Streamable HTTP. Safe by default: binds to 127.0.0.1, refuses foreign
-   * `Origin`s (403) and `Host`s, and requires a bearer token whenever it binds to any
-   * other address. Each profile with a `token` in the config is chosen by that token.
-   * Browser pages on the allowed origins get CORS answers (preflights included);
-   * sessions idle for `idleTimeoutMs` (30 minutes by default) are closed. Sessions are
-   * capped per token (a token at its cap closes its own oldest idle session), sockets
-   * are capped, and slow headers and bodies are cut off (408).
+   * Opens a session whose transport a host connects itself (`session.server.connect`):
+   * what a hosting package (Streamable HTTP in `@tool-search/mcp-http`) calls for each
+   * new client. {@link GatewayServer.connect} is this plus the connect.
    *
-   * @param options - see {@link GatewayHttpOptions}
-   * @returns the listener with its `url` and `close()`
-   * @throws {@link ToolSearchError} `invalid_config` when binding to a non-loopback
-   * address without a token, for a token shorter than 16 characters, an allowed origin
-   * that is not a serialized origin, a negative `idleTimeoutMs`, or a session,
-   * connection or timeout limit that is not a whole number of 1 or more;
-   * `invalid_argument` once {@link GatewayServer.close} began; the listen error when
-   * the port is taken
+   * @param options.profile - the session's profile @defaultValue the gateway's `profile`
+   * @param options.id - the session id @defaultValue a random UUID
+   * @param options.principal - who opened it (e.g. its token's principal)
+   * @returns the session, not yet connected
+   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile;
+   * `invalid_argument` once {@link GatewayServer.close} began
    */
-  listenHttp(options?: GatewayHttpOptions): Promise<GatewayHttpListener>;
+  openSession(options?: GatewayOpenSessionOptions): GatewaySession;
+  /**
+   * Registers a host (a listener of a transport of its own) so that
+   * {@link GatewayServer.close} stops it accepting before the drain and closes it after.
+   *
+   * @param host - the host
+   * @returns a function that forgets the host (call it when the host closes first)
+   * @throws {@link ToolSearchError} `invalid_argument` once {@link GatewayServer.close} began
+   */
+  attachHost(host: GatewayHost): () => void;
+  /** The config's profiles by name (a host maps its tokens to them). */
+  readonly profiles: Readonly<Record<string, GatewayProfile>>;
+  /** The profile of a session opened without one, if the options named one. */
+  readonly defaultProfile: string | undefined;
+  /** Told of store trouble that did not fail a request (from the options). */
+  readonly onStoreError: ((message: string) => void) | undefined;
   /** The open sessions. */
   sessions(): GatewaySession[];
   /** Where sessions, approvals, events and the audit trail are kept. */
@@ -134,7 +145,23 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       await session.server.connect(transport);
       return session;
     },
-    listenHttp: (httpOptions = {}) => listenHttp(state, httpOptions),
+    openSession: (openOptions = {}) => {
+      refuseWhileDraining(state, 'it takes no new sessions');
+      return openSession(
+        state,
+        openOptions.profile ?? options.profile,
+        openOptions.id,
+        openOptions.principal,
+      );
+    },
+    attachHost: (host) => {
+      refuseWhileDraining(state, 'it takes no new host');
+      state.listeners.add(host);
+      return () => state.listeners.delete(host);
+    },
+    profiles: state.profiles,
+    defaultProfile: options.profile,
+    onStoreError: options.onStoreError,
     sessions: () => [...state.sessions.values()],
     store: state.store,
     learner: state.learner,
@@ -147,34 +174,6 @@ function refuseWhileDraining(state: GatewayState, what: string): void {
   if (state.drain.draining) {
     throw new ToolSearchError('invalid_argument', `The gateway is shutting down: ${what}.`);
   }
-}
-
-async function listenHttp(
-  state: GatewayState,
-  httpOptions: GatewayHttpOptions,
-): Promise<GatewayHttpListener> {
-  refuseWhileDraining(state, 'it opens no new listener');
-  const { options } = state;
-  const listener = await listenGatewayHttp(
-    {
-      createSession: (profile, id, principal) => openSession(state, profile, id, principal),
-      profiles: state.profiles,
-      ...(options.profile === undefined ? {} : { defaultProfile: options.profile }),
-      store: state.store,
-      readiness: () => gatewayReadiness(state),
-      ...(options.onStoreError === undefined ? {} : { onStoreError: options.onStoreError }),
-    },
-    httpOptions,
-  );
-  state.listeners.add(listener);
-  const close = listener.close;
-  return {
-    ...listener,
-    async close(closeOptions) {
-      state.listeners.delete(listener);
-      await close(closeOptions);
-    },
-  };
 }
 
 async function closeGateway(

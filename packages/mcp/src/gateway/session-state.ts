@@ -17,9 +17,9 @@ import {
 import type { AuditHook, Dispatcher, Guardrail } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
-import type { ApprovalInbox } from '../console/approval-inbox.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
+import type { ApprovalInbox } from './approval-inbox.js';
 import type { CallDrain } from './call-drain.js';
 import type { DisclosureState } from './disclosure-state.js';
 import type { GatewayPrograms } from './program-gateway.js';

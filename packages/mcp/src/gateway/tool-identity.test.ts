@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { ApprovalAdapter, ApprovalRequest } from '@tool-search/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
 import { hostileServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
@@ -69,8 +69,7 @@ async function startGateway(
         }
       : {}),
   });
-  const listener = await gateway.listenHttp({ token: TOKEN });
-  const client = await connectHttpClient(listener.url, { token: TOKEN });
+  const client = await connectClient(gateway, { token: TOKEN });
   const entry = { pool, gateway, client };
   running.push(entry);
   return entry;

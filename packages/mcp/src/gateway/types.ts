@@ -196,6 +196,16 @@ export interface GatewayConnectOptions {
   profile?: string;
 }
 
+/** Options of {@link GatewayServer.openSession}. */
+export interface GatewayOpenSessionOptions {
+  /** The session's profile. @defaultValue the server's `profile` */
+  profile?: string;
+  /** The session id. @defaultValue a random UUID */
+  id?: string;
+  /** Who opened the session (e.g. its token's principal); `''` or absent for nobody in particular. */
+  principal?: string;
+}
+
 /** Options of {@link GatewayServer.close}. */
 export interface GatewayCloseOptions {
   /** How long calls in flight may still finish, in milliseconds. @defaultValue 0 */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectHttpClient, type TestClient } from '../__fixtures__/clients.js';
+import { connectClient, type TestClient } from '../__fixtures__/clients.js';
 import { hostileServer } from '../__fixtures__/servers.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
@@ -22,8 +22,7 @@ async function run(raw: Record<string, unknown>): Promise<Running> {
   const pool = createUpstreamPool(config, { reconnect: false });
   await pool.start();
   const gateway = createGatewayServer({ pool, config, contextWindow: 200_000 });
-  const listener = await gateway.listenHttp({ token: TOKEN });
-  const client = await connectHttpClient(listener.url, { token: TOKEN });
+  const client = await connectClient(gateway, { token: TOKEN });
   return {
     pool,
     gateway,
@@ -158,8 +157,7 @@ describe('a gateway over a tool source of another kind', () => {
       pool: source,
       config: { limits: { ...DEFAULT_UPSTREAM_LIMITS, maxDescriptionChars: 1_000 } },
     });
-    const listener = await gateway.listenHttp({ token: TOKEN });
-    const client = await connectHttpClient(listener.url, { token: TOKEN });
+    const client = await connectClient(gateway, { token: TOKEN });
     try {
       const listed = await client.client.listTools();
       const tool = listed.tools.find((entry) => entry.name === 'long_tool');

@@ -7,8 +7,9 @@
  */
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { startGateway, type WarmUpReport } from '@tool-search/mcp';
+import type { WarmUpReport } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
+import { startGateway } from '@tool-search/mcp-http';
 
 const require = createRequire(import.meta.url);
 const GATEWAY_CLI = join(

@@ -1,0 +1,68 @@
+import { ToolSearchError } from '@tool-search/core';
+import type { GatewayStore, UpstreamPool } from '@tool-search/mcp';
+import type { ToolReviewConfig } from '@tool-search/mcp/config';
+import { readToolReview, reviewKey, writeToolReview } from '@tool-search/mcp/review';
+
+/**
+ * What the review keeps for a tool an operator held: no definition has this
+ * fingerprint, so the tool is held as changed until it is accepted again.
+ */
+export const HELD_BY_OPERATOR = 'held:by-operator';
+
+/** Where the accepted fingerprints live: the shared store with replicas, else the review file. */
+export interface ConsoleReview {
+  /** The accepted fingerprints. */
+  read(): Promise<Map<string, string>>;
+  /**
+   * Accepts a tool's current definition (it is served once the pool reads the review
+   * again, within a second or so).
+   *
+   * @throws `ToolSearchError` `invalid_argument` for a key the pool does not list
+   */
+  accept(key: string): Promise<void>;
+  /** Holds a tool back until it is accepted again. */
+  hold(key: string): Promise<void>;
+}
+
+/**
+ * The console's side of the tool review.
+ *
+ * @param pool - the upstream pool (the current fingerprints)
+ * @param review - the `review` section
+ * @param store - the gateway's store (a shared one holds the fingerprints)
+ * @returns the review
+ * @throws nothing
+ */
+export function createConsoleReview(
+  pool: Pick<UpstreamPool, 'fingerprints'>,
+  review: ToolReviewConfig,
+  store: GatewayStore,
+): ConsoleReview {
+  const read = () => (store.shared ? store.getFingerprints() : readToolReview(review.file));
+  const write = (accepted: Map<string, string>) =>
+    store.shared ? store.putFingerprints(accepted) : writeToolReview(review.file, accepted);
+  const current = (key: string) => {
+    const found = pool.fingerprints().find((item) => reviewKey(item.server, item.name) === key);
+    if (found === undefined) {
+      throw new ToolSearchError('invalid_argument', `No upstream lists the tool '${key}'.`, {
+        data: { field: 'key' },
+      });
+    }
+    return found.fingerprint;
+  };
+  return {
+    read,
+    async accept(key) {
+      const fingerprint = current(key);
+      const accepted = await read();
+      accepted.set(key, fingerprint);
+      await write(accepted);
+    },
+    async hold(key) {
+      current(key);
+      const accepted = await read();
+      accepted.set(key, HELD_BY_OPERATOR);
+      await write(accepted);
+    },
+  };
+}

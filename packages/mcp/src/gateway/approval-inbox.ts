@@ -1,0 +1,208 @@
+import { randomUUID } from 'node:crypto';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  ApprovalAdapter,
+  ApprovalAnswer,
+  ApprovalDecision,
+  ApprovalRequest,
+} from '@tool-search/hooks';
+import type { AnswerRouting, GatewayStore, PendingApproval } from '../store/types.js';
+
+const DECISIONS: readonly ApprovalDecision[] = ['allow-once', 'allow-session', 'deny'];
+
+/**
+ * Whether a value is one of the three approval decisions (`allow-once`, `allow-session`,
+ * `deny`): what an inbox's answerer checks an operator's answer with.
+ *
+ * @param value - anything
+ * @returns whether it is a decision
+ * @throws nothing
+ */
+export function isApprovalDecision(value: unknown): value is ApprovalDecision {
+  return typeof value === 'string' && (DECISIONS as readonly string[]).includes(value);
+}
+
+/** Who waits for an answer: the calls of this replica in the approvals inbox. */
+export interface ApprovalInbox {
+  /**
+   * The approval adapter of one session: each question goes into the store's approvals
+   * inbox (so that every replica's console lists it) and waits for an operator.
+   *
+   * @param session - the session's id and profile
+   * @returns the adapter; its `request` never rejects (a store that is down denies)
+   */
+  adapter(session: { id: string; profile?: string }): ApprovalAdapter;
+  /** Stops listening for answers; calls still waiting are denied. */
+  close(): Promise<void>;
+}
+
+type Waiting = (decision: ApprovalDecision) => void;
+
+function decisionOf(message: JSONRPCMessage): ApprovalDecision {
+  const result = 'result' in message ? (message.result as { decision?: unknown }) : undefined;
+  return isApprovalDecision(result?.decision) ? result.decision : 'deny';
+}
+
+/** The record of one call waiting in the inbox. */
+function pendingOf(
+  request: ApprovalRequest,
+  session: { id: string; profile?: string },
+  timeoutMs: number,
+): PendingApproval {
+  const { call, tool } = request;
+  const origin = tool !== undefined && tool.name === call.name ? tool.origin : undefined;
+  const askedAt = Date.now();
+  return {
+    id: randomUUID(),
+    sessionId: session.id,
+    ...(session.profile === undefined ? {} : { profile: session.profile }),
+    tool: call.name,
+    ...(origin === undefined ? {} : { origin: { server: origin.server, name: origin.name } }),
+    ...(tool?.toolset === undefined ? {} : { toolset: tool.toolset }),
+    arguments: call.arguments,
+    ...(tool?.annotations?.destructiveHint === true ? { destructive: true } : {}),
+    askedAt,
+    expiresAt: askedAt + timeoutMs,
+  };
+}
+
+/** One replica's inbox: its channel in the store and the calls it holds. */
+class InboxState {
+  readonly replica = `console:${randomUUID()}`;
+  readonly waiting = new Map<string, Waiting>();
+  private subscribed: Promise<() => Promise<void>> | undefined;
+
+  constructor(
+    readonly store: GatewayStore,
+    readonly timeoutMs: number,
+  ) {}
+
+  listen(): Promise<() => Promise<void>> {
+    this.subscribed ??= this.store.subscribe(this.replica, ({ message }) => {
+      const id = 'id' in message ? message.id : undefined;
+      if (typeof id === 'string') this.waiting.get(id)?.(decisionOf(message));
+    });
+    return this.subscribed;
+  }
+
+  async ask(pending: PendingApproval, signal: AbortSignal | undefined): Promise<ApprovalAnswer> {
+    await this.listen();
+    const answered = new Promise<ApprovalDecision | 'timeout' | 'cancelled'>((resolve) => {
+      const timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
+      const onAbort = () => resolve('cancelled');
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.waiting.set(pending.id, (decision) => {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(decision);
+      });
+    });
+    await this.store.openQuestion({
+      sessionId: pending.sessionId,
+      questionId: pending.id,
+      replica: this.replica,
+    });
+    await this.store.putPendingApproval(pending);
+    const outcome = await answered;
+    this.waiting.delete(pending.id);
+    await this.settle(pending, outcome === 'timeout' || outcome === 'cancelled');
+    return answerOf(pending, outcome, this.timeoutMs);
+  }
+
+  /** Takes the call off the inbox; an unanswered question is closed too. */
+  private async settle(pending: PendingApproval, unanswered: boolean): Promise<void> {
+    await Promise.allSettled([
+      this.store.removePendingApproval(pending.id),
+      unanswered ? this.store.closeQuestion(pending.sessionId, pending.id) : undefined,
+    ]);
+  }
+}
+
+function answerOf(
+  pending: PendingApproval,
+  outcome: ApprovalDecision | 'timeout' | 'cancelled',
+  timeoutMs: number,
+): ApprovalAnswer {
+  switch (outcome) {
+    case 'timeout':
+      return {
+        decision: 'deny',
+        reason: `Nobody answered in the console within ${Math.round(timeoutMs / 1000)} s, so the call of '${pending.tool}' is denied.`,
+      };
+    case 'cancelled':
+      return { decision: 'deny', reason: `The call of '${pending.tool}' was cancelled.` };
+    case 'deny':
+      return {
+        decision: 'deny',
+        reason: `An operator denied the call of '${pending.tool}' in the console.`,
+      };
+    default:
+      return { decision: outcome };
+  }
+}
+
+/**
+ * Creates a replica's approvals inbox: a call that needs approval is listed in the
+ * store (every replica's console shows it) and waits for an operator's answer, which
+ * the store routes to exactly this replica and this call (`openQuestion` /
+ * `routeAnswer`). No answer within `timeoutMs` denies; so does a store that is down.
+ *
+ * @param store - the gateway's store
+ * @param options.timeoutMs - how long a call waits for an answer
+ * @returns the inbox
+ * @throws nothing
+ */
+export function createApprovalInbox(
+  store: GatewayStore,
+  options: { timeoutMs: number },
+): ApprovalInbox {
+  const state = new InboxState(store, options.timeoutMs);
+  return {
+    adapter(session) {
+      return {
+        name: 'console',
+        async request(request) {
+          try {
+            return await state.ask(pendingOf(request, session, options.timeoutMs), request.signal);
+          } catch (error) {
+            return {
+              decision: 'deny',
+              reason: `The call of '${request.call.name}' could not be put to the console (${error instanceof Error ? error.message : String(error)}).`,
+            };
+          }
+        },
+      };
+    },
+    async close() {
+      for (const resolve of state.waiting.values()) resolve('deny');
+      const unsubscribe = await state.listen().catch(() => undefined);
+      await unsubscribe?.();
+    },
+  };
+}
+
+/**
+ * Answers a call waiting in the approvals inbox, from any replica: the store hands the
+ * decision to exactly the replica and call that asked, and takes it off the inbox.
+ *
+ * @param store - the gateway's store
+ * @param id - the pending approval's id
+ * @param decision - the operator's answer
+ * @returns `delivered`; `unknown` when nothing waits under that id (answered already,
+ * timed out, cancelled); `orphaned` when the replica that asked is gone
+ * @throws `ToolSearchError` `store_unavailable` when the store is down
+ */
+export async function answerPendingApproval(
+  store: GatewayStore,
+  id: string,
+  decision: ApprovalDecision,
+): Promise<AnswerRouting> {
+  const pending = (await store.listPendingApprovals()).find((item) => item.id === id);
+  if (pending === undefined) return 'unknown';
+  const routing = await store.routeAnswer({
+    sessionId: pending.sessionId,
+    message: { jsonrpc: '2.0', id, result: { decision } },
+  });
+  if (routing !== 'delivered') await store.removePendingApproval(id);
+  return routing;
+}

@@ -1,0 +1,42 @@
+// The two tiers of every package's tests. The fast tier needs no child process and no
+// service: every file but the integration ones, with a setup file that refuses to start
+// a process. The integration tier is the rest: `*.int.test.ts` (a process, a service or
+// another runtime is the subject) and `*.browser.test.ts` (headless Chromium).
+// `TEST_TIER=fast` or `TEST_TIER=integration` picks one; unset, a run takes both.
+import { fileURLToPath } from 'node:url';
+import { configDefaults } from 'vitest/config';
+
+/** The files of the integration tier. */
+export const INTEGRATION_FILES = ['src/**/*.int.test.ts', 'src/**/*.browser.test.ts'];
+
+/** The setup file of the fast tier: any child process it starts fails its test. */
+export const NO_SPAWN_SETUP = fileURLToPath(new URL('./no-spawn.ts', import.meta.url));
+
+/**
+ * Narrows a package's (or a project's) `test` options to the tier of `TEST_TIER`.
+ *
+ * @param {import('vitest/node').InlineConfig} test
+ * @returns {import('vitest/node').InlineConfig}
+ */
+export function tiered(test) {
+  const tier = process.env['TEST_TIER'];
+  if (tier === 'fast') {
+    return {
+      ...test,
+      exclude: [...configDefaults.exclude, ...(test.exclude ?? []), ...INTEGRATION_FILES],
+      setupFiles: [...toArray(test.setupFiles), NO_SPAWN_SETUP],
+      passWithNoTests: true,
+    };
+  }
+  if (tier === 'integration') {
+    return { ...test, include: INTEGRATION_FILES, passWithNoTests: true };
+  }
+  if (tier !== undefined && tier !== '') {
+    throw new Error(`TEST_TIER must be 'fast' or 'integration', not '${tier}'`);
+  }
+  return test;
+}
+
+function toArray(value) {
+  return value === undefined ? [] : Array.isArray(value) ? value : [value];
+}

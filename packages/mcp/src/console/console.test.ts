@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, textOf, until } from '../__fixtures__/clients.js';
-import { hostileServer } from '../__fixtures__/servers.js';
+import { hostileInProcess } from '../__fixtures__/in-process.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { type StartedGateway, startGateway } from '../gateway/start.js';
 import { answerPendingApproval } from './approval-inbox.js';
@@ -8,7 +8,7 @@ import { answerPendingApproval } from './approval-inbox.js';
 const TOKEN = 'console-test-token-0123456789ab';
 
 const config = parseGatewayConfig({
-  mcpServers: { hostile: hostileServer() },
+  mcpServers: { hostile: hostileInProcess() },
   approval: { require: ['hostile_echo'], via: 'elicitation-or-console', timeoutMs: 30_000 },
   console: { enabled: true },
 });

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { CallToolResultSchema, ErrorCode } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient, until } from '../__fixtures__/clients.js';
-import { fixtureServer } from '../__fixtures__/servers.js';
+import { hangInProcess } from '../__fixtures__/in-process.js';
 import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import type { GatewayHttpListener, GatewayHttpOptions } from './http.js';
@@ -83,7 +83,7 @@ describe('listenHttp limits', () => {
 
   beforeAll(async () => {
     config = parseGatewayConfig({
-      mcpServers: { hang: fixtureServer('hang-server.mjs') },
+      mcpServers: { hang: hangInProcess() },
       profiles: {
         alice: { token: ALICE },
         bob: { token: BOB },

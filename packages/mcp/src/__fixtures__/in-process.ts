@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createServer as createEverything } from '@modelcontextprotocol/server-everything/dist/server/index.js';
 import { createChangingServer } from './changing-server.mjs';
+import { createCrashServer } from './crash-server.mjs';
 import { createHangServer } from './hang-server.mjs';
 import { createHostileServer } from './hostile-server.mjs';
 import { createMalformedServer } from './malformed-server.mjs';
@@ -63,6 +64,20 @@ export function everythingInProcess(): InProcessEntry {
 /** `changing-server.mjs` in-process (`env`: `FIXTURE_PAGE_SIZE`). */
 export function changingInProcess(env: Record<string, string> = {}): InProcessEntry {
   return inProcessServer(() => createChangingServer(env));
+}
+
+/** `crash-server.mjs` in-process: its `crash` tool closes the link mid-call. */
+export function crashInProcess(): InProcessEntry {
+  return inProcessServer((link) => createCrashServer({ crash: () => void link.close() }));
+}
+
+/** A server that cannot be reached: every connect fails (as a command that is not there). */
+export function unreachableInProcess(): InProcessEntry {
+  return {
+    transport: () => {
+      throw new Error('fixture: this server cannot be reached');
+    },
+  };
 }
 
 /** `hang-server.mjs` in-process. */

@@ -3,7 +3,9 @@ import { request as httpRequest } from 'node:http';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient } from '../__fixtures__/clients.js';
-import { everythingServer, filesystemServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { everythingInProcess } from '../__fixtures__/in-process.js';
+import { tempWorkspace } from '../__fixtures__/servers.js';
+import { filesystemInProcess } from '../__fixtures__/worker-server.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import type { GatewayHttpListener } from './http.js';
@@ -176,8 +178,8 @@ describe('the Streamable HTTP endpoint under arbitrary requests (fuzzed)', () =>
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        everything: everythingServer(),
-        filesystem: filesystemServer(workspace.directory),
+        everything: everythingInProcess(),
+        filesystem: filesystemInProcess(workspace.directory),
       },
       toolSearch: { enabled: 'on' },
       profiles: { files: { enabledToolsets: ['mcp-filesystem'], token: PROFILE_TOKEN } },

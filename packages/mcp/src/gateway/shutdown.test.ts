@@ -1,7 +1,7 @@
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, textOf } from '../__fixtures__/clients.js';
-import { everythingServer, fixtureServer } from '../__fixtures__/servers.js';
+import { everythingInProcess, hangInProcess } from '../__fixtures__/in-process.js';
 import { type GatewayConfig, parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { SHUTTING_DOWN_ERROR_CODE } from './call-drain.js';
@@ -13,7 +13,7 @@ describe('GatewayServer.close({ graceMs })', () => {
 
   beforeAll(async () => {
     config = parseGatewayConfig({
-      mcpServers: { hang: fixtureServer('hang-server.mjs'), everything: everythingServer() },
+      mcpServers: { hang: hangInProcess(), everything: everythingInProcess() },
       toolSearch: { enabled: 'off' },
     });
     pool = createUpstreamPool(config);

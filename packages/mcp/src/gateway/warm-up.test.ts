@@ -6,7 +6,9 @@ import {
 } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectHttpClient, type TestClient } from '../__fixtures__/clients.js';
-import { everythingServer, filesystemServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { everythingInProcess } from '../__fixtures__/in-process.js';
+import { tempWorkspace } from '../__fixtures__/servers.js';
+import { filesystemInProcess } from '../__fixtures__/worker-server.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import type { GatewayHttpListener } from './http.js';
@@ -43,8 +45,8 @@ describe('the gateway warm-up', () => {
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        everything: everythingServer(),
-        filesystem: filesystemServer(workspace.directory),
+        everything: everythingInProcess(),
+        filesystem: filesystemInProcess(workspace.directory),
       },
       toolSearch: { enabled: 'on' },
       profiles: { files: { enabledToolsets: ['mcp-filesystem'], token: FILES_TOKEN } },

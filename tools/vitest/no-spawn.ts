@@ -33,8 +33,13 @@ for (const name of GUARDED) {
 // `import { spawn } from 'node:child_process'` reads the ESM facade: bring it in line.
 syncBuiltinESMExports();
 
+/** The attempts this file made so far, forgotten once read (for the guard's own test). */
+export function takeSpawnAttempts(): string[] {
+  return attempts.splice(0);
+}
+
 afterAll(() => {
-  if (attempts.length === 0) return;
-  const seen = attempts.splice(0);
+  const seen = takeSpawnAttempts();
+  if (seen.length === 0) return;
   throw new Error(`${NO_SPAWN_MESSAGE}; this file tried: ${seen.join(', ')}`);
 });

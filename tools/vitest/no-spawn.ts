@@ -1,27 +1,45 @@
-// The fast tier's setup file: a test that starts a child process fails, naming what it
-// started, so that a process start never hides in the fast tier. Every way Node starts
-// one goes through these functions (cross-spawn and execa call them too).
+// The fast tier's guard: a vitest setup file (`setupFiles: ['<repo>/tools/vitest/no-spawn.ts']`)
+// that makes every way of starting a child process throw. A test that needs a process (stdio
+// framing, a crash, the CLI, a service) belongs in the integration tier: `*.int.test.ts`.
+// Each attempt is also remembered and fails the file after its tests, so that a test which
+// expects a start to fail (a missing command) cannot pass by catching the guard's error.
 import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { afterAll } from 'vitest';
 
-const require = createRequire(import.meta.url);
-const childProcess = require('node:child_process') as Record<string, unknown>;
+/** The message of the guard's error. */
+export const NO_SPAWN_MESSAGE =
+  'fast tier: a test may not start a child process (name it *.int.test.ts)';
 
-const STARTS = [
+const GUARDED = [
   'spawn',
-  'spawnSync',
   'fork',
   'exec',
-  'execSync',
   'execFile',
+  'spawnSync',
+  'execSync',
   'execFileSync',
 ] as const;
 
-for (const name of STARTS) {
+const require = createRequire(import.meta.url);
+const childProcess = require('node:child_process') as Record<string, unknown>;
+const attempts: string[] = [];
+
+for (const name of GUARDED) {
   childProcess[name] = (command: unknown) => {
-    throw new Error(
-      `fast tier: a test may not start a child process (${name} ${String(command)}); ` +
-        'talk to an in-process server, or name the file *.int.test.ts',
-    );
+    attempts.push(`${name}(${String(command)})`);
+    throw new Error(NO_SPAWN_MESSAGE);
   };
 }
+// `import { spawn } from 'node:child_process'` reads the ESM facade: bring it in line.
 syncBuiltinESMExports();
+
+/** The attempts this file made so far, forgotten once read (for the guard's own test). */
+export function takeSpawnAttempts(): string[] {
+  return attempts.splice(0);
+}
+
+afterAll(() => {
+  const seen = takeSpawnAttempts();
+  if (seen.length === 0) return;
+  throw new Error(`${NO_SPAWN_MESSAGE}; this file tried: ${seen.join(', ')}`);
+});

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { filesystemServer, tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
+import { tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
+import { filesystemInProcess } from '../../mcp/src/__fixtures__/worker-server.js';
 import { connectHttpClient, textOf } from './__fixtures__/clients.js';
 import { type StartedGateway, startGateway } from './start.js';
 
@@ -13,7 +14,7 @@ describe('approval questions over Streamable HTTP', () => {
     workspace = tempWorkspace();
     gateway = await startGateway({
       config: parseGatewayConfig({
-        mcpServers: { filesystem: filesystemServer(workspace.directory) },
+        mcpServers: { filesystem: filesystemInProcess(workspace.directory) },
         toolSearch: { enabled: 'off' },
         approval: { require: ['write_file'], fallback: 'deny', timeoutMs: 20_000 },
       }),

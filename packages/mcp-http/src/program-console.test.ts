@@ -6,7 +6,8 @@ import type { ProgramResult } from '@tool-search/code';
 import type { GatewayServer } from '@tool-search/mcp';
 import { answerPendingApproval } from '@tool-search/mcp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { memoryServer, tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
+import { tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
+import { memoryInProcess } from '../../mcp/src/__fixtures__/worker-server.js';
 import { type TestClient, textOf, until } from './__fixtures__/clients.js';
 import { type HttpGateway, startHttpGateway } from './__fixtures__/http-gateway.js';
 
@@ -21,7 +22,7 @@ describe('tool_program with approvals in the console inbox', () => {
   beforeAll(async () => {
     served = await startHttpGateway(
       {
-        mcpServers: { memory: memoryServer(join(workspace.directory, 'memory.jsonl')) },
+        mcpServers: { memory: memoryInProcess(join(workspace.directory, 'memory.jsonl')) },
         programs: { enabled: true, allow: ['create_entities'] },
         approval: { require: ['create_entities'], via: 'console' },
       },

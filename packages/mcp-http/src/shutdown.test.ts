@@ -7,7 +7,7 @@ import {
 } from '@tool-search/mcp';
 import { type GatewayConfig, parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { everythingServer, fixtureServer } from '../../mcp/src/__fixtures__/servers.js';
+import { everythingInProcess, hangInProcess } from '../../mcp/src/__fixtures__/in-process.js';
 import { connectHttpClient, textOf } from './__fixtures__/clients.js';
 import { listenGatewayHttp } from './http/http.js';
 
@@ -17,7 +17,7 @@ describe('GatewayServer.close({ graceMs })', () => {
 
   beforeAll(async () => {
     config = parseGatewayConfig({
-      mcpServers: { hang: fixtureServer('hang-server.mjs'), everything: everythingServer() },
+      mcpServers: { hang: hangInProcess(), everything: everythingInProcess() },
       toolSearch: { enabled: 'off' },
     });
     pool = createUpstreamPool(config);

@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ToolSearchError } from '@tool-search/core';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, describe, expect, it } from 'vitest';
-import { memoryServer } from '../../mcp/src/__fixtures__/servers.js';
+import { memoryInProcess } from '../../mcp/src/__fixtures__/worker-server.js';
 import { connectHttpClient } from './__fixtures__/clients.js';
 import {
   checkAllowedOrigin,
@@ -16,12 +16,13 @@ import { startGateway } from './start.js';
 const folder = mkdtempSync(join(tmpdir(), 'tool-search-start-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-/** A stdio upstream that leaves a marker file when it is spawned (then exits). */
+/** An in-process upstream that leaves a marker file when it is started (then is gone). */
 function markerServer(marker: string) {
   return {
-    command: process.execPath,
-    args: ['-e', "require('node:fs').writeFileSync(process.env.MARKER, '')"],
-    env: { MARKER: marker },
+    transport: () => {
+      writeFileSync(marker, '');
+      throw new Error('the marker server leaves once it has left its marker');
+    },
   };
 }
 
@@ -38,7 +39,7 @@ async function invalidConfig(promise: Promise<unknown>): Promise<string> {
 describe('startGateway', () => {
   it('serves the pooled tools over HTTP with a random token, and closes the upstreams', async () => {
     const config = parseGatewayConfig({
-      mcpServers: { memory: memoryServer(join(folder, 'memory.jsonl')) },
+      mcpServers: { memory: memoryInProcess(join(folder, 'memory.jsonl')) },
       toolSearch: { enabled: false },
     });
     const gateway = await startGateway({ config, http: true });

@@ -1,21 +1,18 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { parseToolSearchConfig } from '@tool-search/core';
 import { createGatewayServer, createUpstreamPool } from '@tool-search/mcp';
-import { afterAll, describe, expect, it } from 'vitest';
-import { slowServer } from '../../mcp/src/__fixtures__/servers.js';
+import { describe, expect, it } from 'vitest';
+import { slowInProcess } from '../../mcp/src/__fixtures__/in-process.js';
 import { connectHttpClient, textOf, until } from './__fixtures__/clients.js';
 import { listenGatewayHttp } from './http/http.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'tool-search-startup-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-/** A gateway that serves before its pool is ready; `late` connects once its go file exists. */
-async function startEarly(name: string, upstreamsWaitMs: number) {
-  const goFile = join(folder, `${name}.go`);
+/** A gateway that serves before its pool is ready; `late` starts once `go` is called. */
+async function startEarly(_name: string, upstreamsWaitMs: number) {
+  let go: () => void = () => {};
+  const released = new Promise<void>((resolve) => {
+    go = resolve;
+  });
   const pool = createUpstreamPool(
-    { mcpServers: { late: slowServer({ SLOW_GO_FILE: goFile }) } },
+    { mcpServers: { late: slowInProcess({ ready: released }) } },
     { connectTimeoutMs: 30_000 },
   );
   const ready = pool.start();
@@ -29,7 +26,7 @@ async function startEarly(name: string, upstreamsWaitMs: number) {
   const client = await connectHttpClient(listener.url);
   return {
     client,
-    go: () => writeFileSync(goFile, ''),
+    go,
     async close() {
       await client.close();
       await gateway.close();

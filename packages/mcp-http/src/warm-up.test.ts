@@ -13,11 +13,9 @@ import {
 } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  everythingServer,
-  filesystemServer,
-  tempWorkspace,
-} from '../../mcp/src/__fixtures__/servers.js';
+import { everythingInProcess } from '../../mcp/src/__fixtures__/in-process.js';
+import { tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
+import { filesystemInProcess } from '../../mcp/src/__fixtures__/worker-server.js';
 import { connectHttpClient, type TestClient } from './__fixtures__/clients.js';
 import type { GatewayHttpListener } from './http/http.js';
 import { listenGatewayHttp } from './http/http.js';
@@ -52,8 +50,8 @@ describe('the gateway warm-up', () => {
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        everything: everythingServer(),
-        filesystem: filesystemServer(workspace.directory),
+        everything: everythingInProcess(),
+        filesystem: filesystemInProcess(workspace.directory),
       },
       toolSearch: { enabled: 'on' },
       profiles: { files: { enabledToolsets: ['mcp-filesystem'], token: FILES_TOKEN } },

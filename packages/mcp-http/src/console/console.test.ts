@@ -1,14 +1,14 @@
 import { answerPendingApproval } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileServer } from '../../../mcp/src/__fixtures__/servers.js';
+import { hostileInProcess } from '../../../mcp/src/__fixtures__/in-process.js';
 import { connectHttpClient, textOf, until } from '../__fixtures__/clients.js';
 import { type StartedGateway, startGateway } from '../start.js';
 
 const TOKEN = 'console-test-token-0123456789ab';
 
 const config = parseGatewayConfig({
-  mcpServers: { hostile: hostileServer() },
+  mcpServers: { hostile: hostileInProcess() },
   approval: { require: ['hostile_echo'], via: 'elicitation-or-console', timeoutMs: 30_000 },
   console: { enabled: true },
 });

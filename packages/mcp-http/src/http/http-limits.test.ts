@@ -8,7 +8,7 @@ import {
 } from '@tool-search/mcp';
 import { type GatewayConfig, parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fixtureServer } from '../../../mcp/src/__fixtures__/servers.js';
+import { hangInProcess } from '../../../mcp/src/__fixtures__/in-process.js';
 import { connectHttpClient, type TestClient, until } from '../__fixtures__/clients.js';
 import type { GatewayHttpListener, GatewayHttpOptions } from './http.js';
 import { listenGatewayHttp } from './http.js';
@@ -88,7 +88,7 @@ describe('listenHttp limits', () => {
 
   beforeAll(async () => {
     config = parseGatewayConfig({
-      mcpServers: { hang: fixtureServer('hang-server.mjs') },
+      mcpServers: { hang: hangInProcess() },
       profiles: {
         alice: { token: ALICE },
         bob: { token: BOB },

@@ -9,11 +9,9 @@ import {
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  everythingServer,
-  filesystemServer,
-  tempWorkspace,
-} from '../../../mcp/src/__fixtures__/servers.js';
+import { everythingInProcess } from '../../../mcp/src/__fixtures__/in-process.js';
+import { tempWorkspace } from '../../../mcp/src/__fixtures__/servers.js';
+import { filesystemInProcess } from '../../../mcp/src/__fixtures__/worker-server.js';
 import { connectHttpClient } from '../__fixtures__/clients.js';
 import type { GatewayHttpListener } from './http.js';
 import { listenGatewayHttp } from './http.js';
@@ -185,8 +183,8 @@ describe('the Streamable HTTP endpoint under arbitrary requests (fuzzed)', () =>
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        everything: everythingServer(),
-        filesystem: filesystemServer(workspace.directory),
+        everything: everythingInProcess(),
+        filesystem: filesystemInProcess(workspace.directory),
       },
       toolSearch: { enabled: 'on' },
       profiles: { files: { enabledToolsets: ['mcp-filesystem'], token: PROFILE_TOKEN } },

@@ -5,18 +5,21 @@ import type { GatewayActivity } from '../gateway/types.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { connectClient, type TestClient } from './clients.js';
 import {
-  everythingServer,
-  filesystemServer,
-  fixtureServer,
-  memoryServer,
-  tempWorkspace,
-} from './servers.js';
+  changingInProcess,
+  crashInProcess,
+  everythingInProcess,
+  hangInProcess,
+  malformedInProcess,
+  unreachableInProcess,
+} from './in-process.js';
+import { tempWorkspace } from './servers.js';
+import { filesystemInProcess, memoryInProcess } from './worker-server.js';
 
 export const ADMIN_TOKEN = 'admin-token-0123456789abcdef';
 export const FILES_TOKEN = 'files-token-0123456789abcdef';
 export const MEMORY_TOKEN = 'memory-token-0123456789abcdef';
 
-/** A gateway over real and misbehaving upstreams, with an admin client in process. */
+/** A gateway over real and misbehaving upstreams (in-process), with an admin client in process. */
 export interface TestGateway {
   workspace: ReturnType<typeof tempWorkspace>;
   activity: GatewayActivity[];
@@ -29,7 +32,7 @@ export interface TestGateway {
 
 /**
  * Starts the gateway of the server and HTTP tests: everything, filesystem and memory,
- * a changing, a crashing, a hanging and a malformed server, and a missing command;
+ * a changing, a crashing, a hanging and a malformed server, and one that cannot be reached;
  * profiles `files` and `memory` with tokens; a pin, a guardrail and an approval rule.
  */
 export async function startTestGateway(): Promise<TestGateway> {
@@ -37,14 +40,14 @@ export async function startTestGateway(): Promise<TestGateway> {
   const activity: GatewayActivity[] = [];
   const config = parseGatewayConfig({
     mcpServers: {
-      everything: everythingServer(),
-      filesystem: filesystemServer(workspace.directory),
-      memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
-      changing: fixtureServer('changing-server.mjs'),
-      crashy: fixtureServer('crash-server.mjs'),
-      hang: fixtureServer('hang-server.mjs'),
-      malformed: fixtureServer('malformed-server.mjs'),
-      missing: { command: join(workspace.directory, 'no-such-command') },
+      everything: everythingInProcess(),
+      filesystem: filesystemInProcess(workspace.directory),
+      memory: memoryInProcess(join(workspace.directory, 'memory.jsonl')),
+      changing: changingInProcess(),
+      crashy: crashInProcess(),
+      hang: hangInProcess(),
+      malformed: malformedInProcess(),
+      missing: unreachableInProcess(),
     },
     toolSearch: { enabled: 'auto', threshold_pct: 10 },
     profiles: {

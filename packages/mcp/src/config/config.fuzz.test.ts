@@ -60,6 +60,8 @@ function expectWellFormed(outcome: GatewayConfig | ToolSearchError): void {
   expect(typeof outcome.mcpServers).toBe('object');
   for (const server of Object.values(outcome.mcpServers)) {
     if (server.type === 'stdio') expect(server.command.length).toBeGreaterThan(0);
+    // JSON holds no function: an in-process entry never comes out of it.
+    else if (server.type === 'in-process') expect.fail('an in-process entry from JSON');
     else expect(server.url).toMatch(/^https?:/);
   }
   expect(Array.isArray(outcome.warnings)).toBe(true);

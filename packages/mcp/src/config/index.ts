@@ -32,6 +32,7 @@ export type {
   GatewayProfile,
   GuardrailsConfig,
   HttpServerConfig,
+  InProcessServerConfig,
   LearningConfig,
   StdioServerConfig,
   ToolPatternsConfig,

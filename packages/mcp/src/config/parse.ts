@@ -24,6 +24,7 @@ import {
   guardrailsSchema,
   type HttpServerConfig,
   httpServerSchema,
+  inProcessServerSchema,
   learningSchema,
   limitsSchema,
   pinsSchema,
@@ -78,6 +79,10 @@ function parseServer(
     return undefined;
   }
   const type = raw['type'];
+  // A `transport` (a function, so only ever from code) makes an in-process entry; in a
+  // file it can only be data, which the schema refuses with a message that says why.
+  if (raw['transport'] !== undefined || type === 'in-process')
+    return parseSection(inProcessServerSchema, raw, path, issues);
   const isHttp =
     raw['url'] !== undefined ||
     type === 'http' ||

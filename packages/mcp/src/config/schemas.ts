@@ -1,3 +1,4 @@
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { ConfigWarning, ToolLoading, ToolSearchConfig } from '@tool-search/core';
 import { TOOL_LOADINGS } from '@tool-search/core';
 import { DEFAULT_APPROVAL_ARGUMENT_CHARS } from '@tool-search/hooks';
@@ -25,18 +26,11 @@ const scalarString = z.union([z.string(), z.number(), z.boolean()]).transform(St
 const stringRecord = z.record(z.string(), scalarString);
 const pattern = z.string().min(1, 'must not be empty');
 
-/** The schema of one stdio entry of `mcpServers`. */
-export const stdioServerSchema = z.object({
-  /** `'stdio'`; optional in the file. */
-  type: z.literal('stdio').optional().default('stdio'),
-  /** The executable, e.g. `npx` or `node`. */
-  command: z.string().min(1, 'must not be empty'),
-  /** Its arguments. @defaultValue [] */
-  args: z.array(z.string()).optional().default([]),
-  /** Extra environment variables (the process also gets a safe default environment). */
-  env: stringRecord.optional().default({}),
-  /** The working directory. */
-  cwd: z.string().min(1).optional(),
+/**
+ * The fields every entry of `mcpServers` has, whatever its transport: written once, and
+ * extended by the stdio, HTTP and in-process schemas below.
+ */
+const serverCommonSchema = z.object({
   /** When true the server is left out. */
   disabled: z.boolean().optional().default(false),
   /**
@@ -65,8 +59,22 @@ export const stdioServerSchema = z.object({
   loading: toolLoadingSchema,
 });
 
+/** The schema of one stdio entry of `mcpServers`. */
+export const stdioServerSchema = serverCommonSchema.extend({
+  /** `'stdio'`; optional in the file. */
+  type: z.literal('stdio').optional().default('stdio'),
+  /** The executable, e.g. `npx` or `node`. */
+  command: z.string().min(1, 'must not be empty'),
+  /** Its arguments. @defaultValue [] */
+  args: z.array(z.string()).optional().default([]),
+  /** Extra environment variables (the process also gets a safe default environment). */
+  env: stringRecord.optional().default({}),
+  /** The working directory. */
+  cwd: z.string().min(1).optional(),
+});
+
 /** The schema of one HTTP entry of `mcpServers`. */
-export const httpServerSchema = z.object({
+export const httpServerSchema = serverCommonSchema.extend({
   /**
    * `'http'` tries Streamable HTTP and falls back to SSE for old servers (the default);
    * `'streamable-http'` never falls back; `'sse'` uses only the old SSE transport.
@@ -80,32 +88,28 @@ export const httpServerSchema = z.object({
   url: z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ }),
   /** Headers sent with every request, e.g. `Authorization`. */
   headers: stringRecord.optional().default({}),
-  /** When true the server is left out. */
-  disabled: z.boolean().optional().default(false),
-  /**
-   * Trust the server's own metadata: its `_meta["anthropic/alwaysLoad"]` pins are
-   * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
-   */
-  trusted: z.boolean().optional().default(false),
-  /** No answer and no progress for this long ends a call (wins over the gateway's default). */
-  callTimeoutMs: z.number().int().positive().optional(),
-  /** The longest call, however much progress it reports. */
-  maxCallTimeMs: z.number().int().positive().optional(),
-  /** The most calls that run at once on this server; more wait in line (FIFO). */
-  maxConcurrency: z.number().int().positive().optional(),
-  /**
-   * With `maxConcurrency`: how long the server has to answer a call it was told to
-   * cancel (a timeout, a cancellation) before its connection is restarted; the call
-   * keeps its slot until then. @defaultValue 5000
-   */
-  cancelGraceMs: z.number().int().positive().optional(),
-  /**
-   * How this server's tools are loaded: `eager` (never deferred), `deferred` (behind the
-   * bridge even below the threshold) or `auto` (the threshold decides). @defaultValue 'auto'
-   */
-  toolLoading: toolLoadingSchema,
-  /** The same as `toolLoading` (which wins when both are given). */
-  loading: toolLoadingSchema,
+});
+
+/** What a config file says when it names a `transport`: only code can give one. */
+const IN_PROCESS_ONLY_IN_CODE =
+  'must be a function that returns an MCP transport; an in-process server is given in code ' +
+  '(the config object passed to parseGatewayConfig, createUpstreamPool or startGateway), ' +
+  'never in a config file';
+
+/**
+ * The schema of one in-process entry of `mcpServers`: a function that returns a new,
+ * unstarted MCP client transport each time the pool connects (at start and at every
+ * restart), e.g. one end of the MCP SDK's `InMemoryTransport.createLinkedPair()` whose
+ * other end a server in the same process is connected to. Only code can give one: a
+ * JSON config file cannot hold a function, so a `transport` in a file is refused.
+ */
+export const inProcessServerSchema = serverCommonSchema.extend({
+  /** `'in-process'`; optional. */
+  type: z.literal('in-process').optional().default('in-process'),
+  /** Returns a new transport to the server for every connection. */
+  transport: z.custom<() => Transport>((value) => typeof value === 'function', {
+    message: IN_PROCESS_ONLY_IN_CODE,
+  }),
 });
 
 /** An upstream MCP server run as a child process that speaks MCP over stdio. */
@@ -114,8 +118,14 @@ export interface StdioServerConfig extends z.output<typeof stdioServerSchema> {}
 /** An upstream MCP server reached over HTTP (Streamable HTTP, or the old SSE transport). */
 export interface HttpServerConfig extends z.output<typeof httpServerSchema> {}
 
+/**
+ * An upstream MCP server in the same process, reached through a transport the entry's
+ * `transport` function makes (a programmatic entry: never from a config file).
+ */
+export interface InProcessServerConfig extends z.output<typeof inProcessServerSchema> {}
+
 /** One entry of `mcpServers`. */
-export type UpstreamServerConfig = StdioServerConfig | HttpServerConfig;
+export type UpstreamServerConfig = StdioServerConfig | HttpServerConfig | InProcessServerConfig;
 
 /** The schema of one toolset definition. */
 export const toolsetSchema = z.strictObject({
@@ -419,7 +429,10 @@ export type ReviewHold = ToolReviewConfig['hold'];
  */
 export const gatewayConfigSchema = z.object({
   /** The upstream servers, by name, in file order (disabled ones included). */
-  mcpServers: z.record(z.string(), z.union([stdioServerSchema, httpServerSchema])),
+  mcpServers: z.record(
+    z.string(),
+    z.union([stdioServerSchema, httpServerSchema, inProcessServerSchema]),
+  ),
   /** The tool search configuration of core. */
   toolSearch: z.custom<ToolSearchConfig>(),
   /** Toolset definitions, beside the implicit `mcp-<server>` toolset of every server. */

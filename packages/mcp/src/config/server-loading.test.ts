@@ -1,12 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
-import {
-  everythingServer,
-  filesystemServer,
-  memoryServer,
-  tempWorkspace,
-} from '../__fixtures__/servers.js';
+import { everythingInProcess } from '../__fixtures__/in-process.js';
+import { tempWorkspace } from '../__fixtures__/servers.js';
+import { filesystemInProcess, memoryInProcess } from '../__fixtures__/worker-server.js';
 import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { parseGatewayConfig } from './parse.js';
@@ -52,10 +49,10 @@ describe('the gateway with per-server loading (real MCP servers)', () => {
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        everything: everythingServer(),
-        filesystem: { ...filesystemServer(workspace.directory), loading: 'eager' },
+        everything: everythingInProcess(),
+        filesystem: { ...filesystemInProcess(workspace.directory), loading: 'eager' },
         memory: {
-          ...memoryServer(join(workspace.directory, 'memory.jsonl')),
+          ...memoryInProcess(join(workspace.directory, 'memory.jsonl')),
           toolLoading: 'deferred',
         },
       },

@@ -1,7 +1,9 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
-import { everythingServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { everythingInProcess } from '../__fixtures__/in-process.js';
+import { tempWorkspace } from '../__fixtures__/servers.js';
+import { memoryInProcess } from '../__fixtures__/worker-server.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayActivity, type GatewayServer } from './server.js';
@@ -20,8 +22,8 @@ describe('the gateway bridge: batches, select: and strict definitions', () => {
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: {
-        everything: everythingServer(),
-        memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
+        everything: everythingInProcess(),
+        memory: memoryInProcess(join(workspace.directory, 'memory.jsonl')),
       },
       toolSearch: { enabled: 'on' },
       toolsets: [

@@ -2,7 +2,7 @@ import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolCallHook } from '@tool-search/hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
-import { fixtureServer } from '../__fixtures__/servers.js';
+import { hangInProcess } from '../__fixtures__/in-process.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
@@ -35,7 +35,7 @@ describe('the gateway answers calls it cannot carry out', () => {
 
   beforeAll(async () => {
     const config = parseGatewayConfig({
-      mcpServers: { hang: fixtureServer('hang-server.mjs') },
+      mcpServers: { hang: hangInProcess() },
       toolSearch: { enabled: 'on' },
     });
     pool = createUpstreamPool(config);

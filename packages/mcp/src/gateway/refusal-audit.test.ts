@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient, textOf } from '../__fixtures__/clients.js';
-import { fixtureServer, slowServer } from '../__fixtures__/servers.js';
+import { hangInProcess, slowInProcess } from '../__fixtures__/in-process.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
@@ -18,7 +18,7 @@ describe('the gateway audits calls refused as out of the session scope', () => {
 
   beforeAll(async () => {
     const config = parseGatewayConfig({
-      mcpServers: { one: slowServer(), two: fixtureServer('hang-server.mjs') },
+      mcpServers: { one: slowInProcess(), two: hangInProcess() },
       toolSearch: { enabled: 'on' },
       profiles: { narrow: { enabledToolsets: ['mcp-one'], token: NARROW } },
     });

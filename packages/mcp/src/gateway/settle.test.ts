@@ -1,6 +1,3 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import {
@@ -10,20 +7,15 @@ import {
 } from '@tool-search/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type TestClient, until, wrapClient } from '../__fixtures__/clients.js';
-import {
-  filesystemServer,
-  fixtureServer,
-  slowServer,
-  tempWorkspace,
-} from '../__fixtures__/servers.js';
+import { changingInProcess, slowInProcess } from '../__fixtures__/in-process.js';
+import { tempWorkspace } from '../__fixtures__/servers.js';
+import { filesystemInProcess } from '../__fixtures__/worker-server.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import type { GatewayServerOptions } from './types.js';
 
-const folder = mkdtempSync(join(tmpdir(), 'tool-search-settle-'));
 const workspace = tempWorkspace();
 afterAll(() => {
-  rmSync(folder, { recursive: true, force: true });
   workspace.cleanup();
 });
 
@@ -54,20 +46,23 @@ function gatewayOver(
 
 describe('the first activation decision waits for the upstreams', () => {
   /**
-   * A files server ready and a late one waiting for its go file; the gateway is created
+   * A files server ready and a late one waiting for `go`; the gateway is created
    * once the files server is ready, with a threshold only both pass together.
    */
   async function withLateServer(
-    name: string,
+    _name: string,
     more: Partial<GatewayServerOptions>,
     run: (late: { client: TestClient; go: () => void }) => Promise<void>,
   ) {
-    const goFile = join(folder, `${name}.go`);
+    let go: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      go = resolve;
+    });
     const pool = createUpstreamPool(
       {
         mcpServers: {
-          files: filesystemServer(workspace.directory),
-          late: slowServer({ SLOW_GO_FILE: goFile }),
+          files: filesystemInProcess(workspace.directory),
+          late: slowInProcess({ ready: released }),
         },
       },
       { connectTimeoutMs: 30_000 },
@@ -83,7 +78,7 @@ describe('the first activation decision waits for the upstreams', () => {
         { upstreamsReady: ready, ...more },
       );
       client = await connectClient(gateway);
-      await run({ client, go: () => writeFileSync(goFile, '') });
+      await run({ client, go });
     } finally {
       await client?.close();
       await gateway?.close();
@@ -134,8 +129,8 @@ describe('the first activation decision waits for the upstreams', () => {
 async function flap(hysteresisPct: number) {
   const pool = createUpstreamPool({
     mcpServers: {
-      files: filesystemServer(workspace.directory),
-      changing: fixtureServer('changing-server.mjs'),
+      files: filesystemInProcess(workspace.directory),
+      changing: changingInProcess(),
     },
   });
   await pool.start();

@@ -2,7 +2,9 @@ import { join } from 'node:path';
 import type { ApprovalAdapter, ApprovalRequest } from '@tool-search/hooks';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient, textOf, until } from '../__fixtures__/clients.js';
-import { hostileServer, memoryServer, tempWorkspace } from '../__fixtures__/servers.js';
+import { hostileInProcess } from '../__fixtures__/in-process.js';
+import { tempWorkspace } from '../__fixtures__/servers.js';
+import { memoryInProcess } from '../__fixtures__/worker-server.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
@@ -44,8 +46,8 @@ async function startGateway(
   workspaces.push(workspace);
   const config = parseGatewayConfig({
     mcpServers: {
-      memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
-      hostile: hostileServer(options.hostileModes ?? ['squat']),
+      memory: memoryInProcess(join(workspace.directory, 'memory.jsonl')),
+      hostile: hostileInProcess(options.hostileModes ?? ['squat']),
     },
     toolSearch: { enabled: 'off' },
     ...sections,

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { textOf } from '../__fixtures__/clients.js';
-import { memoryServer, slowServer } from '../__fixtures__/servers.js';
+import { slowInProcess } from '../__fixtures__/in-process.js';
+import { memoryInProcess } from '../__fixtures__/worker-server.js';
 import { createCallQueue } from './call-queue.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamServerInput } from './pool.js';
 
@@ -42,13 +43,13 @@ async function concurrentWrites(server: UpstreamServerInput) {
 describe('createUpstreamPool maxConcurrency', () => {
   it('loses none of 50 concurrent writes to the real memory server with maxConcurrency 1', async () => {
     const queued = await concurrentWrites({
-      ...memoryServer(join(folder, 'queued.jsonl')),
+      ...memoryInProcess(join(folder, 'queued.jsonl')),
       maxConcurrency: 1,
     });
     expect(queued).toEqual({ errors: 0, lost: [] });
 
     // Without the queue the server itself loses writes; measured and reported, not asserted.
-    const open = await concurrentWrites(memoryServer(join(folder, 'open.jsonl')));
+    const open = await concurrentWrites(memoryInProcess(join(folder, 'open.jsonl')));
     console.log(
       `memory server, ${WRITES} concurrent writes: maxConcurrency 1 lost 0; no limit lost ${open.lost.length} (${open.errors} error results)`,
     );
@@ -56,7 +57,7 @@ describe('createUpstreamPool maxConcurrency', () => {
 
   it('ends a call that waits in the queue longer than its timeout without sending it, and says so', async () => {
     const pool = createUpstreamPool(
-      { mcpServers: { busy: { ...slowServer(), maxConcurrency: 1, callTimeoutMs: 800 } } },
+      { mcpServers: { busy: { ...slowInProcess(), maxConcurrency: 1, callTimeoutMs: 800 } } },
       { connectTimeoutMs: 20_000 },
     );
     try {
@@ -77,7 +78,7 @@ describe('createUpstreamPool maxConcurrency', () => {
 
   it('lets a queued call be cancelled, and keeps the order of the others', async () => {
     const pool = createUpstreamPool(
-      { mcpServers: { busy: { ...slowServer(), maxConcurrency: 1 } } },
+      { mcpServers: { busy: { ...slowInProcess(), maxConcurrency: 1 } } },
       { connectTimeoutMs: 20_000 },
     );
     try {

@@ -1,7 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { textOf } from '../__fixtures__/clients.js';
-import { slowServer } from '../__fixtures__/servers.js';
+import { slowInProcess } from '../__fixtures__/in-process.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './pool.js';
 
@@ -15,8 +15,8 @@ describe('createUpstreamPool call timeouts', () => {
       {
         mcpServers: {
           // Its own timeout (1 s) and maximum (4 s); the pool's default is far longer.
-          quick: { ...slowServer(), callTimeoutMs: 1_000, maxCallTimeMs: 4_000 },
-          plain: slowServer(),
+          quick: { ...slowInProcess(), callTimeoutMs: 1_000, maxCallTimeMs: 4_000 },
+          plain: slowInProcess(),
         },
       },
       { connectTimeoutMs: 20_000, callTimeoutMs: 30_000 },

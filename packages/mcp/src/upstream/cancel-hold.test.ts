@@ -1,20 +1,13 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { textOf } from '../__fixtures__/clients.js';
-import { slowServer } from '../__fixtures__/servers.js';
+import { slowInProcess } from '../__fixtures__/in-process.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './pool.js';
 
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];
-const folder = mkdtempSync(join(tmpdir(), 'tool-search-cancel-hold-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-// The server's starts, counted in a file so that a restart shows.
-const counted = (name: string) => slowServer({ SLOW_COUNTER_FILE: join(folder, name) });
 
-// A real stdio upstream whose `slow_stubborn` keeps running after it is cancelled, and
-// whose `slow_running` says how many other calls the process runs at that moment.
+// An in-process upstream whose `slow_stubborn` keeps running after it is cancelled, and
+// whose `slow_running` says how many other calls the server runs at that moment.
 describe('createUpstreamPool maxConcurrency after a timeout', () => {
   let pool: UpstreamPool | undefined;
   afterEach(async () => {
@@ -24,7 +17,7 @@ describe('createUpstreamPool maxConcurrency after a timeout', () => {
 
   it('keeps the slot of a timed-out call until the upstream answers it, so the next call never overlaps it', async () => {
     pool = createUpstreamPool(
-      { mcpServers: { one: { ...counted('late'), maxConcurrency: 1, callTimeoutMs: 300 } } },
+      { mcpServers: { one: { ...slowInProcess(), maxConcurrency: 1, callTimeoutMs: 300 } } },
       { connectTimeoutMs: 20_000, cancelGraceMs: 20_000 },
     );
     await pool.start();
@@ -43,7 +36,7 @@ describe('createUpstreamPool maxConcurrency after a timeout', () => {
     pool = createUpstreamPool(
       {
         mcpServers: {
-          one: { ...counted('grace'), maxConcurrency: 1, callTimeoutMs: 300, cancelGraceMs: 500 },
+          one: { ...slowInProcess(), maxConcurrency: 1, callTimeoutMs: 300, cancelGraceMs: 500 },
         },
       },
       { connectTimeoutMs: 20_000, reconnect: { initialDelayMs: 10 } },

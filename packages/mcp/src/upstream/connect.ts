@@ -8,8 +8,8 @@ import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { batchStdioWrites } from './stdio-batch.js';
 
-/** How a connected upstream is reached. */
-export type UpstreamTransportKind = 'stdio' | 'streamable-http' | 'sse';
+/** How a connected upstream is reached (`in-process`: a transport an entry's function made). */
+export type UpstreamTransportKind = 'stdio' | 'streamable-http' | 'sse' | 'in-process';
 
 /** The per-server limits of calls (fields of an `mcpServers` entry). */
 export interface UpstreamCallLimitsInput {
@@ -48,6 +48,18 @@ export type UpstreamServerInput = UpstreamCallLimitsInput &
         /** Honour the server's own pins. @defaultValue false */
         trusted?: boolean;
       }
+    | {
+        type?: 'in-process';
+        /**
+         * Returns a new, unstarted MCP client transport to a server in this process, called
+         * at every connect and restart (e.g. one end of `InMemoryTransport.createLinkedPair()`
+         * whose other end a new server is connected to). It may throw: the connect fails.
+         */
+        transport: () => Transport;
+        disabled?: boolean;
+        /** Honour the server's own pins. @defaultValue false */
+        trusted?: boolean;
+      }
   );
 
 /** A live connection to one upstream. */
@@ -72,9 +84,13 @@ function isStdio(
  * entry says which). `prepare` runs on each new client before it connects, so that
  * notification handlers miss nothing.
  *
+ * An in-process entry's `transport()` is called once per connect, so that a restart gets
+ * a new transport (an SDK transport cannot be started twice).
+ *
  * @throws {@link ToolSearchError} `upstream_unavailable` when a stdio server cannot be
- * started or connected (with the end of its stderr), or when both HTTP transports fail;
- * the transport's own error when a single transport fails or `signal` aborts
+ * started or connected (with the end of its stderr), when both HTTP transports fail, or
+ * when an in-process entry's `transport()` throws; the transport's own error when a
+ * single transport fails or `signal` aborts
  */
 export async function connectUpstream(
   server: UpstreamServerInput,
@@ -107,6 +123,20 @@ export async function connectUpstream(
       options.signal.removeEventListener('abort', onAbort);
     }
   };
+
+  if ('transport' in server) {
+    let transport: Transport;
+    try {
+      transport = server.transport();
+    } catch (error) {
+      throw new ToolSearchError(
+        'upstream_unavailable',
+        `the in-process server's transport function threw (${describeError(error)})`,
+        { cause: error },
+      );
+    }
+    return attempt(transport, 'in-process', () => '');
+  }
 
   if (isStdio(server)) {
     let tail = '';

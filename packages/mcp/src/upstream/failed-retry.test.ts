@@ -1,22 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { textOf, until } from '../__fixtures__/clients.js';
-import { slowServer } from '../__fixtures__/servers.js';
+import { slowInProcess } from '../__fixtures__/in-process.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY } from './pool.js';
 
 const codeOf = (result: CallToolResult) => result._meta?.[UPSTREAM_ERROR_META_KEY];
-const folder = mkdtempSync(join(tmpdir(), 'tool-search-retry-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('createUpstreamPool retries of failed servers', () => {
   it('retries a given-up server when one of its tools is called, says so, and serves it again', async () => {
     // Start 1 serves; start 2 (the one reconnect allowed) fails; start 3 works.
-    const counter = join(folder, 'on-demand');
     const pool = createUpstreamPool(
-      { mcpServers: { flaky: slowServer({ SLOW_COUNTER_FILE: counter, SLOW_FAIL_ON: '2' }) } },
+      { mcpServers: { flaky: slowInProcess({ failOn: [2] }) } },
       {
         connectTimeoutMs: 20_000,
         // No scheduled retry within the test: only the call can start one.
@@ -48,9 +42,8 @@ describe('createUpstreamPool retries of failed servers', () => {
   }, 60_000);
 
   it('retries a server that failed to start on a slow schedule until it comes up', async () => {
-    const counter = join(folder, 'scheduled');
     const pool = createUpstreamPool(
-      { mcpServers: { late: slowServer({ SLOW_COUNTER_FILE: counter, SLOW_FAIL_ON: '1,2' }) } },
+      { mcpServers: { late: slowInProcess({ failOn: [1, 2] }) } },
       { connectTimeoutMs: 20_000, reconnect: { retryFailedMs: 300 } },
     );
     const changes: string[][] = [];
@@ -68,9 +61,8 @@ describe('createUpstreamPool retries of failed servers', () => {
   }, 60_000);
 
   it('never retries when reconnects are off', async () => {
-    const counter = join(folder, 'off');
     const pool = createUpstreamPool(
-      { mcpServers: { late: slowServer({ SLOW_COUNTER_FILE: counter, SLOW_FAIL_ON: '1' }) } },
+      { mcpServers: { late: slowInProcess({ failOn: [1] }) } },
       { connectTimeoutMs: 20_000, reconnect: false },
     );
     try {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { hostileServer } from '../__fixtures__/servers.js';
+import { hostileInProcess } from '../__fixtures__/in-process.js';
 import { detectToolPoisoning, TOOL_POISONING_PATTERNS } from './poisoning.js';
 import { createUpstreamPool, type UpstreamPool } from './pool.js';
 
@@ -14,7 +14,7 @@ describe('detectToolPoisoning', () => {
   let pool: UpstreamPool;
   beforeAll(async () => {
     pool = createUpstreamPool(
-      { mcpServers: { hostile: hostileServer(['poison', 'escape']) } },
+      { mcpServers: { hostile: hostileInProcess(['poison', 'escape']) } },
       { reconnect: false },
     );
     await pool.start();

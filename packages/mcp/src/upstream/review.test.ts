@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { textOf, until } from '../__fixtures__/clients.js';
-import { hostileServer } from '../__fixtures__/servers.js';
+import { hostileInProcess } from '../__fixtures__/in-process.js';
 import { createUpstreamPool, type UpstreamPool } from './pool.js';
 import {
   acceptToolReview,
@@ -121,7 +121,7 @@ describe('a pool with review.hold', () => {
   it('holds a tool whose definition changed after it was accepted (a rug pull) until it is accepted again', async () => {
     const file = join(directory, 'changed.json');
     pool = createUpstreamPool(
-      { mcpServers: { hostile: hostileServer() }, review: { file, hold: 'changed' } },
+      { mcpServers: { hostile: hostileInProcess() }, review: { file, hold: 'changed' } },
       { reconnect: false },
     );
     await pool.start();
@@ -162,7 +162,7 @@ describe('a pool with review.hold', () => {
     });
     await writeToolReview(file, new Map([['hostile/hostile_calls', fingerprint]]));
     pool = createUpstreamPool(
-      { mcpServers: { hostile: hostileServer() }, review: { file, hold: 'new-and-changed' } },
+      { mcpServers: { hostile: hostileInProcess() }, review: { file, hold: 'new-and-changed' } },
       { reconnect: false },
     );
     await pool.start();
@@ -181,7 +181,7 @@ describe('a pool with review.hold', () => {
     const file = join(directory, 'broken.json');
     writeFileSync(file, 'not json');
     pool = createUpstreamPool(
-      { mcpServers: { hostile: hostileServer() }, review: { file, hold: 'changed' } },
+      { mcpServers: { hostile: hostileInProcess() }, review: { file, hold: 'changed' } },
       { reconnect: false },
     );
     await pool.start();

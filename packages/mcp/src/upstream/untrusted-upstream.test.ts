@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectClient, type TestClient } from '../__fixtures__/clients.js';
-import { hostileServer } from '../__fixtures__/servers.js';
+import { hostileInProcess } from '../__fixtures__/in-process.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createGatewayServer, type GatewayServer } from '../gateway/server.js';
 import { DEFAULT_UPSTREAM_LIMITS } from './limits.js';
@@ -40,7 +40,7 @@ describe('an untrusted upstream', () => {
 
   beforeAll(async () => {
     running = await run({
-      mcpServers: { hostile: hostileServer(['pin', 'huge']) },
+      mcpServers: { hostile: hostileInProcess(['pin', 'huge']) },
       toolSearch: { enabled: 'on' },
     });
   }, 30_000);
@@ -102,7 +102,7 @@ describe('a trusted upstream', () => {
 
   beforeAll(async () => {
     running = await run({
-      mcpServers: { hostile: { ...hostileServer(['pin']), trusted: true } },
+      mcpServers: { hostile: { ...hostileInProcess(['pin']), trusted: true } },
       toolSearch: { enabled: 'on' },
     });
   }, 30_000);
@@ -125,7 +125,7 @@ describe('limits in the config', () => {
   beforeAll(async () => {
     running = await run({
       mcpServers: {
-        hostile: hostileServer(['huge', 'pin'], {
+        hostile: hostileInProcess(['huge', 'pin'], {
           HOSTILE_SCHEMA_BYTES: '20000',
           HOSTILE_DESCRIPTION_BYTES: '5000',
         }),

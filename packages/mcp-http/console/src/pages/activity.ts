@@ -1,4 +1,4 @@
-import type { ConsoleActivity } from '@tool-search/mcp';
+import type { ConsoleActivity } from '@tool-search/mcp-http';
 import { get } from '../api.js';
 import { h, replace } from '../dom.js';
 import type { Page } from './types.js';

@@ -1,4 +1,4 @@
-import type { ConsoleTool, ConsoleToolsView as ToolsView } from '@tool-search/mcp';
+import type { ConsoleTool, ConsoleToolsView as ToolsView } from '@tool-search/mcp-http';
 import { get, post } from '../api.js';
 import { h, json, replace, table } from '../dom.js';
 import type { Page } from './types.js';

@@ -3,6 +3,7 @@ import type { Assembly, BridgeRefusal, LearningSessionOptions } from '@tool-sear
 import {
   assembleTools,
   BRIDGE_TOOL_NAMES,
+  bridgeErrors,
   createBridgeTools,
   createLearningSession,
   handleBridgeCall,
@@ -223,6 +224,10 @@ export function withToolSearch(
     }
     return output;
   };
+  const refusal = (answer: object) => {
+    failures.add(answer);
+    return answer;
+  };
   const audit = auditHookOf(options.hooks);
   const answer = async (name: string, input: unknown, config: ToolRunnableConfig) => {
     const toolCallId = toolCallIdOf(config);
@@ -234,7 +239,15 @@ export function withToolSearch(
     const answered = await handleBridgeCall(
       assembly,
       call,
-      (real, bridged) => run(real, config, { via: bridged.via, tool: bridged.tool }),
+      (real, bridged) =>
+        // tool_program is a bridge tool here too: a program is not a tool that tool_call runs.
+        real.name === TOOL_PROGRAM
+          ? refusal({
+              error: bridgeErrors.bridgeTool(TOOL_PROGRAM),
+              code: 'bridge_tool',
+              name: TOOL_PROGRAM,
+            })
+          : run(real, config, { via: bridged.via, tool: bridged.tool }),
       {
         refuseUnknownNames: true,
         succeeded,
@@ -284,7 +297,11 @@ export function withToolSearch(
   }
   const fallbackTools = assembly.activated
     ? assembly.deferred.map((definition) =>
-        ownTool(definition, (input, config) => answer(definition.name, input, config)),
+        // Never shown to a model: an open schema lets the bridge check and repair the
+        // arguments (e.g. "2" for an integer) as it does for tool_call.
+        ownTool({ ...definition, inputSchema: { type: 'object' } }, (input, config) =>
+          answer(definition.name, input, config),
+        ),
       )
     : createBridgeTools({ stableDescriptions: true }).map((definition) =>
         ownTool(definition, async () => inactiveBridgeAnswer(definition.name, assembly.decision)),

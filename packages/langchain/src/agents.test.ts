@@ -13,8 +13,8 @@ import { createAuditHook, createToolPolicyGuardrail } from '@tool-search/hooks';
 import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ScriptedChatModel } from './__fixtures__/scripted-model.js';
 import { fixtureTools, type Ran } from './__fixtures__/tools.js';
+import { createScriptedChatModel } from './testing/index.js';
 import { withToolSearch } from './with-tool-search.js';
 
 const quiet = { warn() {}, info() {} };
@@ -36,7 +36,7 @@ describe('withToolSearch in langchain createAgent', () => {
       hooks: [createAuditHook((record) => void audit.push(record))],
       logger: quiet,
     });
-    const model = new ScriptedChatModel([
+    const model = createScriptedChatModel([
       { calls: [{ name: 'tool_search', args: { query: 'github issue' } }] },
       { calls: [{ name: 'tool_describe', args: { name: 'create_issue' } }] },
       {
@@ -74,7 +74,7 @@ describe('withToolSearch in a StateGraph with a ToolNode', () => {
       config: { enabled: 'on' },
       logger: quiet,
     });
-    const model = new ScriptedChatModel([
+    const model = createScriptedChatModel([
       { calls: [{ name: 'get_weather', args: { city: 'Oslo' } }] },
       { text: 'Cold.' },
     ]);
@@ -139,7 +139,7 @@ describe('withToolSearch over MCP tools of @langchain/mcp-adapters', () => {
         toolset: 'mcp-tracker',
         annotations: { readOnlyHint: true },
       });
-      const model = new ScriptedChatModel([
+      const model = createScriptedChatModel([
         {
           calls: [
             {

@@ -5,9 +5,9 @@ import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import type { AuditRecord } from '@tool-search/hooks';
 import { createAuditHook, createPolicyApproval } from '@tool-search/hooks';
 import { describe, expect, it } from 'vitest';
-import { ScriptedChatModel } from './__fixtures__/scripted-model.js';
 import { fixtureTools, type Ran } from './__fixtures__/tools.js';
 import { createInterruptApproval } from './interrupt-approval.js';
+import { createScriptedChatModel } from './testing/index.js';
 import { withToolSearch } from './with-tool-search.js';
 
 const quiet = { warn() {}, info() {} };
@@ -33,7 +33,7 @@ async function pausedAgent(resumeWith: unknown) {
     }),
     logger: quiet,
   });
-  const model = new ScriptedChatModel([
+  const model = createScriptedChatModel([
     { calls: [{ name: 'tool_call', args: { name: 'delete_repo', arguments: '{"repo":"web"}' } }] },
     { text: 'Done.' },
   ]);

@@ -5,8 +5,8 @@ import { createSearchLearner } from '@tool-search/core';
 import type { AuditRecord } from '@tool-search/hooks';
 import { createAuditHook, createToolPolicyGuardrail } from '@tool-search/hooks';
 import { describe, expect, it } from 'vitest';
-import { ScriptedChatModel } from './__fixtures__/scripted-model.js';
 import { fixtureTools, type Ran } from './__fixtures__/tools.js';
+import { createScriptedChatModel } from './testing/index.js';
 import { withToolSearch } from './with-tool-search.js';
 
 const quiet = { warn() {}, info() {} };
@@ -30,7 +30,7 @@ describe('withToolSearch in a LangGraph createReactAgent', () => {
       logger: quiet,
     });
     expect(search.decision).toMatchObject({ active: true, reason: 'forced-on' });
-    const model = new ScriptedChatModel([
+    const model = createScriptedChatModel([
       { calls: [{ name: 'tool_search', args: { query: 'weather forecast' } }] },
       { calls: [{ name: 'tool_describe', args: { name: 'get_weather' } }] },
       {
@@ -72,7 +72,7 @@ describe('withToolSearch in a LangGraph createReactAgent', () => {
       guardrails: [createToolPolicyGuardrail({ deny: ['delete_*', 'read_file'] })],
       logger: quiet,
     });
-    const model = new ScriptedChatModel([
+    const model = createScriptedChatModel([
       {
         calls: [
           { name: 'tool_call', args: { name: 'delete_repo', arguments: { repo: 'web' } } },
@@ -101,7 +101,7 @@ describe('withToolSearch in a LangGraph createReactAgent', () => {
         logger: quiet,
         ...extra,
       });
-      const model = new ScriptedChatModel([
+      const model = createScriptedChatModel([
         { calls: [{ name: 'tool_search', args: { query } }] },
         {
           calls: [
@@ -152,7 +152,7 @@ describe('the activation decision', () => {
 
     const { ToolNode } = await import('@langchain/langgraph/prebuilt');
     const node = new ToolNode([...search.tools, ...search.fallbackTools]);
-    const model = new ScriptedChatModel([
+    const model = createScriptedChatModel([
       { calls: [{ name: 'tool_search', args: { query: 'weather' } }] },
       { calls: [{ name: 'get_weather', args: { city: 'Oslo' } }] },
       { text: 'ok' },

@@ -7,6 +7,7 @@
  */
 export type {
   ScriptedAnswer,
+  ScriptedBindings,
   ScriptedChatModel,
   ScriptedToolCall,
   ScriptedTurn,

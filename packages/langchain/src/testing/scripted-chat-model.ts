@@ -20,15 +20,18 @@ export type ScriptedAnswer = { calls: ScriptedToolCall[] } | { text: string };
  */
 export type ScriptedTurn = ScriptedAnswer | ((messages: BaseMessage[]) => ScriptedAnswer);
 
-/** The model {@link createScriptedChatModel} makes: a LangChain chat model that also records what it was shown. */
-export interface ScriptedChatModel extends BaseChatModel {
+/** What a {@link ScriptedChatModel} adds to a LangChain chat model. */
+export interface ScriptedBindings {
   /** The tool names of each `bindTools` call, in order: what the model was shown. */
   readonly bound: string[][];
   /** Records the tools' names and returns the model itself. */
   bindTools(tools: StructuredToolInterface[]): ScriptedChatModel;
 }
 
-class ScriptedModel extends BaseChatModel implements ScriptedChatModel {
+/** The model {@link createScriptedChatModel} makes: a LangChain `BaseChatModel` that records what it was shown. */
+export type ScriptedChatModel = BaseChatModel & ScriptedBindings;
+
+class ScriptedModel extends BaseChatModel implements ScriptedBindings {
   readonly bound: string[][] = [];
   private turn = 0;
 

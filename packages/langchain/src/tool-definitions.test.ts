@@ -46,7 +46,7 @@ describe('toolDefinitionsFromTools', () => {
     const labelled = new DynamicStructuredTool({
       name: 'list_tickets',
       description: 'List tickets.',
-      schema: { type: 'object', properties: {} },
+      schema: { type: 'object' as const, properties: {} },
       metadata: {
         annotations: { readOnlyHint: true },
         toolSearch: {

@@ -85,7 +85,8 @@ const model = createScriptedChatModel([
   },
   { text: 'Filed it.' },
 ]);
-const agent = createAgent({ model, tools: search.tools });
+// The middleware answers a deferred tool the model calls by its own name (never shown to it).
+const agent = createAgent({ model, tools: search.tools, middleware: [search.middleware] });
 const result = await agent.invoke({ messages: [{ role: 'user', content: 'File the login bug' }] });
 // The model saw read_file and the bridge; the issue tool ran once, on its real name.
 assert.deepEqual(model.bound[0], ['read_file', 'tool_search', 'tool_describe', 'tool_call']);
@@ -108,6 +109,7 @@ const deleting = createAgent({
     { text: 'Deleted.' },
   ]),
   tools: search.tools,
+  middleware: [search.middleware],
   checkpointer: new MemorySaver(), // interrupt() needs one
 });
 const thread = { configurable: { thread_id: 'cleanup-1' } };

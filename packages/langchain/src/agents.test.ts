@@ -66,6 +66,35 @@ describe('withToolSearch in langchain createAgent', () => {
   });
 });
 
+describe('the setup middleware in createAgent', () => {
+  it('routes a deferred tool the model calls by its own name through the dispatcher, without showing it', async () => {
+    const ran: Ran = [];
+    const audit: AuditRecord[] = [];
+    const search = withToolSearch(fixtureTools(ran, 30), {
+      core: ['read_file'],
+      config: { enabled: 'on' },
+      hooks: [createAuditHook((record) => void audit.push(record))],
+      logger: quiet,
+    });
+    const model = createScriptedChatModel([
+      { calls: [{ name: 'get_weather', args: { city: 'Oslo', days: '2' } }] },
+      { calls: [{ name: 'no_such_tool', args: {} }] },
+      { text: 'Cold.' },
+    ]);
+    const agent = createAgent({ model, tools: search.tools, middleware: [search.middleware] });
+    const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather?' }] });
+    expect(model.bound[0]).toEqual(['read_file', 'tool_search', 'tool_describe', 'tool_call']);
+    const [routed, unknown] = toolTexts(result.messages);
+    expect(routed).toContain('"tool":"get_weather"');
+    expect(ran).toEqual([{ name: 'get_weather', args: { city: 'Oslo', days: 2 } }]);
+    expect(audit).toEqual([
+      expect.objectContaining({ tool: 'get_weather', via: 'direct', status: 'ok' }),
+    ]);
+    // A name the session does not hold at all is langchain's own refusal.
+    expect(unknown).toContain('no_such_tool');
+  });
+});
+
 describe('withToolSearch in a StateGraph with a ToolNode', () => {
   it('binds the visible tools and the bridge to the model, and executes a deferred tool the model names directly', async () => {
     const ran: Ran = [];

@@ -17,6 +17,7 @@
  *
  * @packageDocumentation
  */
+export type { ToolCallRequestLike, ToolSearchMiddleware } from './agent-middleware.js';
 export type {
   CallSuspension,
   LangChainCallContext,

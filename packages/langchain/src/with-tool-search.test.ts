@@ -4,6 +4,7 @@ import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { createSearchLearner } from '@tool-search/core';
 import type { AuditRecord } from '@tool-search/hooks';
 import { createAuditHook, createToolPolicyGuardrail } from '@tool-search/hooks';
+import { createAgent } from 'langchain';
 import { describe, expect, it } from 'vitest';
 import { fixtureTools, type Ran } from './__fixtures__/tools.js';
 import { createScriptedChatModel } from './testing/index.js';
@@ -150,15 +151,16 @@ describe('the activation decision', () => {
     expect(warnings[0]).toContain('inactive');
     expect(warnings[0]).toContain(`threshold of ${search.decision.thresholdTokens}`);
 
-    const { ToolNode } = await import('@langchain/langgraph/prebuilt');
-    const node = new ToolNode([...search.tools, ...search.fallbackTools]);
+    // langchain's createAgent with the setup's middleware: the model is shown the tools
+    // alone, and a bridge tool it calls anyway is answered with the reason.
     const model = createScriptedChatModel([
       { calls: [{ name: 'tool_search', args: { query: 'weather' } }] },
       { calls: [{ name: 'get_weather', args: { city: 'Oslo' } }] },
       { text: 'ok' },
     ]);
-    const agent = createReactAgent({ llm: model, tools: node });
+    const agent = createAgent({ model, tools: search.tools, middleware: [search.middleware] });
     const result = await agent.invoke({ messages: [{ role: 'user', content: 'Weather?' }] });
+    expect(model.bound[0]).toEqual(search.tools.map((tool) => tool.name));
     const [refused, called] = toolMessages(result.messages);
     expect(parsed(refused)).toMatchObject({
       code: 'tool_search_inactive',

@@ -22,6 +22,7 @@ import type {
 } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
 import type { AuditHook, Dispatcher, DispatchResult } from '@tool-search/hooks';
+import { createToolSearchMiddleware, type ToolSearchMiddleware } from './agent-middleware.js';
 import type { LangChainCallContext, LangChainDispatchOptions } from './call-dispatch.js';
 import { createToolsDispatcher, toolOutput } from './call-dispatch.js';
 import { activationMessage, inactiveBridgeAnswer } from './decision-text.js';
@@ -91,6 +92,11 @@ export interface ToolSearchSetup {
    * while inactive, the bridge tools, answering with the reason tool search is off.
    */
   fallbackTools: StructuredToolInterface[];
+  /**
+   * The same fallback for langchain's `createAgent`: `middleware: [search.middleware]`
+   * answers a name the agent does not hold from {@link ToolSearchSetup.fallbackTools}.
+   */
+  middleware: ToolSearchMiddleware;
   /** The one dispatcher every real call goes through. */
   dispatch: Dispatcher<LangChainCallContext>;
   /** The assembly: the model-visible definitions, the deferred tools and the catalog. */
@@ -310,6 +316,7 @@ export function withToolSearch(
     tools: visible,
     decision: assembly.decision,
     fallbackTools,
+    middleware: createToolSearchMiddleware(fallbackTools),
     dispatch,
     assembly,
     ...(programCaller ? { program: programCaller.program } : {}),

@@ -1,5 +1,6 @@
 // The LangChain route: the model's call goes through @tool-search/langchain's tools in a
-// real LangGraph agent (createReactAgent, its ToolNode), the model scripted by the
+// real LangGraph agent (createReactAgent for the bridge; langchain's createAgent with the
+// setup's middleware for a deferred tool called by its own name), the model scripted by the
 // package's own createScriptedChatModel.
 import { DynamicStructuredTool } from '@langchain/core/tools';
 import { createReactAgent, ToolNode } from '@langchain/langgraph/prebuilt';
@@ -7,6 +8,7 @@ import { TOOL_CALL } from '@tool-search/bridge';
 import type { DispatchResult } from '@tool-search/hooks';
 import { withToolSearch } from '@tool-search/langchain';
 import { createScriptedChatModel } from '@tool-search/langchain/testing';
+import { createAgent } from 'langchain';
 import type { Surface } from './library-surfaces.js';
 import {
   createRecorder,
@@ -38,9 +40,9 @@ function langChainTools(world: ParityWorld, recorder: Recorder) {
 
 /**
  * A call through `withToolSearch` of `@tool-search/langchain` in a real `createReactAgent`:
- * the guardrail and the approval of the world in the setup's one dispatcher; the tools
- * the model calls by name that are deferred reach the same dispatcher through the setup's
- * fallback tools in the agent's `ToolNode`.
+ * the guardrail and the approval of the world in the setup's one dispatcher; a deferred
+ * tool the model calls by its own name reaches the same dispatcher through the setup's
+ * middleware in langchain's `createAgent` (the model is never shown it).
  */
 export const langChain =
   (route: LangChainRoute): Surface =>
@@ -63,10 +65,14 @@ export const langChain =
         : route === 'batch'
           ? { name: TOOL_CALL, args: { calls: [{ name, arguments: call.written }] } }
           : { name, args: call.written };
-    const agent = createReactAgent({
-      llm: createScriptedChatModel([{ calls: [first] }, { text: 'done' }]),
-      tools: new ToolNode([...search.tools, ...search.fallbackTools]),
-    });
-    await agent.invoke({ messages: [{ role: 'user', content: 'do it' }] });
+    const model = createScriptedChatModel([{ calls: [first] }, { text: 'done' }]);
+    const input = { messages: [{ role: 'user', content: 'do it' }] };
+    if (route === 'by-name') {
+      await createAgent({ model, tools: search.tools, middleware: [search.middleware] }).invoke(
+        input,
+      );
+    } else {
+      await createReactAgent({ llm: model, tools: search.tools }).invoke(input);
+    }
     return outcomeOf(recorder, deniedBy(settled.at(-1)));
   };

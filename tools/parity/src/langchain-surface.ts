@@ -3,7 +3,7 @@
 // setup's middleware for a deferred tool called by its own name), the model scripted by the
 // package's own createScriptedChatModel.
 import { DynamicStructuredTool } from '@langchain/core/tools';
-import { createReactAgent, ToolNode } from '@langchain/langgraph/prebuilt';
+import { createReactAgent } from '@langchain/langgraph/prebuilt';
 import { TOOL_CALL } from '@tool-search/bridge';
 import type { DispatchResult } from '@tool-search/hooks';
 import { withToolSearch } from '@tool-search/langchain';

@@ -188,4 +188,30 @@ describe('the activation decision', () => {
     expect(search.fallbackTools.map((tool) => tool.name)).toContain('get_weather');
     expect(infos).toEqual([expect.stringContaining('83 tools are deferred')]);
   });
+
+  it('says why when it is off by config or nothing is deferrable, as information, and the fallback bridge tools name it', async () => {
+    const infos: string[] = [];
+    const warnings: string[] = [];
+    const logger = {
+      warn: (message: string) => void warnings.push(message),
+      info: (message: string) => void infos.push(message),
+    };
+    const off = withToolSearch(fixtureTools([], 80), { config: { enabled: 'off' }, logger });
+    const core = withToolSearch(fixtureTools([], 3), {
+      source: 'core',
+      config: { enabled: 'on' },
+      logger,
+    });
+    expect(off.decision.reason).toBe('disabled');
+    expect(core.decision.reason).toBe('nothing-deferrable');
+    expect(warnings).toEqual([]);
+    expect(infos).toEqual([
+      expect.stringContaining("disabled by the config (enabled: 'off')"),
+      expect.stringContaining('no tool is deferrable'),
+    ]);
+    const bridge = off.fallbackTools.find((tool) => tool.name === 'tool_call');
+    expect(JSON.stringify(await bridge?.invoke({ name: 'get_weather', arguments: {} }))).toContain(
+      'disabled by the config',
+    );
+  });
 });

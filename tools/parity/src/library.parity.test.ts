@@ -1,9 +1,11 @@
 // The parity property over the libraries' surfaces: for random tools, policies and calls,
 // a call through the bridge (single, batch, routed by its own name), a provider's strict
-// client mode and the AI SDK adapter (tool_call, batch, repaired direct call) meets the
+// client mode, the AI SDK adapter (tool_call, batch, repaired direct call) and the LangChain
+// adapter in a LangGraph agent (tool_call, batch, a deferred tool by its own name) meets the
 // same policy outcome, on the same final arguments, as the same call made directly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { langChain } from './langchain-surface.js';
 import {
   aiSdk,
   aiSdkReference,
@@ -44,6 +46,17 @@ describe('parity: the libraries', () => {
       await fc.assert(
         fc.asyncProperty(scenario, async ({ world, call }) => {
           expect(await aiSdk(route)(world, call)).toEqual(await aiSdkReference(world, call));
+        }),
+        { numRuns: 60 },
+      );
+    });
+  }
+
+  for (const route of ['tool_call', 'batch', 'by-name'] as const) {
+    it(`the LangChain adapter (${route}) in a LangGraph agent meets the policy of a direct call, on the same final arguments`, async () => {
+      await fc.assert(
+        fc.asyncProperty(scenario, async ({ world, call }) => {
+          expect(await langChain(route)(world, call)).toEqual(await direct(world, call));
         }),
         { numRuns: 60 },
       );

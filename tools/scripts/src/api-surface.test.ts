@@ -18,6 +18,7 @@ describe('the public surface of each package', () => {
       '@tool-search/code',
       '@tool-search/core',
       '@tool-search/hooks',
+      '@tool-search/langchain',
       '@tool-search/mcp',
       '@tool-search/mcp-http',
       '@tool-search/providers',

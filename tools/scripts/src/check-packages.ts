@@ -19,8 +19,9 @@
  * 9. The new-user scenarios (new-user-scenarios.ts, new-user-loops.ts), each in empty
  *    folders: the gateway by `npx` (`demo`, `serve` with the MCP SDK client and the MCP
  *    Inspector), a custom ranker under `testRanker`, the ai-sdk README's quick start on
- *    `ai` 6 and 7, and the Anthropic and OpenAI guides' loops in client, hosted and bridge
- *    mode against the stand-ins (strict tsc, then run).
+ *    `ai` 6 and 7, the Anthropic and OpenAI guides' loops in client, hosted and bridge
+ *    mode against the stand-ins, and the langchain README's quick start and guide in a
+ *    LangChain agent (strict tsc, then run).
  *
  * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
  * folder; --scenarios-only packs, then runs step 9 alone).
@@ -165,8 +166,18 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const mcpManifest = JSON.parse(
     await readFile(join(root, 'packages', 'mcp', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
+  // docs/examples/langchain.ts runs on LangChain: langchain's dev dependencies (its peers).
+  const langChainManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'langchain', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
   const sdks = {
     '@redis/client': mcpManifest.devDependencies['@redis/client'],
+    ...Object.fromEntries(
+      ['@langchain/core', '@langchain/langgraph', 'langchain'].map((name) => [
+        name,
+        langChainManifest.devDependencies[name],
+      ]),
+    ),
     ...Object.fromEntries(
       ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
     ),

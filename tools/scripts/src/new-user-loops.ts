@@ -162,3 +162,46 @@ export const providerLoopsScenario: Scenario = {
     );
   },
 };
+
+/** The LangChain guide's blocks, run in place of the regions of docs/examples/langchain.ts. */
+const LANGCHAIN_GUIDE: GuideExample = {
+  guide: 'docs/guides/langchain.md',
+  example: 'langchain.ts',
+  regions: ['setup', 'agent', 'approval', 'graph'],
+};
+
+/** The line of langchain-quick-start.ts that the README's quick start replaces. */
+const LANGCHAIN_MARKER = "// <the README's quick start>";
+
+export const langChainScenario: Scenario = {
+  name: "LangChain: the README's quick start and the guide's agent, approval and graph",
+  async projects() {
+    const dev = (await manifestOf('packages/langchain'))['devDependencies']!;
+    return {
+      langchain: {
+        '@tool-search/langchain': '',
+        '@tool-search/hooks': '',
+        '@langchain/core': dev['@langchain/core']!,
+        '@langchain/langgraph': dev['@langchain/langgraph']!,
+        langchain: dev['langchain']!,
+        zod: dev['zod']!,
+      },
+    };
+  },
+  async run(context, folders) {
+    const folder = folders['langchain']!;
+    const template = await readFile(join(SCENARIO_FILES, 'langchain-quick-start.ts'), 'utf8');
+    // The README as npm shows it: the one in the installed tarball.
+    const readme = await readFile(
+      join(folder, 'node_modules', '@tool-search', 'langchain', 'README.md'),
+      'utf8',
+    );
+    const agent = pasteCode(template, { marker: LANGCHAIN_MARKER }, markdownCodeBlock(readme));
+    const files = Object.fromEntries([['agent.ts', agent], await guideExample(LANGCHAIN_GUIDE)]);
+    await typecheckAndRun(context, folder, 'langchain', files, {
+      'agent.ts': (stdout) =>
+        stdout.includes('the issue filed through tool_call') ? undefined : `not filed: ${stdout}`,
+      'langchain.ts': () => undefined,
+    });
+  },
+};

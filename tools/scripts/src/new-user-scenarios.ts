@@ -13,13 +13,17 @@
  *   start on the scripted test model, and the Anthropic and OpenAI guides' loops against
  *   the stand-ins of `@tool-search/providers/testing` in client and hosted modes, each
  *   pasted word for word into a user's file, type-checked under strict mode and run.
+ * - `LangChain` (new-user-loops.ts): the langchain README's quick start in a langchain
+ *   `createAgent` with the scripted model of `@tool-search/langchain/testing`, a person's
+ *   approval through `interrupt()` and `Command({ resume })`, and the LangChain guide's
+ *   blocks in place of the regions of docs/examples/langchain.ts.
  *
  * Every scenario's projects are installed first, a few at a time, while the scenarios
  * then run one after the other in their folders.
  */
 import { cp, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { aiSdkScenario, providerLoopsScenario } from './new-user-loops.js';
+import { aiSdkScenario, langChainScenario, providerLoopsScenario } from './new-user-loops.js';
 import {
   expectStep,
   type Installed,
@@ -154,6 +158,7 @@ export const NEW_USER_SCENARIOS: readonly Scenario[] = [
   customRankerScenario,
   aiSdkScenario,
   providerLoopsScenario,
+  langChainScenario,
 ];
 
 /** How many `npm install`s run at once (the machine has 2 cores; installs mostly wait). */

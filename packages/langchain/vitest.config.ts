@@ -1,0 +1,6 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  // Passing tests finish quickly; the roomy timeouts are for a loaded CI machine.
+  test: { testTimeout: 30_000, hookTimeout: 60_000, include: ['src/**/*.test.ts'] },
+});

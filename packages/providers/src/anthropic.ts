@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * const prepared = await prepareAnthropicTools(tools, { model: 'claude-sonnet-4-5', contextWindow: 200_000 });
+ * const prepared = await prepareAnthropicTools(tools, { model: 'claude-sonnet-5-5', contextWindow: 200_000 });
  * const message = await client.messages.create({ model, max_tokens, messages, tools: prepared.tools });
  * for (const block of message.content) {
  *   if (block.type !== 'tool_use') continue;
@@ -367,6 +367,7 @@ export async function answerAnthropicToolSearch(
 
 export type { AnthropicRequestShape } from './anthropic-check.js';
 export { checkAnthropicRequest } from './anthropic-check.js';
+export { toolSearchErrorFromAnthropic } from './anthropic-errors.js';
 export type {
   AnthropicMessageShape,
   AnthropicProgramState,
@@ -380,4 +381,10 @@ export {
 } from './anthropic-program-calls.js';
 export type { AnthropicToolResult } from './anthropic-results.js';
 export { toAnthropicToolResult, toolCallFromAnthropic } from './anthropic-results.js';
+export type {
+  AnthropicToolAddition,
+  AnthropicToolLog,
+  AnthropicToolRemoval,
+} from './anthropic-tool-changes.js';
+export { ANTHROPIC_TOOL_CHANGE_BETAS, createAnthropicToolLog } from './anthropic-tool-changes.js';
 export type { PreparedTools, PrepareOptions } from './plan.js';

@@ -79,7 +79,7 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
  */
 export async function startStandIn(
   paths: readonly string[] | RegExp,
-  handle: (body: unknown, path: string) => StandInAnswer,
+  handle: (body: unknown, path: string, headers: IncomingMessage['headers']) => StandInAnswer,
   errorBody: (message: string) => unknown,
 ): Promise<StandIn> {
   const requests: unknown[] = [];
@@ -100,7 +100,7 @@ export async function startStandIn(
         requests.push(body);
         let answer: StandInAnswer;
         try {
-          answer = handle(body, path);
+          answer = handle(body, path, request.headers);
         } catch (error) {
           answer = { ok: false, violations: [`stand-in failed: ${String(error)}`] };
         }

@@ -24,7 +24,6 @@ import {
   ToolSearchError,
   toAnthropicTool,
 } from '@tool-search/core';
-import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
 import { checkAnthropicRequest } from './anthropic-check.js';
 import {
   DEFAULT_SEARCH_TOOL_NAME,
@@ -32,8 +31,10 @@ import {
   type PrepareOptions,
   planDeferral,
   readSearchRequest,
+  requireClientMode,
   searchDeferred,
 } from './plan.js';
+import { preparedBase, preparedNames } from './prepared-base.js';
 import { settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 
@@ -194,8 +195,7 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
   options: PrepareAnthropicOptions<B> = {},
 ): Promise<PreparedTools<AnthropicRequestTool, B>> {
   const plan = planDeferral(tools, options);
-  // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
-  const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], ANTHROPIC_TOOL_NAME_RULES);
+  const names = preparedNames(tools, ANTHROPIC_TOOL_NAME_RULES);
   const programs = settleProgrammatic(plan.tools, options.programmatic, ANTHROPIC_CODE_EXECUTION);
   const convert = (tool: ToolDefinition): AnthropicClientTool => {
     const out: AnthropicClientTool = toAnthropicTool({
@@ -212,17 +212,7 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
   const report = (sent: readonly ToolDefinition[]) => ({
     programmatic: programs?.report(sent.map((tool) => tool.name)),
   });
-  const base = {
-    decision: plan.decision,
-    catalog: plan.catalog,
-    config: plan.config,
-    names,
-    reason: settled.reason,
-    strict: false,
-    searchToolName: undefined,
-    bridge: undefined,
-    ...(options.learning === undefined ? {} : { learning: options.learning }),
-  };
+  const base = preparedBase(plan, settled, names, options);
   const finish = (requestTools: AnthropicRequestTool[]) => {
     const codeExecution: AnthropicCodeExecutionTool[] =
       programs === undefined ? [] : [{ type: ANTHROPIC_CODE_EXECUTION, name: 'code_execution' }];
@@ -313,12 +303,7 @@ export async function answerAnthropicToolSearch(
   prepared: PreparedTools<AnthropicRequestTool>,
   toolUse: { id: string; name: string; input: unknown },
 ): Promise<AnthropicToolSearchResult> {
-  if (prepared.mode !== 'client' || prepared.searchToolName === undefined) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `answerAnthropicToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
-    );
-  }
+  requireClientMode(prepared, 'answerAnthropicToolSearch');
   if (typeof toolUse !== 'object' || toolUse === null) {
     throw new ToolSearchError(
       'invalid_argument',

@@ -6,6 +6,7 @@ import {
   type PrepareOptions,
   planDeferral,
   readSearchRequest,
+  requireClientMode,
   searchDeferred,
 } from './plan.js';
 import { preparedBase, preparedNames } from './prepared-base.js';
@@ -139,12 +140,7 @@ export async function answerGeminiToolSearch(
   prepared: PreparedTools<GeminiInteractionTool>,
   call: GeminiToolSearchCall,
 ): Promise<GeminiToolSearchResult> {
-  if (prepared.mode !== 'client') {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `answerGeminiToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
-    );
-  }
+  requireClientMode(prepared, 'answerGeminiToolSearch');
   if (typeof call !== 'object' || call === null || typeof call.id !== 'string') {
     throw new ToolSearchError(
       'invalid_argument',

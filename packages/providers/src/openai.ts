@@ -31,14 +31,15 @@ import {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from '@tool-search/core';
-import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
 import {
   type PreparedTools,
   type PrepareOptions,
   planDeferral,
   readSearchRequest,
+  requireClientMode,
   searchDeferred,
 } from './plan.js';
+import { preparedBase, preparedNames } from './prepared-base.js';
 import { preparedCallers, settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 import { toStrictJsonSchema } from './strict-schema.js';
@@ -239,22 +240,11 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
   options: PrepareOpenAIOptions<B> = {},
 ): Promise<PreparedTools<OpenAIRequestTool, B>> {
   const plan = planDeferral(tools, options);
-  // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
-  const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], OPENAI_TOOL_NAME_RULES);
+  const names = preparedNames(tools, OPENAI_TOOL_NAME_RULES);
   const strict = options.strict === true;
   const programs = settleProgrammatic(plan.tools, options.programmatic, 'programmatic');
   const settled = settleMode('openai', plan, options);
-  const base = {
-    decision: plan.decision,
-    catalog: plan.catalog,
-    config: plan.config,
-    names,
-    reason: settled.reason,
-    strict,
-    searchToolName: undefined,
-    bridge: undefined,
-    ...(options.learning === undefined ? {} : { learning: options.learning }),
-  };
+  const base = preparedBase(plan, settled, names, options, strict);
   const convert = (tool: ToolDefinition) =>
     toFunction(tool, names, strict, programs?.callersOf(tool.name));
   const programTool: OpenAIRequestTool[] =
@@ -321,12 +311,7 @@ export async function answerOpenAIToolSearch(
   prepared: PreparedTools<OpenAIRequestTool>,
   call: { call_id: string | null; arguments: unknown },
 ): Promise<OpenAIToolSearchOutput> {
-  if (prepared.mode !== 'client') {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `answerOpenAIToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
-    );
-  }
+  requireClientMode(prepared, 'answerOpenAIToolSearch');
   if (typeof call !== 'object' || call === null) {
     throw new ToolSearchError(
       'invalid_argument',

@@ -257,3 +257,23 @@ export function noteDispatched(
 ): void {
   learningOf(prepared)?.noteCall(name, callSucceeded(outcome));
 }
+
+/**
+ * Checks that a search answer comes from a preparation in `client` mode, as every
+ * provider's `answer*ToolSearch` needs.
+ *
+ * @param prepared - the preparation
+ * @param helper - the answering function's name, for the message
+ * @throws `ToolSearchError` `invalid_argument` when the preparation is in another mode
+ */
+export function requireClientMode(
+  prepared: Pick<PreparedTools<unknown>, 'mode'>,
+  helper: string,
+): void {
+  if (prepared.mode !== 'client') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `${helper} needs a preparation in 'client' mode, got '${prepared.mode}'.`,
+    );
+  }
+}

@@ -18,12 +18,7 @@
  * @packageDocumentation
  */
 import type { AnthropicToolOutput, ToolDefinition } from '@tool-search/core';
-import {
-  ANTHROPIC_TOOL_NAME_RULES,
-  createToolNameMap,
-  ToolSearchError,
-  toAnthropicTool,
-} from '@tool-search/core';
+import { ANTHROPIC_TOOL_NAME_RULES, ToolSearchError, toAnthropicTool } from '@tool-search/core';
 import { checkAnthropicRequest } from './anthropic-check.js';
 import {
   DEFAULT_SEARCH_TOOL_NAME,

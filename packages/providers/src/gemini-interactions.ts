@@ -41,7 +41,7 @@ export interface GeminiToolSearchCall {
   type?: string;
   id: string;
   arguments: unknown;
-  execution?: 'client' | 'server';
+  execution?: string;
 }
 
 /** Our answer to a `tool_search_call`, an input step: the deferred functions to load, best first. */

@@ -165,8 +165,13 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const mcpManifest = JSON.parse(
     await readFile(join(root, 'packages', 'mcp', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
+  // docs/examples/native-gemini.ts runs on @google/genai, a providers dev dependency.
+  const providersManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'providers', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
   const sdks = {
     '@redis/client': mcpManifest.devDependencies['@redis/client'],
+    '@google/genai': providersManifest.devDependencies['@google/genai'],
     ...Object.fromEntries(
       ['@anthropic-ai/sdk', 'openai'].map((name) => [name, coreManifest.devDependencies[name]]),
     ),

@@ -51,8 +51,6 @@ export interface DispatchGeminiOptions {
   context?: ProviderDispatchContext;
 }
 
-type Prepared = Pick<PreparedTools<unknown, unknown>, 'names' | 'bridge' | 'mode' | 'learning'>;
-
 const BRIDGE_NAMES = new Set<string>(BRIDGE_TOOL_NAMES);
 
 function refusal(text: string) {
@@ -61,7 +59,7 @@ function refusal(text: string) {
 
 // One call of the model, whatever the API: what it came to and the name to answer with.
 async function settleCall(
-  prepared: Prepared,
+  prepared: Pick<PreparedTools<unknown, unknown>, 'names' | 'bridge' | 'learning'>,
   call: { id?: string; name: unknown; args: unknown },
   dispatch: ProviderDispatch,
   options: DispatchGeminiOptions,
@@ -137,7 +135,7 @@ function checkCall(call: unknown, helper: string): asserts call is Record<string
  * @throws `ToolSearchError` `invalid_argument` when `call` is not an object, or a bridge-mode preparation gets no `options.bridge`; whatever `dispatch` throws (a hooks dispatcher never throws)
  */
 export async function dispatchGeminiFunctionCall(
-  prepared: Prepared,
+  prepared: Pick<PreparedTools<unknown, unknown>, 'names' | 'bridge' | 'learning'>,
   call: { name: string; args?: unknown; id?: string },
   dispatch: ProviderDispatch,
   options: DispatchGeminiOptions = {},
@@ -177,7 +175,7 @@ export async function dispatchGeminiFunctionCall(
  * @throws as {@link dispatchGeminiFunctionCall}
  */
 export function dispatchGeminiFunctionCalls(
-  prepared: Prepared,
+  prepared: Pick<PreparedTools<unknown, unknown>, 'names' | 'bridge' | 'learning'>,
   calls: readonly { name?: string; args?: unknown; id?: string }[],
   dispatch: ProviderDispatch,
   options: DispatchGeminiOptions = {},
@@ -202,7 +200,7 @@ export function dispatchGeminiFunctionCalls(
  * @throws `ToolSearchError` `invalid_argument` when the step has no string `id`, or as {@link dispatchGeminiFunctionCall}
  */
 export async function dispatchGeminiInteractionCall(
-  prepared: Prepared,
+  prepared: Pick<PreparedTools<unknown, unknown>, 'names' | 'bridge' | 'learning'>,
   step: { id: string; name: string; arguments?: unknown },
   dispatch: ProviderDispatch,
   options: DispatchGeminiOptions = {},

@@ -1,6 +1,6 @@
 import type { ProviderObjectSchema, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import { GEMINI_TOOL_NAME_RULES } from './gemini-names.js';
+import { geminiNames } from './gemini-names.js';
 import {
   type PreparedTools,
   type PrepareOptions,
@@ -9,7 +9,7 @@ import {
   requireClientMode,
   searchDeferred,
 } from './plan.js';
-import { preparedBase, preparedNames } from './prepared-base.js';
+import { preparedBase } from './prepared-base.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 
 // The Interactions API's tool retrieval is in preview (since 2026-11-19) and
@@ -88,7 +88,7 @@ export async function prepareGeminiInteractionTools<B extends BridgeAssemblyShap
   options: PrepareGeminiInteractionOptions<B> = {},
 ): Promise<PreparedTools<GeminiInteractionTool, B>> {
   const plan = planDeferral(tools, options);
-  const names = preparedNames(tools, GEMINI_TOOL_NAME_RULES);
+  const names = geminiNames(tools);
   const settled = settleMode('gemini', plan, options);
   const base = { ...preparedBase(plan, settled, names, options), programmatic: undefined };
   const convert = (tool: ToolDefinition) =>

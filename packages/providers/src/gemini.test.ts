@@ -1,6 +1,7 @@
 import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
 import { createLearningSession, createSearchLearner } from '@tool-search/core';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createToolRuntime, sessionTools } from './__fixtures__/tools.js';
 import {
@@ -10,6 +11,7 @@ import {
   prepareGeminiInteractionTools,
   prepareGeminiTools,
 } from './gemini.js';
+import { readDeclarations } from './testing/gemini-rules.js';
 
 const on = { config: { enabled: 'on' as const } };
 
@@ -48,6 +50,32 @@ describe('prepareGeminiTools', () => {
     expect(names).toContain('github.create_issue');
     expect(names).toContain('weird_name_with_space');
     expect(prepared.names.fromProvider('weird_name_with_space')).toBe('weird name/with space');
+  });
+});
+
+describe('Gemini names (hostile tool names)', () => {
+  it('sends every name by Gemini rule, first character included, and maps each back', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.uniqueArray(fc.string({ minLength: 1, maxLength: 140 }), { minLength: 1, maxLength: 8 }),
+        async (raw) => {
+          const tools: ToolDefinition[] = raw
+            .filter((name) => !['tool_search', 'tool_describe', 'tool_call'].includes(name))
+            .map((name) => ({ name, inputSchema: { type: 'object' }, source: 'core' }));
+          const prepared = await prepareGeminiTools(tools, {
+            bridge: assembleTools,
+            config: { enabled: 'off' },
+          });
+          expect(readDeclarations(prepared.tools).problems).toEqual([]);
+          for (const tool of tools) {
+            expect(prepared.names.fromProvider(prepared.names.toProvider(tool.name))).toBe(
+              tool.name,
+            );
+          }
+        },
+      ),
+      { numRuns: 200 },
+    );
   });
 });
 

@@ -24,10 +24,10 @@
  */
 import type { ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import { GEMINI_TOOL_NAME_RULES } from './gemini-names.js';
+import { geminiNames } from './gemini-names.js';
 import { type GeminiSchema, toGeminiSchema } from './gemini-schema.js';
 import { type PreparedTools, type PrepareOptions, planDeferral } from './plan.js';
-import { preparedBase, preparedNames } from './prepared-base.js';
+import { preparedBase } from './prepared-base.js';
 import { type BridgeAssembler, type BridgeAssemblyShape, offReason } from './settle-mode.js';
 
 /** A function declaration of `generateContent` (`FunctionDeclaration` of `@google/genai`). */
@@ -112,7 +112,7 @@ export async function prepareGeminiTools<B extends BridgeAssemblyShape>(
     );
   }
   const plan = planDeferral(tools, options);
-  const names = preparedNames(tools, GEMINI_TOOL_NAME_RULES);
+  const names = geminiNames(tools);
   const declare = (list: readonly ToolDefinition[]): GeminiFunctionTool[] => [
     {
       functionDeclarations: list.map((tool) =>

@@ -190,6 +190,29 @@ describe('prepareGeminiInteractionTools with the real @google/genai client (Inte
     expect(text).toContain('#ops');
   });
 
+  it('a search result naming a function that is not deferred is refused by the stand-in', async () => {
+    const prepared = await prepareGeminiInteractionTools(sessionTools, {
+      mode: 'client',
+      config: { enabled: 'on' },
+    });
+    const ai = await start([{ search: 'github' }, { reply: 'done' }]);
+    const first = await ai.interactions.create({
+      model: 'gemini-4-flash',
+      input: 'hi',
+      tools: prepared.tools,
+    } as never);
+    const call = (first.steps ?? [])[0] as unknown as { id: string };
+    const forged = { type: 'tool_search_result', call_id: call.id, tools: [{ name: 'read_file' }] };
+    await expect(
+      ai.interactions.create({
+        model: 'gemini-4-flash',
+        input: [forged],
+        tools: prepared.tools,
+        previous_interaction_id: first.id,
+      } as never),
+    ).rejects.toThrow(/not a deferred function/);
+  });
+
   it('a call of a deferred function no search loaded is refused by the stand-in', async () => {
     const prepared = await prepareGeminiInteractionTools(sessionTools, {
       mode: 'client',

@@ -188,6 +188,22 @@ describe('Gemini Interactions tool retrieval', () => {
     });
   });
 
+  it('never names a tool that is not deferred in this preparation, whatever the query and limit', async () => {
+    const prepared = await prepareGeminiInteractionTools(sessionTools, { mode: 'client', ...on });
+    const deferred = new Set(prepared.deferred.map((name) => prepared.names.toProvider(name)));
+    await fc.assert(
+      fc.asyncProperty(fc.string(), fc.anything(), async (query, limit) => {
+        const found = await answerGeminiToolSearch(prepared, {
+          id: 's',
+          arguments: { query, limit },
+        });
+        expect(found.tools.length).toBeLessThanOrEqual(prepared.config.maxSearchLimit);
+        for (const tool of found.tools) expect(deferred.has(tool.name)).toBe(true);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
   it('notes a search and the successful call after it in the session learning', async () => {
     const learner = createSearchLearner();
     const learning = createLearningSession({ learner });

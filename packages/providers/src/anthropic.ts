@@ -28,8 +28,9 @@ import {
   readSearchRequest,
   requireClientMode,
   searchDeferred,
+  searchToolParameters,
 } from './plan.js';
-import { preparedBase, preparedNames } from './prepared-base.js';
+import { preparedBase, preparedNames, preparedOffOrBridge } from './prepared-base.js';
 import { settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 
@@ -130,19 +131,7 @@ function searchToolDefinition(
       `(for example "create a github issue"); the best matches, ${limits.fallback} by default and at most ` +
       `${limits.max}, are loaded, and you then call them directly by their names. Search again with other ` +
       'words when nothing fits.',
-    input_schema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What the tool should do, in a few words.' },
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: limits.max,
-          description: `How many tools to load (default ${limits.fallback}).`,
-        },
-      },
-      required: ['query'],
-    },
+    input_schema: searchToolParameters(limits, 'tool'),
   };
 }
 
@@ -216,22 +205,10 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
     return out;
   };
 
-  if (settled.kind === 'off') {
-    const off = finish(plan.tools.map(convert));
-    return { ...base, ...report(plan.tools), mode: 'off', tools: off, deferred: [] };
+  if (settled.kind !== 'native') {
+    return preparedOffOrBridge(plan, settled, base, programs, (sent) => finish(sent.map(convert)));
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  if (settled.kind === 'bridge') {
-    const shown = settled.assembly?.tools ?? plan.visible;
-    return {
-      ...base,
-      ...report(shown),
-      mode: 'bridge',
-      tools: finish(shown.map(convert)),
-      deferred,
-      bridge: settled.assembly,
-    };
-  }
   const visible = plan.visible.map(convert);
   const deferredTools = plan.deferrable.map((tool) => ({ ...convert(tool), defer_loading: true }));
   let searchTool: AnthropicRequestTool;

@@ -9,7 +9,7 @@ import {
   requireClientMode,
   searchDeferred,
 } from './plan.js';
-import { preparedBase } from './prepared-base.js';
+import { preparedBase, preparedOffOrBridge } from './prepared-base.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 
 // The Interactions API's tool retrieval is in preview (since 2026-11-19) and
@@ -90,29 +90,20 @@ export async function prepareGeminiInteractionTools<B extends BridgeAssemblyShap
   const plan = planDeferral(tools, options);
   const names = geminiNames(tools);
   const settled = settleMode('gemini', plan, options);
-  const base = { ...preparedBase(plan, settled, names, options), programmatic: undefined };
+  const base = preparedBase(plan, settled, names, options);
   const convert = (tool: ToolDefinition) =>
     toInteractionFunction(tool, names.toProvider(tool.name));
-  if (settled.kind === 'off') {
-    return { ...base, mode: 'off', tools: plan.tools.map(convert), deferred: [] };
+  if (settled.kind !== 'native') {
+    return preparedOffOrBridge(plan, settled, base, undefined, (sent) => sent.map(convert));
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  if (settled.kind === 'bridge') {
-    const shown = settled.assembly?.tools ?? plan.visible;
-    return {
-      ...base,
-      mode: 'bridge',
-      tools: shown.map(convert),
-      deferred,
-      bridge: settled.assembly,
-    };
-  }
   const search: GeminiToolSearchTool =
     settled.mode === 'client'
       ? { type: 'tool_search', execution: 'client' }
       : { type: 'tool_search' };
   return {
     ...base,
+    programmatic: undefined,
     mode: settled.mode,
     tools: [
       ...plan.visible.map(convert),

@@ -38,8 +38,9 @@ import {
   readSearchRequest,
   requireClientMode,
   searchDeferred,
+  searchToolParameters,
 } from './plan.js';
-import { preparedBase, preparedNames } from './prepared-base.js';
+import { preparedBase, preparedNames, preparedOffOrBridge } from './prepared-base.js';
 import { preparedCallers, settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 import { toStrictJsonSchema } from './strict-schema.js';
@@ -152,20 +153,7 @@ function clientSearchTool(limits: { fallback: number; max: number }): OpenAITool
       'Search the functions that are not loaded yet and load the ones you need. Describe the task in a few ' +
       `words (for example "create a github issue"); the best matches, ${limits.fallback} by default and at ` +
       `most ${limits.max}, are loaded, and you then call them by their names.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What the function should do, in a few words.' },
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: limits.max,
-          description: `How many functions to load (default ${limits.fallback}).`,
-        },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    parameters: searchToolParameters(limits, 'function', true),
   };
 }
 
@@ -253,22 +241,13 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
     programmatic: programs?.report(sent.map((tool) => tool.name)),
   });
 
-  if (settled.kind === 'off') {
-    const off = [...plan.tools.map(convert), ...programTool];
-    return { ...base, ...report(plan.tools), mode: 'off', tools: off, deferred: [] };
+  if (settled.kind !== 'native') {
+    return preparedOffOrBridge(plan, settled, base, programs, (sent) => [
+      ...sent.map(convert),
+      ...programTool,
+    ]);
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  if (settled.kind === 'bridge') {
-    const shown = settled.assembly?.tools ?? plan.visible;
-    return {
-      ...base,
-      ...report(shown),
-      mode: 'bridge',
-      tools: [...shown.map(convert), ...programTool],
-      deferred,
-      bridge: settled.assembly,
-    };
-  }
   const visible: OpenAIRequestTool[] = plan.visible.map(convert);
   if (settled.mode === 'client') {
     const search = clientSearchTool({

@@ -2,6 +2,7 @@ import type { ToolDefinition, ToolNameMap, ToolNameRules } from '@tool-search/co
 import { createToolNameMap } from '@tool-search/core';
 import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
 import type { DeferralPlan, PreparedTools, PrepareOptions } from './plan.js';
+import type { SettledProgrammatic } from './programmatic.js';
 import type { SettledMode } from './settle-mode.js';
 
 /**
@@ -50,4 +51,44 @@ export function preparedNames(
   rules: Readonly<ToolNameRules>,
 ): ToolNameMap {
   return createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], rules);
+}
+
+/**
+ * The preparation of the two modes every provider builds alike: `off` (every tool, as it
+ * is) and `bridge` (the assembly's tools, or the visible ones without an assembler), each
+ * with what programs may call among the tools sent. Each provider builds its native modes
+ * in its own format.
+ *
+ * @param plan - the activation plan
+ * @param settled - the settled mode
+ * @param base - the shared fields ({@link preparedBase})
+ * @param programs - the settled programmatic option, if any
+ * @param build - the request's tools for the tools sent, in the provider's format
+ * @returns the preparation
+ * @throws whatever `build` throws (a provider's own request check)
+ */
+export function preparedOffOrBridge<T, B>(
+  plan: DeferralPlan,
+  settled: Exclude<SettledMode<B>, { kind: 'native' }>,
+  base: ReturnType<typeof preparedBase>,
+  programs: SettledProgrammatic | undefined,
+  build: (sent: readonly ToolDefinition[]) => T[],
+): PreparedTools<T, B> {
+  const sent =
+    settled.kind === 'off'
+      ? plan.tools
+      : ((settled.assembly as { tools?: readonly ToolDefinition[] } | undefined)?.tools ??
+        plan.visible);
+  const programmatic = programs?.report(sent.map((tool) => tool.name));
+  if (settled.kind === 'off') {
+    return { ...base, programmatic, mode: 'off', tools: build(sent), deferred: [] };
+  }
+  return {
+    ...base,
+    programmatic,
+    mode: 'bridge',
+    tools: build(sent),
+    deferred: plan.deferrable.map((tool) => tool.name),
+    bridge: settled.assembly,
+  };
 }

@@ -19,8 +19,9 @@
  * 9. The new-user scenarios (new-user-scenarios.ts, new-user-loops.ts), each in empty
  *    folders: the gateway by `npx` (`demo`, `serve` with the MCP SDK client and the MCP
  *    Inspector), a custom ranker under `testRanker`, the ai-sdk README's quick start on
- *    `ai` 6 and 7, and the Anthropic and OpenAI guides' loops in client, hosted and bridge
- *    mode against the stand-ins (strict tsc, then run).
+ *    `ai` 6 and 7, and the Anthropic, OpenAI and Gemini guides' loops in client, hosted and
+ *    bridge mode, and Anthropic's append-only loop with thinking, against the stand-ins
+ *    (strict tsc, then run).
  *
  * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
  * folder; --scenarios-only packs, then runs step 9 alone).

@@ -102,6 +102,44 @@ describe('Anthropic with thinking on (preserved-thinking prefix checks)', () => 
     expect(log.changes(tools)).toEqual([]);
   });
 
+  it('removes a tool that left the session and adds it back by reference, the API refusing a call meanwhile', async () => {
+    const prepared = await prepareAnthropicTools(sessionTools, { config: { enabled: 'off' } });
+    const log = createAnthropicToolLog(prepared);
+    const without = sessionTools.filter((tool) => tool.name !== 'read_file');
+    const removal = log.changes(without);
+    expect(removal).toEqual([
+      { type: 'tool_removal', tool: { type: 'tool_reference', name: 'read_file' } },
+    ]);
+    const back = log.changes(sessionTools);
+    expect(back).toEqual([
+      { type: 'tool_addition', tool: { type: 'tool_reference', name: 'read_file' } },
+    ]);
+    standIn = await startAnthropicStandIn({
+      steps: [
+        { call: 'read_file', input: { path: 'a' } },
+        { call: 'read_file', input: { path: 'b' } },
+      ],
+    });
+    const client = new Anthropic({ baseURL: standIn.url, apiKey: 'test', maxRetries: 0 });
+    const send = (content: Anthropic.Beta.BetaContentBlockParam[]) =>
+      client.beta.messages.create({
+        model: 'claude-sonnet-5-5',
+        max_tokens: 1024,
+        thinking,
+        betas: [...ANTHROPIC_TOOL_CHANGE_BETAS],
+        tools: prepared.tools,
+        messages: [{ role: 'user', content }],
+      });
+    // Removed, the tool cannot be called; added back by reference, it can.
+    await expect(send([...removal, { type: 'text', text: 'read a' }])).rejects.toThrow(
+      /not loaded/,
+    );
+    const message = await send([...removal, ...back, { type: 'text', text: 'read b' }]);
+    expect(
+      message.content.some((block) => block.type === 'tool_use' && block.name === 'read_file'),
+    ).toBe(true);
+  });
+
   it('refuses a request whose tools changed after a thinking block, as the API does', async () => {
     standIn = await startAnthropicStandIn({
       steps: [{ call: 'read_file', input: { path: 'a' } }, { reply: 'done' }],

@@ -34,9 +34,9 @@ export interface AnthropicToolRemoval {
 export interface AnthropicToolLog {
   /**
    * The blocks that bring the conversation's tools up to `tools`, the session's current
-   * (scoped) list: a `tool_addition` with the inline definition for each tool neither sent
-   * by the first request nor added since, a `tool_removal` for each tool sent or added that
-   * is gone. Put them at the start of the next user message; the request's `tools` stays
+   * (scoped) list: a `tool_addition` with the inline definition for each tool never defined
+   * in the conversation, a `tool_addition` by reference for one that was removed and is
+   * back (with the definition it had), a `tool_removal` for each tool held that is gone. Put them at the start of the next user message; the request's `tools` stays
    * as the first request sent it.
    * @param tools - the session's current tools
    * @returns the blocks, empty when nothing changed
@@ -78,6 +78,9 @@ export function createAnthropicToolLog(
       held.set(name, tool.name as string);
   }
   for (const name of prepared.deferred) held.set(name, prepared.names.toProvider(name));
+  // Every tool the conversation ever defined (in `tools` or by an addition): one that comes
+  // back after a removal is added again by reference, since its name is still defined.
+  const defined = new Map(held);
   const taken = new Set(prepared.tools.map((tool) => (tool as { name?: string }).name));
   const fromProvider = new Map<string, string>();
   return {
@@ -91,15 +94,19 @@ export function createAnthropicToolLog(
       }
       for (const tool of tools) {
         if (held.has(tool.name)) continue;
-        // A name once sent keeps its provider name; a new one gets one no other tool holds.
-        let providerName = [...fromProvider].find(([, own]) => own === tool.name)?.[0];
-        if (providerName === undefined) {
-          const others = [...taken].filter((name): name is string => name !== undefined);
-          const map = createToolNameMap([...others, tool.name], ANTHROPIC_TOOL_NAME_RULES);
-          providerName = map.toProvider(tool.name);
-          taken.add(providerName);
-          fromProvider.set(providerName, tool.name);
+        const earlier = defined.get(tool.name);
+        if (earlier !== undefined) {
+          held.set(tool.name, earlier);
+          blocks.push({ type: 'tool_addition', tool: { type: 'tool_reference', name: earlier } });
+          continue;
         }
+        // A new tool gets a provider name no other tool of the conversation holds.
+        const others = [...taken].filter((name): name is string => name !== undefined);
+        const map = createToolNameMap([...others, tool.name], ANTHROPIC_TOOL_NAME_RULES);
+        const providerName = map.toProvider(tool.name);
+        taken.add(providerName);
+        fromProvider.set(providerName, tool.name);
+        defined.set(tool.name, providerName);
         held.set(tool.name, providerName);
         const definition: AnthropicToolOutput = toAnthropicTool({ ...tool, name: providerName });
         blocks.push({ type: 'tool_addition', tool: { type: 'tool_definition', definition } });

@@ -88,6 +88,32 @@ describe('prepareGeminiTools with the real @google/genai client (generateContent
     expect(describeAnswer).toContain('\\"name\\":\\"github.create_issue\\"');
   });
 
+  it('a model turn rebuilt without its thought signatures is refused, as Gemini 3 refuses it', async () => {
+    const prepared = await prepareGeminiTools(sessionTools, {
+      bridge: assembleTools,
+      config: { enabled: 'on' },
+    });
+    const ai = await start([{ call: 'tool_search', input: { query: 'slack' } }, { reply: 'done' }]);
+    const config = { tools: prepared.tools as Tool[] };
+    const response = await ai.models.generateContent({
+      model: 'gemini-3.5-flash',
+      contents: 'hi',
+      config,
+    });
+    const calls = response.functionCalls ?? [];
+    const parts = await dispatchGeminiFunctionCalls(prepared, calls, createToolRuntime().dispatch, {
+      bridge: handleBridgeCall,
+    });
+    const contents: Content[] = [
+      { role: 'user', parts: [{ text: 'hi' }] },
+      { role: 'model', parts: calls.map((functionCall) => ({ functionCall })) },
+      { role: 'user', parts },
+    ];
+    await expect(
+      ai.models.generateContent({ model: 'gemini-3.5-flash', contents, config }),
+    ).rejects.toThrow(/thought signature/);
+  });
+
   it('a call of a function that was never declared is refused by the stand-in, as by the API', async () => {
     const prepared = await prepareGeminiTools(sessionTools, {
       bridge: assembleTools,

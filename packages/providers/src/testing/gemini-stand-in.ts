@@ -23,8 +23,13 @@ function text(value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value ?? null);
 }
 
-// generateContent: every model turn's calls answered by the next user turn, in full.
-function readContents(raw: unknown, problems: string[]): string {
+// generateContent: every model turn's calls answered by the next user turn, in full, and
+// each call sent back with the thought signature it came with (Gemini 3 refuses it without).
+function readContents(
+  raw: unknown,
+  problems: string[],
+  signatures: ReadonlyMap<string, string>,
+): string {
   let lastResult = '';
   if (!Array.isArray(raw) || raw.length === 0) {
     problems.push('contents: must be a non-empty array');
@@ -36,6 +41,15 @@ function readContents(raw: unknown, problems: string[]): string {
     const calls = parts.flatMap((part) =>
       isRecord(part) && isRecord(part['functionCall']) ? [part['functionCall']] : [],
     );
+    for (const part of parts) {
+      if (!isRecord(part) || !isRecord(part['functionCall'])) continue;
+      const expected = signatures.get(String(part['functionCall']['id']));
+      if (expected !== undefined && part['thoughtSignature'] !== expected) {
+        problems.push(
+          `contents[${index}]: a function call came back without its thought signature`,
+        );
+      }
+    }
     const responses = parts.flatMap((part) =>
       isRecord(part) && isRecord(part['functionResponse']) ? [part['functionResponse']] : [],
     );
@@ -120,7 +134,8 @@ function readInteractionTools(raw: unknown): InteractionTools {
  * - `models/*:generateContent` checks every function declaration (Gemini's name rule,
  *   unique names, parameters in the schema subset) and that every model turn's function
  *   calls are answered by the next user turn's function responses, one each, by name and
- *   id; a `call` step is a `functionCall` part, `calls` several at once, `reply` text.
+ *   id, and that each call comes back with its `thoughtSignature`; a `call` step is a
+ *   `functionCall` part, `calls` several at once, `reply` text.
  * - `interactions` (the Interactions API, with `previous_interaction_id`) keeps each
  *   interaction's state: deferred functions (`defer_loading: true`, which needs a
  *   `tool_search` tool) are loaded only by a search; in client mode a `search` step is a
@@ -137,11 +152,12 @@ export function startGeminiStandIn(options: GeminiStandInOptions): Promise<Stand
   let step = 0;
   let ids = 0;
   const interactions = new Map<string, InteractionState>();
+  const signatures = new Map<string, string>();
   const next = () => options.steps[step++] ?? { reply: 'done' };
 
   const generate = (body: Record<string, unknown>): StandInAnswer => {
     const { names, problems } = readDeclarations(body['tools']);
-    const lastResult = readContents(body['contents'], problems);
+    const lastResult = readContents(body['contents'], problems, signatures);
     if (problems.length > 0) return { ok: false, violations: problems };
     const current = next();
     if ('search' in current)
@@ -157,9 +173,14 @@ export function startGeminiStandIn(options: GeminiStandInOptions): Promise<Stand
     const parts =
       'reply' in current
         ? [{ text: `${current.reply} ${lastResult}`.trim() }]
-        : wanted.map((call) => ({
-            functionCall: { id: `call_${++ids}`, name: call.call, args: call.input },
-          }));
+        : wanted.map((call) => {
+            const id = `call_${++ids}`;
+            signatures.set(id, `signature_${id}`);
+            return {
+              functionCall: { id, name: call.call, args: call.input },
+              thoughtSignature: `signature_${id}`,
+            };
+          });
     return {
       ok: true,
       body: {

@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createToolRuntime, sessionTools } from './__fixtures__/tools.js';
@@ -8,6 +9,8 @@ import {
   createAnthropicToolLog,
   dispatchAnthropicToolUse,
   prepareAnthropicTools,
+  toAnthropicToolResult,
+  toolCallFromAnthropic,
   toolSearchErrorFromAnthropic,
 } from './anthropic.js';
 import { type StandIn, startAnthropicStandIn } from './testing/index.js';
@@ -100,6 +103,53 @@ describe('Anthropic with thinking on (preserved-thinking prefix checks)', () => 
     expect(JSON.stringify(bodies.at(-1)!.messages).match(/"type":"thinking"/g)).toHaveLength(3);
     expect(JSON.stringify(bodies[2]!.messages.at(-1))).toContain('"type":"tool_addition"');
     expect(log.changes(tools)).toEqual([]);
+  });
+
+  it('bridge mode keeps the tools fixed too: search, describe and call with thinking on', async () => {
+    const prepared = await prepareAnthropicTools(sessionTools, {
+      model: 'claude-3-5-haiku-latest',
+      config: { enabled: 'on' },
+      bridge: assembleTools,
+    });
+    expect(prepared.mode).toBe('bridge');
+    standIn = await startAnthropicStandIn({
+      steps: [
+        { call: 'tool_search', input: { query: 'post a slack message' } },
+        { call: 'tool_describe', input: { name: 'slack_post_message' } },
+        {
+          call: 'tool_call',
+          input: { name: 'slack_post_message', arguments: { channel: '#ops', text: 'hi' } },
+        },
+        { reply: 'Posted:' },
+      ],
+    });
+    const runtime = createToolRuntime();
+    const client = new Anthropic({ baseURL: standIn.url, apiKey: 'test', maxRetries: 0 });
+    const messages: Anthropic.MessageParam[] = [{ role: 'user', content: 'Say hi in #ops.' }];
+    for (let turn = 0; turn < 6; turn += 1) {
+      const message = await client.messages.create({
+        model: 'claude-3-5-haiku-latest',
+        max_tokens: 4096,
+        thinking,
+        tools: prepared.tools,
+        messages,
+      });
+      messages.push({ role: 'assistant', content: message.content });
+      if (message.stop_reason !== 'tool_use') break;
+      const results: Anthropic.ToolResultBlockParam[] = [];
+      for (const block of message.content) {
+        if (block.type !== 'tool_use') continue;
+        const call = toolCallFromAnthropic(prepared, block);
+        const outcome = await (handleBridgeCall(prepared.bridge!, call, (real, ctx) =>
+          runtime.dispatch(real, ctx),
+        ) ?? runtime.dispatch(call));
+        results.push(toAnthropicToolResult(block.id, outcome));
+      }
+      messages.push({ role: 'user', content: results });
+    }
+    expect(standIn.violations).toEqual([]);
+    expect(runtime.seen.hook).toEqual(['slack_post_message']);
+    expect(JSON.stringify(messages.at(-1))).toContain('Posted:');
   });
 
   it('removes a tool that left the session and adds it back by reference, the API refusing a call meanwhile', async () => {

@@ -18,7 +18,7 @@ const dispatch = createDispatcher({ execute: async (call) => `ran ${call.name}` 
 const assembly = assembleTools({ tools, config: { enabled: 'on' }, contextWindow: 200_000 });
 const requestTools: Anthropic.Tool[] = assembly.tools.map(toAnthropicTool);
 const request: Anthropic.MessageCreateParamsNonStreaming = {
-  model: 'claude-sonnet-4-5',
+  model: 'claude-sonnet-5-5',
   max_tokens: 1024,
   tools: requestTools,
   messages: [{ role: 'user', content: 'Which pull requests are open on acme/app?' }],

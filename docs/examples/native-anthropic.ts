@@ -70,12 +70,12 @@ async function fileIssue(client: Anthropic, model: string, mode: ProviderMode = 
 const issue = { repo: 'acme/app', title: 'Login', body: '500' };
 const runs: [string, ProviderMode, ScriptedStep[]][] = [
   [
-    'claude-sonnet-4-5',
+    'claude-sonnet-5-5',
     'auto',
     [{ search: 'create an issue on github' }, { call: 'github_create_issue', input: issue }],
   ],
   [
-    'claude-sonnet-4-5',
+    'claude-sonnet-5-5',
     'hosted',
     [{ search: 'create an issue on github' }, { call: 'github_create_issue', input: issue }],
   ],

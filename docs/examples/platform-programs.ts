@@ -44,13 +44,13 @@ const dispatch = createDispatcher({
 // #region anthropic-programs
 async function anthropicTurn(client: Anthropic, messages: Anthropic.MessageParam[]) {
   const prepared = await prepareAnthropicTools(tools, {
-    model: 'claude-sonnet-4-5',
+    model: 'claude-sonnet-5-5',
     programmatic: { policy }, // allowed_callers on the tools it allows, and code_execution_20260120
   });
   const programs = createAnthropicProgramState(); // the container and the programs seen
   for (;;) {
     const message = await client.messages.create({
-      model: 'claude-sonnet-4-5',
+      model: 'claude-sonnet-5-5',
       max_tokens: 1024,
       tools: prepared.tools,
       messages,

@@ -6,7 +6,7 @@
  *
  * @example
  * ```ts
- * const prepared = await prepareAnthropicTools(tools, { model: 'claude-sonnet-4-5', contextWindow: 200_000 });
+ * const prepared = await prepareAnthropicTools(tools, { model: 'claude-sonnet-5-5', contextWindow: 200_000 });
  * const message = await client.messages.create({ model, max_tokens, messages, tools: prepared.tools });
  * for (const block of message.content) {
  *   if (block.type !== 'tool_use') continue;
@@ -18,13 +18,7 @@
  * @packageDocumentation
  */
 import type { AnthropicToolOutput, ToolDefinition } from '@tool-search/core';
-import {
-  ANTHROPIC_TOOL_NAME_RULES,
-  createToolNameMap,
-  ToolSearchError,
-  toAnthropicTool,
-} from '@tool-search/core';
-import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
+import { ANTHROPIC_TOOL_NAME_RULES, ToolSearchError, toAnthropicTool } from '@tool-search/core';
 import { checkAnthropicRequest } from './anthropic-check.js';
 import {
   DEFAULT_SEARCH_TOOL_NAME,
@@ -32,8 +26,11 @@ import {
   type PrepareOptions,
   planDeferral,
   readSearchRequest,
+  requireClientMode,
   searchDeferred,
+  searchToolParameters,
 } from './plan.js';
+import { preparedBase, preparedNames, preparedOffOrBridge } from './prepared-base.js';
 import { settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 
@@ -134,19 +131,7 @@ function searchToolDefinition(
       `(for example "create a github issue"); the best matches, ${limits.fallback} by default and at most ` +
       `${limits.max}, are loaded, and you then call them directly by their names. Search again with other ` +
       'words when nothing fits.',
-    input_schema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What the tool should do, in a few words.' },
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: limits.max,
-          description: `How many tools to load (default ${limits.fallback}).`,
-        },
-      },
-      required: ['query'],
-    },
+    input_schema: searchToolParameters(limits, 'tool'),
   };
 }
 
@@ -194,8 +179,7 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
   options: PrepareAnthropicOptions<B> = {},
 ): Promise<PreparedTools<AnthropicRequestTool, B>> {
   const plan = planDeferral(tools, options);
-  // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
-  const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], ANTHROPIC_TOOL_NAME_RULES);
+  const names = preparedNames(tools, ANTHROPIC_TOOL_NAME_RULES);
   const programs = settleProgrammatic(plan.tools, options.programmatic, ANTHROPIC_CODE_EXECUTION);
   const convert = (tool: ToolDefinition): AnthropicClientTool => {
     const out: AnthropicClientTool = toAnthropicTool({
@@ -212,17 +196,7 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
   const report = (sent: readonly ToolDefinition[]) => ({
     programmatic: programs?.report(sent.map((tool) => tool.name)),
   });
-  const base = {
-    decision: plan.decision,
-    catalog: plan.catalog,
-    config: plan.config,
-    names,
-    reason: settled.reason,
-    strict: false,
-    searchToolName: undefined,
-    bridge: undefined,
-    ...(options.learning === undefined ? {} : { learning: options.learning }),
-  };
+  const base = preparedBase(plan, settled, names, options);
   const finish = (requestTools: AnthropicRequestTool[]) => {
     const codeExecution: AnthropicCodeExecutionTool[] =
       programs === undefined ? [] : [{ type: ANTHROPIC_CODE_EXECUTION, name: 'code_execution' }];
@@ -231,22 +205,10 @@ export async function prepareAnthropicTools<B extends BridgeAssemblyShape = neve
     return out;
   };
 
-  if (settled.kind === 'off') {
-    const off = finish(plan.tools.map(convert));
-    return { ...base, ...report(plan.tools), mode: 'off', tools: off, deferred: [] };
+  if (settled.kind !== 'native') {
+    return preparedOffOrBridge(plan, settled, base, programs, (sent) => finish(sent.map(convert)));
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  if (settled.kind === 'bridge') {
-    const shown = settled.assembly?.tools ?? plan.visible;
-    return {
-      ...base,
-      ...report(shown),
-      mode: 'bridge',
-      tools: finish(shown.map(convert)),
-      deferred,
-      bridge: settled.assembly,
-    };
-  }
   const visible = plan.visible.map(convert);
   const deferredTools = plan.deferrable.map((tool) => ({ ...convert(tool), defer_loading: true }));
   let searchTool: AnthropicRequestTool;
@@ -313,12 +275,7 @@ export async function answerAnthropicToolSearch(
   prepared: PreparedTools<AnthropicRequestTool>,
   toolUse: { id: string; name: string; input: unknown },
 ): Promise<AnthropicToolSearchResult> {
-  if (prepared.mode !== 'client' || prepared.searchToolName === undefined) {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `answerAnthropicToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
-    );
-  }
+  requireClientMode(prepared, 'answerAnthropicToolSearch');
   if (typeof toolUse !== 'object' || toolUse === null) {
     throw new ToolSearchError(
       'invalid_argument',
@@ -367,6 +324,7 @@ export async function answerAnthropicToolSearch(
 
 export type { AnthropicRequestShape } from './anthropic-check.js';
 export { checkAnthropicRequest } from './anthropic-check.js';
+export { toolSearchErrorFromAnthropic } from './anthropic-errors.js';
 export type {
   AnthropicMessageShape,
   AnthropicProgramState,
@@ -380,4 +338,10 @@ export {
 } from './anthropic-program-calls.js';
 export type { AnthropicToolResult } from './anthropic-results.js';
 export { toAnthropicToolResult, toolCallFromAnthropic } from './anthropic-results.js';
+export type {
+  AnthropicToolAddition,
+  AnthropicToolLog,
+  AnthropicToolRemoval,
+} from './anthropic-tool-changes.js';
+export { ANTHROPIC_TOOL_CHANGE_BETAS, createAnthropicToolLog } from './anthropic-tool-changes.js';
 export type { PreparedTools, PrepareOptions } from './plan.js';

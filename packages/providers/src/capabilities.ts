@@ -1,7 +1,7 @@
 import { ToolSearchError } from '@tool-search/core';
 
 /** A platform whose own deferred loading this package drives. */
-export type Provider = 'anthropic' | 'openai';
+export type Provider = 'anthropic' | 'openai' | 'gemini';
 
 /**
  * How the deferred tools reach the model.
@@ -33,9 +33,13 @@ export interface ModelCapability {
  * matches the provider and model, looking at the caller's rows first, and picks the
  * first of its modes; with no matching row, or one without modes, it picks `bridge`.
  *
- * - Anthropic: Claude Opus, Sonnet and Haiku 4.5 and later support `defer_loading` with
- *   client-side search (`tool_reference` blocks) and the server search tools.
+ * - Anthropic: Claude Opus, Sonnet and Haiku 4.5 and later (the 5.x families, 5.5
+ *   among them) and Claude Fable and Mythos 5.x support `defer_loading` with client-side
+ *   search (`tool_reference` blocks) and the server search tools.
  * - OpenAI Responses: `gpt-5.4` and later support `tool_search`, hosted or client.
+ * - Gemini, Interactions API: `gemini-3.6` and later (Gemini 4 among them) support tool
+ *   retrieval (`tool_search` and `defer_loading`, in preview since 2026-11-19), client
+ *   or server. `generateContent` has no deferral: there the bridge serves every model.
  */
 export const DEFAULT_MODEL_CAPABILITIES: readonly ModelCapability[] = Object.freeze([
   {
@@ -44,8 +48,18 @@ export const DEFAULT_MODEL_CAPABILITIES: readonly ModelCapability[] = Object.fre
     modes: ['client', 'hosted'],
   },
   {
+    provider: 'anthropic',
+    model: /^claude-(fable|mythos)-([5-9](?!\d)|[1-9]\d(?!\d))/,
+    modes: ['client', 'hosted'],
+  },
+  {
     provider: 'openai',
     model: /^gpt-(5\.([4-9]|[1-9]\d)(?!\d)|([6-9]|[1-9]\d)([.-]|$))/,
+    modes: ['client', 'hosted'],
+  },
+  {
+    provider: 'gemini',
+    model: /^gemini-(3\.([6-9]|[1-9]\d)(?!\d)|([4-9]|[1-9]\d)([.-]|$))/,
     modes: ['client', 'hosted'],
   },
 ]);
@@ -74,7 +88,7 @@ export function canonicalModelId(model: string): string {
   let id = model.trim().toLowerCase();
   id = id.slice(id.lastIndexOf('/') + 1);
   id = id.replace(/@.*$/, '');
-  id = id.replace(/^(?:[a-z]{2,6}\.)?(?:anthropic|openai)\./, '');
+  id = id.replace(/^(?:[a-z]{2,6}\.)?(?:anthropic|openai|google)\./, '');
   id = id.replace(/-v\d+(?::\d+)?$/, '');
   if (id.startsWith('claude-')) id = id.replace(/(\d)\.(\d)/g, '$1-$2');
   return id;
@@ -85,6 +99,7 @@ export function canonicalModelId(model: string): string {
 const FAMILIES: Record<Provider, RegExp> = {
   anthropic: /^claude-/,
   openai: /^(gpt-|o\d|chatgpt-|codex-)/,
+  gemini: /^gemini-/,
 };
 
 function matches(row: ModelCapability, provider: Provider, ids: readonly string[]): boolean {

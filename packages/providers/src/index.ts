@@ -10,7 +10,10 @@
  *   `toStrictOpenAITool` (Responses and Chat Completions); with the `programmatic`
  *   option, `dispatchOpenAIFunctionCall`, `routeOpenAIFunctionCall` and
  *   `createOpenAIProgramState`.
- * - `@tool-search/providers/testing`: local stand-ins of both APIs that check every
+ * - `@tool-search/providers/gemini`: `prepareGeminiTools` and `dispatchGeminiFunctionCall`
+ *   (the bridge for `generateContent`, which has no deferral), `prepareGeminiInteractionTools`
+ *   and `answerGeminiToolSearch` (tool retrieval in the Interactions API), `toGeminiSchema`.
+ * - `@tool-search/providers/testing`: local stand-ins of the three APIs that check every
  *   request and play a scripted model, for tests and examples without an API key.
  *
  * This entry holds what they share: the modes and the capability table of `auto`
@@ -18,7 +21,7 @@
  * {@link PreparedTools} they return, and the strict-mode schema helpers.
  *
  * The provider SDKs are not dependencies: the types here are structurally theirs, and a
- * type test assigns them to `@anthropic-ai/sdk` and `openai` types in CI.
+ * type test assigns them to `@anthropic-ai/sdk`, `openai` and `@google/genai` types in CI.
  *
  * @packageDocumentation
  */

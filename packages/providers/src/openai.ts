@@ -31,14 +31,16 @@ import {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from '@tool-search/core';
-import { BRIDGE_TOOL_NAMES } from '@tool-search/core/internal';
 import {
   type PreparedTools,
   type PrepareOptions,
   planDeferral,
   readSearchRequest,
+  requireClientMode,
   searchDeferred,
+  searchToolParameters,
 } from './plan.js';
+import { preparedBase, preparedNames, preparedOffOrBridge } from './prepared-base.js';
 import { preparedCallers, settleProgrammatic } from './programmatic.js';
 import { type BridgeAssemblyShape, settleMode } from './settle-mode.js';
 import { toStrictJsonSchema } from './strict-schema.js';
@@ -151,20 +153,7 @@ function clientSearchTool(limits: { fallback: number; max: number }): OpenAITool
       'Search the functions that are not loaded yet and load the ones you need. Describe the task in a few ' +
       `words (for example "create a github issue"); the best matches, ${limits.fallback} by default and at ` +
       `most ${limits.max}, are loaded, and you then call them by their names.`,
-    parameters: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What the function should do, in a few words.' },
-        limit: {
-          type: 'integer',
-          minimum: 1,
-          maximum: limits.max,
-          description: `How many functions to load (default ${limits.fallback}).`,
-        },
-      },
-      required: ['query'],
-      additionalProperties: false,
-    },
+    parameters: searchToolParameters(limits, 'function', true),
   };
 }
 
@@ -239,22 +228,11 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
   options: PrepareOpenAIOptions<B> = {},
 ): Promise<PreparedTools<OpenAIRequestTool, B>> {
   const plan = planDeferral(tools, options);
-  // The bridge's names are in the map: `bridge` mode sends them, and no tool may take them.
-  const names = createToolNameMap([...tools, ...BRIDGE_TOOL_NAMES], OPENAI_TOOL_NAME_RULES);
+  const names = preparedNames(tools, OPENAI_TOOL_NAME_RULES);
   const strict = options.strict === true;
   const programs = settleProgrammatic(plan.tools, options.programmatic, 'programmatic');
   const settled = settleMode('openai', plan, options);
-  const base = {
-    decision: plan.decision,
-    catalog: plan.catalog,
-    config: plan.config,
-    names,
-    reason: settled.reason,
-    strict,
-    searchToolName: undefined,
-    bridge: undefined,
-    ...(options.learning === undefined ? {} : { learning: options.learning }),
-  };
+  const base = preparedBase(plan, settled, names, options, strict);
   const convert = (tool: ToolDefinition) =>
     toFunction(tool, names, strict, programs?.callersOf(tool.name));
   const programTool: OpenAIRequestTool[] =
@@ -263,22 +241,13 @@ export async function prepareOpenAIResponsesTools<B extends BridgeAssemblyShape 
     programmatic: programs?.report(sent.map((tool) => tool.name)),
   });
 
-  if (settled.kind === 'off') {
-    const off = [...plan.tools.map(convert), ...programTool];
-    return { ...base, ...report(plan.tools), mode: 'off', tools: off, deferred: [] };
+  if (settled.kind !== 'native') {
+    return preparedOffOrBridge(plan, settled, base, programs, (sent) => [
+      ...sent.map(convert),
+      ...programTool,
+    ]);
   }
   const deferred = plan.deferrable.map((tool) => tool.name);
-  if (settled.kind === 'bridge') {
-    const shown = settled.assembly?.tools ?? plan.visible;
-    return {
-      ...base,
-      ...report(shown),
-      mode: 'bridge',
-      tools: [...shown.map(convert), ...programTool],
-      deferred,
-      bridge: settled.assembly,
-    };
-  }
   const visible: OpenAIRequestTool[] = plan.visible.map(convert);
   if (settled.mode === 'client') {
     const search = clientSearchTool({
@@ -321,12 +290,7 @@ export async function answerOpenAIToolSearch(
   prepared: PreparedTools<OpenAIRequestTool>,
   call: { call_id: string | null; arguments: unknown },
 ): Promise<OpenAIToolSearchOutput> {
-  if (prepared.mode !== 'client') {
-    throw new ToolSearchError(
-      'invalid_argument',
-      `answerOpenAIToolSearch needs a preparation in 'client' mode, got '${prepared.mode}'.`,
-    );
-  }
+  requireClientMode(prepared, 'answerOpenAIToolSearch');
   if (typeof call !== 'object' || call === null) {
     throw new ToolSearchError(
       'invalid_argument',

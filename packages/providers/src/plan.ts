@@ -1,6 +1,7 @@
 import type {
   ActivationDecision,
   LearningSession,
+  ProviderObjectSchema,
   Ranker,
   TokenCounter,
   ToolCatalog,
@@ -256,4 +257,55 @@ export function noteDispatched(
   outcome: unknown,
 ): void {
   learningOf(prepared)?.noteCall(name, callSucceeded(outcome));
+}
+
+/**
+ * Checks that a search answer comes from a preparation in `client` mode, as every
+ * provider's `answer*ToolSearch` needs.
+ *
+ * @param prepared - the preparation
+ * @param helper - the answering function's name, for the message
+ * @throws `ToolSearchError` `invalid_argument` when the preparation is in another mode
+ */
+export function requireClientMode(
+  prepared: Pick<PreparedTools<unknown>, 'mode'>,
+  helper: string,
+): void {
+  if (prepared.mode !== 'client') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `${helper} needs a preparation in 'client' mode, got '${prepared.mode}'.`,
+    );
+  }
+}
+
+/**
+ * The parameters of our client-mode search tool, the same on every provider but for the
+ * word the model reads (`tool` or `function`) and OpenAI's closed object.
+ *
+ * @param limits - the config's default and largest search limits
+ * @param noun - what the model loads: `tool` (Anthropic) or `function` (OpenAI)
+ * @param closed - add `additionalProperties: false`
+ * @returns the JSON Schema of `{ query, limit? }`
+ * @throws nothing
+ */
+export function searchToolParameters(
+  limits: { fallback: number; max: number },
+  noun: 'tool' | 'function',
+  closed = false,
+): ProviderObjectSchema {
+  return {
+    type: 'object',
+    properties: {
+      query: { type: 'string', description: `What the ${noun} should do, in a few words.` },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: limits.max,
+        description: `How many ${noun}s to load (default ${limits.fallback}).`,
+      },
+    },
+    required: ['query'],
+    ...(closed ? { additionalProperties: false } : {}),
+  };
 }

@@ -334,6 +334,21 @@ describe('auto mode', () => {
     expect(resolveProviderMode('anthropic', 'claude-opus-4-6')).toBe('client');
     expect(resolveProviderMode('anthropic', 'claude-sonnet-4-20250514')).toBe('bridge');
     expect(resolveProviderMode('anthropic', 'claude-3-5-haiku-latest')).toBe('bridge');
+    for (const model of [
+      'claude-opus-5-5',
+      'claude-sonnet-5-5',
+      'claude-haiku-5-5',
+      'claude-fable-5-1',
+      'claude-mythos-5',
+      'anthropic/claude-mythos-5.2',
+    ]) {
+      expect(resolveProviderMode('anthropic', model)).toBe('client');
+    }
+    expect(resolveProviderMode('anthropic', 'claude-fable-4')).toBe('bridge');
+    expect(resolveProviderMode('gemini', 'gemini-3.6-pro')).toBe('client');
+    expect(resolveProviderMode('gemini', 'models/gemini-4-flash')).toBe('client');
+    expect(resolveProviderMode('gemini', 'gemini-3.5-flash')).toBe('bridge');
+    expect(resolveProviderMode('gemini', 'gemini-3.60')).toBe('client');
     expect(resolveProviderMode('openai', 'gpt-5.4')).toBe('client');
     expect(resolveProviderMode('openai', 'gpt-5.4-mini')).toBe('client');
     expect(resolveProviderMode('openai', 'gpt-5.10')).toBe('client');

@@ -45,8 +45,11 @@ export interface PreparedProgrammatic {
  * `@tool-search/hooks`: `via: 'program'` and the program's id for a nested call.
  */
 export interface ProviderCallContext {
-  /** How the call came: by the model itself (`'direct'`) or from a platform program. */
-  via: 'direct' | 'program';
+  /**
+   * How the call came: by the model itself (`'direct'`), from a platform program, or
+   * unwrapped from the bridge's `tool_call` (`'bridge'`, Gemini's bridge mode).
+   */
+  via: 'direct' | 'program' | 'bridge';
   /** The program's id (Anthropic: the code execution call's id; OpenAI: the program item's `call_id`). */
   programId?: string;
   /** The session, passed through from the caller's context. */

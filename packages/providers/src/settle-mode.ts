@@ -97,7 +97,14 @@ export type SettledMode<B> =
   | { kind: 'native'; mode: 'client' | 'hosted'; reason: string }
   | { kind: 'bridge'; assembly: B | undefined; reason: string };
 
-function offReason(decision: ActivationDecision): string {
+/**
+ * Why nothing is deferred, in a sentence, for a decision that is not active.
+ *
+ * @param decision - the activation decision
+ * @returns the reason
+ * @throws nothing
+ */
+export function offReason(decision: ActivationDecision): string {
   switch (decision.reason) {
     case 'disabled':
       return 'tool search is off in the config: every tool is sent as it is';

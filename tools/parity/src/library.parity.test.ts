@@ -1,10 +1,11 @@
 // The parity property over the libraries' surfaces: for random tools, policies and calls,
 // a call through the bridge (single, batch, routed by its own name), a provider's strict
-// client mode, the AI SDK adapter (tool_call, batch, repaired direct call) and the LangChain
+// client mode, Gemini's bridge and native client routes, the AI SDK adapter (tool_call, batch, repaired direct call) and the LangChain
 // adapter in a LangGraph agent (tool_call, batch, a deferred tool by its own name) meets the
 // same policy outcome, on the same final arguments, as the same call made directly.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { geminiBridge, geminiNativeClient } from './gemini-surfaces.js';
 import { langChain } from './langchain-surface.js';
 import {
   aiSdk,
@@ -27,6 +28,9 @@ const surfaces: [string, Surface][] = [
   ['bridge: tool_call batch', bridgeBatch],
   ['bridge: a deferred tool by its own name', bridgeRoutedDirect],
   ['providers: strict client mode', providerStrict],
+  ['providers: Gemini generateContent, the bridge tool_call', geminiBridge('tool_call')],
+  ['providers: Gemini generateContent, a deferred tool by its own name', geminiBridge('own-name')],
+  ['providers: Gemini Interactions, client mode', geminiNativeClient],
 ];
 
 describe('parity: the libraries', () => {

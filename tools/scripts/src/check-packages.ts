@@ -19,9 +19,9 @@
  * 9. The new-user scenarios (new-user-scenarios.ts, new-user-loops.ts), each in empty
  *    folders: the gateway by `npx` (`demo`, `serve` with the MCP SDK client and the MCP
  *    Inspector), a custom ranker under `testRanker`, the ai-sdk README's quick start on
- *    `ai` 6 and 7, the Anthropic and OpenAI guides' loops in client, hosted and bridge
- *    mode against the stand-ins, and the langchain README's quick start and guide in a
- *    LangChain agent (strict tsc, then run).
+ *    `ai` 6 and 7, the Anthropic, OpenAI and Gemini guides' loops in client, hosted and
+ *    bridge mode, Anthropic's append-only loop with thinking, against the stand-ins, and the
+ *    langchain README's quick start and guide in a LangChain agent (strict tsc, then run).
  *
  * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
  * folder; --scenarios-only packs, then runs step 9 alone).
@@ -170,8 +170,13 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const langChainManifest = JSON.parse(
     await readFile(join(root, 'packages', 'langchain', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
+  // docs/examples/native-gemini.ts runs on @google/genai, a providers dev dependency.
+  const providersManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'providers', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
   const sdks = {
     '@redis/client': mcpManifest.devDependencies['@redis/client'],
+    '@google/genai': providersManifest.devDependencies['@google/genai'],
     ...Object.fromEntries(
       ['@langchain/core', '@langchain/langgraph', 'langchain'].map((name) => [
         name,

@@ -9,7 +9,7 @@
  *   ai-sdk-quick-start.ts around it), once on `ai` 6 and once on `ai` 7; on `ai` 7 also
  *   the AI SDK guide's blocks (the bridge, the UI stream, `toolSearch()` with our catalog)
  *   in place of the regions of docs/examples/ai-sdk.ts.
- * - `provider loops`: the loops of the Anthropic and OpenAI guides (their generated
+ * - `provider loops`: the loops of the Anthropic, OpenAI and Gemini guides (their generated
  *   blocks, taken from docs/guides/*.md) in place of the same region of
  *   docs/examples/native-*.ts, which run them against the stand-ins of
  *   `@tool-search/providers/testing` in client, hosted and bridge mode.
@@ -124,7 +124,23 @@ const GUIDE_LOOPS: readonly GuideExample[] = [
     regions: ['anthropic-native'],
   },
   { guide: 'docs/guides/openai.md', example: 'native-openai.ts', regions: ['openai-native'] },
+  {
+    guide: 'docs/guides/gemini.md',
+    example: 'native-gemini.ts',
+    regions: ['gemini-bridge', 'gemini-interactions'],
+  },
+  {
+    guide: 'docs/guides/anthropic.md',
+    example: 'anthropic-append-only.ts',
+    regions: ['anthropic-append-only'],
+  },
 ];
+
+/** What each guide loop must print to have run every route it shows. */
+const CHECKS: Record<string, (stdout: string) => string | undefined> = {
+  'anthropic-append-only.ts': (stdout) =>
+    stdout.includes('thinking kept') ? undefined : 'the append-only loop did not finish',
+};
 
 /** The stdout of an example that ran its loop in every mode: a line per mode taken. */
 function ranEveryMode(stdout: string): string | undefined {
@@ -133,9 +149,10 @@ function ranEveryMode(stdout: string): string | undefined {
 }
 
 export const providerLoopsScenario: Scenario = {
-  name: 'Anthropic and OpenAI: the guides’ loops against the stand-ins, client and hosted modes',
+  name: 'Anthropic, OpenAI and Gemini: the guides’ loops against the stand-ins, client and hosted modes',
   async projects() {
     const sdks = (await manifestOf('packages/core'))['devDependencies']!;
+    const providers = (await manifestOf('packages/providers'))['devDependencies']!;
     return {
       providers: {
         '@tool-search/providers': '',
@@ -144,6 +161,7 @@ export const providerLoopsScenario: Scenario = {
         '@tool-search/hooks': '',
         '@anthropic-ai/sdk': sdks['@anthropic-ai/sdk']!,
         openai: sdks['openai']!,
+        '@google/genai': providers['@google/genai']!,
       },
     };
   },
@@ -158,7 +176,9 @@ export const providerLoopsScenario: Scenario = {
       folder,
       'provider loops',
       files,
-      Object.fromEntries(GUIDE_LOOPS.map(({ example }) => [example, ranEveryMode])),
+      Object.fromEntries(
+        GUIDE_LOOPS.map(({ example }) => [example, CHECKS[example] ?? ranEveryMode]),
+      ),
     );
   },
 };

@@ -1,5 +1,11 @@
 import { isRecord } from '@tool-search/core/internal';
 import {
+  applyToolChange,
+  betasOf,
+  createThinkingLedger,
+  removedParameterProblems,
+} from './anthropic-conversation.js';
+import {
   CODE_EXECUTION_TYPES,
   callerProblems,
   createAnthropicProgramPlayer,
@@ -115,8 +121,9 @@ function resultText(block: Record<string, unknown>): string {
 }
 
 // Replays the conversation as the platform reads it: which tools are loaded at each point.
-function readMessages(raw: unknown, tools: Tools, problems: string[]) {
+function readMessages(raw: unknown, tools: Tools, problems: string[], betas: ReadonlySet<string>) {
   const loaded = new Set([...tools.custom.keys()].filter((name) => !tools.deferred.has(name)));
+  const state = { loaded, custom: tools.custom, defined: new Set(tools.custom.keys()) };
   let lastResult = '';
   if (!Array.isArray(raw) || raw.length === 0) {
     problems.push('messages: must be a non-empty array');
@@ -129,6 +136,7 @@ function readMessages(raw: unknown, tools: Tools, problems: string[]) {
     const calls = new Set<string>();
     for (const block of blocks) {
       if (!isRecord(block)) continue;
+      problems.push(...applyToolChange(block, `messages[${index}]`, state, betas));
       for (const name of references(block)) {
         if (!tools.deferred.has(name)) {
           problems.push(
@@ -181,7 +189,12 @@ function message(content: unknown[], stop: string, container?: string) {
  * It checks every request as the API does (tool names and schemas, unique names, at
  * least one tool not deferred, no `cache_control` on a deferred tool, every `tool_reference` naming a deferred tool of the same
  * request, every `tool_use` naming a loaded tool, every `tool_result` answering a call)
- * and answers 400 when a rule is broken. Otherwise a scripted model plays the next step:
+ * and answers 400 when a rule is broken; it also refuses what API version 2026-10-21
+ * removed (`temperature`, `top_p`, `top_k`), applies `tool_addition` / `tool_removal`
+ * blocks (with their betas; `tool_name_conflict` and `tool_reference_unresolved` in
+ * `error.details.error_code`), and, with thinking on, answers with a thinking block first
+ * and refuses a later request whose `tools`, `system` or earlier messages changed after a
+ * thinking block it carries (preserved thinking). Otherwise a scripted model plays the next step:
  * a `search` calls our client search tool, or, when the request carries Anthropic's
  * server search tool, searches the deferred tools itself and answers with
  * `server_tool_use` and `tool_search_tool_result` blocks (and the following `call` step
@@ -200,16 +213,27 @@ export function startAnthropicStandIn(options: AnthropicStandInOptions): Promise
   let step = 0;
   let ids = 0;
   const programs = createAnthropicProgramPlayer();
-  const handle = (body: unknown): StandInAnswer => {
+  const thinking = createThinkingLedger();
+  const handle = (
+    body: unknown,
+    _path: string,
+    headers: Record<string, string | string[] | undefined>,
+  ): StandInAnswer => {
     if (!isRecord(body)) return { ok: false, violations: ['body must be an object'] };
     const tools = readTools(body['tools']);
-    const problems = [...tools.problems, ...programs.check(body)];
-    const read = readMessages(body['messages'], tools, problems);
+    const problems = [
+      ...tools.problems,
+      ...removedParameterProblems(body),
+      ...programs.check(body),
+      ...thinking.problems(body),
+    ];
+    const read = readMessages(body['messages'], tools, problems, betasOf(headers));
     const { loaded } = read;
     if (problems.length > 0) return { ok: false, violations: problems };
     const settled = programs.settle(body);
     const lastResult = settled?.stdout ?? read.lastResult;
-    const content: unknown[] = settled === undefined ? [] : [settled.block];
+    const content: unknown[] = thinking.wants(body) ? [thinking.block(body)] : [];
+    if (settled !== undefined) content.push(settled.block);
     const callBlock = (next: Extract<ScriptedStep, { call: string }>): string | undefined => {
       if (!loaded.has(next.call)) return `the model called '${next.call}', which is not loaded`;
       content.push({
@@ -298,8 +322,15 @@ export function startAnthropicStandIn(options: AnthropicStandInOptions): Promise
     });
     return { ok: true, body: message(content, 'tool_use') };
   };
-  return startStandIn(['/v1/messages'], handle, (text) => ({
-    type: 'error',
-    error: { type: 'invalid_request_error', message: text },
-  }));
+  return startStandIn(['/v1/messages'], handle, (text) => {
+    const code = /^(tool_name_conflict|tool_reference_unresolved): /.exec(text)?.[1];
+    return {
+      type: 'error',
+      error: {
+        type: 'invalid_request_error',
+        message: text,
+        ...(code === undefined ? {} : { details: { error_code: code } }),
+      },
+    };
+  });
 }

@@ -1,5 +1,5 @@
 /**
- * Local stand-ins of the Anthropic Messages and OpenAI Responses APIs, for tests and
+ * Local stand-ins of the Anthropic Messages, OpenAI Responses and Gemini APIs, for tests and
  * examples that run the real SDK clients without an API key. Each checks every request
  * against the rules the API enforces for deferred tools and for programmatic tool calling
  * (`allowed_callers`, the code execution container, `program` items and their
@@ -21,5 +21,7 @@
  */
 export type { AnthropicStandInOptions } from './anthropic-stand-in.js';
 export { startAnthropicStandIn } from './anthropic-stand-in.js';
+export type { GeminiScriptedStep, GeminiStandInOptions } from './gemini-stand-in.js';
+export { startGeminiStandIn } from './gemini-stand-in.js';
 export { startOpenAIStandIn } from './openai-stand-in.js';
 export type { ProgramStep, ScriptedStep, StandIn, StandInOptions } from './stand-in-server.js';

@@ -71,15 +71,15 @@ async function readBody(request: IncomingMessage): Promise<unknown> {
  * Starts a local HTTP server that answers POSTs on `paths` with `handle`, records every
  * body and every violation, and answers 400 in the provider's `errorBody` shape.
  *
- * @param paths - the routes, e.g. `/v1/messages`
+ * @param paths - the routes, e.g. `/v1/messages`, or a pattern of them
  * @param handle - the request checks and the scripted model
  * @param errorBody - the provider's error body for a message
  * @returns the running stand-in
  * @throws nothing (a handler that throws is recorded as a violation)
  */
 export async function startStandIn(
-  paths: readonly string[],
-  handle: (body: unknown) => StandInAnswer,
+  paths: readonly string[] | RegExp,
+  handle: (body: unknown, path: string, headers: IncomingMessage['headers']) => StandInAnswer,
   errorBody: (message: string) => unknown,
 ): Promise<StandIn> {
   const requests: unknown[] = [];
@@ -90,7 +90,8 @@ export async function startStandIn(
       response.end(JSON.stringify(body));
     };
     const path = (request.url ?? '').split('?')[0] ?? '';
-    if (request.method !== 'POST' || !paths.includes(path)) {
+    const known = Array.isArray(paths) ? paths.includes(path) : (paths as RegExp).test(path);
+    if (request.method !== 'POST' || !known) {
       send(404, errorBody(`No route ${request.method} ${path}`));
       return;
     }
@@ -99,7 +100,7 @@ export async function startStandIn(
         requests.push(body);
         let answer: StandInAnswer;
         try {
-          answer = handle(body);
+          answer = handle(body, path, request.headers);
         } catch (error) {
           answer = { ok: false, violations: [`stand-in failed: ${String(error)}`] };
         }

@@ -22,7 +22,9 @@ export type {
 /**
  * Creates a pool of connections to the upstream MCP servers of a config: stdio
  * servers are spawned, HTTP servers are reached over Streamable HTTP with SSE as
- * the fallback. Nothing connects until `start()`.
+ * the fallback, and an in-process entry (`{ transport: () => Transport }`, given in code)
+ * through a new transport from its function at every connect and restart. Nothing
+ * connects until `start()`.
  *
  * - Tools are listed page by page, converted with `fromMcpTool` and validated; a bad
  *   definition is rejected (see `status()`), the server's other tools serve.

@@ -2,6 +2,7 @@ import type { Ajv } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { RE2JS } from 're2js';
+import { defaultExport, lazyModules, namedExport } from '../node-require.js';
 
 /**
  * The validation libraries, loaded when a check first needs them: ajv, ajv-formats and
@@ -26,43 +27,17 @@ export interface AjvLibraries {
   addFormats: (ajv: AnyAjv) => unknown;
 }
 
-type Require = (id: string) => unknown;
-
-function nodeRequire(): Require | undefined {
-  const host = globalThis as {
-    process?: { getBuiltinModule?: (id: string) => unknown };
-  };
-  try {
-    const module = host.process?.getBuiltinModule?.('node:module') as
-      | { createRequire?: (from: string) => Require }
-      | undefined;
-    return module?.createRequire?.(import.meta.url);
-  } catch {
-    return undefined;
-  }
-}
-
-const require = nodeRequire();
+const modules = lazyModules(import.meta.url, {
+  // Only with a module loader: where there is none, code generation is refused too.
+  ajv: { id: 'ajv' },
+  ajv2019: { id: 'ajv/dist/2019.js' },
+  ajv2020: { id: 'ajv/dist/2020.js' },
+  ajvFormats: { id: 'ajv-formats' },
+  re2js: { id: 're2js', load: () => import('re2js') },
+  formats: { id: 'ajv-formats/dist/formats.js', load: () => import('ajv-formats/dist/formats.js') },
+});
 
 let ajv: AjvLibraries | undefined;
-let re2: typeof RE2JS | undefined;
-let formats: Record<string, unknown> | undefined;
-
-if (!require) {
-  // No synchronous loader: load what the interpreter needs now, ready before a request.
-  void import('re2js').then(
-    (loaded) => {
-      re2 ??= loaded.RE2JS;
-    },
-    () => undefined,
-  );
-  void import('ajv-formats/dist/formats.js').then(
-    (loaded) => {
-      formats ??= (loaded as { fullFormats: Record<string, unknown> }).fullFormats;
-    },
-    () => undefined,
-  );
-}
 
 /**
  * ajv, loaded on first use.
@@ -72,13 +47,11 @@ if (!require) {
  * there: code generation is refused)
  */
 export function loadAjv(): AjvLibraries {
-  if (ajv) return ajv;
-  if (!require) throw new Error('ajv cannot be loaded on this runtime (no module loader)');
-  ajv = {
-    Ajv: (require('ajv') as { Ajv: typeof Ajv }).Ajv,
-    Ajv2019: (require('ajv/dist/2019.js') as { Ajv2019: typeof Ajv2019 }).Ajv2019,
-    Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
-    addFormats: (require('ajv-formats') as { default: (ajv: AnyAjv) => unknown }).default,
+  ajv ??= {
+    Ajv: namedExport(modules.get('ajv'), 'Ajv') as typeof Ajv,
+    Ajv2019: namedExport(modules.get('ajv2019'), 'Ajv2019') as typeof Ajv2019,
+    Ajv2020: namedExport(modules.get('ajv2020'), 'Ajv2020') as typeof Ajv2020,
+    addFormats: defaultExport(modules.get('ajvFormats')) as (ajv: AnyAjv) => unknown,
   };
   return ajv;
 }
@@ -86,36 +59,29 @@ export function loadAjv(): AjvLibraries {
 /**
  * Whether ajv can be loaded here.
  *
- * @returns true where the runtime has a synchronous module loader
+ * @returns true where the runtime has a module loader that finds ajv
  * @throws nothing
  */
 export function ajvLoadable(): boolean {
-  return require !== undefined || ajv !== undefined;
+  return ajv !== undefined || modules.available('ajv');
 }
 
 /**
  * re2js, the linear-time pattern engine.
  *
  * @returns its `RE2JS` class
- * @throws `Error` while it is still loading (a check in the same turn as the import)
+ * @throws `Error` while it is still being imported (a check in the same turn as the import)
  */
 export function loadRe2(): typeof RE2JS {
-  if (re2) return re2;
-  if (!require) throw new Error('the pattern engine re2js is still loading; check again');
-  re2 = (require('re2js') as { RE2JS: typeof RE2JS }).RE2JS;
-  return re2;
+  return namedExport(modules.get('re2js'), 'RE2JS') as typeof RE2JS;
 }
 
 /**
  * ajv-formats' format tests, without ajv (its format module stands alone).
  *
  * @returns the formats by name
- * @throws `Error` while they are still loading
+ * @throws `Error` while they are still being imported
  */
 export function loadFormats(): Record<string, unknown> {
-  if (formats) return formats;
-  if (!require) throw new Error('the format checks are still loading; check again');
-  formats = (require('ajv-formats/dist/formats.js') as { fullFormats: Record<string, unknown> })
-    .fullFormats;
-  return formats;
+  return namedExport(modules.get('formats'), 'fullFormats') as Record<string, unknown>;
 }

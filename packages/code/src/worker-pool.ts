@@ -41,7 +41,8 @@ export interface WorkerPoolOptions {
 }
 
 // The compiled worker: from src/ (tests) and from dist/ alike, ../dist/ is the build.
-const WORKER_FILE = new URL('../dist/sandbox-worker.js', import.meta.url);
+// Made when a worker starts: in a bundle (a Worker), `import.meta.url` may be no URL.
+const workerFile = (): URL => new URL('../dist/sandbox-worker.js', import.meta.url);
 
 /**
  * Node's `Worker`, where the runtime has worker threads (Node; Deno and Bun mostly do),
@@ -69,7 +70,7 @@ function startWorker(maxHeapMb: number): Promise<PooledWorker> {
       ),
     );
   }
-  const worker = new WorkerThread(WORKER_FILE, {
+  const worker = new WorkerThread(workerFile(), {
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 },
     stdout: true,
     stderr: true,

@@ -20,22 +20,41 @@ export interface Bundle {
  * @param entry - `worker.ts` or `run.ts`
  * @returns the bundle
  */
-export async function bundle(entry: 'worker.ts' | 'run.ts', dir?: string): Promise<Bundle> {
+export function bundle(entry: 'worker.ts' | 'run.ts', dir?: string): Promise<Bundle> {
+  return bundleFile(
+    fileURLToPath(new URL(`./worker/${entry}`, import.meta.url)),
+    entry.replace('.ts', '.mjs'),
+    dir,
+  );
+}
+
+/**
+ * Bundles any module the same way.
+ *
+ * @param source - the module's path
+ * @param name - the bundle's file name
+ * @param dir - the folder (default: a new temporary one)
+ * @returns the bundle
+ */
+export async function bundleFile(source: string, name: string, dir?: string): Promise<Bundle> {
   const out = dir ?? mkdtempSync(join(tmpdir(), 'tool-search-edge-'));
-  const file = join(out, entry.replace('.ts', '.mjs'));
+  const file = join(out, name);
   await build({
-    entryPoints: [fileURLToPath(new URL(`./worker/${entry}`, import.meta.url))],
+    entryPoints: [source],
+    // A source outside this package (docs/examples) resolves the packages from here.
+    nodePaths: [fileURLToPath(new URL('../node_modules', import.meta.url))],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
     target: 'es2022',
-    mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'import', 'default'],
+    mainFields: ['browser', 'module', 'main'],
+    // What wrangler resolves for a Worker.
+    conditions: ['workerd', 'worker', 'browser'],
     minify: true,
     outfile: file,
     // Only behind a runtime check, never on the Worker's paths.
     external: ['node:*'],
-    logLevel: 'silent',
+    logLevel: 'error',
   });
   const text = readFileSync(file);
   return { dir: out, file, bytes: text.byteLength, gzipBytes: gzipSync(text).byteLength };

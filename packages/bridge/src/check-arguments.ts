@@ -3,6 +3,7 @@ import {
   type ArgumentRepair,
   type ArgumentViolation,
   type SkippedKeyword,
+  type ValidatorEngine,
   validateArguments,
 } from '@tool-search/core/validate';
 
@@ -55,6 +56,12 @@ export interface CheckDeferredArgumentsOptions {
   maxArgumentBytes?: number;
   /** Told once of each keyword left unchecked. */
   onSkippedKeyword?: (skipped: SkippedKeyword) => void;
+  /**
+   * Which validator checks (core's `validateArguments` option): `'auto'` picks ajv where
+   * code generation from strings works, else the interpreter; same verdicts either way.
+   * @defaultValue `'auto'`
+   */
+  validator?: ValidatorEngine;
 }
 
 /**
@@ -71,6 +78,7 @@ export interface CheckDeferredArgumentsOptions {
  * @param options.tool - the tool's name
  * @param options.maxArgumentBytes - the size limit
  * @param options.onSkippedKeyword - told once of each keyword left unchecked
+ * @param options.validator - `'auto'` (the default), `'compiled'` or `'interpreted'`
  * @returns the arguments to dispatch, or the missing names and the violations
  * @throws `ToolSearchError` `invalid_argument` when `maxArgumentBytes` is not a positive number
  */
@@ -87,6 +95,7 @@ export function checkDeferredArguments(
     ...(options.onSkippedKeyword === undefined
       ? {}
       : { onSkippedKeyword: options.onSkippedKeyword }),
+    ...(options.validator === undefined ? {} : { validator: options.validator }),
   });
   if (checked.status === 'valid') {
     return {

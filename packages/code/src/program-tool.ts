@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { type Assembly, assembleTools } from '@tool-search/bridge';
 import type { Ranker, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
@@ -108,7 +107,7 @@ async function run(
   input: unknown,
   context: ProgramRunContext = {},
 ): Promise<ProgramResult> {
-  const programId = randomUUID();
+  const programId = globalThis.crypto.randomUUID();
   const source =
     typeof input === 'object' && input !== null
       ? (input as { source?: unknown }).source

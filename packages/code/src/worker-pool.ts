@@ -1,7 +1,7 @@
 // A pool of sandbox workers, owned by one program tool: warm workers wait with QuickJS
 // loaded; a run takes one and gives it back, or terminates it (a runaway program) and the
 // pool starts a replacement.
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { ToolSearchError } from '@tool-search/core';
 import type { WorkerMessage } from './protocol.js';
 import { createSlots } from './slots.js';
@@ -41,10 +41,36 @@ export interface WorkerPoolOptions {
 }
 
 // The compiled worker: from src/ (tests) and from dist/ alike, ../dist/ is the build.
-const WORKER_FILE = new URL('../dist/sandbox-worker.js', import.meta.url);
+// Made when a worker starts: in a bundle (a Worker), `import.meta.url` may be no URL.
+const workerFile = (): URL => new URL('../dist/sandbox-worker.js', import.meta.url);
+
+/**
+ * Node's `Worker`, where the runtime has worker threads (Node; Deno and Bun mostly do),
+ * reached without a static `node:` import so that the package loads on every runtime.
+ */
+function workerClass(): typeof Worker | undefined {
+  const host = globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } };
+  try {
+    const threads = host.process?.getBuiltinModule?.('node:worker_threads') as
+      | { Worker?: typeof Worker }
+      | undefined;
+    return threads?.Worker;
+  } catch {
+    return undefined;
+  }
+}
 
 function startWorker(maxHeapMb: number): Promise<PooledWorker> {
-  const worker = new Worker(WORKER_FILE, {
+  const WorkerThread = workerClass();
+  if (!WorkerThread) {
+    return Promise.reject(
+      new ToolSearchError(
+        'program_sandbox_failed',
+        "The program sandbox is unavailable on this runtime: it runs programs in Node's worker threads (node:worker_threads), which this runtime does not have (Cloudflare Workers, edge functions, browsers). Run programs on Node, or call the tools directly.",
+      ),
+    );
+  }
+  const worker = new WorkerThread(workerFile(), {
     resourceLimits: { maxOldGenerationSizeMb: maxHeapMb, maxYoungGenerationSizeMb: 16 },
     stdout: true,
     stderr: true,
@@ -76,7 +102,7 @@ function startWorker(maxHeapMb: number): Promise<PooledWorker> {
  * @param options - the pool's size and each worker's heap limit
  * @returns the pool
  * @throws nothing; `acquire` rejects with `ToolSearchError` `program_sandbox_failed` when a
- * worker cannot start
+ * worker cannot start, or the runtime has no worker threads (the package still loads)
  */
 export function createWorkerPool(options: WorkerPoolOptions): WorkerPool {
   const idle: PooledWorker[] = [];

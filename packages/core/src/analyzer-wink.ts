@@ -1,9 +1,22 @@
-import { createRequire } from 'node:module';
 import type { WinkMethods } from 'wink-nlp';
+import { defaultExport, lazyModules } from './node-require.js';
 
 // wink-nlp and its English model take about 0.2 s to load: load them on first use so
-// that importing the package (config, catalog, formats) stays cheap.
-const require = createRequire(import.meta.url);
+// that importing the package (config, catalog, formats) stays cheap. Where the runtime
+// has no synchronous loader (workerd, a bundle), they are imported now instead.
+const modules = lazyModules(import.meta.url, {
+  nlp: { id: 'wink-nlp', load: () => import('wink-nlp') },
+  model: { id: 'wink-eng-lite-web-model', load: () => import('wink-eng-lite-web-model') },
+  // The model's packed data, read directly where a loader finds it (the stop words).
+  coreJson: { id: 'wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json' },
+  stem: {
+    id: 'wink-eng-lite-web-model/dist/porter-stemmer.js',
+    load: () => import('wink-eng-lite-web-model/dist/porter-stemmer.js'),
+  },
+});
+
+type WinkNlp = typeof import('wink-nlp').default;
+type Stemmer = (word: string) => string;
 
 /** Which wink-nlp pipeline a caller needs: tokens only, or tokens with POS tags (for lemmas). */
 export type WinkPipeline = 'tokens' | 'pos';
@@ -23,7 +36,7 @@ let model: import('wink-nlp').Model | undefined;
  */
 export function winkModel(): import('wink-nlp').Model {
   if (model === undefined) {
-    const loaded = require('wink-eng-lite-web-model') as import('wink-nlp').Model & {
+    const loaded = defaultExport(modules.get('model')) as import('wink-nlp').Model & {
       metaCER(): unknown;
     };
     let meta: unknown;
@@ -53,7 +66,7 @@ const MAX_WORDS_READ = 10_000;
 export function winkInstance(pipeline: WinkPipeline): WinkMethods {
   let nlp = instances.get(pipeline);
   if (nlp === undefined) {
-    const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
+    const winkNLP = defaultExport(modules.get('nlp')) as WinkNlp;
     nlp = winkNLP(winkModel(), pipeline === 'pos' ? ['pos'] : []);
     instances.set(pipeline, nlp);
     wordsRead.set(pipeline, new Set());
@@ -111,6 +124,20 @@ interface CoreModelJson {
 
 let lexicon: WinkLexicon | undefined;
 
+/** The model's packed lexicon and its layout: from the JSON file, or the model's own copy. */
+function coreModel(): { packed: Uint32Array; model: CoreModelJson } {
+  if (modules.available('coreJson')) {
+    const model = modules.get('coreJson') as CoreModelJson;
+    const decoded = atob(model.lexicon);
+    const bytes = new Uint8Array(decoded.length);
+    for (let k = 0; k < decoded.length; k++) bytes[k] = decoded.charCodeAt(k);
+    return { packed: new Uint32Array(bytes.buffer, 0, bytes.byteLength >>> 2), model };
+  }
+  // Without a loader: the model's `core()` decodes the same JSON, its lexicon included.
+  const core = (winkModel() as unknown as { core(): CoreModelJson & { lexicon: unknown } }).core();
+  return { packed: core.lexicon as unknown as Uint32Array, model: core };
+}
+
 /**
  * The stemmer, stop words and special words of `wink-eng-lite-web-model`, decoded from
  * the model once.
@@ -119,13 +146,8 @@ let lexicon: WinkLexicon | undefined;
  */
 export function winkLexicon(): WinkLexicon {
   if (lexicon !== undefined) return lexicon;
-  const stem = require('wink-eng-lite-web-model/dist/porter-stemmer.js') as (
-    word: string,
-  ) => string;
-  const model =
-    require('wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json') as CoreModelJson;
-  const bytes = Buffer.from(model.lexicon, 'base64');
-  const packed = new Uint32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >>> 2);
+  const stem = defaultExport(modules.get('stem')) as Stemmer;
+  const { packed, model } = coreModel();
   const { size, layout } = model.packing;
   const flag = (k: number, name: string): number => {
     const [word, mask, shift] = layout[name]!;

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import RELATED_WORDS_TEXT from '../data/related-words.js';
 
 /**
  * A read-only table from a term to its related terms (both Porter2 stems, as the
@@ -13,27 +13,18 @@ export interface RelatedWords {
   readonly size: number;
 }
 
-/** The table shipped with the package (see `data/README.md`). */
-export const RELATED_WORDS_FILE = new URL('../data/related-words.txt', import.meta.url);
-
 /**
- * Reads a related-words file: lines of `term<TAB>related related ...`, sorted by term,
+ * Reads a related-words table: lines of `term<TAB>related related ...`, sorted by term,
  * `#` lines are comments. The text is kept as one string with the start of each line
  * in a typed array (about 2 MB for the shipped table); a lookup is a binary search.
+ * The shipped table is a module (`data/related-words.js`), not a file read at run time,
+ * so it loads on every runtime and in every bundle.
  *
- * @returns the table, or `undefined` when the file cannot be read (a bundle that left
- *   the data file out): expansion is then off, and search otherwise works as before
+ * @param text - the table's text (default: the shipped table)
+ * @returns the table
  * @throws never
  */
-export function loadRelatedWords(
-  file: URL | string = RELATED_WORDS_FILE,
-): RelatedWords | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, 'latin1');
-  } catch {
-    return undefined;
-  }
+export function loadRelatedWords(text: string = RELATED_WORDS_TEXT): RelatedWords {
   const starts: number[] = [];
   for (let at = 0; at < text.length; ) {
     const end = text.indexOf('\n', at);
@@ -71,9 +62,9 @@ export function loadRelatedWords(
 let shared: RelatedWords | null | undefined = null;
 
 /**
- * The shipped table, read on first use and shared by every ranker of the process.
+ * The shipped table, indexed on first use and shared by every ranker of the process.
  *
- * @returns the table, or `undefined` when its file is missing
+ * @returns the table
  * @throws never
  */
 export function sharedRelatedWords(): RelatedWords | undefined {

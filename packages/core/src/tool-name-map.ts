@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { ToolSearchError } from './errors.js';
+import { sha256Hex } from './sha256.js';
 
 /** A provider's rules for tool names: the characters it allows and the longest name. */
 export interface ToolNameRules {
@@ -39,7 +39,7 @@ const DEFAULT_ALLOWED = /[a-zA-Z0-9_-]/;
 const HASH_LENGTH = 8;
 
 function shortHash(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, HASH_LENGTH);
+  return sha256Hex(text).slice(0, HASH_LENGTH);
 }
 
 /**

@@ -1,5 +1,5 @@
-import { createHash } from 'node:crypto';
 import { BRIDGE_TOOL_NAMES } from './classify.js';
+import { sha256Hex } from './sha256.js';
 import { MAX_TOOL_NAME_LENGTH } from './tool-definition.js';
 import type { ToolDefinition } from './types.js';
 
@@ -31,7 +31,7 @@ export function serverPrefix(server: string): string {
 
 function fitLength(name: string): string {
   if (name.length <= MAX_TOOL_NAME_LENGTH) return name;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, 8);
+  const hash = sha256Hex(name).slice(0, 8);
   return `${name.slice(0, MAX_TOOL_NAME_LENGTH - 9)}_${hash}`;
 }
 

@@ -5,7 +5,10 @@
  * and the hooks' schema guardrail is built on it.
  *
  * It has its own import path because it needs ajv, ajv-formats and re2js: the root
- * entry point never loads them, and this one loads them on the first check.
+ * entry point never loads them, and this one loads them on the first check. Where the
+ * runtime refuses code generation from strings (Cloudflare Workers, Vercel's edge
+ * functions, a strict Content Security Policy), schemas are interpreted instead of
+ * compiled by ajv, with the same verdicts, repairs and bounds (option `validator`).
  *
  * @example
  * ```ts
@@ -28,6 +31,8 @@ export type {
 } from './arguments/check.js';
 export { validateArguments } from './arguments/check.js';
 export type { PatternEngine } from './arguments/compile.js';
+export type { ValidatorEngine } from './arguments/engine.js';
+export { canGenerateCode } from './arguments/engine.js';
 export type { InputSchemaInspection } from './arguments/inspect.js';
 export { inspectInputSchema } from './arguments/inspect.js';
 export type { ArgumentRepair } from './arguments/repair.js';

@@ -1,7 +1,11 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { type SkippedKeyword, validateArguments } from '@tool-search/core/validate';
+import {
+  type SkippedKeyword,
+  type ValidatorEngine,
+  validateArguments,
+} from '@tool-search/core/validate';
 import type { Guardrail } from './types.js';
 
 /** Finds a tool's definition by name; `undefined` when the tool is unknown. */
@@ -27,6 +31,14 @@ export interface SchemaGuardrailOptions {
    * @defaultValue `'linear'`
    */
   patterns?: 'linear' | 'native';
+  /**
+   * Which validator checks (core's `validateArguments` option): `'auto'` picks ajv where
+   * code generation from strings works, else the interpreter, so the guardrail judges
+   * alike on Node, Cloudflare Workers and edge functions. `'compiled'` forces ajv (every
+   * call is then denied where code generation is refused).
+   * @defaultValue `'auto'`
+   */
+  validator?: ValidatorEngine;
   /**
    * What to do with a call whose check left a keyword of the schema unchecked while the
    * rest fitted: a pattern the linear engine cannot run, draft-04 `exclusiveMaximum:
@@ -88,12 +100,13 @@ function describeSkipped(skipped: readonly SkippedKeyword[]): string {
  * @param options.maxProblems - how many problems a denial lists
  * @param options.name - the guardrail's name in denials
  * @param options.patterns - `'linear'` (RE2, the default) or `'native'` (`RegExp`)
+ * @param options.validator - `'auto'` (the default), `'compiled'` (ajv) or `'interpreted'`
  * @param options.skippedKeywords - deny (the default) or allow a call whose check left a keyword unchecked
  * @param options.maxArgumentBytes - the size limit checked first
  * @param options.onSkippedKeyword - told once of each keyword left unchecked
  * @returns a {@link Guardrail}
  * @throws `ToolSearchError` `invalid_argument` when `maxProblems` is not a positive
- * integer, `patterns` is neither `'linear'` nor `'native'`, `skippedKeywords` is neither
+ * integer, `patterns` is neither `'linear'` nor `'native'`, `validator` is not `'auto'`, `'compiled'` or `'interpreted'`, `skippedKeywords` is neither
  * `'allow'` nor `'deny'`, or `maxArgumentBytes` is not a positive number
  *
  * @example
@@ -124,6 +137,13 @@ export function createSchemaGuardrail(
     throw new ToolSearchError(
       'invalid_argument',
       `createSchemaGuardrail: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
+    );
+  }
+  const validator = options.validator ?? 'auto';
+  if (validator !== 'auto' && validator !== 'compiled' && validator !== 'interpreted') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `createSchemaGuardrail: validator must be 'auto', 'compiled' or 'interpreted', got ${describeError(validator)}.`,
     );
   }
   const skippedKeywords = options.skippedKeywords ?? 'deny';
@@ -161,6 +181,7 @@ export function createSchemaGuardrail(
       // bridge repairs deferred calls before they get here).
       const checked = validateArguments(schema, call.arguments, {
         patterns,
+        validator,
         repair: false,
         maxViolations: maxProblems,
         tool: call.name,

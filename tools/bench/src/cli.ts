@@ -4,6 +4,7 @@
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { runColdBench } from './cold.js';
 import {
   FIRST_SEARCH_TARGET_RATIO,
   type FirstSearchRun,
@@ -60,6 +61,14 @@ function runWorker<T = SizeResult>(size: number, options: BenchOptions): Promise
 
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
+  if (args.includes('--cold')) {
+    const at = args.indexOf('--data');
+    const runsAt = args.indexOf('--runs');
+    return runColdBench(
+      at >= 0 && args[at + 1] ? args[at + 1]! : DEFAULT_DATA_DIR,
+      runsAt >= 0 ? Number(args[runsAt + 1]) || 5 : 5,
+    );
+  }
   if (args.includes('--learning')) {
     const at = args.indexOf('--data');
     return runLearningBench(at >= 0 && args[at + 1] ? args[at + 1]! : DEFAULT_DATA_DIR);

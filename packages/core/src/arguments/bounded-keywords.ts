@@ -1,5 +1,6 @@
 import type { Ajv } from 'ajv';
 import { spendFormatChars } from './budget.js';
+import type { FormatTest } from './interpret-keywords.js';
 import { duplicateItems } from './unique-items.js';
 
 /** What {@link boundFormats} needs of an ajv instance. */
@@ -64,4 +65,36 @@ export function boundFormats(ajv: FormatHolder): void {
         : {}),
     });
   }
+}
+
+/**
+ * The interpreter's formats: each of ajv-formats' formats with the same bounds as
+ * {@link boundFormats} gives ajv's.
+ *
+ * @param formats - ajv-formats' `fullFormats`
+ * @returns the tests by format name
+ * @throws nothing
+ */
+export function boundedFormatTests(formats: Record<string, unknown>): Map<string, FormatTest> {
+  const tests = new Map<string, FormatTest>();
+  for (const [name, format] of Object.entries(formats)) {
+    const definition =
+      typeof format === 'object' && format !== null && !(format instanceof RegExp)
+        ? (format as { type?: string; async?: boolean; validate?: unknown })
+        : undefined;
+    if (definition?.async) continue;
+    const test = stringTest(definition ? definition.validate : format);
+    if (!test) continue;
+    if (definition?.type === 'number') {
+      tests.set(name, { type: 'number', test: test as unknown as (value: never) => boolean });
+      continue;
+    }
+    tests.set(name, {
+      type: 'string',
+      test: ((input: string) => (spendFormatChars(name, input.length) ? test(input) : true)) as (
+        value: never,
+      ) => boolean,
+    });
+  }
+  return tests;
 }

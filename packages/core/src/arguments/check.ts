@@ -1,4 +1,4 @@
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 import { describeError, ToolSearchError } from '../errors.js';
 import { isRecord } from '../is-record.js';
 import {
@@ -13,6 +13,8 @@ import {
 } from './budget.js';
 import { type CompiledSchema, compiledSchema, type PatternEngine } from './compile.js';
 import { culprit, keywordOf } from './culprit.js';
+import { resolveEngine, type ValidatorEngine } from './engine.js';
+import type { SchemaValidator } from './interpret.js';
 import { type ArgumentRepair, repairArguments } from './repair.js';
 import type { SkippedKeyword } from './skipped.js';
 import { type ArgumentViolation, toViolation } from './violations.js';
@@ -29,6 +31,15 @@ export interface ValidateArgumentsOptions {
    * @defaultValue `'linear'`
    */
   patterns?: PatternEngine;
+  /**
+   * Which validator checks: `'compiled'` (ajv, which compiles each schema to
+   * JavaScript), `'interpreted'` (walks the schema: for runtimes that refuse code
+   * generation from strings, such as Cloudflare Workers and Vercel's edge functions),
+   * or `'auto'`: ajv where `new Function` works, else the interpreter. Both give the
+   * same verdicts, repairs, violations and bounds.
+   * @defaultValue `'auto'`
+   */
+  validator?: ValidatorEngine;
   /**
    * Repair what is unambiguous before judging: a string of digits for an integer or a
    * number, `"true"`/`"false"` for a boolean, `""` or `"{}"` for an object that
@@ -135,7 +146,9 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * checked, and OpenAPI's `nullable: true` lets `null` through (an `enum` too). Each
  * schema is compiled once: by identity, then by content (the last 1,000 distinct
  * schemas per pattern engine), so a rebuilt tool list costs nothing while its schemas
- * stay the same. ajv and re2js load on the first call, not on import.
+ * stay the same. ajv and re2js load on the first call, not on import. Where `new
+ * Function` is refused, the schema is interpreted instead (`validator: 'auto'`), with
+ * the same verdicts, repairs and bounds.
  *
  * @example
  * ```ts
@@ -152,6 +165,7 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * @param schema - the tool's input schema; anything that is not a plain object is `unchecked`
  * @param args - the call's arguments (an object; anything else is judged as it is)
  * @param options.patterns - `'linear'` (RE2, the default) or `'native'` (`RegExp`)
+ * @param options.validator - `'auto'` (the default), `'compiled'` (ajv) or `'interpreted'`
  * @param options.repair - repair unambiguous values first (default true)
  * @param options.maxViolations - how many violations to list (default 50)
  * @param options.maxArgumentBytes - the size limit, checked first (default 1 MiB)
@@ -161,7 +175,7 @@ function violationsOf(errors: readonly ErrorObject[], max: number): ArgumentsInv
  * `unchecked` with the reason; `valid` and `invalid` list in `skipped` the keywords
  * left unchecked
  * @throws `ToolSearchError` `invalid_argument` when `patterns` is neither `'linear'`
- * nor `'native'`, `maxViolations` is not a positive integer or `maxArgumentBytes` is not
+ * nor `'native'`, `validator` is not `'auto'`, `'compiled'` or `'interpreted'`, `maxViolations` is not a positive integer or `maxArgumentBytes` is not
  * a positive number; never for any schema or arguments
  */
 export function validateArguments(
@@ -174,6 +188,13 @@ export function validateArguments(
     throw new ToolSearchError(
       'invalid_argument',
       `validateArguments: patterns must be 'linear' or 'native', got ${describeError(patterns)}.`,
+    );
+  }
+  const engine = options.validator ?? 'auto';
+  if (engine !== 'auto' && engine !== 'compiled' && engine !== 'interpreted') {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `validateArguments: validator must be 'auto', 'compiled' or 'interpreted', got ${describeError(engine)}.`,
     );
   }
   const maxViolations = options.maxViolations ?? 50;
@@ -208,7 +229,7 @@ export function validateArguments(
       total: 1,
     };
   }
-  const compiled = compiledSchema(schema, patterns);
+  const compiled = compiledSchema(schema, patterns, resolveEngine(engine));
   if ('error' in compiled) return { status: 'unchecked', reason: compiled.error };
   return boundedCheck(compiled, args, size.chars, options, maxViolations);
 }
@@ -233,7 +254,7 @@ function measure(
 }
 
 function judge(
-  validate: ValidateFunction,
+  validate: SchemaValidator,
   args: unknown,
   options: ValidateArgumentsOptions,
   maxViolations: number,

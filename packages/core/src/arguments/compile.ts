@@ -1,24 +1,22 @@
-import { createRequire } from 'node:module';
-import type { Ajv, Options, ValidateFunction } from 'ajv';
+import type { Ajv, Options } from 'ajv';
 import type { Ajv2019 } from 'ajv/dist/2019.js';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { RE2JS } from 're2js';
 import { describeError } from '../errors.js';
-import { boundFormats, uniqueItems } from './bounded-keywords.js';
-import { countEvaluation, spendPatternSteps } from './budget.js';
+import { boundedFormatTests, boundFormats, uniqueItems } from './bounded-keywords.js';
+import { countEvaluation } from './budget.js';
+import { type InterpreterTools, interpretSchema, type SchemaValidator } from './interpret.js';
+import type { Draft } from './interpret-refs.js';
+import { loadAjv, loadFormats } from './libraries.js';
+import { linearPatternProblem, linearRegExp } from './linear-patterns.js';
 import { type PreparedSchema, prepareSchema, STEP_KEYWORD, withoutKeyword } from './prepare.js';
 import type { SkippedKeyword } from './skipped.js';
-
-// ajv, its formats and re2js take about 0.2 s to load: load them on the first check, so
-// that importing a package that may validate (the bridge) stays cheap.
-const require = createRequire(import.meta.url);
 
 /** How a schema's `pattern` and `patternProperties` run: RE2 (linear time) or `RegExp`. */
 export type PatternEngine = 'linear' | 'native';
 
 /** A schema compiled for a bounded check, and what it leaves out. */
 export interface CompiledSchema {
-  validate: ValidateFunction;
+  validate: SchemaValidator;
   /** What the compiled copy leaves out of every check. */
   prepared: PreparedSchema;
   /** What budget overruns left unchecked so far (each keyword once), for `inspect`. */
@@ -34,84 +32,7 @@ export interface CompiledSchema {
 /** A compiled schema, or why it could not be compiled. */
 export type Compiled = CompiledSchema | { error: string };
 
-type Draft = '2020-12' | '2019-09' | 'draft-07';
 type AnyAjv = Ajv | Ajv2019 | Ajv2020;
-
-interface Libraries {
-  Ajv: typeof Ajv;
-  Ajv2019: typeof Ajv2019;
-  Ajv2020: typeof Ajv2020;
-  addFormats: (ajv: AnyAjv) => unknown;
-  RE2JS: typeof RE2JS;
-}
-
-let libraries: Libraries | undefined;
-
-function load(): Libraries {
-  libraries ??= {
-    Ajv: (require('ajv') as { Ajv: typeof Ajv }).Ajv,
-    Ajv2019: (require('ajv/dist/2019.js') as { Ajv2019: typeof Ajv2019 }).Ajv2019,
-    Ajv2020: (require('ajv/dist/2020.js') as { Ajv2020: typeof Ajv2020 }).Ajv2020,
-    addFormats: (require('ajv-formats') as { default: (ajv: AnyAjv) => unknown }).default,
-    RE2JS: (require('re2js') as { RE2JS: typeof RE2JS }).RE2JS,
-  };
-  return libraries;
-}
-
-const MAX_CACHED_PATTERNS = 1000;
-const linearPatterns = new Map<string, { compiled: RE2JS; size: number } | { error: string }>();
-
-function linearPattern(pattern: string): { compiled: RE2JS; size: number } | { error: string } {
-  let known = linearPatterns.get(pattern);
-  if (known) return known;
-  try {
-    const compiled = load().RE2JS.compile(pattern);
-    // The program's length bounds the matcher's work per character (re2js keeps it on
-    // an internal field: without it, assume the pattern's own length).
-    const program = (compiled as unknown as { re2Input?: { prog?: { inst?: unknown[] } } }).re2Input
-      ?.prog?.inst;
-    known = {
-      compiled,
-      size: Math.max(Array.isArray(program) ? program.length : 0, pattern.length, 1),
-    };
-  } catch (error) {
-    known = {
-      error: `its pattern ${JSON.stringify(pattern)} needs a feature the linear-time matcher does not have (${describeError(error)}); patterns: 'native' runs it with RegExp, for schemas you trust`,
-    };
-  }
-  linearPatterns.set(pattern, known);
-  if (linearPatterns.size > MAX_CACHED_PATTERNS) {
-    const oldest = linearPatterns.keys().next().value;
-    if (oldest !== undefined) linearPatterns.delete(oldest);
-  }
-  return known;
-}
-
-/** Why the linear engine cannot run a pattern, or `undefined` when it can. */
-function linearPatternProblem(pattern: string): string | undefined {
-  const known = linearPattern(pattern);
-  return 'error' in known ? known.error : undefined;
-}
-
-/**
- * A `RegExp` stand-in for ajv over RE2 (linear-time matching). ajv tells patterns
- * apart by `toString()`, so it must differ per pattern. A test whose cost (program
- * length times string length) no longer fits the check's budget is not run: the
- * pattern passes, and the check reports it as left unchecked.
- */
-function linearRegExp(
-  pattern: string,
-  flags: string,
-): { test(input: string): boolean; toString(): string } {
-  const known = linearPattern(pattern);
-  if ('error' in known) throw new Error(known.error);
-  const { compiled, size } = known;
-  return {
-    test: (input) =>
-      spendPatternSteps(pattern, size * (input.length + 1)) ? compiled.test(input) : true,
-    toString: () => `/${pattern}/${flags}`,
-  };
-}
 
 const AJV_OPTIONS: Options = {
   // Tool schemas come from third parties and carry keywords of their own.
@@ -130,7 +51,7 @@ function ajvFor(draft: Draft, patterns: PatternEngine): AnyAjv {
   const key = `${draft}:${patterns}`;
   let ajv = instances.get(key);
   if (!ajv) {
-    const lib = load();
+    const lib = loadAjv();
     const options: Options =
       patterns === 'linear'
         ? { ...AJV_OPTIONS, code: { regExp: linearRegExp as never } }
@@ -219,7 +140,35 @@ function mentionsNullable(schema: object): boolean {
   }
 }
 
-function compileWith(ajv: AnyAjv, source: Record<string, unknown>): ValidateFunction {
+/** Builds a validator for a prepared schema of one draft (throws when it cannot). */
+type Build = (source: Record<string, unknown>) => SchemaValidator;
+
+/** The engine that checks: ajv's compiled code, or the interpreter. */
+export type Engine = 'compiled' | 'interpreted';
+
+let interpreterFormats: InterpreterTools['formats'] | undefined;
+
+function interpreterTools(patterns: PatternEngine): InterpreterTools {
+  interpreterFormats ??= boundedFormatTests(loadFormats());
+  return {
+    pattern:
+      patterns === 'linear'
+        ? (source) => linearRegExp(source, 'u')
+        : (source) => new RegExp(source, 'u'),
+    formats: interpreterFormats,
+  };
+}
+
+function builderFor(draft: Draft, patterns: PatternEngine, engine: Engine): Build {
+  if (engine === 'interpreted') {
+    const tools = interpreterTools(patterns);
+    return (source) => interpretSchema(source, draft, tools);
+  }
+  const ajv = ajvFor(draft, patterns);
+  return (source) => compileWith(ajv, source);
+}
+
+function compileWith(ajv: AnyAjv, source: Record<string, unknown>): SchemaValidator {
   try {
     return ajv.compile(source);
   } finally {
@@ -234,10 +183,10 @@ function compileWith(ajv: AnyAjv, source: Record<string, unknown>): ValidateFunc
 }
 
 function compiledFrom(
-  ajv: AnyAjv,
+  build: Build,
   source: Record<string, unknown>,
   prepared: PreparedSchema,
-  validate: ValidateFunction,
+  validate: SchemaValidator,
   parent?: CompiledSchema,
 ): CompiledSchema {
   const compiled: CompiledSchema = {
@@ -253,7 +202,7 @@ function compiledFrom(
       let reduced = source;
       for (const pointer of pointers) reduced = withoutKeyword(reduced, pointer);
       try {
-        variant = compiledFrom(ajv, reduced, prepared, compileWith(ajv, reduced), compiled);
+        variant = compiledFrom(build, reduced, prepared, build(reduced), compiled);
       } catch (error) {
         variant = { error: describeError(error) };
       }
@@ -264,7 +213,11 @@ function compiledFrom(
   return compiled;
 }
 
-function compileOnce(schema: Record<string, unknown>, patterns: PatternEngine): Compiled {
+function compileOnce(
+  schema: Record<string, unknown>,
+  patterns: PatternEngine,
+  engine: Engine,
+): Compiled {
   let lastError = '';
   const nullable = mentionsNullable(schema)
     ? (honourNullable(schema) as Record<string, unknown>)
@@ -276,9 +229,9 @@ function compileOnce(schema: Record<string, unknown>, patterns: PatternEngine): 
     return { error: `the schema cannot be read (${describeError(error)})` };
   }
   for (const draft of draftsFor(prepared.schema)) {
-    let ajv: AnyAjv;
+    let build: Build;
     try {
-      ajv = ajvFor(draft, patterns);
+      build = builderFor(draft, patterns, engine);
     } catch (error) {
       return { error: `the schema validator could not be loaded (${describeError(error)})` };
     }
@@ -290,7 +243,7 @@ function compileOnce(schema: Record<string, unknown>, patterns: PatternEngine): 
         ? { ...prepared.schema, $schema: undefined }
         : prepared.schema;
     try {
-      return compiledFrom(ajv, source, prepared, compileWith(ajv, source));
+      return compiledFrom(build, source, prepared, build(source));
     } catch (error) {
       lastError = describeError(error);
     }
@@ -304,14 +257,20 @@ export const MAX_CACHED_SCHEMAS = 1000;
 // By identity first (a session's schemas are the same objects turn after turn), then by
 // content (a rebuilt tool list brings equal schemas in new objects); the content cache
 // is bounded, least recently used out first.
-const byIdentity: Record<PatternEngine, WeakMap<object, Compiled>> = {
-  linear: new WeakMap(),
-  native: new WeakMap(),
-};
-const byContent: Record<PatternEngine, Map<string, Compiled>> = {
-  linear: new Map(),
-  native: new Map(),
-};
+const byIdentity = new Map<string, WeakMap<object, Compiled>>();
+const byContent = new Map<string, Map<string, Compiled>>();
+
+function cachesFor(key: string): [WeakMap<object, Compiled>, Map<string, Compiled>] {
+  let identity = byIdentity.get(key);
+  let content = byContent.get(key);
+  if (!identity || !content) {
+    identity = new WeakMap();
+    content = new Map();
+    byIdentity.set(key, identity);
+    byContent.set(key, content);
+  }
+  return [identity, content];
+}
 
 function contentKey(schema: object): string | undefined {
   try {
@@ -322,18 +281,23 @@ function contentKey(schema: object): string | undefined {
 }
 
 /**
- * The compiled validator of a schema, compiled once per schema and engine.
+ * The validator of a schema, built once per schema, pattern engine and validator engine.
  *
  * @param schema - a tool's input schema (a plain object)
  * @param patterns - the pattern engine
- * @returns the validator, or why the schema cannot be compiled
+ * @param engine - ajv's compiled code or the interpreter
+ * @returns the validator, or why the schema cannot be checked
  * @throws nothing
  */
-export function compiledSchema(schema: object, patterns: PatternEngine): Compiled {
-  const known = byIdentity[patterns].get(schema);
+export function compiledSchema(
+  schema: object,
+  patterns: PatternEngine,
+  engine: Engine = 'compiled',
+): Compiled {
+  const [identity, cache] = cachesFor(`${engine}:${patterns}`);
+  const known = identity.get(schema);
   if (known) return known;
   const key = contentKey(schema);
-  const cache = byContent[patterns];
   let compiled = key === undefined ? undefined : cache.get(key);
   if (compiled && key !== undefined) {
     cache.delete(key);
@@ -342,7 +306,7 @@ export function compiledSchema(schema: object, patterns: PatternEngine): Compile
     compiled =
       key === undefined
         ? { error: 'the schema is not JSON (a cycle or a BigInt)' }
-        : compileOnce(schema as Record<string, unknown>, patterns);
+        : compileOnce(schema as Record<string, unknown>, patterns, engine);
     if (key !== undefined) {
       cache.set(key, compiled);
       if (cache.size > MAX_CACHED_SCHEMAS) {
@@ -351,6 +315,6 @@ export function compiledSchema(schema: object, patterns: PatternEngine): Compile
       }
     }
   }
-  byIdentity[patterns].set(schema, compiled);
+  identity.set(schema, compiled);
   return compiled;
 }

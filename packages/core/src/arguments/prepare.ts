@@ -23,7 +23,15 @@ export interface PreparedSchema {
 export type PatternCheck = (pattern: string) => string | undefined;
 
 // Values that are data, not schemas: never walked, never changed.
-const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required', 'type']);
+const DATA_KEYWORDS = new Set([
+  'enum',
+  'const',
+  'default',
+  'examples',
+  'required',
+  'type',
+  'dependentRequired',
+]);
 // Keywords whose value maps names to subschemas: the map itself is not a schema.
 const SCHEMA_MAPS = new Set([
   'properties',

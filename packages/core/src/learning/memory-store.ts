@@ -2,8 +2,8 @@
 // bounded per tool and in all. One store per process (or per gateway replica, when a
 // shared store is not configured); it holds nothing but terms, counts and token hashes.
 
-import { createHash } from 'node:crypto';
 import { ToolSearchError } from '../errors.js';
+import { sha256Base64url } from '../sha256.js';
 import { parseLearningExport } from './learning-export.js';
 import {
   DEFAULT_LEARNING_LIMITS,
@@ -159,7 +159,7 @@ export function distinctTerms(terms: readonly string[], max: number): string[] {
  * @internal
  */
 export function tokenHash(token: string): string {
-  return createHash('sha256').update(token).digest('base64url').slice(0, 16);
+  return sha256Base64url(token).slice(0, 16);
 }
 
 /**

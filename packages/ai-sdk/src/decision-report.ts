@@ -1,4 +1,5 @@
 import type { ActivationDecision } from '@tool-search/core';
+import type { ModelMessage } from 'ai';
 import type { AiSdkLogger } from './step-merge.js';
 
 const number = (value: number) => value.toLocaleString('en-US');
@@ -72,4 +73,28 @@ export function createDecisionReporter(
       // A logger's own failure is not the caller's.
     }
   };
+}
+
+/**
+ * The setup's decision: the first step's (no tool loaded), reported once through the
+ * logger. Made at once, so that a setup below the threshold says so before the model is
+ * ever called; a conversion that fails rejects here (caught, so that an unread decision
+ * never crashes the process) and again, for the caller, in the first step.
+ *
+ * @param assemble - the setup's assembly of a step
+ * @param logger - where the decision is reported
+ * @returns the decision
+ * @throws nothing; the promise rejects as the first assembly does
+ */
+export function reportedDecision(
+  assemble: (messages?: readonly ModelMessage[]) => Promise<{ decision: ActivationDecision }>,
+  logger: AiSdkLogger,
+): Promise<ActivationDecision> {
+  const report = createDecisionReporter(logger);
+  const decision = assemble().then(({ decision: made }) => {
+    report(made);
+    return made;
+  });
+  decision.catch(() => {});
+  return decision;
 }

@@ -1,29 +1,26 @@
 import type { LearningSessionOptions } from '@tool-search/bridge';
 import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
-import { createProgramPolicy, TOOL_PROGRAM } from '@tool-search/code';
-import type { ActivationDecision, Ranker } from '@tool-search/core';
+import { TOOL_PROGRAM } from '@tool-search/code';
+import type { Ranker } from '@tool-search/core';
 import type { ToolSet } from 'ai';
 import type { ActivationOptions } from './activation.js';
 import { createApprovalWiring } from './approval-wiring.js';
 import { type AiSdkDispatchOptions, createToolSetDispatcher } from './call-dispatch.js';
-import { createDecisionReporter } from './decision-report.js';
+import { reportedDecision } from './decision-report.js';
 import type { FixedToolList } from './fixed-tool-list.js';
-import { createProgramApproval } from './program-approval.js';
-import {
-  type AiSdkProgramOptions,
-  createProgramCaller,
-  type ProgramCaller,
-} from './program-caller.js';
-import { programDispatchOptions, toolCallersOf } from './program-wiring.js';
+import type { AiSdkProgramOptions, ProgramCaller } from './program-caller.js';
+import { attachProgram, createProgramSetup, setupDispatchOptions } from './program-setup.js';
+import { toolCallersOf } from './program-wiring.js';
 import { createRepairRouting } from './repair-routing.js';
 import { assertNoReservedNames } from './reserved-names.js';
 import { createSessionAssembler } from './session-assembler.js';
 import { createSessionTools } from './session-tools.js';
 import type { RepairToolCall, ToolSearchSetup } from './setup-types.js';
-import { type AiSdkLogger, createOnceWarner, type UserPrepareStep } from './step-merge.js';
+import type { AiSdkLogger, UserPrepareStep } from './step-merge.js';
 import { createStepPreparation } from './step-preparation.js';
 import type { ToolApprovalConfig } from './tool-approval.js';
 import { isFunctionTool, type ToolSetLabels } from './tool-set-definitions.js';
+import { createWiringCheck } from './wiring-check.js';
 
 /** Options of {@link withToolSearch}. */
 export interface WithToolSearchOptions
@@ -146,8 +143,7 @@ export function withToolSearch(
   tools: ToolSet,
   options: WithToolSearchOptions = {},
 ): ToolSearchSetup {
-  const programOptions = options.program === true ? {} : options.program;
-  assertNoReservedNames(tools, programOptions !== undefined);
+  assertNoReservedNames(tools, options.program !== undefined);
   let programCaller: ProgramCaller | undefined;
   const sessions = createSessionAssembler(tools, options, () => programCaller?.program);
   const { assemble, toolOf } = sessions;
@@ -160,81 +156,40 @@ export function withToolSearch(
     toolOf,
     routed,
   });
-  // With programs on, the dispatcher's guardrails start with the program policy and its
-  // approval applies the AI SDK's policy to nested calls (see program-wiring.ts).
-  const programPolicy = programOptions
-    ? (programOptions.policy ?? createProgramPolicy())
-    : undefined;
-  const programApproval = programOptions
-    ? createProgramApproval({
-        verdict: approvals.programCallVerdict,
-        ...(programOptions.approval ? { ask: programOptions.approval } : {}),
-        ...(options.approval ? { approval: options.approval } : {}),
-      })
-    : undefined;
-  const dispatch = createToolSetDispatcher(
-    tools,
-    toolOf,
-    programPolicy && programApproval
-      ? programDispatchOptions(options, programPolicy, programApproval)
-      : options,
+  const program = createProgramSetup(
+    options.program,
+    options.approval,
+    approvals.programCallVerdict,
   );
-
+  const dispatch = createToolSetDispatcher(tools, toolOf, setupDispatchOptions(options, program));
   // Without a logger of the user's, warnings go to the console and nothing else does: a
   // setup per request must not write a line per request.
   const logger: AiSdkLogger = options.logger ?? { warn: (message) => console.warn(message) };
-  const warnOnce = createOnceWarner(logger);
-  let stepsPrepared = false;
-  const checkWiring = () => {
-    if (stepsPrepared) return;
-    warnOnce(
-      'no-prepare-step',
-      "@tool-search/ai-sdk: a tool ran, but withToolSearch's prepareStep never did: every tool goes out on every step, and the bridge adds three more. Pass `prepareStep: search.prepareStep` to generateText or streamText (or spread the setup: `{ model, ...search, prompt }`).",
-    );
-  };
-  const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
+  const wiring = createWiringCheck(logger);
 
   const result = createSessionTools({
     tools,
     dispatch,
     assemble,
     toolOf,
-    onRun: checkWiring,
+    onRun: wiring.onRun,
     routed,
     failures: new WeakSet<object>(),
     needsApproval: approvals.needsApproval,
-    ...sessionOf(),
+    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
   });
-  if (programOptions && programPolicy) {
-    programCaller = createProgramCaller({
-      options: { ...programOptions, policy: programPolicy },
+  if (program) {
+    programCaller = attachProgram(program, {
       dispatch,
-      reach: async (messages) => {
-        const assembly = await assemble(messages);
-        return {
-          tools: sessions.inScope(),
-          deferred: new Set(assembly.deferred.map(({ name }) => name)),
-        };
-      },
-      ...(options.hooks ? { hooks: options.hooks } : {}),
-      ...(options.ranker ? { ranker: options.ranker } : {}),
-      ...sessionOf(),
-      onRun: checkWiring,
-      ...(programApproval ? { settle: programApproval.settle } : {}),
+      assemble,
+      inScope: sessions.inScope,
+      hooks: options.hooks,
+      ranker: options.ranker,
+      sessionId: options.sessionId,
+      onRun: wiring.onRun,
     });
     result[TOOL_PROGRAM] = programCaller.tool;
   }
-
-  // The decision of the first step (no tool loaded yet), reported once. Made now, so that
-  // a setup below the threshold says so before the model is ever called; a conversion
-  // that fails rejects here and again, for the caller, in the first step.
-  const report = createDecisionReporter(logger);
-  const decision: Promise<ActivationDecision> = assemble().then(({ decision: made }) => {
-    report(made);
-    return made;
-  });
-  decision.catch(() => {});
-
   const repairToolCall = createRepairRouting({
     assemble,
     routed,
@@ -242,7 +197,7 @@ export function withToolSearch(
   });
   return {
     tools: result,
-    decision,
+    decision: reportedDecision(assemble, logger),
     prepareStep: createStepPreparation({
       assemble,
       userPrepareStep: options.prepareStep,
@@ -251,9 +206,7 @@ export function withToolSearch(
         ? new Set([...BRIDGE_TOOL_NAMES, TOOL_PROGRAM])
         : BRIDGE_TOOL_NAMES,
       fixedToolList: options.fixedToolList,
-      onStep: () => {
-        stepsPrepared = true;
-      },
+      onStep: wiring.onStep,
     }),
     repairToolCall,
     experimental_repairToolCall: repairToolCall,

@@ -6,7 +6,8 @@
  *
  * - `AI SDK 6 and 7`: the quick start of the installed `@tool-search/ai-sdk` README, with
  *   the scripted model of `@tool-search/ai-sdk/testing` (tools/scripts/scenarios/
- *   ai-sdk-quick-start.ts around it), once on `ai` 6 and once on `ai` 7; on `ai` 7 also
+ *   ai-sdk-quick-start.ts around it), and a user below the threshold told why
+ *   (scenarios/ai-sdk-below-threshold.ts), once on `ai` 6 and once on `ai` 7; on `ai` 7 also
  *   the AI SDK guide's blocks (the bridge, the UI stream, `toolSearch()` with our catalog)
  *   in place of the regions of docs/examples/ai-sdk.ts, and the learning guide's AI SDK
  *   block in place of its region of docs/examples/learning-ai-sdk.ts.
@@ -114,8 +115,13 @@ export const aiSdkScenario: Scenario = {
         'utf8',
       );
       const agent = pasteCode(template, { marker: QUICK_START_MARKER }, markdownCodeBlock(readme));
+      const belowThreshold = await readFile(
+        join(SCENARIO_FILES, 'ai-sdk-below-threshold.ts'),
+        'utf8',
+      );
       const files = Object.fromEntries([
         ['agent.ts', agent],
+        ['below-threshold.ts', belowThreshold],
         ...(major === '7'
           ? [
               await exampleTools(),
@@ -127,6 +133,10 @@ export const aiSdkScenario: Scenario = {
       const mains: Record<string, (stdout: string) => string | undefined> = {
         'agent.ts': (stdout) =>
           stdout.includes(`ai ${major}.`) ? undefined : `not run on ai ${major}: ${stdout}`,
+        'below-threshold.ts': (stdout) =>
+          stdout.includes('reason below-threshold, warned once')
+            ? undefined
+            : `the user below the threshold was not told why: ${stdout}`,
       };
       if (major === '7') {
         mains['ai-sdk.ts'] = (stdout) =>

@@ -3,7 +3,7 @@
  * any model), and AI SDK 7's own `toolSearch()` searched by our catalog. The model is
  * the scripted test model of `@tool-search/ai-sdk/testing` answering as a model would,
  * so that this runs without an API key: put `openai('gpt-4.1')` or
- * `anthropic('claude-sonnet-4-5')` there.
+ * `anthropic('claude-sonnet-5-5')` there.
  */
 import { strict as assert } from 'node:assert';
 import {
@@ -36,6 +36,8 @@ const search = withToolSearch(tools, {
   contextWindow: 128_000,
   hooks: [createAuditHook((record) => void audit.push(record))],
 });
+// Is tool search on, and why? (below the threshold, the logger is warned too)
+const { active, reason } = await search.decision; // true, 'forced-on'
 const result = await generateText({
   model: createScriptedModel([
     { tool: 'tool_search', input: { query: 'create a github issue' } },
@@ -48,6 +50,7 @@ const result = await generateText({
   prompt: 'File an issue about the failing login.',
 });
 // #endregion bridge
+assert.deepEqual({ active, reason }, { active: true, reason: 'forced-on' });
 const called = result.steps.flatMap((step) => step.toolCalls.map((call) => call.toolName));
 assert.deepEqual(called, ['tool_search', 'tool_describe', 'github_create_issue']);
 assert.deepEqual(

@@ -7,6 +7,10 @@ import { tiered } from '../../tools/vitest/tiers.mjs';
 // Files named *.ai7.test.ts use what only ai 7 has (`toolSearch`, `deferLoading`).
 const ai6 = (file: string) =>
   fileURLToPath(new URL(`./node_modules/ai6/dist/${file}`, import.meta.url));
+// ai 6 takes providers of specification v3: @ai-sdk/anthropic 3 (the `anthropic3` alias).
+const anthropic3 = fileURLToPath(
+  new URL('./node_modules/anthropic3/dist/index.mjs', import.meta.url),
+);
 
 export default defineConfig({
   // Passing tests finish quickly; the roomy timeouts are for a loaded CI machine.
@@ -26,6 +30,7 @@ export default defineConfig({
           alias: [
             { find: /^ai$/, replacement: ai6('index.mjs') },
             { find: /^ai\/test$/, replacement: ai6('test/index.mjs') },
+            { find: /^@ai-sdk\/anthropic$/, replacement: anthropic3 },
           ],
         },
       },

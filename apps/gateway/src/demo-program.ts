@@ -15,13 +15,28 @@ return {
   env,
 };`;
 
+/**
+ * One line of a program as the demo prints it: its own indentation kept, the rest cut to
+ * the width.
+ *
+ * @param line - a line of the program's source
+ * @param width - the widest line, in columns
+ * @returns the line to print
+ * @throws nothing
+ */
+export function programLine(line: string, width: number): string {
+  const indent = /^[ \t]*/.exec(line)?.[0].replace(/\t/g, '  ') ?? '';
+  const rest = line.trimStart();
+  return rest === '' ? '' : `${indent}${truncate(rest, Math.max(1, width - indent.length))}`;
+}
+
 /** Scene 7: one tool_program call fans out over the tools, each call under the same policy. */
 export async function showProgram(session: DemoSession): Promise<void> {
   const { printer } = session;
   const { style, print } = printer;
   printer.heading('7. tool_program: one program, many calls; each one meets the same policy');
   print();
-  for (const line of DEMO_PROGRAM.split('\n')) print(style.dim(`    ${truncate(line, 100)}`));
+  for (const line of DEMO_PROGRAM.split('\n')) print(style.dim(`    ${programLine(line, 100)}`));
   const updates: unknown[] = [];
   const result = (await session.client.callTool(
     { name: TOOL_PROGRAM, arguments: { source: DEMO_PROGRAM } },

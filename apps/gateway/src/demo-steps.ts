@@ -196,6 +196,34 @@ export async function showToolLists(session: DemoSession): Promise<ListsShown> {
   };
 }
 
+/**
+ * How a tool of the gateway's list is labelled: the bridge tools and `tool_program` by
+ * name, any other tool listed beside them as pinned (it is not deferred).
+ *
+ * @param name - the listed tool's name
+ * @returns the label, without colour
+ * @throws nothing
+ */
+export function listedToolLabel(name: string): string {
+  if (isBridgeToolName(name)) return name;
+  if (name === TOOL_PROGRAM) return `${name} (programs)`;
+  return `${name} (pinned)`;
+}
+
+/**
+ * How many tools the bridge stands in for: the upstream tools, less those listed beside
+ * the bridge (pinned). The bridge tools and `tool_program` are the gateway's own.
+ *
+ * @param upstreamCount - the tools of every upstream server
+ * @param listed - the names `tools/list` returns through the gateway
+ * @returns the deferred tools, as `tool_search`'s `total_available` counts them
+ * @throws nothing
+ */
+export function deferredToolCount(upstreamCount: number, listed: readonly string[]): number {
+  const pinned = listed.filter((name) => !isBridgeToolName(name) && name !== TOOL_PROGRAM);
+  return upstreamCount - pinned.length;
+}
+
 async function showListed(session: DemoSession, beforeTokens: number, upstreamCount: number) {
   const { printer } = session;
   const { style, print } = printer;
@@ -212,7 +240,9 @@ async function showListed(session: DemoSession, beforeTokens: number, upstreamCo
       { header: 'description', maxWidth: 64 },
     ],
     listed.map((tool) => [
-      isBridgeToolName(tool.name) ? style.green(tool.name) : `${tool.name} (pinned)`,
+      isBridgeToolName(tool.name) || tool.name === TOOL_PROGRAM
+        ? style.green(listedToolLabel(tool.name))
+        : listedToolLabel(tool.name),
       formatInt(tokensOfListed([tool])),
       truncate(tool.description ?? '', 64),
     ]),
@@ -224,7 +254,12 @@ async function showListed(session: DemoSession, beforeTokens: number, upstreamCo
   );
   print(
     `  ${style.green(style.bold(`tokens saved: ${formatInt(saved)} per turn`))} (${formatPct(saved, beforeTokens)}): ` +
-      `the bridge tools tool_search, tool_describe and tool_call stand in for ${formatInt(upstreamCount - listed.length + 3)} deferred tools`,
+      `the bridge tools tool_search, tool_describe and tool_call stand in for ${formatInt(
+        deferredToolCount(
+          upstreamCount,
+          listed.map(({ name }) => name),
+        ),
+      )} deferred tools`,
   );
   return { count: listed.length, saved };
 }
@@ -234,6 +269,7 @@ export async function showSearches(session: DemoSession): Promise<void> {
   const { printer, pool } = session;
   const { style, print } = printer;
   printer.heading('3. tool_search: ranked search over the deferred tools');
+  let counted = false;
   for (const query of DEMO_QUERIES) {
     const { text, isError } = await callTool(session, TOOL_SEARCH, { query, limit: 4 });
     print();
@@ -246,6 +282,10 @@ export async function showSearches(session: DemoSession): Promise<void> {
       total_available?: number;
       matches?: { name: string; description?: string }[];
     };
+    if (!counted && answer.total_available !== undefined) {
+      counted = true;
+      print(`    (ranked over ${formatInt(answer.total_available)} deferred tools)`);
+    }
     printer.table(
       [
         { header: '#', align: 'right' },

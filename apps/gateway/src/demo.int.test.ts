@@ -30,6 +30,12 @@ describe('demo', () => {
     expect(out).toMatch(/tool_describe/);
     expect(out).toMatch(/tool_call/);
     expect(out).toMatch(/tokens saved: [\d,]+ per turn/);
+    // The count the bridge stands in for is the one its tool_search ranks over.
+    const standsFor = /stand in for ([\d,]+) deferred tools/.exec(out)?.[1];
+    expect(standsFor).toBeDefined();
+    expect(/ranked over ([\d,]+) deferred tools/.exec(out)?.[1]).toBe(standsFor);
+    expect(out).toMatch(/tool_program \(programs\)/);
+    expect(out).not.toMatch(/tool_program \(pinned\)/);
     expect(out).toMatch(/tool_call → filesystem read_text_file/);
     // Policy on the real tool: one approval stop and one guardrail denial.
     expect(out).toMatch(/tool_call → filesystem write_file/);

@@ -5,9 +5,12 @@ import type {
   ToolSearchConfig,
   ToolSearchConfigInput,
 } from '@tool-search/core';
-import { planActivation } from '@tool-search/core';
+import { planActivation, ToolSearchError } from '@tool-search/core';
+import { isRecord } from '@tool-search/core/internal';
 import type { SessionScope, ToolsetRegistry } from '@tool-search/toolsets';
 import { scopeTools } from '@tool-search/toolsets';
+import type { ToolSet } from 'ai';
+import { type ToolSetLabels, toolDefinitionsFromToolSet } from './tool-set-definitions.js';
 
 /** Options of {@link decideToolSetActivation}: the inputs of core's activation decision. */
 export interface ActivationOptions {
@@ -48,15 +51,51 @@ export interface ToolSetActivation {
  * classifies them (core and unlabelled tools and pins are never deferred), estimates
  * their tokens and compares them with the threshold.
  *
- * @param tools - the session's tools
- * @param options - see {@link ActivationOptions}
- * @returns the decision and the split
- * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name; the `TypeError`
- * of `JSON.stringify` for a schema that is not JSON
+ * Given an AI SDK `ToolSet`, it converts the set first, as `withToolSearch` does
+ * (`toolDefinitionsFromToolSet` with the labels in `options`), and answers a promise.
+ *
+ * @example
+ * ```ts
+ * const { decision } = await decideToolSetActivation(tools, { contextWindow: 128_000 });
+ * // → { active: false, reason: 'below-threshold', deferrableTokens: 12476, thresholdTokens: 12800 }
+ * ```
+ *
+ * @param tools - the session's tools: tool definitions, or an AI SDK `ToolSet`
+ * @param options - see {@link ActivationOptions}; for a `ToolSet` also its labels
+ * @returns the decision and the split (a promise of them for a `ToolSet`)
+ * @throws `ToolSearchError` `duplicate_tool_name` when two tools share a name;
+ * `invalid_argument` when `tools` is neither a list nor a tool set; the `TypeError` of
+ * `JSON.stringify` for a schema that is not JSON. For a `ToolSet`, the promise rejects
+ * with `invalid_tool_definition` when a tool's schema cannot be converted.
  */
 export function decideToolSetActivation(
   tools: readonly ToolDefinition[],
-  options: ActivationOptions = {},
+  options?: ActivationOptions,
+): ToolSetActivation;
+export function decideToolSetActivation(
+  tools: ToolSet,
+  options?: ActivationOptions & ToolSetLabels,
+): Promise<ToolSetActivation>;
+export function decideToolSetActivation(
+  tools: readonly ToolDefinition[] | ToolSet,
+  options: ActivationOptions & ToolSetLabels = {},
+): ToolSetActivation | Promise<ToolSetActivation> {
+  if (Array.isArray(tools)) return decideOnDefinitions(tools, options);
+  if (!isRecord(tools)) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `decideToolSetActivation: tools must be a list of tool definitions or an AI SDK ToolSet (an object of tools by name), got ${tools === null ? 'null' : typeof tools}.`,
+      { data: { field: 'tools' } },
+    );
+  }
+  return toolDefinitionsFromToolSet(tools as ToolSet, options).then((definitions) =>
+    decideOnDefinitions(definitions, options),
+  );
+}
+
+function decideOnDefinitions(
+  tools: readonly ToolDefinition[],
+  options: ActivationOptions,
 ): ToolSetActivation {
   const scoped = options.scope ? scopeTools(tools, options.scope, options.registry) : [...tools];
   const { config, visible, deferrable, decision } = planActivation(scoped, {

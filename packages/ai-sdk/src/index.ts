@@ -15,7 +15,8 @@
  * - `withToolSearch(tools, { program })`: `tool_program` (`@tool-search/code`), a program
  *   over the tools in a QuickJS sandbox whose every call meets the same dispatcher and
  *   approval policy as a direct call; on AI SDK 7 also a local tool caller.
- * - {@link decideToolSetActivation}: the activation decision on its own.
+ * - {@link decideToolSetActivation}: the activation decision on its own, for tool
+ *   definitions or a `ToolSet`; a setup carries its own as `await search.decision`.
  * - `@tool-search/ai-sdk/testing`: `createScriptedModel`, a model that plays scripted
  *   turns, for your tests of a loop with tool search.
  * - {@link realToolCalls}, {@link realToolPart} and {@link createRealToolTransform}: the
@@ -45,6 +46,9 @@ export type {
   AiSdkDispatchOptions,
   AiSdkExecutionOptions,
 } from './call-dispatch.js';
+export type { AiSdkErrorCode } from './errors.js';
+export { AI_SDK_ERROR_CODES, isAiSdkErrorCode } from './errors.js';
+export type { FixedToolList } from './fixed-tool-list.js';
 export type {
   DeferLoadingTarget,
   MarkDeferredToolsOptions,

@@ -1,7 +1,12 @@
 // Learning from use through the AI SDK adapter: whole generateText loops of the AI SDK's
 // mock model over 300 real MCP tools; a successful call of a tool a search returned
 // records a pair, whether it went through tool_call or directly after tool_describe.
-import { createSearchLearner, type SearchLearner } from '@tool-search/core';
+import {
+  createMemoryLearningStore,
+  createSearchLearner,
+  type LearningStore,
+  type SearchLearner,
+} from '@tool-search/core';
 import { createToolPolicyGuardrail } from '@tool-search/hooks';
 import { generateText, stepCountIs } from 'ai';
 import { describe, expect, it } from 'vitest';
@@ -37,8 +42,9 @@ async function run(
     stopWhen: stepCountIs(6),
     prompt: task.query,
   });
-  // Let the recording reach the store.
-  await new Promise((resolve) => setTimeout(resolve, 0));
+  // The setup's session: its writes have reached the store once flushed.
+  expect(search.learning).toBeDefined();
+  await search.learning?.flush();
   return executions;
 }
 
@@ -63,5 +69,19 @@ describe('withToolSearch with learning', () => {
     });
     expect(executions).toHaveLength(0);
     expect((await learner.learnedTerms('team')).size).toBe(0);
+  });
+
+  it("exposes the conversation's session, whose flush waits for a store that writes later", async () => {
+    const memory = createMemoryLearningStore();
+    // A store whose writes land a few milliseconds after they are made (as Redis's do).
+    const slow: LearningStore = Object.assign(Object.create(memory) as LearningStore, {
+      add: (entry: Parameters<LearningStore['add']>[0]) =>
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(memory.add(entry)), 20)),
+    });
+    const learner = createSearchLearner({ store: slow });
+    await run(postMessage, learner);
+    expect((await learner.learnedTerms('team')).has(TOOL)).toBe(true);
+    const without = withToolSearch(catalogToolSet(), { logger: { warn: () => {} } });
+    expect(without.learning).toBeUndefined();
   });
 });

@@ -1,5 +1,6 @@
-import type { Assembly } from '@tool-search/bridge';
+import type { Assembly, LearningSession } from '@tool-search/bridge';
 import type { ProgramTool } from '@tool-search/code';
+import type { ActivationDecision } from '@tool-search/core';
 import type { Dispatcher } from '@tool-search/hooks';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { AiSdkCallContext } from './call-dispatch.js';
@@ -28,6 +29,20 @@ export interface ToolSearchSetup {
    */
   tools: ToolSet;
   /**
+   * The activation decision of the conversation's first step (no tool loaded yet), with
+   * its reason (`below-threshold`, `above-threshold`, `disabled`, ...) and numbers: whether
+   * the deferrable tools are behind `tool_search`, or every tool is sent as it is. It is
+   * made when the setup is (the tool set's schemas are converted asynchronously, hence the
+   * promise) and reported once through the `logger` option. It rejects as the first step
+   * would, when a tool's schema cannot be converted.
+   *
+   * @example
+   * ```ts
+   * const { reason, deferrableTokens, thresholdTokens } = await search.decision;
+   * ```
+   */
+  decision: Promise<ActivationDecision>;
+  /**
    * Assembles the tools of each step and returns them as `activeTools`: the visible tools,
    * the tools loaded by `tool_describe` earlier in the conversation and the bridge, when
    * the deferrable tools reach the threshold; every tool in scope when they do not.
@@ -52,6 +67,13 @@ export interface ToolSearchSetup {
    * and falling back to the real tool's `needsApproval`.
    */
   toolApproval: (request: ToolApprovalRequest) => Promise<ApprovalStatus>;
+  /**
+   * With the `learning` option: the conversation's learning session. Pairs are recorded
+   * as the tools run, so nothing is to be flushed with the in-memory learner; with a
+   * store that writes asynchronously (Redis), `await search.learning?.flush()` waits for
+   * the writes before a search of another session must see them.
+   */
+  learning?: LearningSession;
   /** The dispatcher every call goes through. */
   dispatch: Dispatcher<AiSdkCallContext>;
   /**

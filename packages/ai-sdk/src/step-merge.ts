@@ -2,11 +2,15 @@ import type { ToolSearchLogger } from '@tool-search/core';
 import type { ModelMessage } from 'ai';
 
 /**
- * Where the adapter's warnings go; `console` is one. The same type as core's
- * `ToolSearchLogger`: one logger serves every package. `warn` is called once per
- * {@link withToolSearch} setup for each misuse it notices.
+ * Where the adapter's messages go; `console` is one. Core's `ToolSearchLogger` (one
+ * logger serves every package) with an optional `info`. `warn` is called once per
+ * {@link withToolSearch} setup for each misuse it notices, and once when tool search is
+ * inactive below the threshold; `info`, when present, once with any other decision.
  */
-export type AiSdkLogger = ToolSearchLogger;
+export interface AiSdkLogger extends ToolSearchLogger {
+  /** Receives the setup's activation decision when it is not a warning. */
+  info?(message: string): void;
+}
 
 /** What `generateText` hands `prepareStep`: the fields the adapter reads, and the rest. */
 export interface StepOptions {

@@ -1,59 +1,26 @@
-import type { Assembly, LearningSessionOptions } from '@tool-search/bridge';
-import {
-  assembleTools,
-  BRIDGE_TOOL_NAMES,
-  createAssemblyCache,
-  createBridgeTools,
-  createLearningSession,
-  createSearchGuard,
-  TOOL_CALL,
-  TOOL_DESCRIBE,
-  TOOL_SEARCH,
-} from '@tool-search/bridge';
-import { createProgramPolicy, TOOL_PROGRAM } from '@tool-search/code';
-import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
-import { ToolSearchError } from '@tool-search/core';
-import { scopeTools } from '@tool-search/toolsets';
-import type { ModelMessage, Tool, ToolSet } from 'ai';
-import { NoSuchToolError } from 'ai';
+import type { LearningSessionOptions } from '@tool-search/bridge';
+import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
+import { TOOL_PROGRAM } from '@tool-search/code';
+import type { Ranker } from '@tool-search/core';
+import type { ToolSet } from 'ai';
 import type { ActivationOptions } from './activation.js';
-import { type NeedsApproval, ownTool } from './ai-tool.js';
-import {
-  type AiSdkDispatchOptions,
-  type AiSdkExecutionOptions,
-  createToolSetDispatcher,
-  dispatchForModel,
-} from './call-dispatch.js';
-import { answerModelCall, finalCalls, modelCall } from './call-resolution.js';
-import { loadedToolNames } from './loaded-tools.js';
-import { createProgramApproval } from './program-approval.js';
-import {
-  type AiSdkProgramOptions,
-  createProgramCaller,
-  type ProgramCaller,
-} from './program-caller.js';
-import { programDispatchOptions, toolCallersOf } from './program-wiring.js';
-import { compactSearchAnswer } from './search-answer.js';
+import { createApprovalWiring } from './approval-wiring.js';
+import { type AiSdkDispatchOptions, createToolSetDispatcher } from './call-dispatch.js';
+import { reportedDecision } from './decision-report.js';
+import type { FixedToolList } from './fixed-tool-list.js';
+import type { AiSdkProgramOptions, ProgramCaller } from './program-caller.js';
+import { attachProgram, createProgramSetup, setupDispatchOptions } from './program-setup.js';
+import { toolCallersOf } from './program-wiring.js';
+import { createRepairRouting } from './repair-routing.js';
+import { assertNoReservedNames } from './reserved-names.js';
+import { createSessionAssembler } from './session-assembler.js';
+import { createSessionTools } from './session-tools.js';
 import type { RepairToolCall, ToolSearchSetup } from './setup-types.js';
-import {
-  type AiSdkLogger,
-  createOnceWarner,
-  mergeActiveTools,
-  type StepOptions,
-  type UserPrepareStep,
-} from './step-merge.js';
-import {
-  type ApprovalStatus,
-  createBridgeToolApproval,
-  type ToolApprovalConfig,
-  type ToolApprovalRequest,
-  toolNeedsApproval,
-} from './tool-approval.js';
-import {
-  isFunctionTool,
-  type ToolSetLabels,
-  toolDefinitionsFromToolSet,
-} from './tool-set-definitions.js';
+import type { AiSdkLogger, UserPrepareStep } from './step-merge.js';
+import { createStepPreparation } from './step-preparation.js';
+import type { ToolApprovalConfig } from './tool-approval.js';
+import { isFunctionTool, type ToolSetLabels } from './tool-set-definitions.js';
+import { createWiringCheck } from './wiring-check.js';
 
 /** Options of {@link withToolSearch}. */
 export interface WithToolSearchOptions
@@ -105,26 +72,27 @@ export interface WithToolSearchOptions
    */
   activeTools?: readonly string[];
   /**
-   * Where misuse is reported, once per setup: a tool ran but `prepareStep` never did
-   * (every tool then goes out on every step, and the bridge adds three more).
-   * @defaultValue `console`
+   * Where the setup reports, once each: its activation decision (a warning when tool
+   * search is inactive below the threshold, else `info` when the logger has it), and
+   * misuse: a tool ran but `prepareStep` never did (every tool then goes out on every
+   * step, and the bridge adds three more).
+   * @defaultValue warnings to `console.warn`, no `info`
    */
   logger?: AiSdkLogger;
+  /**
+   * Whether the tools sent stay the same on every step of a conversation. `true`: a tool
+   * loaded with `tool_describe` does not join the step's tools; the model calls it through
+   * `tool_call` (or by its name, which the repair routes there), so the `tools` of every
+   * request are the first step's. `false`: a loaded tool joins the tools from the next
+   * step on. `'auto'`: fixed for Anthropic (Claude) models, whose API refuses a request
+   * whose `tools` changed after a thinking block (or drops that thinking), and free for
+   * the others; the model of each step decides.
+   * @defaultValue 'auto'
+   */
+  fixedToolList?: FixedToolList;
 }
 
 export type { RepairableToolCall, RepairToolCall, ToolSearchSetup } from './setup-types.js';
-
-const ASSEMBLY_MEMO = 32;
-const ROUTED_MEMO = 1_000;
-
-function parsedInput(input: string): unknown {
-  if (input.trim() === '') return {};
-  try {
-    return JSON.parse(input);
-  } catch {
-    return input;
-  }
-}
 
 /**
  * Tool search for AI SDK 6, and for models without deferred loading: your tool set with
@@ -175,264 +143,75 @@ export function withToolSearch(
   tools: ToolSet,
   options: WithToolSearchOptions = {},
 ): ToolSearchSetup {
-  const programOptions = options.program === true ? {} : options.program;
-  for (const name of programOptions ? [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM] : BRIDGE_TOOL_NAMES) {
-    if (Object.hasOwn(tools, name)) {
-      throw new ToolSearchError(
-        'invalid_argument',
-        `withToolSearch: the tool set already has a tool named '${name}', a name the bridge reserves. Rename it, or leave AI SDK 7's toolSearch() out of a tool set given to withToolSearch (use one route, not both).`,
-        { data: { tool: name } },
-      );
-    }
-  }
-  let definitions: Promise<Map<string, ToolDefinition>> | undefined;
-  const definitionsOf = () => {
-    definitions ??= toolDefinitionsFromToolSet(tools, options).then(
-      (list) => new Map(list.map((tool) => [tool.name, tool])),
-    );
-    return definitions;
-  };
-  let known = new Map<string, ToolDefinition>();
-  // With programs on, the dispatcher's guardrails start with the program policy and its
-  // approval applies the AI SDK's policy to nested calls (see program-wiring.ts).
+  assertNoReservedNames(tools, options.program !== undefined);
   let programCaller: ProgramCaller | undefined;
-  const programPolicy = programOptions
-    ? (programOptions.policy ?? createProgramPolicy())
-    : undefined;
-  const programApproval = programOptions
-    ? createProgramApproval({
-        verdict: (call, context) => programCallVerdict(call, context),
-        ...(programOptions.approval ? { ask: programOptions.approval } : {}),
-        ...(options.approval ? { approval: options.approval } : {}),
-      })
-    : undefined;
-  const dispatch = createToolSetDispatcher(
-    tools,
-    (name) => known.get(name),
-    programPolicy && programApproval
-      ? programDispatchOptions(options, programPolicy, programApproval)
-      : options,
-  );
-  const assemblies = new Map<string, Assembly>();
-  // One session: one guard against runaway searches and one assembly cache, whichever
-  // set of loaded tools an assembly was made for.
-  const searchGuard = createSearchGuard();
-  const cache = createAssemblyCache();
-  const learning = options.learning ? createLearningSession(options.learning) : undefined;
+  const sessions = createSessionAssembler(tools, options, () => programCaller?.program);
+  const { assemble, toolOf } = sessions;
   // Calls the repair routed: their tool_call execution is a direct call of the real tool.
   const routed = new Set<string>();
-  const providerTools = Object.keys(tools).filter((name) => !isFunctionTool(tools[name]));
-
-  // The session's tools: those of its toolsets, within your activeTools.
-  const inScope = () => {
-    const allowed = options.activeTools ? new Set(options.activeTools) : undefined;
-    const all = [...known.values()].filter((tool) => allowed?.has(tool.name) ?? true);
-    return options.scope ? scopeTools(all, options.scope, options.registry) : all;
-  };
-  const assemble = async (messages?: readonly ModelMessage[]): Promise<Assembly> => {
-    known = await definitionsOf();
-    const loaded = loadedToolNames(messages);
-    const key = loaded.join('\u0000');
-    const memo = assemblies.get(key);
-    if (memo) return memo;
-    const assembly = assembleTools({
-      tools: inScope(),
-      ...(options.config !== undefined ? { config: options.config } : {}),
-      ...(options.contextWindow !== undefined ? { contextWindow: options.contextWindow } : {}),
-      ...(options.ranker ? { ranker: options.ranker } : {}),
-      ...(options.counter ? { counter: options.counter } : {}),
-      pinned: [...(options.pinned ?? []), ...loaded],
-      stableDescriptions: true,
-      searchGuard,
-      cache,
-      ...(learning ? { learning } : {}),
-      ...(programCaller ? { program: programCaller.program } : {}),
-    });
-    if (assemblies.size >= ASSEMBLY_MEMO) assemblies.delete(assemblies.keys().next().value!);
-    assemblies.set(key, assembly);
-    return assembly;
-  };
-
-  const warnOnce = createOnceWarner(options.logger ?? console);
-  let stepsPrepared = false;
-  const checkWiring = () => {
-    if (stepsPrepared) return;
-    warnOnce(
-      'no-prepare-step',
-      "@tool-search/ai-sdk: a tool ran, but withToolSearch's prepareStep never did: every tool goes out on every step, and the bridge adds three more. Pass `prepareStep: search.prepareStep` to generateText or streamText (or spread the setup: `{ model, ...search, prompt }`).",
-    );
-  };
-  const sessionOf = () => (options.sessionId !== undefined ? { sessionId: options.sessionId } : {});
-  const toolOf = (name: string) => known.get(name);
-  const toolContext = (name: string) => {
-    const tool = known.get(name);
-    return tool ? { tool } : {};
-  };
-
-  // Approval and execution resolve a call the same way: the assembly of the same
-  // messages, the same bridge resolution and repair. Only `run` differs.
-  // The outputs of denied and failed calls: the bridge (its search guard, learning) must
-  // not count them as successes.
-  const failures = new WeakSet<object>();
-  const succeeded = (output: unknown) =>
-    typeof output !== 'object' || output === null || !failures.has(output);
-  const answer = async (call: ToolCall, execution: AiSdkExecutionOptions) =>
-    answerModelCall(
-      await assemble(execution.messages),
-      call,
-      (real, extra) =>
-        dispatchForModel(dispatch, real, execution, { ...sessionOf(), ...extra }, failures),
-      toolOf,
-      succeeded,
-    );
-
-  const callsToApprove = async (toolCallId: string, input: unknown, messages?: ModelMessage[]) =>
-    finalCalls(
-      await assemble(messages),
-      modelCall(toolCallId, input, routed.has(toolCallId)),
-      toolOf,
-    );
-
-  // Every final call of a tool_call is asked about (no short cut), each on its real tool
-  // with the arguments that will run; one that needs approval makes the call need it.
-  const innerNeedsApproval: NeedsApproval = async (input, approvalOptions) => {
-    const { toolCallId, messages } = (approvalOptions ?? {}) as {
-      toolCallId?: string;
-      messages?: ModelMessage[];
-    };
-    const calls = await callsToApprove(toolCallId ?? '', input, messages);
-    let needed = false;
-    for (const { call } of calls) {
-      if (await toolNeedsApproval(tools, call.name, call.arguments, approvalOptions)) {
-        needed = true;
-      }
-    }
-    return needed;
-  };
-
-  const [searchDefinition, describeDefinition, callDefinition] = createBridgeTools({
-    stableDescriptions: true,
-  }) as [ToolDefinition, ToolDefinition, ToolDefinition];
-  const result: ToolSet = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    if (!isFunctionTool(tool) || typeof tool.execute !== 'function') {
-      result[name] = tool;
-      continue;
-    }
-    result[name] = {
-      ...(tool as object),
-      execute: async (input: unknown, execution: AiSdkExecutionOptions) => {
-        checkWiring();
-        const assembly = await assemble(execution.messages);
-        const output = await dispatchForModel(
-          dispatch,
-          { id: execution.toolCallId, name, arguments: (input ?? {}) as Record<string, unknown> },
-          execution,
-          { ...sessionOf(), via: 'direct', ...toolContext(name) },
-          failures,
-        );
-        // A tool the model loaded and called by its name: the session's learning hears of it.
-        assembly.learning?.recordCall(name, succeeded(output));
-        return output;
-      },
-    } as unknown as Tool;
-  }
-  result[TOOL_SEARCH] = ownTool(searchDefinition, async (input, execution) => {
-    checkWiring();
-    const answered = await answer(
-      { id: execution.toolCallId, name: TOOL_SEARCH, arguments: input as never },
-      execution,
-    );
-    return compactSearchAnswer(answered);
+  const approvals = createApprovalWiring({
+    tools,
+    toolApproval: options.toolApproval,
+    assemble,
+    toolOf,
+    routed,
   });
-  result[TOOL_DESCRIBE] = ownTool(describeDefinition, (input, execution) => {
-    checkWiring();
-    return answer(
-      { id: execution.toolCallId, name: TOOL_DESCRIBE, arguments: input as never },
-      execution,
-    );
-  });
-  result[TOOL_CALL] = ownTool(
-    callDefinition,
-    (input, execution) => {
-      checkWiring();
-      return answer(
-        modelCall(execution.toolCallId, input, routed.delete(execution.toolCallId)),
-        execution,
-      );
-    },
-    innerNeedsApproval,
+  const program = createProgramSetup(
+    options.program,
+    options.approval,
+    approvals.programCallVerdict,
   );
+  const dispatch = createToolSetDispatcher(tools, toolOf, setupDispatchOptions(options, program));
+  // Without a logger of the user's, warnings go to the console and nothing else does: a
+  // setup per request must not write a line per request.
+  const logger: AiSdkLogger = options.logger ?? { warn: (message) => console.warn(message) };
+  const wiring = createWiringCheck(logger);
 
-  if (programOptions && programPolicy) {
-    programCaller = createProgramCaller({
-      options: { ...programOptions, policy: programPolicy },
+  const result = createSessionTools({
+    tools,
+    dispatch,
+    assemble,
+    toolOf,
+    onRun: wiring.onRun,
+    routed,
+    failures: new WeakSet<object>(),
+    needsApproval: approvals.needsApproval,
+    ...(options.sessionId !== undefined ? { sessionId: options.sessionId } : {}),
+  });
+  if (program) {
+    programCaller = attachProgram(program, {
       dispatch,
-      reach: async (messages) => {
-        const assembly = await assemble(messages);
-        return { tools: inScope(), deferred: new Set(assembly.deferred.map(({ name }) => name)) };
-      },
-      ...(options.hooks ? { hooks: options.hooks } : {}),
-      ...(options.ranker ? { ranker: options.ranker } : {}),
-      ...sessionOf(),
-      onRun: checkWiring,
-      ...(programApproval ? { settle: programApproval.settle } : {}),
+      assemble,
+      inScope: sessions.inScope,
+      hooks: options.hooks,
+      ranker: options.ranker,
+      sessionId: options.sessionId,
+      onRun: wiring.onRun,
     });
     result[TOOL_PROGRAM] = programCaller.tool;
   }
-
-  const bridgeNames: ReadonlySet<string> = programCaller
-    ? new Set([...BRIDGE_TOOL_NAMES, TOOL_PROGRAM])
-    : BRIDGE_TOOL_NAMES;
-  const prepareStep = async (step: StepOptions) => {
-    stepsPrepared = true;
-    const [assembly, own] = await Promise.all([
-      assemble(step.messages),
-      options.prepareStep ? options.prepareStep(step) : undefined,
-    ]);
-    const ours = [...assembly.tools.map((tool) => tool.name), ...providerTools];
-    const activeTools = mergeActiveTools(ours, [own?.activeTools], bridgeNames);
-    return { ...own, activeTools };
-  };
-
-  const repairToolCall: RepairToolCall = async (repair) => {
-    const { toolCall, error } = repair;
-    if (!NoSuchToolError.isInstance(error) || toolCall.toolName === TOOL_CALL) {
-      return options.repairToolCall ? options.repairToolCall(repair) : null;
-    }
-    const assembly = await assemble(repair.messages);
-    if (!assembly.activated) {
-      return options.repairToolCall ? options.repairToolCall(repair) : null;
-    }
-    if (routed.size >= ROUTED_MEMO) routed.delete(routed.values().next().value!);
-    routed.add(toolCall.toolCallId);
-    return {
-      ...toolCall,
-      toolName: TOOL_CALL,
-      input: JSON.stringify({ name: toolCall.toolName, arguments: parsedInput(toolCall.input) }),
-    };
-  };
-
-  // It answers what the configuration or a tool's needsApproval answers: a status.
-  const toolApproval = createBridgeToolApproval(tools, options.toolApproval, {
-    finalCalls: async (toolCall, messages) =>
-      (await callsToApprove(toolCall.toolCallId, toolCall.input, messages as ModelMessage[])).map(
-        ({ call }) => call,
-      ),
+  const repairToolCall = createRepairRouting({
+    assemble,
+    routed,
+    ...(options.repairToolCall ? { userRepair: options.repairToolCall } : {}),
   });
-  // A program's nested call, as the AI SDK's own policy sees a direct call: the real name
-  // and the arguments that will run, with the context of the tool_program call.
-  const programCallVerdict = (call: ToolCall, context: { messages?: readonly unknown[] }) =>
-    toolApproval({
-      toolCall: { toolCallId: call.id ?? '', toolName: call.name, input: call.arguments },
-      messages: [...(context.messages ?? [])],
-    });
   return {
     tools: result,
-    prepareStep,
+    decision: reportedDecision(assemble, logger),
+    prepareStep: createStepPreparation({
+      assemble,
+      userPrepareStep: options.prepareStep,
+      providerTools: Object.keys(tools).filter((name) => !isFunctionTool(tools[name])),
+      bridgeNames: programCaller
+        ? new Set([...BRIDGE_TOOL_NAMES, TOOL_PROGRAM])
+        : BRIDGE_TOOL_NAMES,
+      fixedToolList: options.fixedToolList,
+      onStep: wiring.onStep,
+    }),
     repairToolCall,
     experimental_repairToolCall: repairToolCall,
-    toolApproval: toolApproval as (request: ToolApprovalRequest) => Promise<ApprovalStatus>,
+    toolApproval: approvals.toolApproval,
+    ...(sessions.learning ? { learning: sessions.learning } : {}),
     dispatch,
     assemble,
     ...(programCaller

@@ -184,6 +184,7 @@ export const ABLATIONS: readonly RankerEntry[] = [
       ],
       ['-pos', 'no part-of-speech weights of query terms', { partOfSpeechWeights: false }],
       ['-proximity', 'no first-sentence proximity bonus', { proximityWeight: 0 }],
+      ['-deprecated', 'deprecated tools not demoted', { deprecatedWeight: 1 }],
     ] as const
   ).map(([name, description, options]) => ({
     name,

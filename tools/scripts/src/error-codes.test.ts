@@ -1,3 +1,4 @@
+import { AI_SDK_ERROR_CODES } from '@tool-search/ai-sdk';
 import { CODE_ERROR_CODES } from '@tool-search/code';
 import { TOOL_SEARCH_ERROR_CODES } from '@tool-search/core';
 import { MCP_ERROR_CODES } from '@tool-search/mcp';
@@ -19,6 +20,7 @@ const LISTS = [
   { file: 'packages/core/src/errors.ts', codes: TOOL_SEARCH_ERROR_CODES },
   { file: 'packages/mcp/src/errors.ts', codes: MCP_ERROR_CODES },
   { file: 'packages/code/src/errors.ts', codes: CODE_ERROR_CODES },
+  { file: 'packages/ai-sdk/src/errors.ts', codes: AI_SDK_ERROR_CODES },
 ];
 const ALL_CODES = LISTS.flatMap((list) => list.codes);
 

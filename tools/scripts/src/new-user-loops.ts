@@ -6,9 +6,11 @@
  *
  * - `AI SDK 6 and 7`: the quick start of the installed `@tool-search/ai-sdk` README, with
  *   the scripted model of `@tool-search/ai-sdk/testing` (tools/scripts/scenarios/
- *   ai-sdk-quick-start.ts around it), once on `ai` 6 and once on `ai` 7; on `ai` 7 also
+ *   ai-sdk-quick-start.ts around it), and a user below the threshold told why
+ *   (scenarios/ai-sdk-below-threshold.ts), once on `ai` 6 and once on `ai` 7; on `ai` 7 also
  *   the AI SDK guide's blocks (the bridge, the UI stream, `toolSearch()` with our catalog)
- *   in place of the regions of docs/examples/ai-sdk.ts.
+ *   in place of the regions of docs/examples/ai-sdk.ts, and the learning guide's AI SDK
+ *   block in place of its region of docs/examples/learning-ai-sdk.ts.
  * - `provider loops`: the loops of the Anthropic, OpenAI and Gemini guides (their generated
  *   blocks, taken from docs/guides/*.md) in place of the same region of
  *   docs/examples/native-*.ts, which run them against the stand-ins of
@@ -65,6 +67,13 @@ const AI_SDK_GUIDE: GuideExample = {
   regions: ['bridge', 'ui', 'ai7'],
 };
 
+/** The learning guide's AI SDK block: a later search ranks the tool a conversation called. */
+const LEARNING_GUIDE: GuideExample = {
+  guide: 'docs/guides/learning.md',
+  example: 'learning-ai-sdk.ts',
+  regions: ['ai-sdk'],
+};
+
 /** The line of ai-sdk-quick-start.ts that the README's quick start replaces. */
 const QUICK_START_MARKER = "// <the README's quick start>";
 
@@ -82,8 +91,15 @@ export const aiSdkScenario: Scenario = {
     const { ai6, ai7, zod } = await aiRanges();
     return {
       'ai-sdk-6': { '@tool-search/ai-sdk': '', ai: ai6, zod },
-      // The guide's blocks add an audit hook of @tool-search/hooks.
-      'ai-sdk-7': { '@tool-search/ai-sdk': '', '@tool-search/hooks': '', ai: ai7, zod },
+      // The guide's blocks add an audit hook of @tool-search/hooks; the learning guide's, a
+      // learner of @tool-search/core.
+      'ai-sdk-7': {
+        '@tool-search/ai-sdk': '',
+        '@tool-search/hooks': '',
+        '@tool-search/core': '',
+        ai: ai7,
+        zod,
+      },
     };
   },
   async run(context, folders) {
@@ -99,17 +115,34 @@ export const aiSdkScenario: Scenario = {
         'utf8',
       );
       const agent = pasteCode(template, { marker: QUICK_START_MARKER }, markdownCodeBlock(readme));
+      const belowThreshold = await readFile(
+        join(SCENARIO_FILES, 'ai-sdk-below-threshold.ts'),
+        'utf8',
+      );
       const files = Object.fromEntries([
         ['agent.ts', agent],
-        ...(major === '7' ? [await exampleTools(), await guideExample(AI_SDK_GUIDE)] : []),
+        ['below-threshold.ts', belowThreshold],
+        ...(major === '7'
+          ? [
+              await exampleTools(),
+              await guideExample(AI_SDK_GUIDE),
+              await guideExample(LEARNING_GUIDE),
+            ]
+          : []),
       ]);
       const mains: Record<string, (stdout: string) => string | undefined> = {
         'agent.ts': (stdout) =>
           stdout.includes(`ai ${major}.`) ? undefined : `not run on ai ${major}: ${stdout}`,
+        'below-threshold.ts': (stdout) =>
+          stdout.includes('reason below-threshold, warned once')
+            ? undefined
+            : `the user below the threshold was not told why: ${stdout}`,
       };
       if (major === '7') {
         mains['ai-sdk.ts'] = (stdout) =>
           stdout.includes('AI SDK 7 toolSearch') ? undefined : 'the toolSearch route did not run';
+        mains['learning-ai-sdk.ts'] = (stdout) =>
+          /after: 1\b/.test(stdout) ? undefined : `the called tool did not rank first: ${stdout}`;
       }
       await typecheckAndRun(context, folder, `ai ${major}`, files, mains);
     }

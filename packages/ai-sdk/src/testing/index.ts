@@ -52,25 +52,55 @@ function turnContent(next: ScriptedTurn, turn: number) {
   };
 }
 
+/** Options of {@link createScriptedModel}. */
+export interface ScriptedModelOptions {
+  /**
+   * Told when a turn calls a tool that is not among the tools of its step (the AI SDK
+   * then answers `AI_NoSuchToolError`, e.g. `tool_search` while tool search is inactive).
+   * @defaultValue `console`
+   */
+  logger?: { warn(message: string): void };
+}
+
+interface StepCall {
+  tools?: readonly { name: string }[];
+}
+
 /**
  * A model that plays the given turns in order, one per step, for `generateText` and
  * `streamText` alike; after the last it answers `done`. What it was sent is on
- * `model.doGenerateCalls` / `model.doStreamCalls` (the request's tools among them).
+ * `model.doGenerateCalls` / `model.doStreamCalls` (the request's tools among them). A turn
+ * that calls a tool its step was not given is played all the same, with a warning: the
+ * script and the tools disagree (is tool search inactive? see `await search.decision`).
  *
  * @param turns - the model's turns
+ * @param options - see {@link ScriptedModelOptions}
  * @returns the model (a `MockLanguageModelV3`)
  * @throws nothing
  */
-export function createScriptedModel(turns: readonly ScriptedTurn[]): MockLanguageModelV3 {
+export function createScriptedModel(
+  turns: readonly ScriptedTurn[],
+  options: ScriptedModelOptions = {},
+): MockLanguageModelV3 {
+  const logger = options.logger ?? console;
   let turn = 0;
-  const next = () => {
+  const next = (call: StepCall) => {
     turn += 1;
-    return turnContent(turns[turn - 1] ?? { text: 'done' }, turn);
+    const scripted = turns[turn - 1] ?? { text: 'done' };
+    if ('tool' in scripted) {
+      const names = (call.tools ?? []).map((tool) => tool.name);
+      if (!names.includes(scripted.tool)) {
+        logger.warn(
+          `createScriptedModel: turn ${turn} calls '${scripted.tool}', which is not among the tools of its step (${names.length === 0 ? 'none' : names.join(', ')}): the AI SDK answers AI_NoSuchToolError. Is tool search inactive? See \`await search.decision\`.`,
+        );
+      }
+    }
+    return turnContent(scripted, turn);
   };
   return new MockLanguageModelV3({
-    doGenerate: async () => ({ ...next(), usage, warnings: [] }),
-    doStream: async () => {
-      const { content, finishReason } = next();
+    doGenerate: async (call) => ({ ...next(call as StepCall), usage, warnings: [] }),
+    doStream: async (call) => {
+      const { content, finishReason } = next(call as StepCall);
       const parts = content.flatMap((part): StreamPart[] =>
         part.type === 'text'
           ? [

@@ -92,6 +92,13 @@ export interface Bm25Tuning {
   learnedWeight: number;
   /** The count at which a learned term gives half its weight. */
   learnedSaturation: number;
+  /**
+   * The factor on the score of a tool whose own description says it is deprecated
+   * ("DEPRECATED: Use read_text_file instead.", "This tool is deprecated"); such a tool
+   * also ranks just below a tool its description names (its replacement) whenever that
+   * one scores. 1 turns both off.
+   */
+  deprecatedWeight: number;
 }
 
 /**
@@ -183,6 +190,7 @@ export const DEFAULT_BM25_TUNING: Readonly<Bm25Tuning> = Object.freeze({
   relevanceFloor: false,
   learnedWeight: 2,
   learnedSaturation: 2,
+  deprecatedWeight: 0.7,
 }) as Readonly<Bm25Tuning>;
 
 /** A partial {@link Bm25Tuning}: fields may be given one by one. */

@@ -1,5 +1,5 @@
 // The searcher of a field index: plans a query, then runs its passes over the slots'
-// scores: the terms, proximity, the relevance floor's coverage, the group lift (settled
+// scores: the terms, proximity, learned terms, deprecated tools demoted, the relevance floor's coverage, the group lift (settled
 // from the leaders where it can be), the partial top-k; then ranks exact names first
 // and falls back to a substring match of names. Scores are per slot; results are named
 // by their tools' catalog positions.
@@ -9,6 +9,7 @@ import type { RankedTool, RankerIndex } from '../../ranker.js';
 import { documentFrequency, type FieldIndex } from '../index/field-index.js';
 import { PostingWeights } from '../postings/posting-weights.js';
 import type { Bm25Tuning } from '../tuning.js';
+import { DeprecationPass } from './deprecation-pass.js';
 import { FloorPass } from './floor-pass.js';
 import { type GroupBoostWay, GroupPass } from './group-pass.js';
 import { addLearnedScores } from './learned-pass.js';
@@ -82,6 +83,10 @@ export function createSearcher(
           options.onGroupBoost,
         )
       : undefined;
+  // The tools whose description says they are deprecated (usually none): planned on the
+  // first search, so that building or patching an index reads no more tools.
+  let deprecation: DeprecationPass | undefined | null =
+    tuning.deprecatedWeight === 1 ? null : undefined;
   let lowerNames: string[] | undefined;
   const lowerNamesOf = (): readonly string[] => {
     lowerNames ??= index.tools.map((tool) => tool.name.toLowerCase());
@@ -94,6 +99,10 @@ export function createSearcher(
     scoreTerms(plan, index, df, weights, scratch, proximity !== undefined);
     proximity?.add(plan, scratch);
     addLearnedScores(plan, index, scratch, tuning.learnedWeight, tuning.learnedSaturation, df);
+    if (deprecation === undefined) {
+      deprecation = DeprecationPass.plan(index, tuning.deprecatedWeight) ?? null;
+    }
+    deprecation?.apply(scratch.scores);
     floorPass?.credit(plan);
     // Without a relevance floor (which reads every touched slot), the leaders settle
     // the group lift and the results in most searches.

@@ -1,18 +1,17 @@
-import type { Assembly, LearningSessionOptions } from '@tool-search/bridge';
+import type { Assembly } from '@tool-search/bridge';
 import {
   assembleTools,
   BRIDGE_TOOL_NAMES,
   createAssemblyCache,
   createBridgeTools,
-  createLearningSession,
   createSearchGuard,
   TOOL_CALL,
   TOOL_DESCRIBE,
   TOOL_SEARCH,
 } from '@tool-search/bridge';
 import { createProgramPolicy, TOOL_PROGRAM } from '@tool-search/code';
-import type { Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
-import { ToolSearchError } from '@tool-search/core';
+import type { LearningSessionOptions, Ranker, ToolCall, ToolDefinition } from '@tool-search/core';
+import { createLearningSession, ToolSearchError } from '@tool-search/core';
 import { scopeTools } from '@tool-search/toolsets';
 import type { ModelMessage, Tool, ToolSet } from 'ai';
 import { NoSuchToolError } from 'ai';
@@ -63,7 +62,7 @@ export interface WithToolSearchOptions
   /** The ranker of the catalog. @defaultValue core's default (BM25F) */
   ranker?: Ranker;
   /**
-   * Learning from use (see `createLearningSession` of `@tool-search/bridge`): `{ learner,
+   * Learning from use (see `createLearningSession` of `@tool-search/core`): `{ learner,
    * profile?, token? }` with a learner of `createSearchLearner()` (`@tool-search/core`)
    * that you keep across conversations. The searches then rank with what the profile
    * learned, and a successful call of a tool a search returned records a pair.

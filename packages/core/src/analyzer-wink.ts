@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import type { WinkMethods } from 'wink-nlp';
 
-// wink-nlp and its English model take about 0.2 s to load: load them on first use so
+// wink-nlp and its English model are slow to load (benchmarks guide): load on first use so
 // that importing the package (config, catalog, formats) stays cheap.
 const require = createRequire(import.meta.url);
 

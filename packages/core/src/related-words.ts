@@ -19,7 +19,7 @@ export const RELATED_WORDS_FILE = new URL('../data/related-words.txt', import.me
 /**
  * Reads a related-words file: lines of `term<TAB>related related ...`, sorted by term,
  * `#` lines are comments. The text is kept as one string with the start of each line
- * in a typed array (about 2 MB for the shipped table); a lookup is a binary search.
+ * in a typed array (the shipped table's size: benchmarks guide); a lookup is a binary search.
  *
  * @returns the table, or `undefined` when the file cannot be read (a bundle that left
  *   the data file out): expansion is then off, and search otherwise works as before

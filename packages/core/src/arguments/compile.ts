@@ -9,7 +9,7 @@ import { countEvaluation, spendPatternSteps } from './budget.js';
 import { type PreparedSchema, prepareSchema, STEP_KEYWORD, withoutKeyword } from './prepare.js';
 import type { SkippedKeyword } from './skipped.js';
 
-// ajv, its formats and re2js take about 0.2 s to load: load them on the first check, so
+// ajv, its formats and re2js are slow to load (benchmarks guide): load on the first check, so
 // that importing a package that may validate (the bridge) stays cheap.
 const require = createRequire(import.meta.url);
 

@@ -20,11 +20,14 @@
  *    folders: the gateway by `npx` (`demo`, `serve` with the MCP SDK client and the MCP
  *    Inspector), a custom ranker under `testRanker`, the ai-sdk README's quick start on
  *    `ai` 6 and 7, and the Anthropic and OpenAI guides' loops in client, hosted and bridge
- *    mode against the stand-ins (strict tsc, then run).
+ *    mode against the stand-ins (strict tsc, then run). They run on the running Node and
+ *    on Node 22 and 24 (new-user-lines.ts; those two are installed from the npm registry
+ *    into a cache folder once, see node-lines.ts).
  *
- * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
- * folder; --scenarios-only packs, then runs step 9 alone).
- * Exits non-zero with a list of failures.
+ * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only] [--node <majors>]`
+ * (--keep leaves the temp folder; --scenarios-only packs, then runs step 9 alone;
+ * --node picks the lines, e.g. `--node current` or `--node current,24`; the default is
+ * `current,22,24`). Ends with the time of each part. Exits non-zero with a list of failures.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -33,7 +36,8 @@ import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { createCheckReporter, runCheck } from './check-reporter.js';
-import { runNewUserScenarios } from './new-user-scenarios.js';
+import { nodeLinesOf, runOnNodeLines } from './new-user-lines.js';
+import { seconds } from './new-user-scenarios.js';
 import { run } from './run.js';
 import { strictTsconfig, TSC } from './scenario-kit.js';
 import { type Manifest, type PublicPackage, publicPackages, repoRoot } from './workspace.js';
@@ -313,37 +317,77 @@ async function zod3Smoke(packed: Packed[], work: string): Promise<void> {
   else fail(`core beside zod@3:\n${checked.stdout}${checked.stderr}`);
 }
 
+/** The parts of the check and their times, printed at the end. */
+const times: [part: string, ms: number][] = [];
+async function timed<T>(part: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    times.push([part, performance.now() - started]);
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { keep: { type: 'boolean' }, 'scenarios-only': { type: 'boolean' } },
+    options: {
+      keep: { type: 'boolean' },
+      'scenarios-only': { type: 'boolean' },
+      node: { type: 'string' },
+    },
   });
+  const started = performance.now();
+  // The lines to install start downloading now, while the packages are packed and checked.
+  const lines = nodeLinesOf(values.node);
   const packages = publicPackages(root);
   const work = await mkdtemp(join(tmpdir(), 'tool-search-packages-'));
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
   try {
-    step(`pack ${packages.length} public packages`);
-    const packed: Packed[] = [];
-    for (const pkg of packages) {
-      const result = await pack(pkg, tarballs);
-      if (result) packed.push(result);
-    }
-    if (packed.length !== packages.length) return;
-    const byName = new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
-    if (!values['scenarios-only']) {
-      for (const entry of packed) checkContents(entry);
-      step('publint');
-      for (const entry of packed) await checkPublint(entry);
-      step('attw --profile esm-only');
-      for (const entry of packed) await checkAttw(entry);
-      await smoke(packed, work);
-      await zod3Smoke(packed, work);
-    }
-    await runNewUserScenarios({ tarballs: byName, work, reporter });
+    const byName = await timed('pack, contents, publint, attw, smoke, zod 3', () =>
+      checkAndSmoke(packages, { work, tarballs, scenariosOnly: values['scenarios-only'] }),
+    );
+    if (byName === undefined) return;
+    await timed(
+      `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`,
+      () => runOnNodeLines({ tarballs: byName, work, reporter }, lines),
+    );
   } finally {
+    times.push(['the whole check', performance.now() - started]);
+    step('time by part');
+    for (const [part, ms] of times) note(`${part}: ${seconds(ms)}`);
     if (values.keep) console.log(`\nkept ${work}`);
     else await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Steps 1 to 8 (the packing alone with `scenariosOnly`).
+ *
+ * @returns the tarballs by package name, or undefined when one could not be packed
+ */
+async function checkAndSmoke(
+  packages: readonly PublicPackage[],
+  options: { work: string; tarballs: string; scenariosOnly: boolean | undefined },
+): Promise<ReadonlyMap<string, string> | undefined> {
+  const { work, tarballs } = options;
+  step(`pack ${packages.length} public packages`);
+  const packed: Packed[] = [];
+  for (const pkg of packages) {
+    const result = await pack(pkg, tarballs);
+    if (result) packed.push(result);
+  }
+  if (packed.length !== packages.length) return undefined;
+  if (!options.scenariosOnly) {
+    for (const entry of packed) checkContents(entry);
+    step('publint');
+    for (const entry of packed) await checkPublint(entry);
+    step('attw --profile esm-only');
+    for (const entry of packed) await checkAttw(entry);
+    await smoke(packed, work);
+    await zod3Smoke(packed, work);
+  }
+  return new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
 }
 
 void runCheck(reporter, main);

@@ -7,15 +7,21 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CheckReporter } from './check-reporter.js';
+import type { NodeRuntime } from './node-lines.js';
 import { run } from './run.js';
 import { repoRoot } from './workspace.js';
 
-/** What a scenario gets: the packed tarballs by package name, a work folder, the reporter. */
+/**
+ * What a scenario gets: the packed tarballs by package name, a work folder, the Node it
+ * runs on, the reporter.
+ */
 export interface ScenarioContext {
   /** `@tool-search/<name>` -> the absolute path of its packed tarball. */
   tarballs: ReadonlyMap<string, string>;
   /** A folder of the check's own (under the OS temp folder) to create projects in. */
   work: string;
+  /** The Node that installs and runs everything of the scenario (npm and npx included). */
+  node: NodeRuntime;
   reporter: Pick<CheckReporter, 'pass' | 'fail' | 'note' | 'step'>;
 }
 
@@ -32,8 +38,14 @@ export interface Scenario {
   run(context: ScenarioContext, folders: Readonly<Record<string, string>>): Promise<void>;
 }
 
-/** An installed project, or why the install failed. */
-export type Installed = { folder: string } | { problem: string };
+/**
+ * An installed project (how long its `npm install` took, and whether the folder is a
+ * linked copy of one installed for another Node), or why the install failed.
+ */
+export type Installed = { folder: string; ms: number; linked?: true } | { problem: string };
+
+/** Installs a project of a scenario (by default {@link installProject} in `context.work`). */
+export type ProjectInstaller = (name: string, wanted: Record<string, string>) => Promise<Installed>;
 
 export const root = repoRoot();
 /** The files the scenarios copy into their projects. */
@@ -66,7 +78,7 @@ export async function manifestOf(folder: string): Promise<Record<string, Record<
  * @throws when the folder cannot be written
  */
 export async function installProject(
-  context: Pick<ScenarioContext, 'tarballs' | 'work'>,
+  context: Pick<ScenarioContext, 'tarballs' | 'work' | 'node'>,
   name: string,
   wanted: Record<string, string>,
 ): Promise<Installed> {
@@ -87,15 +99,16 @@ export async function installProject(
     overrides,
   };
   await writeFile(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const started = performance.now();
   const install = await run(
     'npm',
     ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-package-lock'],
-    { cwd: folder, timeoutMs: STEP_TIMEOUT_MS },
+    { cwd: folder, env: context.node.env, timeoutMs: STEP_TIMEOUT_MS },
   );
   if (install.code !== 0) {
     return { problem: `${name}: npm install failed:\n${install.stdout}${install.stderr}` };
   }
-  return { folder };
+  return { folder, ms: performance.now() - started };
 }
 
 /** A command a step runs. */
@@ -106,30 +119,32 @@ export interface StepCommand {
 }
 
 /**
- * Runs a step of a scenario and reports it: ok when it exits 0 and `check` returns no
- * problem text.
+ * Runs a step of a scenario on the scenario's Node and reports it, with the seconds it
+ * took: ok when it exits 0 and `check` returns no problem text.
  *
  * @returns whether it passed
  * @throws when the program cannot be started
  */
 export async function expectStep(
-  context: Pick<ScenarioContext, 'reporter'>,
+  context: Pick<ScenarioContext, 'reporter' | 'node'>,
   title: string,
   command: StepCommand,
   check: (stdout: string) => string | undefined,
 ): Promise<boolean> {
+  const started = performance.now();
   const result = await run(command.program, command.args, {
     cwd: command.cwd,
-    env: QUIET_ENV,
+    env: { ...QUIET_ENV, ...context.node.env },
     timeoutMs: STEP_TIMEOUT_MS,
   });
+  const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const problem = result.code === 0 ? check(result.stdout) : `exits ${result.code}`;
   if (problem === undefined) {
-    context.reporter.pass(title);
+    context.reporter.pass(`${title} (${took})`);
     return true;
   }
   context.reporter.fail(
-    `${title}: ${problem}\n${result.stdout.slice(-4000)}${result.stderr.slice(-4000)}`,
+    `${title} (${took}): ${problem}\n${result.stdout.slice(-4000)}${result.stderr.slice(-4000)}`,
   );
   return false;
 }
@@ -225,7 +240,7 @@ export function pasteCode(
  * type-checks them with tsc (a failure is reported with tsc's output), then runs each
  * `main` file from `out/` with Node, reported as its own step.
  *
- * @param context - for the reporter
+ * @param context - for the reporter and the Node
  * @param folder - the installed project
  * @param label - names the steps in the report
  * @param files - `src`-relative path -> text
@@ -234,7 +249,7 @@ export function pasteCode(
  * @throws when a file cannot be written or a program cannot be started
  */
 export async function typecheckAndRun(
-  context: Pick<ScenarioContext, 'reporter'>,
+  context: Pick<ScenarioContext, 'reporter' | 'node'>,
   folder: string,
   label: string,
   files: Record<string, string>,
@@ -251,7 +266,7 @@ export async function typecheckAndRun(
   const typed = await expectStep(
     context,
     `${label}: tsc under strict mode (${Object.keys(files).join(', ')})`,
-    { program: process.execPath, args: [TSC, '-p', 'tsconfig.json'], cwd: folder },
+    { program: context.node.execPath, args: [TSC, '-p', 'tsconfig.json'], cwd: folder },
     () => undefined,
   );
   if (!typed) return false;
@@ -261,7 +276,7 @@ export async function typecheckAndRun(
     const ran = await expectStep(
       context,
       `${label}: node ${script}`,
-      { program: process.execPath, args: [script], cwd: folder },
+      { program: context.node.execPath, args: [script], cwd: folder },
       check,
     );
     passed &&= ran;

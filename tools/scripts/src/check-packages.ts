@@ -36,7 +36,7 @@ import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { createCheckReporter, runCheck } from './check-reporter.js';
-import { nodeLinesOf, runOnNodeLines } from './new-user-lines.js';
+import { nodeLinesOf, startNodeLines } from './new-user-lines.js';
 import { seconds } from './new-user-scenarios.js';
 import { run } from './run.js';
 import { strictTsconfig, TSC } from './scenario-kit.js';
@@ -344,13 +344,17 @@ async function main(): Promise<void> {
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
   try {
-    const byName = await timed('pack, contents, publint, attw, smoke, zod 3', () =>
-      checkAndSmoke(packages, { work, tarballs, scenariosOnly: values['scenarios-only'] }),
-    );
-    if (byName === undefined) return;
+    const packed = await timed('pack', () => packAll(packages, tarballs));
+    if (packed === undefined) return;
+    const byName = new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
+    // The scenarios' npm installs (mostly waiting) run while the tarballs are checked.
+    const scenarios = startNodeLines({ tarballs: byName, work, reporter }, lines);
+    if (!values['scenarios-only']) {
+      await timed('contents, publint, attw, smoke, zod 3', () => checkPacked(packed, work));
+    }
     await timed(
       `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`,
-      () => runOnNodeLines({ tarballs: byName, work, reporter }, lines),
+      scenarios.run,
     );
   } finally {
     times.push(['the whole check', performance.now() - started]);
@@ -362,32 +366,32 @@ async function main(): Promise<void> {
 }
 
 /**
- * Steps 1 to 8 (the packing alone with `scenariosOnly`).
+ * Step 1's packing.
  *
- * @returns the tarballs by package name, or undefined when one could not be packed
+ * @returns the packed packages, or undefined when one could not be packed (reported)
  */
-async function checkAndSmoke(
+async function packAll(
   packages: readonly PublicPackage[],
-  options: { work: string; tarballs: string; scenariosOnly: boolean | undefined },
-): Promise<ReadonlyMap<string, string> | undefined> {
-  const { work, tarballs } = options;
+  tarballs: string,
+): Promise<Packed[] | undefined> {
   step(`pack ${packages.length} public packages`);
   const packed: Packed[] = [];
   for (const pkg of packages) {
     const result = await pack(pkg, tarballs);
     if (result) packed.push(result);
   }
-  if (packed.length !== packages.length) return undefined;
-  if (!options.scenariosOnly) {
-    for (const entry of packed) checkContents(entry);
-    step('publint');
-    for (const entry of packed) await checkPublint(entry);
-    step('attw --profile esm-only');
-    for (const entry of packed) await checkAttw(entry);
-    await smoke(packed, work);
-    await zod3Smoke(packed, work);
-  }
-  return new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
+  return packed.length === packages.length ? packed : undefined;
+}
+
+/** Steps 1 (the contents) to 8. */
+async function checkPacked(packed: readonly Packed[], work: string): Promise<void> {
+  for (const entry of packed) checkContents(entry);
+  step('publint');
+  for (const entry of packed) await checkPublint(entry);
+  step('attw --profile esm-only');
+  for (const entry of packed) await checkAttw(entry);
+  await smoke([...packed], work);
+  await zod3Smoke([...packed], work);
 }
 
 void runCheck(reporter, main);

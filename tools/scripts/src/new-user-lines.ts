@@ -4,11 +4,12 @@
  * (node-lines.ts). Every step (tsc, the examples, `npx` of the gateway and the clients it
  * spawns) runs on the line's Node.
  *
- * Each project is installed once, by npm on the first line's Node, and every other line
- * gets a hard-linked copy of it: npm resolves the same tree on any Node (it does not
- * choose versions by `engines`, and the only compiled files in the trees are Node-API
- * binaries picked by platform, not by Node version), and the installs were most of the
- * time (about 50 to 80 s each on the shared machine with three lines installing at once).
+ * Each project is installed once, by npm on the running Node, and every line gets a
+ * hard-linked copy of it: npm resolves the same tree on any Node (it does not choose
+ * versions by `engines`, and the only compiled files in the trees are Node-API binaries
+ * picked by platform, not by Node version), and installs for every line were most of the
+ * check's time. The installs start as soon as the tarballs are packed
+ * ({@link startNodeLines}), so that they run while check-packages checks the tarballs.
  *
  * The first line's scenarios print as they go; the other lines run beside them, at most
  * {@link LINES_AT_ONCE} lines at a time, and their sections are printed whole when each is
@@ -17,7 +18,13 @@
 import { cp, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createDeferredReporter } from './check-reporter.js';
-import { runNewUserScenarios, type ScenarioContext, seconds } from './new-user-scenarios.js';
+import {
+  installAll,
+  NEW_USER_SCENARIOS,
+  runNewUserScenarios,
+  type ScenarioContext,
+  seconds,
+} from './new-user-scenarios.js';
 import {
   currentNode,
   type InstalledNode,
@@ -81,34 +88,57 @@ async function copyProject(from: string, to: string): Promise<void> {
   if (linked.code !== 0) await cp(from, to, { recursive: true, verbatimSymlinks: true });
 }
 
+/** The one install of each project, and each line's copies of them. */
+interface SharedInstalls {
+  /** Starts every scenario's installs (a few at a time). */
+  prefetch(): void;
+  /** The installer of a line whose folder is `lineWork`: a copy of the one install. */
+  installerFor(lineWork: string): ProjectInstaller;
+}
+
 /**
- * Installs each project once (in `<work>/projects`, with npm on `node`), and gives each
- * line a copy of it in that line's folder.
+ * Installs each project once (in `<work>/projects`, with npm on the running Node), and
+ * gives each line a copy of it in that line's folder.
  *
- * @returns for a line's folder, its installer
  * @throws nothing (a failed install or copy is an {@link Installed} problem)
  */
-function sharedInstalls(
-  context: Pick<ScenarioContext, 'tarballs' | 'work' | 'node'>,
-): (lineWork: string) => ProjectInstaller {
+function sharedInstalls(context: Pick<ScenarioContext, 'tarballs' | 'work'>): SharedInstalls {
   const once = new Map<string, Promise<Installed>>();
   const projects = join(context.work, 'projects');
-  return (lineWork) => async (name, wanted) => {
+  const node = currentNode();
+  const installOnce: ProjectInstaller = (name, wanted) => {
     let installed = once.get(name);
     if (installed === undefined) {
-      installed = installProject({ ...context, work: projects }, name, wanted);
+      installed = installProject({ ...context, node, work: projects }, name, wanted);
       once.set(name, installed);
     }
-    const result = await installed;
-    if (!('folder' in result)) return result;
-    const folder = join(lineWork, name);
-    try {
-      await mkdir(lineWork, { recursive: true });
-      await copyProject(result.folder, folder);
-    } catch (error) {
-      return { problem: `${name}: copying its install failed: ${String(error)}` };
-    }
-    return { folder, ms: result.ms, linked: true };
+    return installed;
+  };
+  // A plan that cannot be read here fails again, reported, when the lines run.
+  const reporter = { pass() {}, fail() {}, note() {}, step() {} };
+  const prefetch = async (): Promise<void> => {
+    const plans = await Promise.all(
+      NEW_USER_SCENARIOS.map((scenario) => scenario.projects({ ...context, node, reporter })),
+    );
+    installAll(
+      installOnce,
+      plans.flatMap((plan) => Object.entries(plan)),
+    );
+  };
+  return {
+    prefetch: () => void prefetch().catch(() => undefined),
+    installerFor: (lineWork) => async (name, wanted) => {
+      const result = await installOnce(name, wanted);
+      if (!('folder' in result)) return result;
+      const folder = join(lineWork, name);
+      try {
+        await mkdir(lineWork, { recursive: true });
+        await copyProject(result.folder, folder);
+      } catch (error) {
+        return { problem: `${name}: copying its install failed: ${String(error)}` };
+      }
+      return { folder, ms: result.ms, linked: true };
+    },
   };
 }
 
@@ -118,28 +148,43 @@ interface LineTime {
   ms: number;
 }
 
+/** The new-user scenarios on the Node lines, their installs started. */
+export interface NodeLineRuns {
+  /**
+   * Runs the scenarios on each line: the first line prints as it goes; the others run
+   * beside it ({@link LINES_AT_ONCE} at a time) and print when done, in order.
+   *
+   * @returns when every line has run; failures (a line that cannot be installed among
+   *   them) are in the reporter
+   */
+  run(): Promise<void>;
+}
+
 /**
- * Runs the new-user scenarios on each line: the first line prints as it goes; the others
- * run beside it ({@link LINES_AT_ONCE} at a time) and print when done, in order.
+ * Starts the installs of every scenario's projects now (npm on the running Node, a few
+ * at a time), for the scenarios to run on each line later.
  *
  * @param context - the tarballs, the work folder (each line gets `<work>/node-<major>`),
  *   the reporter
  * @param lines - the lines, the first printed as it runs
- * @returns when every line has run; failures (a line that cannot be installed among them)
- *   are in the reporter
+ * @returns the runs, to start with `run()`
  * @throws nothing
  */
-export async function runOnNodeLines(
+export function startNodeLines(
   context: Omit<ScenarioContext, 'node'>,
   lines: readonly NodeLine[],
+): NodeLineRuns {
+  const installs = sharedInstalls(context);
+  installs.prefetch();
+  return { run: () => runOnNodeLines(context, lines, installs) };
+}
+
+async function runOnNodeLines(
+  context: Omit<ScenarioContext, 'node'>,
+  lines: readonly NodeLine[],
+  installs: SharedInstalls,
 ): Promise<void> {
   const times: LineTime[] = [];
-  // The projects are installed by the first line's Node (the running one, or the first
-  // installed when the running Node is not among the lines).
-  const installerFor = sharedInstalls({
-    ...context,
-    node: (await lines[0]?.install.catch(() => undefined))?.runtime ?? currentNode(),
-  });
   const runLine = async (
     line: NodeLine,
     reporter: ScenarioContext['reporter'],
@@ -156,7 +201,10 @@ export async function runOnNodeLines(
     }
     const started = performance.now();
     const work = join(context.work, `node-${line.major}`);
-    await runNewUserScenarios({ ...context, reporter, work, node: runtime }, installerFor(work));
+    await runNewUserScenarios(
+      { ...context, reporter, work, node: runtime },
+      installs.installerFor(work),
+    );
     return { label: runtime.label, ms: performance.now() - started };
   };
 

@@ -158,16 +158,16 @@ export const NEW_USER_SCENARIOS: readonly Scenario[] = [
 ];
 
 /** How many `npm install`s run at once (the machine has 2 cores; installs mostly wait). */
-const PARALLEL_INSTALLS = 3;
+export const PARALLEL_INSTALLS = 3;
 
 /**
- * Installs every project of the given plans in `PARALLEL_INSTALLS` lanes (round robin,
- * one install after the other in each lane).
+ * Installs every project of the given plans in {@link PARALLEL_INSTALLS} lanes (round
+ * robin, one install after the other in each lane).
  *
  * @returns each project's install, by folder name
  * @throws nothing (a failed install is an {@link Installed} problem)
  */
-function installAll(
+export function installAll(
   install: ProjectInstaller,
   plans: readonly [string, Record<string, string>][],
 ): Map<string, Promise<Installed>> {

@@ -2,7 +2,8 @@
  * The new-user scenarios on every Node a user runs (check-packages.ts, step 9): on the
  * running Node (20 here), and on the LTS lines 22 and 24 installed from the npm registry
  * (node-lines.ts). Every step (tsc, the examples, `npx` of the gateway and the clients it
- * spawns) runs on the line's Node.
+ * spawns) runs on the line's Node; tsc checks the user's files' types on the first line
+ * only (the types do not depend on the Node), and only emits them on the others.
  *
  * Each project is installed once, by npm on the running Node, and every line gets a
  * hard-linked copy of it: npm resolves the same tree on any Node (it does not choose
@@ -202,7 +203,8 @@ async function runOnNodeLines(
     const started = performance.now();
     const work = join(context.work, `node-${line.major}`);
     await runNewUserScenarios(
-      { ...context, reporter, work, node: runtime },
+      // The first line checks the user's files' types; the others only emit them.
+      { ...context, reporter, work, node: runtime, checkTypes: line === lines[0] },
       installs.installerFor(work),
     );
     return { label: runtime.label, ms: performance.now() - started };

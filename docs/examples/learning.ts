@@ -3,8 +3,8 @@
  * (of any session of the profile) ranks with what was learned.
  */
 import { strict as assert } from 'node:assert';
-import { assembleTools, createLearningSession, handleBridgeCall } from '@tool-search/bridge';
-import { createCatalog, createSearchLearner } from '@tool-search/core';
+import { assembleTools, handleBridgeCall } from '@tool-search/bridge';
+import { createCatalog, createLearningSession, createSearchLearner } from '@tool-search/core';
 import { tools } from './tools.js';
 
 // #region learner

@@ -1,11 +1,12 @@
-import type { Assembly, LearningSession, LearningSessionOptions } from '@tool-search/bridge';
-import {
-  assembleTools,
-  createAssemblyCache,
-  createLearningSession,
-  createSearchGuard,
-} from '@tool-search/bridge';
-import type { Ranker, ToolDefinition } from '@tool-search/core';
+import type { Assembly } from '@tool-search/bridge';
+import { assembleTools, createAssemblyCache, createSearchGuard } from '@tool-search/bridge';
+import type {
+  LearningSession,
+  LearningSessionOptions,
+  Ranker,
+  ToolDefinition,
+} from '@tool-search/core';
+import { createLearningSession } from '@tool-search/core';
 import { scopeTools } from '@tool-search/toolsets';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { ActivationOptions } from './activation.js';

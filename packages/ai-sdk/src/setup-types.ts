@@ -1,6 +1,6 @@
-import type { Assembly, LearningSession } from '@tool-search/bridge';
+import type { Assembly } from '@tool-search/bridge';
 import type { ProgramTool } from '@tool-search/code';
-import type { ActivationDecision } from '@tool-search/core';
+import type { ActivationDecision, LearningSession } from '@tool-search/core';
 import type { Dispatcher } from '@tool-search/hooks';
 import type { ModelMessage, ToolSet } from 'ai';
 import type { AiSdkCallContext } from './call-dispatch.js';

@@ -1,7 +1,6 @@
-import type { LearningSessionOptions } from '@tool-search/bridge';
 import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
-import type { Ranker } from '@tool-search/core';
+import type { LearningSessionOptions, Ranker } from '@tool-search/core';
 import type { ToolSet } from 'ai';
 import type { ActivationOptions } from './activation.js';
 import { createApprovalWiring } from './approval-wiring.js';
@@ -30,7 +29,7 @@ export interface WithToolSearchOptions
   /** The ranker of the catalog. @defaultValue core's default (BM25F) */
   ranker?: Ranker;
   /**
-   * Learning from use (see `createLearningSession` of `@tool-search/bridge`): `{ learner,
+   * Learning from use (see `createLearningSession` of `@tool-search/core`): `{ learner,
    * profile?, token? }` with a learner of `createSearchLearner()` (`@tool-search/core`)
    * that you keep across conversations. The searches then rank with what the profile
    * learned, and a successful call of a tool a search returned records a pair.

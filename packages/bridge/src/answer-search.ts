@@ -1,9 +1,8 @@
 import type { SearchHit, ToolSearchConfig } from '@tool-search/core';
 import { DEFAULT_TOOL_SEARCH_CONFIG, MAX_QUERY_LENGTH } from '@tool-search/core';
-import { describeError, ownValue } from '@tool-search/core/internal';
+import { describeError, learningOf, ownValue } from '@tool-search/core/internal';
 import type { Assembly } from './assemble.js';
 import type { BridgeErrorResult, ToolSearchResult } from './bridge-results.js';
-import { learningOf } from './learning-session.js';
 import { bridgeErrors } from './resolve.js';
 import type { ToolSearchMatch } from './search-match.js';
 import { exactTool, sourceName, toMatch } from './search-match.js';

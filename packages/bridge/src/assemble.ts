@@ -1,5 +1,6 @@
 import type {
   ActivationDecision,
+  LearningSession,
   Ranker,
   TokenCounter,
   ToolCatalog,
@@ -19,18 +20,20 @@ import {
   planActivation,
   ToolSearchError,
 } from '@tool-search/core';
-import { applyToolLoading, isBridgeToolName, sameTools } from '@tool-search/core/internal';
+import {
+  applyToolLoading,
+  isBridgeToolName,
+  learningOf,
+  sameTools,
+} from '@tool-search/core/internal';
 import type { SkippedKeyword } from '@tool-search/core/validate';
 import {
   type AssemblyCache,
   type AssemblyCacheState,
   assemblyCacheState,
-  classificationKey,
   listWorkOf,
 } from './assembly-memo.js';
 import { bridgeToolsWithListing } from './definitions.js';
-import type { LearningSession } from './learning-session.js';
-import { learningOf } from './learning-session.js';
 import type { SearchGuard } from './search-guard.js';
 import { createSearchGuard, searchGuardState } from './search-guard.js';
 import type { BridgeTelemetry } from './telemetry.js';
@@ -124,7 +127,7 @@ export interface AssembleOptions {
    */
   searchGuard?: SearchGuard;
   /**
-   * Learning from use (see {@link createLearningSession}): the catalog ranks with the
+   * Learning from use (`createLearningSession` of `@tool-search/core`): the catalog ranks with the
    * profile's learned terms, and `handleBridgeCall` records the session's pairs.
    * @defaultValue `previous.learning`, else none: nothing is learned
    */
@@ -345,14 +348,13 @@ export function assembleTools(options: AssembleOptions): Assembly {
   // The whole-list work (duplicates, classification, estimate) is core's plan, memoized
   // per list so that an unchanged or slightly changed list does not redo it.
   const loading = config.toolsetLoading;
-  const work = listWorkOf(
+  const work = listWorkOf({
     cache,
     input,
-    classificationKey(pinned, loading),
     pinned,
     loading,
     counter,
-    () => {
+    compute: () => {
       // The classification alone (the decision depends on the context window, which the
       // memo does not key on): 'on' keeps every deferrable tool on the deferrable side.
       const plan = planActivation(input, {
@@ -366,8 +368,8 @@ export function assembleTools(options: AssembleOptions): Assembly {
         deferredTokens: plan.deferrableTokens,
       };
     },
-    duplicateNameError,
-  );
+    duplicate: duplicateNameError,
+  });
   // Below the threshold, the toolsets configured `deferred` are deferred all the same.
   const loaded = applyToolLoading({
     tools: input,

@@ -41,6 +41,28 @@ export interface ListWork {
   readonly deferredTokens: number;
 }
 
+/** Options of {@link listWorkOf}: a session's list and what its work depends on. */
+export interface ListWorkOptions {
+  /** The session's cache. */
+  readonly cache: AssemblyCacheState;
+  /** The session's tools. */
+  readonly input: readonly ToolDefinition[];
+  /** The pinned names (they decide the classification, with `loading`). */
+  readonly pinned: readonly string[] | undefined;
+  /** Loading by toolset. */
+  readonly loading: ToolsetLoading | undefined;
+  /** The token counter. */
+  readonly counter: TokenCounter;
+  /** The work itself; what it throws is thrown and nothing is remembered. */
+  readonly compute: () => {
+    visible: readonly ToolDefinition[];
+    deferrable: ToolDefinition[];
+    deferredTokens: number;
+  };
+  /** The error for a name that two tools share. */
+  readonly duplicate: (name: string) => Error;
+}
+
 interface Entry extends ListWork {
   /** The input list as it was (the deferrable array itself when every tool is deferrable). */
   readonly input: readonly ToolDefinition[];
@@ -129,7 +151,7 @@ export function pinsKey(pinned: readonly string[] | undefined): string {
  * @returns the key ('' for neither)
  * @throws nothing
  */
-export function classificationKey(
+function classificationKey(
   pinned: readonly string[] | undefined,
   loading: ToolsetLoading | undefined,
 ): string {
@@ -154,31 +176,14 @@ export function classificationKey(
  * list (for the catalog's name map, the ranker and the toolset counts), so nothing
  * compares the lists again.
  *
- * @param cache - the session's cache
- * @param input - the session's tools
- * @param pins - {@link classificationKey} of the pinned names and the loading
- * @param pinned - the pinned names (the same as `pins`)
- * @param loading - loading by toolset (the same as `pins`)
- * @param counter - the token counter
- * @param compute - the work itself; what it throws is thrown and nothing is remembered
- * @param duplicate - the error for a name that two tools share
+ * @param options - the list and what its work depends on (see {@link ListWorkOptions})
  * @returns the work
  * @throws what `compute` throws, or `duplicate`'s error
  */
-export function listWorkOf(
-  cache: AssemblyCacheState,
-  input: readonly ToolDefinition[],
-  pins: string,
-  pinned: readonly string[] | undefined,
-  loading: ToolsetLoading | undefined,
-  counter: TokenCounter,
-  compute: () => {
-    visible: readonly ToolDefinition[];
-    deferrable: ToolDefinition[];
-    deferredTokens: number;
-  },
-  duplicate: (name: string) => Error,
-): ListWork {
+export function listWorkOf(options: ListWorkOptions): ListWork {
+  const { cache, input, pinned, loading, counter, compute } = options;
+  // The pins and the toolsets' loading together decide the classification.
+  const pins = classificationKey(pinned, loading);
   const recent = cache.recent;
   const limit = Math.floor(input.length * PATCH_SHARE);
   let closest: Entry | undefined;
@@ -209,8 +214,7 @@ export function listWorkOf(
   const work =
     (closest === undefined || changed === undefined
       ? undefined
-      : patchedWork(cache, closest, changed, input, { pinned, loading }, counter, duplicate)) ??
-    computed(compute);
+      : patchedWork(closest, changed, options)) ?? computed(compute);
   const deferrable = work.deferrable;
   const entry: Entry = {
     visible: work.visible,
@@ -226,13 +230,7 @@ export function listWorkOf(
   return entry;
 }
 
-function computed(
-  compute: () => {
-    visible: readonly ToolDefinition[];
-    deferrable: ToolDefinition[];
-    deferredTokens: number;
-  },
-): ListWork {
+function computed(compute: ListWorkOptions['compute']): ListWork {
   const work = compute();
   return { ...work, deferrable: createToolList(work.deferrable) };
 }
@@ -245,15 +243,11 @@ function computed(
  * new list. Undefined when a replacement would stay visible.
  */
 function patchedWork(
-  cache: AssemblyCacheState,
   entry: Entry,
   changed: readonly number[],
-  input: readonly ToolDefinition[],
-  classify: { pinned: readonly string[] | undefined; loading: ToolsetLoading | undefined },
-  counter: TokenCounter,
-  duplicate: (name: string) => Error,
+  options: ListWorkOptions,
 ): ListWork | undefined {
-  const { pinned, loading } = classify;
+  const { cache, input, pinned, loading, counter, duplicate } = options;
   const old = entry.input;
   const arrived = changed.map((index) => input[index]!);
   // A bridge tool or a tool that stays visible changes the shape: the whole work again.

@@ -1,8 +1,9 @@
 // The toolset counts of deferred lists, versioned as the catalog's name maps are (core's
 // `VersionedMap`): a list patched from another in a few positions shares its counts
 // table instead of copying it, so patching the counts costs the change, not the number of
-// toolsets (about 4,000 in the 100,000-tool bench catalog, whose copy was most of the
-// patch). A version whose way to the shared table is gone counts its own list again.
+// toolsets (thousands in the largest bench catalog, where copying the table was most of
+// the patch; see the benchmarks guide). A version whose way to the shared table is gone
+// counts its own list again.
 
 import { VersionedMap } from '@tool-search/core/internal';
 

@@ -2,6 +2,7 @@ import {
   callSucceeded,
   describeError,
   isBridgeToolName,
+  learningOf,
   ownValue,
   TOOL_CALL,
   TOOL_DESCRIBE,
@@ -22,7 +23,6 @@ import type {
 } from './bridge-results.js';
 import type { BridgeErrorCode } from './errors.js';
 import { answerToolSearch, runawayTexts } from './guarded-search.js';
-import { learningOf } from './learning-session.js';
 import type { IncomingToolCall, ResolveFailure } from './resolve.js';
 import {
   bridgeErrors,

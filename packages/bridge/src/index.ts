@@ -61,8 +61,6 @@ export type { BridgeErrorCode } from './errors.js';
 export { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
 export { runawayTexts } from './guarded-search.js';
 export { handleBridgeCall } from './handle.js';
-export type { LearningSession, LearningSessionOptions } from './learning-session.js';
-export { createLearningSession } from './learning-session.js';
 export type {
   IncomingToolCall,
   ResolveFailure,

@@ -1,9 +1,12 @@
 import type { ToolDefinition } from '@tool-search/core';
-import { createMemoryLearningStore, createSearchLearner } from '@tool-search/core';
+import {
+  createLearningSession,
+  createMemoryLearningStore,
+  createSearchLearner,
+} from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
 import { assembleTools } from './assemble.js';
 import { handleBridgeCall } from './handle.js';
-import { createLearningSession } from './learning-session.js';
 
 function tool(
   name: string,

@@ -55,15 +55,23 @@ function resultOf(
   return result;
 }
 
+/** What {@link driveWorker} runs, where it collects, and what stops it. */
+interface DriveOptions {
+  pooled: PooledWorker;
+  scope: RequestScope;
+  /** The program. */
+  source: string;
+  /** Collects the program's log lines. */
+  logs: string[];
+  /** The caller's signal. */
+  external: AbortSignal | undefined;
+  /** Collects the answers to the program's requests still in flight. */
+  inflight: Set<Promise<void>>;
+}
+
 /** Waits for the worker's outcome, answering its requests, until the run ends one way or another. */
-function driveWorker(
-  pooled: PooledWorker,
-  scope: RequestScope,
-  source: string,
-  logs: string[],
-  external: AbortSignal | undefined,
-  inflight: Set<Promise<void>>,
-): Promise<Ending> {
+function driveWorker(options: DriveOptions): Promise<Ending> {
+  const { pooled, scope, source, logs, external, inflight } = options;
   const { worker } = pooled;
   return new Promise<Ending>((resolve) => {
     let settled = false;
@@ -156,7 +164,7 @@ export async function runProgram(
     );
   }
   const inflight = new Set<Promise<void>>();
-  const ending = await driveWorker(pooled, scope, source, logs, external, inflight);
+  const ending = await driveWorker({ pooled, scope, source, logs, external, inflight });
   if (ending.kind === 'killed') pool.discard(pooled);
   else pool.release(pooled);
   // Calls still in flight when the program ended are cancelled, and listed once settled.

@@ -1,7 +1,7 @@
 import type { WinkMethods } from 'wink-nlp';
 import { defaultExport, lazyModules } from './node-require.js';
 
-// wink-nlp and its English model take about 0.2 s to load: load them on first use so
+// wink-nlp and its English model are slow to load (benchmarks guide): load them on first use so
 // that importing the package (config, catalog, formats) stays cheap. Where the runtime
 // has no synchronous loader (workerd, a bundle), they are imported now instead.
 const modules = lazyModules(import.meta.url, {

@@ -249,7 +249,7 @@ export function createAnalyzer(options: AnalyzerOptions = {}): Analyzer {
    * Runs the words through one wink-nlp document and caches each word's terms. Always
    * the `pos` instance, the one the default ranker's query tagger loads anyway: its tokens,
    * stems and stop-word flags are those of the `tokens` pipeline, and a second instance
-   * would hold a second copy of the model (about 9 MB).
+   * would hold a second copy of the model (see the benchmarks guide for its heap).
    */
   const analyzeInWink = (words: readonly string[]): void => {
     const text = words.join(' ');

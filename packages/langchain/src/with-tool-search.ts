@@ -1,11 +1,10 @@
 import type { StructuredToolInterface, ToolRunnableConfig } from '@langchain/core/tools';
-import type { Assembly, BridgeRefusal, LearningSessionOptions } from '@tool-search/bridge';
+import type { Assembly, BridgeRefusal } from '@tool-search/bridge';
 import {
   assembleTools,
   BRIDGE_TOOL_NAMES,
   bridgeErrors,
   createBridgeTools,
-  createLearningSession,
   handleBridgeCall,
   isBridgeToolName,
 } from '@tool-search/bridge';
@@ -13,6 +12,7 @@ import type { ProgramTool } from '@tool-search/code';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import type {
   ActivationDecision,
+  LearningSessionOptions,
   Ranker,
   TokenCounter,
   ToolCall,
@@ -20,7 +20,7 @@ import type {
   ToolSearchConfigInput,
   ToolSearchLogger,
 } from '@tool-search/core';
-import { ToolSearchError } from '@tool-search/core';
+import { createLearningSession, ToolSearchError } from '@tool-search/core';
 import type { AuditHook, Dispatcher, DispatchResult } from '@tool-search/hooks';
 import { createToolSearchMiddleware, type ToolSearchMiddleware } from './agent-middleware.js';
 import type { LangChainCallContext, LangChainDispatchOptions } from './call-dispatch.js';

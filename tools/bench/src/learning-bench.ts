@@ -4,17 +4,13 @@
  * (target ≤ 1.1×), and an assembly (with its first search) after one new recorded pair
  * against a cold one (target ≤ 1/100): the new pair patches the index for one tool.
  */
-import {
-  assembleTools,
-  createAssemblyCache,
-  createLearningSession,
-  handleBridgeCall,
-} from '@tool-search/bridge';
+import { assembleTools, createAssemblyCache, handleBridgeCall } from '@tool-search/bridge';
 import {
   type Analyzer,
   createAnalyzer,
   createCatalog,
   createCatalogCache,
+  createLearningSession,
   createSearchLearner,
   DEFAULT_BM25_TUNING,
   type LearnedTerms,

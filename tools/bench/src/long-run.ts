@@ -47,7 +47,7 @@ interface Session {
  * register there (say, the first assembly's catalog) keeps that catalog, its name map
  * and the 10,000 original tool objects alive for the whole run. A heap snapshot showed
  * exactly that ("Generator parameters_and_registers -> catalog -> names closure -> list"),
- * measured as a step of about 25 MB once most original tools had been replaced. This
+ * measured as a step in the heap once most original tools had been replaced. This
  * frame ends with each call, so whatever its registers held goes with it.
  *
  * @returns the time of the assembly with its first search, in milliseconds

@@ -67,9 +67,8 @@ export const hasGc = (): boolean => typeof (globalThis as { gc?: unknown }).gc =
 /**
  * Idle time `--settle-ms auto` gives per MiB of V8 heap after the collection: a full
  * collection leaves the heap to be swept by other threads, and on a two-core machine a
- * timed operation started during that runs two to three times slower (at 100,000 tools,
- * a 660 MB heap: a search measured 11 ms started at once or 60 ms later, 6 ms after
- * 120 ms or more, and 5 ms at once with `--single-threaded-gc`).
+ * timed operation started during that runs slower (the benchmarks guide, "Why the bench
+ * waits after its collection", has the measurements).
  */
 export const AUTO_SETTLE_MS_PER_MIB = 0.25;
 

@@ -204,14 +204,15 @@ async function measurePeerHeap(
 }
 
 /** Our build tasks: cold build, assembly over an unchanged list, assembly with 1% changed. */
-async function ourBuildTasks(
-  system: OurSystem,
-  base: readonly ToolDefinition[],
-  assembly: AssemblyPath,
-  seed: number,
-  settleMs: number | 'auto',
-  result: SystemResult,
-): Promise<Task[]> {
+async function ourBuildTasks(options: {
+  system: OurSystem;
+  base: readonly ToolDefinition[];
+  assembly: AssemblyPath;
+  seed: number;
+  settleMs: number | 'auto';
+  result: SystemResult;
+}): Promise<Task[]> {
+  const { system, base, assembly, seed, settleMs, result } = options;
   // Each assembly task gets its own ranker of the preset (a runtime holds one), so that
   // the other tasks' lists, interleaved with it, never evict its index from a
   // per-instance cache: "unchanged" then always follows an assembly of the same list.
@@ -460,14 +461,14 @@ export async function runSize(size: number, options: BenchOptions): Promise<Size
   const buildTasks: Task[] = [];
   for (const [i, system] of ours.entries()) {
     buildTasks.push(
-      ...(await ourBuildTasks(
+      ...(await ourBuildTasks({
         system,
         base,
         assembly,
-        options.seed,
-        options.settleMs,
-        oursResults[i]!,
-      )),
+        seed: options.seed,
+        settleMs: options.settleMs,
+        result: oursResults[i]!,
+      })),
     );
   }
   for (const { peer, result } of measuredPeers) {

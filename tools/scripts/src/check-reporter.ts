@@ -83,3 +83,33 @@ export async function runCheck(reporter: CheckReporter, main: () => Promise<void
   }
   if (reporter.summarize() !== 0) process.exit(1);
 }
+
+/** The lines a {@link createDeferredReporter} holds until {@link DeferredReporter.replay}. */
+export interface DeferredReporter {
+  readonly reporter: Pick<CheckReporter, 'pass' | 'fail' | 'note' | 'step'>;
+  /** Hands every line, in order, to `target` (a failure is recorded there), then forgets them. */
+  replay(target: Pick<CheckReporter, 'pass' | 'fail' | 'note' | 'step'>): void;
+}
+
+/**
+ * A reporter that holds its lines, for work that runs beside other work (the new-user
+ * scenarios on another Node): its lines are replayed into the check's reporter when it is
+ * done, so that the output reads as if it had run alone.
+ *
+ * @returns the reporter and its replay
+ * @throws nothing
+ */
+export function createDeferredReporter(): DeferredReporter {
+  const held: [kind: 'pass' | 'fail' | 'note' | 'step', text: string][] = [];
+  return {
+    reporter: {
+      pass: (message) => held.push(['pass', message]),
+      fail: (message) => held.push(['fail', message]),
+      note: (message) => held.push(['note', message]),
+      step: (title) => held.push(['step', title]),
+    },
+    replay(target) {
+      for (const [kind, text] of held.splice(0)) target[kind](text);
+    },
+  };
+}

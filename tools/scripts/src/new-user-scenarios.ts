@@ -29,6 +29,7 @@ import {
   type Installed,
   installProject,
   manifestOf,
+  type ProjectInstaller,
   SCENARIO_FILES,
   type Scenario,
   type ScenarioContext,
@@ -93,7 +94,7 @@ const gatewayScenario: Scenario = {
     await expectStep(
       context,
       'serve --config gateway.json (stdio, spawned by npx): the MCP SDK client lists and searches',
-      { program: process.execPath, args: ['gateway-client.mjs'], cwd: folder },
+      { program: context.node.execPath, args: ['gateway-client.mjs'], cwd: folder },
       () => undefined,
     );
     // inspector-cli 1.0.3 reads its version from `../package.json` relative to the current
@@ -162,17 +163,17 @@ export const NEW_USER_SCENARIOS: readonly Scenario[] = [
 ];
 
 /** How many `npm install`s run at once (the machine has 2 cores; installs mostly wait). */
-const PARALLEL_INSTALLS = 3;
+export const PARALLEL_INSTALLS = 3;
 
 /**
- * Installs every project of the given plans in `PARALLEL_INSTALLS` lanes (round robin,
- * one install after the other in each lane).
+ * Installs every project of the given plans in {@link PARALLEL_INSTALLS} lanes (round
+ * robin, one install after the other in each lane).
  *
  * @returns each project's install, by folder name
  * @throws nothing (a failed install is an {@link Installed} problem)
  */
-function installAll(
-  context: ScenarioContext,
+export function installAll(
+  install: ProjectInstaller,
   plans: readonly [string, Record<string, string>][],
 ): Map<string, Promise<Installed>> {
   const lanes: Promise<unknown>[] = Array.from({ length: PARALLEL_INSTALLS }, () =>
@@ -180,37 +181,51 @@ function installAll(
   );
   const installs = new Map<string, Promise<Installed>>();
   for (const [index, [name, wanted]] of plans.entries()) {
-    const install = lanes[index % PARALLEL_INSTALLS]!.then(() =>
-      installProject(context, name, wanted),
-    ).catch((error: unknown): Installed => ({ problem: `${name}: ${String(error)}` }));
-    lanes[index % PARALLEL_INSTALLS] = install;
-    installs.set(name, install);
+    const installed = lanes[index % PARALLEL_INSTALLS]!.then(() => install(name, wanted)).catch(
+      (error: unknown): Installed => ({ problem: `${name}: ${String(error)}` }),
+    );
+    lanes[index % PARALLEL_INSTALLS] = installed;
+    installs.set(name, installed);
   }
   return installs;
 }
 
 /**
- * Runs every scenario of {@link NEW_USER_SCENARIOS}, each in its own empty folders under
- * `context.work` (all installed up front, a few at once); a scenario whose install fails
- * or that throws is reported as failed and the next one runs.
+ * Runs every scenario of {@link NEW_USER_SCENARIOS} on `context.node`, each in its own
+ * empty folders under `context.work` (all installed up front, a few at once); a scenario
+ * whose install fails or that throws is reported as failed and the next one runs. Each
+ * scenario's section names the Node and ends with the seconds it took (its wait for its
+ * installs included).
  *
+ * @param install - how a project is installed @defaultValue `npm install` on `context.node`
+ *   ({@link installProject})
  * @returns when all have run; failures are in the reporter
  */
-export async function runNewUserScenarios(context: ScenarioContext): Promise<void> {
+export async function runNewUserScenarios(
+  context: ScenarioContext,
+  install: ProjectInstaller = (name, wanted) => installProject(context, name, wanted),
+): Promise<void> {
   const plans = await Promise.all(NEW_USER_SCENARIOS.map((scenario) => scenario.projects(context)));
   const installs = installAll(
-    context,
+    install,
     plans.flatMap((plan) => Object.entries(plan)),
   );
   for (const [index, scenario] of NEW_USER_SCENARIOS.entries()) {
-    context.reporter.step(`new user: ${scenario.name}`);
+    const started = performance.now();
+    context.reporter.step(`new user (${context.node.label}): ${scenario.name}`);
     try {
       const folders: Record<string, string> = {};
       const problems: string[] = [];
       for (const name of Object.keys(plans[index]!)) {
         const installed = await installs.get(name)!;
-        if ('folder' in installed) folders[name] = installed.folder;
-        else problems.push(installed.problem);
+        if ('folder' in installed) {
+          folders[name] = installed.folder;
+          context.reporter.note(
+            installed.linked
+              ? `${name}: linked from its one npm install (${seconds(installed.ms)})`
+              : `${name}: npm install ${seconds(installed.ms)}`,
+          );
+        } else problems.push(installed.problem);
       }
       if (problems.length > 0) {
         for (const problem of problems) context.reporter.fail(`${scenario.name}: ${problem}`);
@@ -221,6 +236,13 @@ export async function runNewUserScenarios(context: ScenarioContext): Promise<voi
       context.reporter.fail(
         `${scenario.name}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
       );
+    } finally {
+      context.reporter.note(`took ${seconds(performance.now() - started)}`);
     }
   }
+}
+
+/** A duration for the report: `12.3 s`. */
+export function seconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
 }

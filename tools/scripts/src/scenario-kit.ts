@@ -7,15 +7,27 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { CheckReporter } from './check-reporter.js';
+import type { NodeRuntime } from './node-lines.js';
 import { run } from './run.js';
 import { repoRoot } from './workspace.js';
 
-/** What a scenario gets: the packed tarballs by package name, a work folder, the reporter. */
+/**
+ * What a scenario gets: the packed tarballs by package name, a work folder, the Node it
+ * runs on, the reporter.
+ */
 export interface ScenarioContext {
   /** `@tool-search/<name>` -> the absolute path of its packed tarball. */
   tarballs: ReadonlyMap<string, string>;
   /** A folder of the check's own (under the OS temp folder) to create projects in. */
   work: string;
+  /** The Node that installs and runs everything of the scenario (npm and npx included). */
+  node: NodeRuntime;
+  /**
+   * Whether tsc checks the user's files' types, or only emits them (`--noCheck`): the types
+   * do not depend on the Node that runs tsc, so one line checks them and the others emit.
+   * @defaultValue true
+   */
+  checkTypes?: boolean;
   reporter: Pick<CheckReporter, 'pass' | 'fail' | 'note' | 'step'>;
 }
 
@@ -32,8 +44,14 @@ export interface Scenario {
   run(context: ScenarioContext, folders: Readonly<Record<string, string>>): Promise<void>;
 }
 
-/** An installed project, or why the install failed. */
-export type Installed = { folder: string } | { problem: string };
+/**
+ * An installed project (how long its `npm install` took, and whether the folder is a
+ * linked copy of one installed for another Node), or why the install failed.
+ */
+export type Installed = { folder: string; ms: number; linked?: true } | { problem: string };
+
+/** Installs a project of a scenario (by default {@link installProject} in `context.work`). */
+export type ProjectInstaller = (name: string, wanted: Record<string, string>) => Promise<Installed>;
 
 export const root = repoRoot();
 /** The files the scenarios copy into their projects. */
@@ -66,7 +84,7 @@ export async function manifestOf(folder: string): Promise<Record<string, Record<
  * @throws when the folder cannot be written
  */
 export async function installProject(
-  context: Pick<ScenarioContext, 'tarballs' | 'work'>,
+  context: Pick<ScenarioContext, 'tarballs' | 'work' | 'node'>,
   name: string,
   wanted: Record<string, string>,
 ): Promise<Installed> {
@@ -87,15 +105,16 @@ export async function installProject(
     overrides,
   };
   await writeFile(join(folder, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const started = performance.now();
   const install = await run(
     'npm',
     ['install', '--no-audit', '--no-fund', '--loglevel=error', '--no-package-lock'],
-    { cwd: folder, timeoutMs: STEP_TIMEOUT_MS },
+    { cwd: folder, env: context.node.env, timeoutMs: STEP_TIMEOUT_MS },
   );
   if (install.code !== 0) {
     return { problem: `${name}: npm install failed:\n${install.stdout}${install.stderr}` };
   }
-  return { folder };
+  return { folder, ms: performance.now() - started };
 }
 
 /** A command a step runs. */
@@ -106,30 +125,32 @@ export interface StepCommand {
 }
 
 /**
- * Runs a step of a scenario and reports it: ok when it exits 0 and `check` returns no
- * problem text.
+ * Runs a step of a scenario on the scenario's Node and reports it, with the seconds it
+ * took: ok when it exits 0 and `check` returns no problem text.
  *
  * @returns whether it passed
  * @throws when the program cannot be started
  */
 export async function expectStep(
-  context: Pick<ScenarioContext, 'reporter'>,
+  context: Pick<ScenarioContext, 'reporter' | 'node'>,
   title: string,
   command: StepCommand,
   check: (stdout: string) => string | undefined,
 ): Promise<boolean> {
+  const started = performance.now();
   const result = await run(command.program, command.args, {
     cwd: command.cwd,
-    env: QUIET_ENV,
+    env: { ...QUIET_ENV, ...context.node.env },
     timeoutMs: STEP_TIMEOUT_MS,
   });
+  const took = `${((performance.now() - started) / 1000).toFixed(1)} s`;
   const problem = result.code === 0 ? check(result.stdout) : `exits ${result.code}`;
   if (problem === undefined) {
-    context.reporter.pass(title);
+    context.reporter.pass(`${title} (${took})`);
     return true;
   }
   context.reporter.fail(
-    `${title}: ${problem}\n${result.stdout.slice(-4000)}${result.stderr.slice(-4000)}`,
+    `${title} (${took}): ${problem}\n${result.stdout.slice(-4000)}${result.stderr.slice(-4000)}`,
   );
   return false;
 }
@@ -222,10 +243,11 @@ export function pasteCode(
 
 /**
  * Writes a user's source files (`src/…`) and a {@link strictTsconfig} into a project,
- * type-checks them with tsc (a failure is reported with tsc's output), then runs each
- * `main` file from `out/` with Node, reported as its own step.
+ * type-checks them with tsc (a failure is reported with tsc's output; with `checkTypes`
+ * false tsc only emits), then runs each `main` file from `out/` with Node, reported as
+ * its own step.
  *
- * @param context - for the reporter
+ * @param context - for the reporter and the Node
  * @param folder - the installed project
  * @param label - names the steps in the report
  * @param files - `src`-relative path -> text
@@ -234,7 +256,7 @@ export function pasteCode(
  * @throws when a file cannot be written or a program cannot be started
  */
 export async function typecheckAndRun(
-  context: Pick<ScenarioContext, 'reporter'>,
+  context: Pick<ScenarioContext, 'reporter' | 'node' | 'checkTypes'>,
   folder: string,
   label: string,
   files: Record<string, string>,
@@ -248,10 +270,15 @@ export async function typecheckAndRun(
     join(folder, 'tsconfig.json'),
     `${JSON.stringify(strictTsconfig('src'), null, 2)}\n`,
   );
+  const checking = context.checkTypes !== false;
   const typed = await expectStep(
     context,
-    `${label}: tsc under strict mode (${Object.keys(files).join(', ')})`,
-    { program: process.execPath, args: [TSC, '-p', 'tsconfig.json'], cwd: folder },
+    `${label}: tsc ${checking ? 'under strict mode' : '--noCheck (emit only)'} (${Object.keys(files).join(', ')})`,
+    {
+      program: context.node.execPath,
+      args: [TSC, '-p', 'tsconfig.json', ...(checking ? [] : ['--noCheck'])],
+      cwd: folder,
+    },
     () => undefined,
   );
   if (!typed) return false;
@@ -261,7 +288,7 @@ export async function typecheckAndRun(
     const ran = await expectStep(
       context,
       `${label}: node ${script}`,
-      { program: process.execPath, args: [script], cwd: folder },
+      { program: context.node.execPath, args: [script], cwd: folder },
       check,
     );
     passed &&= ran;

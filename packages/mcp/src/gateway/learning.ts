@@ -3,11 +3,12 @@
 // client session, for its profile and its client's token. The bridge records through it
 // (a search, then a successful call of a tool it returned) and ranks with it.
 
-import { createLearningSession, type LearningSession } from '@tool-search/bridge';
 import {
+  createLearningSession,
   createMemoryLearningStore,
   createSearchLearner,
   type LearningLimits,
+  type LearningSession,
   type LearningStore,
   type SearchLearner,
 } from '@tool-search/core';

@@ -1,13 +1,9 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
-import {
-  type Assembly,
-  assembleTools,
-  type BridgeTelemetry,
-  type LearningSession,
-} from '@tool-search/bridge';
+import { type Assembly, assembleTools, type BridgeTelemetry } from '@tool-search/bridge';
 import type { ProgramTool } from '@tool-search/code';
 import {
+  type LearningSession,
   type McpTool,
   type SearchLearner,
   type ToolDefinition,

@@ -20,7 +20,7 @@ const CATALOG_QUERIES = 8;
 /**
  * Queries of the catalog's own words: the names of tools spread across it, split into
  * words. A query that matches many tools runs passes of the ranker that a query matching
- * few never reaches, and their first run is slow (measured: 6 ms against 0.5 ms after).
+ * few never reaches, and their first run is slow (see the benchmarks guide).
  */
 function catalogQueries(tools: readonly ToolDefinition[]): string[] {
   const queries: string[] = [];

@@ -84,16 +84,18 @@ export function createFieldBm25Ranker(
       // The previous index (else the last) is patched for what changed (when it has this
       // dictionary); the change, when given, is relative to the previous index's list.
       const given = options.previous === undefined ? undefined : fieldIndexOf.get(options.previous);
-      const fieldIndex = indexTools(
-        given ?? recent[0]?.fieldIndex,
+      const fieldIndex = indexTools({
+        previous: given ?? recent[0]?.fieldIndex,
         // A frozen list cannot change under the index: it is kept as it is.
-        Object.isFrozen(tools) ? tools : [...tools],
+        tools: Object.isFrozen(tools) ? tools : [...tools],
         tuning,
-        analysis.dictionary.terms,
-        (arrivals) => analysis.analyse(arrivals),
-        given === undefined ? undefined : options.change?.changed,
-      );
-      const index = createSearcher(fieldIndex, analyzer, tuning, posCache, scratch);
+        terms: analysis.dictionary.terms,
+        analyse: (arrivals) => analysis.analyse(arrivals),
+        ...(given === undefined || options.change === undefined
+          ? {}
+          : { changed: options.change.changed }),
+      });
+      const index = createSearcher(fieldIndex, { analyzer, tuning, posCache, scratch });
       fieldIndexOf.set(index, fieldIndex);
       recent.unshift({ tools: fieldIndex.tools, index, fieldIndex });
       if (recent.length > INDEX_CACHE_SIZE) recent.pop();

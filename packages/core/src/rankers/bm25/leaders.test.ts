@@ -60,18 +60,23 @@ describe('the group boost settled from the leaders', () => {
         fc.integer({ min: 1, max: 10 }),
         (tools, queries, limit, leaders) => {
           const analysis = new ToolAnalysis(analyzer, createTermDictionary());
-          const index = indexTools(
-            undefined,
+          const index = indexTools({
+            previous: undefined,
             tools,
             tuning,
-            analysis.dictionary.terms,
-            (arrivals) => analysis.analyse(arrivals),
-          );
-          const settled = createSearcher(index, analyzer, tuning, new Map(), new SearchScratch(), {
+            terms: analysis.dictionary.terms,
+            analyse: (arrivals) => analysis.analyse(arrivals),
+          });
+          const shared = { analyzer, tuning, posCache: new Map() };
+          const settled = createSearcher(index, {
+            ...shared,
+            scratch: new SearchScratch(),
             leaders,
             onGroupBoost: (way) => ways[way]++,
           });
-          const full = createSearcher(index, analyzer, tuning, new Map(), new SearchScratch(), {
+          const full = createSearcher(index, {
+            ...shared,
+            scratch: new SearchScratch(),
             leaders: 0,
           });
           for (const text of queries) {

@@ -53,7 +53,7 @@ export interface Bm25Tuning {
    * derived forms: `apartment` → `housing`, `rental` → `renting`, `lease`), each at
    * `relatedWordsWeight`. Words the catalog uses are never expanded, so this only adds
    * matches where there were none. Needs the `'stem'` analyzer (the table holds stems);
-   * the table (about 2 MB, shipped in the package) is read on the first query that
+   * the table (shipped in the package) is read on the first query that
    * needs it. `false` turns it off.
    */
   relatedWords: boolean;

@@ -44,14 +44,19 @@ const failed = (text: string): CallToolResult => ({
 const str = (description: string) => ({ type: 'string', description });
 const PAGE = 10;
 
-function tool(
-  name: string,
-  description: string,
-  properties: Record<string, unknown>,
-  required: string[],
-  run: (args: Args) => CallToolResult,
-  readOnly = true,
-): FixtureTool {
+/** A tool of a fixture server: its definition's parts and what a call answers. */
+interface ToolSpec {
+  name: string;
+  description: string;
+  properties: Record<string, unknown>;
+  required: string[];
+  run: (args: Args) => CallToolResult;
+  /** @defaultValue true */
+  readOnly?: boolean;
+}
+
+function tool(spec: ToolSpec): FixtureTool {
+  const { name, description, properties, required, run, readOnly = true } = spec;
   return {
     name,
     description,
@@ -101,70 +106,74 @@ function exportPage(args: Args): CallToolResult {
 
 const SERVERS: Record<string, () => FixtureTool[]> = {
   people: () => [
-    tool(
-      'directory_get_person',
-      'Get one person of the company directory by id. Answers { id, name, title, team, manager (a person id, or null), office: { city, floor, desk }, contact, employment, skills, bio }.',
-      { id: str('Person id, e.g. P07') },
-      ['id'],
-      (args) => found(people(), args['id'], 'person'),
-    ),
-    tool(
-      'orders_get_order',
-      'Get one internal purchase order by id. Answers { id, placed_by (a person id), placed_at, lines, status }.',
-      { id: str('Order id, e.g. O-1042') },
-      ['id'],
-      (args) => found(orders(), args['id'], 'order'),
-    ),
+    tool({
+      name: 'directory_get_person',
+      description:
+        'Get one person of the company directory by id. Answers { id, name, title, team, manager (a person id, or null), office: { city, floor, desk }, contact, employment, skills, bio }.',
+      properties: { id: str('Person id, e.g. P07') },
+      required: ['id'],
+      run: (args) => found(people(), args['id'], 'person'),
+    }),
+    tool({
+      name: 'orders_get_order',
+      description:
+        'Get one internal purchase order by id. Answers { id, placed_by (a person id), placed_at, lines, status }.',
+      properties: { id: str('Order id, e.g. O-1042') },
+      required: ['id'],
+      run: (args) => found(orders(), args['id'], 'order'),
+    }),
   ],
   crm: () => [
-    tool(
-      'crm_list_customers',
-      `List the CRM's customers, ${PAGE} per page. Answers { customers: [{ id, name, region, segment, account_owner }], next_cursor, total }; pass next_cursor to get the next page (null on the last).`,
-      { cursor: str('The next_cursor of the previous page; omit for the first') },
-      [],
-      (args) => page(customers(), args['cursor'], 'customers'),
-    ),
-    tool(
-      'crm_get_customer',
-      'Get one customer of the CRM by id. Answers { id, name, region, segment, account_owner }.',
-      { id: str('Customer id, e.g. C05') },
-      ['id'],
-      (args) => found(customers(), args['id'], 'customer'),
-    ),
+    tool({
+      name: 'crm_list_customers',
+      description: `List the CRM's customers, ${PAGE} per page. Answers { customers: [{ id, name, region, segment, account_owner }], next_cursor, total }; pass next_cursor to get the next page (null on the last).`,
+      properties: { cursor: str('The next_cursor of the previous page; omit for the first') },
+      required: [],
+      run: (args) => page(customers(), args['cursor'], 'customers'),
+    }),
+    tool({
+      name: 'crm_get_customer',
+      description:
+        'Get one customer of the CRM by id. Answers { id, name, region, segment, account_owner }.',
+      properties: { id: str('Customer id, e.g. C05') },
+      required: ['id'],
+      run: (args) => found(customers(), args['id'], 'customer'),
+    }),
   ],
   billing: () => [
-    tool(
-      'billing_list_invoices',
-      `List every invoice, ${PAGE} per page. Answers { invoices: [{ id, customer_id, amount, currency, status: 'paid' | 'unpaid', due }], next_cursor, total }; pass next_cursor to get the next page (null on the last).`,
-      { cursor: str('The next_cursor of the previous page; omit for the first') },
-      [],
-      (args) => page(invoices(), args['cursor'], 'invoices'),
-    ),
+    tool({
+      name: 'billing_list_invoices',
+      description: `List every invoice, ${PAGE} per page. Answers { invoices: [{ id, customer_id, amount, currency, status: 'paid' | 'unpaid', due }], next_cursor, total }; pass next_cursor to get the next page (null on the last).`,
+      properties: { cursor: str('The next_cursor of the previous page; omit for the first') },
+      required: [],
+      run: (args) => page(invoices(), args['cursor'], 'invoices'),
+    }),
   ],
   exports: () => [
-    tool(
-      'exports_download_events',
-      `Download a day's product event export as CSV text (about 10,000 rows, 1 MB) with the header ${EXPORT_HEADER}. A last line starting with # says which rows came and the next_cursor, if any.`,
-      {
+    tool({
+      name: 'exports_download_events',
+      description: `Download a day's product event export as CSV text (about 10,000 rows, 1 MB) with the header ${EXPORT_HEADER}. A last line starting with # says which rows came and the next_cursor, if any.`,
+      properties: {
         day: str('YYYY-MM-DD'),
         cursor: str('The next_cursor of the previous part; omit for the first'),
         max_rows: { type: 'integer', description: 'Rows per part (default: all)' },
       },
-      ['day'],
-      exportPage,
-    ),
+      required: ['day'],
+      run: exportPage,
+    }),
   ],
   tickets: () => [
-    tool(
-      'tickets_create_ticket',
-      'Open a support ticket (a person approves each). Answers { id, title, customer_id, priority, status }.',
-      {
+    tool({
+      name: 'tickets_create_ticket',
+      description:
+        'Open a support ticket (a person approves each). Answers { id, title, customer_id, priority, status }.',
+      properties: {
         title: str('One-line title'),
         customer_id: str('Customer id'),
         priority: { type: 'string', enum: ['low', 'normal', 'high'] },
       },
-      ['title', 'customer_id'],
-      (args) =>
+      required: ['title', 'customer_id'],
+      run: (args) =>
         json({
           id: `TCK-${createHash('sha256').update(String(args['title'])).digest('hex').slice(0, 6)}`,
           title: args['title'],
@@ -172,16 +181,17 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
           priority: args['priority'] ?? 'normal',
           status: 'open',
         }),
-      false,
-    ),
+      readOnly: false,
+    }),
   ],
   inventory: () => [
-    tool(
-      'inventory_check_stock',
-      'Units in stock of one SKU, summed over the warehouses. Answers { sku, units, warehouses }.',
-      { sku: str('e.g. SKU-103') },
-      ['sku'],
-      (args) =>
+    tool({
+      name: 'inventory_check_stock',
+      description:
+        'Units in stock of one SKU, summed over the warehouses. Answers { sku, units, warehouses }.',
+      properties: { sku: str('e.g. SKU-103') },
+      required: ['sku'],
+      run: (args) =>
         args['sku'] === FAILING_SKU
           ? failed(`warehouse W2 did not answer for ${FAILING_SKU}: try again later`)
           : json({
@@ -189,7 +199,7 @@ const SERVERS: Record<string, () => FixtureTool[]> = {
               units: stockOf(String(args['sku'])),
               warehouses: ['W1', 'W2'],
             }),
-    ),
+    }),
   ],
   catalog: () =>
     catalogTools().map((definition) => ({

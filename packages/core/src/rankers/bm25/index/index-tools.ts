@@ -15,26 +15,36 @@ import { planSlots } from './slot-plan.js';
 import type { AnalysedTools } from './tool-analysis.js';
 
 /**
+ * Options of {@link indexTools}.
+ *
+ * @internal
+ */
+export interface IndexToolsOptions {
+  /** An index of this tuning and dictionary to patch, if any. */
+  readonly previous: FieldIndex | undefined;
+  readonly tools: readonly ToolDefinition[];
+  readonly tuning: Bm25Tuning;
+  /** The term ids of the dictionary `analyse` interns into. */
+  readonly terms: ReadonlyMap<string, number>;
+  /** Analyses the tools that arrive, in catalog order (called once). */
+  readonly analyse: (arrivals: readonly ToolDefinition[]) => AnalysedTools;
+  /** Every position where `tools` differs from `previous.tools`, when known. */
+  readonly changed?: readonly number[];
+}
+
+/**
  * Builds the index of a tool list, or patches `previous` (an index of this tuning and
  * dictionary) into it: the tools that left are marked dead and their lengths taken out
  * of the sums, the arrivals put in, the rest shared. Freed slots are not reused: when
  * they would pass the list's size, the previous index is compacted first (from its
  * postings, without analysing anything again).
  *
- * @param terms - the term ids of the dictionary `analyse` interns into
- * @param analyse - analyses the tools that arrive, in catalog order (called once)
- * @param changed - every position where `tools` differs from `previous.tools`, when known
+ * @param options - the list, the previous index and how to analyse (see {@link IndexToolsOptions})
  * @throws what `analyse` throws; the `RangeError` of a typed array beyond the size limit
  * @internal
  */
-export function indexTools(
-  previous: FieldIndex | undefined,
-  tools: readonly ToolDefinition[],
-  tuning: Bm25Tuning,
-  terms: ReadonlyMap<string, number>,
-  analyse: (arrivals: readonly ToolDefinition[]) => AnalysedTools,
-  changed?: readonly number[],
-): FieldIndex {
+export function indexTools(options: IndexToolsOptions): FieldIndex {
+  const { previous, tools, tuning, terms, analyse, changed } = options;
   const plan = planSlots(previous, tools, tuning, terms, changed);
   const { base, capacity, oldCapacity, replaced, revived } = plan;
   const analysed = analyse(plan.arrivals);

@@ -3,7 +3,7 @@
 
 import { appendPosting, trimPostingBuffer } from '../postings/posting-encoder.js';
 import { FIELD_COUNT, type PostingBuffer } from '../postings/posting-format.js';
-import { fieldFrequency } from '../postings/posting-weights.js';
+import { fieldFrequency, type PostingNorms } from '../postings/posting-weights.js';
 import { appendableBuffer } from './shared-buffer.js';
 import type { Departures } from './slot-fields.js';
 import type { SlotPlan } from './slot-plan.js';
@@ -20,19 +20,6 @@ export interface PostingLists {
   readonly termLast: Int32Array;
   readonly termCount: Uint32Array;
   readonly termCounted: Uint8Array;
-}
-
-/**
- * What decides whether a term makes a posting: its weight under the new index's field
- * weights, `b`s and averages.
- *
- * @internal
- */
-export interface PostingNorms {
-  readonly lengths: Uint16Array;
-  readonly weights: Float64Array;
-  readonly bs: Float64Array;
-  readonly averages: Float64Array;
 }
 
 /**
@@ -72,12 +59,11 @@ export function appendArrivals(
   // Per term: 0 not written yet, 1 appending (room doubles), 2 a new list (trimmed).
   const writing: number[] = [];
   const state = new Uint8Array(vocabulary);
-  const { lengths, weights, bs, averages } = norms;
   for (let a = 0; a < analysed.count; a++) {
     const slot = oldCapacity + a;
     for (let t = termStarts[a]!; t < termStarts[a + 1]!; t++) {
       const packed = frequencies[t]!;
-      const tf = fieldFrequency(packed, lengths, slot * FIELD_COUNT, weights, bs, averages);
+      const tf = fieldFrequency(packed, slot * FIELD_COUNT, norms);
       // A posting is made when its weight is above 0 (with every b in [0, 1] that does
       // not depend on the averages).
       if (!(tf > 0)) continue;

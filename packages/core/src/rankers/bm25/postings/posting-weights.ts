@@ -25,22 +25,28 @@ export function lengthNorm(weight: number, b: number, length: number, average: n
 }
 
 /**
- * A term's BM25F frequency in one slot: its packed field frequencies times the field
- * length norms under `averages`.
+ * What decides whether a term makes a posting: its weight under the new index's field
+ * weights, `b`s and averages.
  *
- * @param lengths - per slot and field, the field lengths
- * @param at - where the slot's lengths start in `lengths`
+ * @internal
+ */
+export interface PostingNorms {
+  readonly lengths: Uint16Array;
+  readonly weights: Float64Array;
+  readonly bs: Float64Array;
+  readonly averages: Float64Array;
+}
+
+/**
+ * A term's BM25F frequency in one slot: its packed field frequencies times the field
+ * length norms under `norms.averages`.
+ *
+ * @param at - where the slot's lengths start in `norms.lengths`
  * @throws nothing
  * @internal
  */
-export function fieldFrequency(
-  frequencies: number,
-  lengths: Uint16Array,
-  at: number,
-  weights: Float64Array,
-  bs: Float64Array,
-  averages: Float64Array,
-): number {
+export function fieldFrequency(frequencies: number, at: number, norms: PostingNorms): number {
+  const { lengths, weights, bs, averages } = norms;
   let tf = 0;
   for (let f = 0, bits = frequencies; bits !== 0; f++, bits >>>= FREQUENCY_BITS) {
     tf += (bits & MAX_FREQUENCY) * lengthNorm(weights[f]!, bs[f]!, lengths[at + f]!, averages[f]!);

@@ -23,21 +23,30 @@ export interface LearnedSlots {
 }
 
 /**
+ * What {@link addLearnedScores} reads and writes: one per searcher, made with the index.
+ *
+ * @internal
+ */
+export interface LearnedPass {
+  readonly index: LearnedSlots;
+  readonly scratch: SearchScratch;
+  /** The field's weight (`learnedWeight`). */
+  readonly weight: number;
+  /** The count at which a term gives half its weight. */
+  readonly saturation: number;
+  /** A term's document frequency in the index's text. */
+  readonly textFrequency: (id: number) => number;
+}
+
+/**
  * Adds the learned field's scores of a query to the slots.
  *
- * @param weight - the field's weight (`learnedWeight`)
- * @param saturation - the count at which a term gives half its weight
+ * @param pass - what the pass reads and writes, the same for every query of an index
  * @throws nothing
  * @internal
  */
-export function addLearnedScores(
-  plan: QueryPlan,
-  index: LearnedSlots,
-  scratch: SearchScratch,
-  weight: number,
-  saturation: number,
-  textFrequency: (id: number) => number,
-): void {
+export function addLearnedScores(plan: QueryPlan, pass: LearnedPass): void {
+  const { index, scratch, weight, saturation, textFrequency } = pass;
   const { learned, alive, n } = index;
   if (learned.size === 0 || !(weight > 0)) return;
   const seen: string[] = [];

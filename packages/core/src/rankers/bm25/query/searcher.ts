@@ -12,27 +12,36 @@ import type { Bm25Tuning } from '../tuning.js';
 import { DeprecationPass } from './deprecation-pass.js';
 import { FloorPass } from './floor-pass.js';
 import { type GroupBoostWay, GroupPass } from './group-pass.js';
-import { addLearnedScores } from './learned-pass.js';
+import { addLearnedScores, type LearnedPass } from './learned-pass.js';
 import { exactNamesFirst, namesContaining } from './name-matches.js';
 import { ProximityPass } from './proximity-pass.js';
 import { expansionsFor } from './query-expansion.js';
 import { type PlanContext, planQuery } from './query-plan.js';
 import type { SearchScratch } from './search-scratch.js';
-import { scoreTerms } from './term-pass.js';
+import { scoreTerms, type TermPass } from './term-pass.js';
 import { topK } from './top-k.js';
 
 /** How many of the best slots before the group lift settle it (see `GroupPass.fromLeaders`). */
 const LEADERS = 32;
 
 /**
- * Options of {@link createSearcher} for tests.
+ * Options of {@link createSearcher}.
  *
  * @internal
  */
 export interface SearcherOptions {
-  /** The leaders that settle the group boost; 0 for the full passes. @defaultValue 32 */
+  readonly analyzer: Analyzer;
+  readonly tuning: Bm25Tuning;
+  /** The part-of-speech weights per query text, shared by the indexes of a ranker. */
+  readonly posCache: Map<string, Map<string, number>>;
+  /** The per-slot arrays of searches, shared by the indexes of a ranker. */
+  readonly scratch: SearchScratch;
+  /**
+   * For tests: the leaders that settle the group boost; 0 for the full passes.
+   * @defaultValue 32
+   */
   leaders?: number;
-  /** Told which way each search with a group boost went. */
+  /** For tests: told which way each search with a group boost went. */
   onGroupBoost?: (way: GroupBoostWay) => void;
 }
 
@@ -40,19 +49,11 @@ export interface SearcherOptions {
  * The searcher of an index: a {@link RankerIndex} whose searches (synchronous) use the
  * ranker's scratch arrays, grown to the index.
  *
- * @param posCache - the part-of-speech weights per query text, shared by the indexes of a ranker
- * @param scratch - the per-slot arrays of searches, shared by the indexes of a ranker
- * @param options - for tests: the leaders that settle the group boost
+ * @param options - what the searches share across a ranker's indexes (see {@link SearcherOptions})
  * @internal
  */
-export function createSearcher(
-  index: FieldIndex,
-  analyzer: Analyzer,
-  tuning: Bm25Tuning,
-  posCache: Map<string, Map<string, number>>,
-  scratch: SearchScratch,
-  options: SearcherOptions = {},
-): RankerIndex {
+export function createSearcher(index: FieldIndex, options: SearcherOptions): RankerIndex {
+  const { analyzer, tuning, posCache, scratch } = options;
   const { n, capacity, position } = index;
   const vocabulary = index.termLength.length;
   // Document frequencies, counted from the postings where a patch left them unknown.
@@ -83,6 +84,14 @@ export function createSearcher(
           options.onGroupBoost,
         )
       : undefined;
+  const termPass: TermPass = { index, df, weights, scratch, marking: proximity !== undefined };
+  const learnedPass: LearnedPass = {
+    index,
+    scratch,
+    weight: tuning.learnedWeight,
+    saturation: tuning.learnedSaturation,
+    textFrequency: df,
+  };
   // The tools whose description says they are deprecated (usually none): planned on the
   // first search, so that building or patching an index reads no more tools.
   let deprecation: DeprecationPass | undefined | null =
@@ -96,9 +105,9 @@ export function createSearcher(
   /** The best `k` slots of a query. */
   const bestSlots = (query: string, k: number): number[] => {
     const plan = planQuery(query, planContext);
-    scoreTerms(plan, index, df, weights, scratch, proximity !== undefined);
+    scoreTerms(plan, termPass);
     proximity?.add(plan, scratch);
-    addLearnedScores(plan, index, scratch, tuning.learnedWeight, tuning.learnedSaturation, df);
+    addLearnedScores(plan, learnedPass);
     if (deprecation === undefined) {
       deprecation = DeprecationPass.plan(index, tuning.deprecatedWeight) ?? null;
     }

@@ -19,24 +19,32 @@ export interface TermPostings extends ScoredSlots {
 }
 
 /**
+ * What {@link scoreTerms} reads and writes: one per searcher, made with the index.
+ *
+ * @internal
+ */
+export interface TermPass {
+  readonly index: TermPostings;
+  /** A term's document frequency in the index. */
+  readonly df: (id: number) => number;
+  readonly weights: PostingWeights;
+  readonly scratch: SearchScratch;
+  /** Whether proximity needs the marks. */
+  readonly marking: boolean;
+}
+
+/**
  * Adds each planned term's weight to the slots holding it: its idf times its factor,
  * counted once however often the query repeats it (repeats in long queries are not
  * evidence). Terms of proximity pairs mark the slots holding them in their
  * descriptions, for the pairs' intersections.
  *
- * @param df - a term's document frequency in the index
- * @param marking - whether proximity needs the marks
+ * @param pass - what the pass reads and writes, the same for every query of an index
  * @throws nothing
  * @internal
  */
-export function scoreTerms(
-  plan: QueryPlan,
-  index: TermPostings,
-  df: (id: number) => number,
-  weights: PostingWeights,
-  scratch: SearchScratch,
-  marking: boolean,
-): void {
+export function scoreTerms(plan: QueryPlan, pass: TermPass): void {
+  const { index, df, weights, scratch, marking } = pass;
   const { ids, factors, paired } = plan;
   for (let q = 0; q < ids.length; q++) {
     const id = ids[q]!;

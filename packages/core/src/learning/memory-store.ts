@@ -43,11 +43,13 @@ class MemoryLearningStore implements LearningStore {
 
   export(profile?: string): LearningExport {
     const profiles: Record<string, Record<string, LearnedTerms>> = {};
-    for (const [name, state] of this.profiles) {
+    // By name, and only the profiles that hold terms, as every store exports them.
+    for (const name of [...this.profiles.keys()].sort(byName)) {
       if (profile !== undefined && name !== profile) continue;
-      this.decayed(state);
+      const learned = this.decayed(this.profiles.get(name)!).learnedTerms();
+      if (learned.size === 0) continue;
       const tools: Record<string, LearnedTerms> = {};
-      for (const [tool, terms] of state.learnedTerms()) tools[tool] = { ...terms };
+      for (const tool of [...learned.keys()].sort(byName)) tools[tool] = { ...learned.get(tool) };
       profiles[name] = tools;
     }
     return { format: 'tool-search-learning', version: 1, profiles };
@@ -124,6 +126,8 @@ class MemoryLearningStore implements LearningStore {
 }
 
 const EMPTY: ReadonlyMap<string, LearnedTerms> = new Map();
+
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Creates a learning store in memory: per profile, per tool, the analysed terms of the

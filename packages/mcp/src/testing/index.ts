@@ -1,6 +1,6 @@
 /**
  * The conformance suite of a gateway store: `testGatewayStore` checks a
- * {@link GatewayStore} of your own (a database of your choice) against the contract
+ * `GatewayStore` of your own (a database of your choice) against the contract
  * that the memory and Redis stores keep, in vitest (an optional peer dependency of this
  * entry).
  *

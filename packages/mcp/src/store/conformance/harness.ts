@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import type { GatewayStore, PendingApproval, StoredAuditRecord, StoredSession } from '../types.js';
 
-/** Options of {@link testGatewayStore}. */
+/** Options of `testGatewayStore`. */
 export interface TestGatewayStoreOptions {
   /**
    * Opens a fresh, empty store: every test opens its own. `namespace` is a fresh name per

@@ -1,4 +1,5 @@
 import { afterEach, describe } from 'vitest';
+import type { GatewayStore } from '../types.js';
 import { exchangeChecks } from './exchange.js';
 import { StoreHarness, type TestGatewayStoreOptions } from './harness.js';
 import { learningChecks } from './learning.js';

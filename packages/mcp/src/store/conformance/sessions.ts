@@ -2,7 +2,7 @@
 
 import { expect, it } from 'vitest';
 import type { GatewayStore, StoreSessionLimits } from '../types.js';
-import { type StoreHarness, sampleSession, sleep } from './harness.js';
+import { type StoreHarness, sampleAudit, sampleSession, sleep } from './harness.js';
 
 const message = (method: string) => ({ jsonrpc: '2.0' as const, method });
 const answer = (sessionId: string, id: string) => ({
@@ -20,6 +20,21 @@ export function sessionChecks(kit: StoreHarness): void {
     expect(typeof store.shared).toBe('boolean');
     expect(typeof store.location).toBe('string');
     await expect(store.ping()).resolves.toBeUndefined();
+  });
+
+  it('closes twice without error, and lets go of a follower of the audit trail when it closes', async () => {
+    const store = await kit.open();
+    await store.appendAudit(sampleAudit('one'));
+    const [last] = await store.readAudit({ count: 1 });
+    const following = store.readAudit({ after: last!.id, count: 10, blockMs: 20_000 }).then(
+      () => 'settled',
+      () => 'settled',
+    );
+    await sleep(100);
+    await store.close();
+    await store.close();
+    const hung = sleep(5_000).then(() => 'still waiting after 5 s of a 20 s block');
+    expect(await Promise.race([following, hung])).toBe('settled');
   });
 
   it('keeps a session record as it was put, replaces it when put again, and knows no other', async () => {

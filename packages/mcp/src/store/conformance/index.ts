@@ -25,7 +25,7 @@ export type { TestGatewayStoreOptions } from './harness.js';
  * caps, bounds per tool and in all, decay, views, export and import). For a store that
  * says it is `shared`, the suite opens a second store on the same namespace as a second
  * replica and checks that each sees and races the other's writes. Some checks wait for a
- * ttl or an idle clock (about a second each).
+ * ttl or an idle clock, with room for a loaded machine (about 6 s in all).
  *
  * Call it at the top level of a test file.
  *

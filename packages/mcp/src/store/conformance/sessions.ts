@@ -74,11 +74,11 @@ export function sessionChecks(kit: StoreHarness): void {
 
   it('expires a session not touched within its ttl; a touch restarts its clock; ttl 0 keeps it', async () => {
     const store = await kit.open();
-    await store.putSession(sampleSession('touched'), 400);
-    await store.putSession(sampleSession('idle'), 400);
+    await store.putSession(sampleSession('touched'), 1_000);
+    await store.putSession(sampleSession('idle'), 1_000);
     await store.putSession(sampleSession('forever'), 0);
     expect(await store.touchSession('touched', 'token-a', 60_000)).toBe(true);
-    await sleep(800);
+    await sleep(1_500);
     expect(await store.getSession('touched')).toBeDefined();
     expect(await store.getSession('forever')).toBeDefined();
     expect(await store.getSession('idle')).toBeUndefined();
@@ -88,14 +88,14 @@ export function sessionChecks(kit: StoreHarness): void {
 
   it('ends the approvals, events and open questions of a session with its record when it expires', async () => {
     const store = await kit.open();
-    await store.putSession(sampleSession('short'), 300);
+    await store.putSession(sampleSession('short'), 1_000);
     await store.rememberApproval('short', 'fs/write');
     const event = await store.appendEvent('short', 'stream', message('one'));
     await store.appendEvent('short', 'stream', message('two'));
     await store.openQuestion({ sessionId: 'short', questionId: 'q-1', replica: 'r' });
     const stop = await store.subscribe('r', () => {});
     expect(await store.hasApproval('short', 'fs/write')).toBe(true);
-    await sleep(700);
+    await sleep(1_500);
     expect(await store.hasApproval('short', 'fs/write')).toBe(false);
     expect(await store.eventsAfter('short', event)).toBeUndefined();
     expect(await store.routeAnswer(answer('short', 'q-1'))).toBe('unknown');
@@ -159,17 +159,17 @@ export function sessionChecks(kit: StoreHarness): void {
     // A gateway passes one idleMs to every call: idleMs 0 gets a store of its own.
     const forever = await kit.open();
     const store = await kit.open();
-    const limits = { maxSessions: 100, maxPerPrincipal: 2, idleMs: 1_000 };
+    const limits = { maxSessions: 100, maxPerPrincipal: 2, idleMs: 2_000 };
     const never = { maxSessions: 100, maxPerPrincipal: 1, idleMs: 0 };
     await store.putSession(sampleSession('kept', 'p'), 60_000);
     expect(await store.admitSession('kept', 'p', limits)).toEqual({ ok: true });
     // Admitted, but its record is gone (or never stored): a touch finds nothing to keep.
     expect(await store.admitSession('gone', 'p', limits)).toEqual({ ok: true });
     expect(await forever.admitSession('old', 'q', never)).toEqual({ ok: true });
-    await sleep(600);
+    await sleep(1_200);
     expect(await store.touchSession('kept', 'p', 60_000)).toBe(true);
     expect(await store.touchSession('gone', 'p', 60_000)).toBe(false);
-    await sleep(600);
+    await sleep(1_200);
     expect(await store.admitSession('new', 'p', limits)).toEqual({ ok: true });
     expect(await store.admitSession('more', 'p', limits)).toEqual({
       ok: false,

@@ -102,6 +102,8 @@ export {
 } from './formats.js';
 export type { LearningExport } from './learning/learning-export.js';
 export { learningExportSchema } from './learning/learning-export.js';
+export type { LearningRules } from './learning/learning-rules.js';
+export { createLearningRules } from './learning/learning-rules.js';
 export type { LearningSession, LearningSessionOptions } from './learning/learning-session.js';
 export { createLearningSession } from './learning/learning-session.js';
 export type {

@@ -1,11 +1,28 @@
 /**
- * What the sibling `@tool-search/*` packages share with core but users do not need:
- * the bridge tool names (users import them from `@tool-search/bridge`), the length a
- * search hit's description is cut to, the registration of a list (its names checked and
- * mapped in the caller's catalog cache), the list comparisons, the patch threshold and
- * the versioned map shared by every memo of tool lists, the one-line rendering of a thrown value, the plain-record check (`isRecord`), the
- * model-facing JSON that token estimates count, and the loader of the shipped
- * related-words table (the package check proves the table is in the tarball with it).
+ * What the sibling `@tool-search/*` packages share with core but users do not need.
+ * Exactly these, each with the packages that import it:
+ *
+ * - `BRIDGE_TOOL_NAMES`, `isBridgeToolName`, `TOOL_SEARCH`, `TOOL_DESCRIBE`, `TOOL_CALL`:
+ *   the bridge tool names (users import them from `@tool-search/bridge`); bridge,
+ *   providers, code, mcp, ai-sdk.
+ * - `SEARCH_HIT_DESCRIPTION_LENGTH`: the length a search hit's description is cut to; bridge.
+ * - `registerToolList`: the registration of a list in the caller's catalog cache (its
+ *   names checked and mapped); bridge.
+ * - `differences`, `sameTools`, `PATCH_SHARE`: the list comparisons and the patch
+ *   threshold; bridge, mcp.
+ * - `VersionedMap`: the versioned map shared by every memo of tool lists; bridge.
+ * - `applyToolLoading`: a server's `toolLoading` applied to its tools; bridge.
+ * - `callSucceeded`: whether a dispatched call's outcome counts as a success; bridge,
+ *   providers, mcp.
+ * - `learningOf`: the learning state of an assembly, which the bridge and the providers'
+ *   client mode note searches and calls into.
+ * - `describeError`: the one-line rendering of a thrown value; `isRecord` and `ownValue`:
+ *   the plain-record checks; most packages.
+ * - `modelFacingJson`: the model-facing JSON that token estimates count; tools/bench.
+ * - `loadRelatedWords`: the loader of the shipped related-words table; the package check
+ *   (tools/scripts) proves with it that the table is in the tarball.
+ *
+ * The rules of learning from use are public (`createLearningRules`), not here.
  *
  * Not a public API: any release may change or remove what is here, so import it only
  * from a `@tool-search/*` package of the same version.
@@ -25,20 +42,9 @@ export {
 } from './classify.js';
 export { describeError } from './errors.js';
 export { isRecord, ownValue } from './is-record.js';
-export { parseLearningExport } from './learning/learning-export.js';
-export { LearningSessionState, learningOf } from './learning/learning-session.js';
-export {
-  checkLimits as checkLearningLimits,
-  distinctTerms as distinctLearnedTerms,
-  tokenHash as learningTokenHash,
-} from './learning/memory-store.js';
-export { learnedTermsView, MIN_COUNT as MIN_LEARNED_COUNT } from './learning/profile-learning.js';
-export { warnEach } from './logger.js';
-export type { RelatedWords } from './related-words.js';
+export { learningOf } from './learning/learning-session.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
 export { differences, PATCH_SHARE, sameTools } from './tool-list.js';
-export type { LoadingInput } from './tool-loading.js';
-export { applyToolLoading, toolLoadingOf } from './tool-loading.js';
-export type { VersionSetter } from './versioned-map.js';
+export { applyToolLoading } from './tool-loading.js';
 export { VersionedMap } from './versioned-map.js';

@@ -2,16 +2,13 @@
 // bounded per tool and in all. One store per process (or per gateway replica, when a
 // shared store is not configured); it holds nothing but terms, counts and token hashes.
 
-import { ToolSearchError } from '../errors.js';
-import { sha256Base64url } from '../sha256.js';
-import { parseLearningExport } from './learning-export.js';
-import {
-  DEFAULT_LEARNING_LIMITS,
-  type LearnedPair,
-  type LearnedTerms,
-  type LearningExport,
-  type LearningLimits,
-  type LearningStore,
+import { createLearningRules, type LearningRules } from './learning-rules.js';
+import type {
+  LearnedPair,
+  LearnedTerms,
+  LearningExport,
+  LearningLimits,
+  LearningStore,
 } from './learning-types.js';
 import { ProfileLearning } from './profile-learning.js';
 
@@ -23,24 +20,21 @@ export interface MemoryLearningStoreOptions {
   now?: () => number;
 }
 
-/** Past the bound in all, the lightest share of the terms is forgotten at once. */
-const PRUNE_SHARE = 0.1;
-
 class MemoryLearningStore implements LearningStore {
   private readonly profiles = new Map<string, ProfileLearning>();
   private entries = 0;
 
   constructor(
-    private readonly limits: LearningLimits,
+    private readonly rules: LearningRules,
     private readonly now: () => number,
   ) {}
 
   add(pair: LearnedPair): boolean {
-    const terms = distinctTerms(pair.terms, this.limits.maxTermsPerQuery);
+    const terms = this.rules.termsOf(pair.terms);
     if (terms.length === 0 || typeof pair.tool !== 'string' || pair.tool === '') return false;
     const profile = this.profileOf(pair.profile, true)!;
-    const token = pair.token === undefined ? undefined : tokenHash(pair.token);
-    return this.counted(profile, () => profile.add(pair.tool, terms, token, 1, this.limits)) > 0;
+    const token = pair.token === undefined ? undefined : this.rules.tokenKey(pair.token);
+    return this.counted(profile, () => profile.add(pair.tool, terms, token, 1)) > 0;
   }
 
   learnedTerms(profile: string): ReadonlyMap<string, LearnedTerms> {
@@ -49,23 +43,25 @@ class MemoryLearningStore implements LearningStore {
 
   export(profile?: string): LearningExport {
     const profiles: Record<string, Record<string, LearnedTerms>> = {};
-    for (const [name, state] of this.profiles) {
+    // By name, and only the profiles that hold terms, as every store exports them.
+    for (const name of [...this.profiles.keys()].sort(byName)) {
       if (profile !== undefined && name !== profile) continue;
-      this.decayed(state);
+      const learned = this.decayed(this.profiles.get(name)!).learnedTerms();
+      if (learned.size === 0) continue;
       const tools: Record<string, LearnedTerms> = {};
-      for (const [tool, terms] of state.learnedTerms()) tools[tool] = { ...terms };
+      for (const tool of [...learned.keys()].sort(byName)) tools[tool] = { ...learned.get(tool) };
       profiles[name] = tools;
     }
     return { format: 'tool-search-learning', version: 1, profiles };
   }
 
   import(data: unknown): void {
-    const parsed = parseLearningExport(data);
+    const parsed = this.rules.parseExport(data);
     for (const [name, tools] of Object.entries(parsed.profiles)) {
       const profile = this.profileOf(name, true)!;
       for (const [tool, terms] of Object.entries(tools)) {
         for (const [term, count] of Object.entries(terms)) {
-          this.counted(profile, () => profile.add(tool, [term], undefined, count, this.limits));
+          this.counted(profile, () => profile.add(tool, [term], undefined, count));
         }
       }
     }
@@ -87,22 +83,18 @@ class MemoryLearningStore implements LearningStore {
     let state = this.profiles.get(name);
     if (state === undefined) {
       if (!create) return undefined;
-      state = new ProfileLearning(this.stepNow());
+      state = new ProfileLearning(this.rules.stepOf(this.now()), this.rules);
       this.profiles.set(name, state);
     }
     return this.decayed(state);
   }
 
-  private stepNow(): number {
-    return Math.floor(this.now() / this.limits.decayStepMs);
-  }
-
   // The profile's counts decayed to the current step (a no-op within a step).
   private decayed(state: ProfileLearning): ProfileLearning {
-    const step = this.stepNow();
+    const step = this.rules.stepOf(this.now());
     if (step > state.step) {
-      const elapsed = (step - state.step) * this.limits.decayStepMs;
-      this.counted(state, () => state.decay(0.5 ** (elapsed / this.limits.halfLifeMs)));
+      const factor = this.rules.decayFactor(step - state.step);
+      this.counted(state, () => state.decay(factor));
       state.step = step;
     }
     return state;
@@ -113,7 +105,7 @@ class MemoryLearningStore implements LearningStore {
     const before = state.entries;
     const result = change();
     this.entries += state.entries - before;
-    if (this.entries > this.limits.maxEntries) this.prune();
+    if (this.entries > this.rules.limits.maxEntries) this.prune();
     return result;
   }
 
@@ -123,9 +115,7 @@ class MemoryLearningStore implements LearningStore {
     for (const state of this.profiles.values()) {
       for (const [, , count] of state.counts()) counts.push(count);
     }
-    counts.sort((a, b) => a - b);
-    const drop = Math.max(1, Math.ceil(counts.length * PRUNE_SHARE));
-    const threshold = counts[Math.min(drop, counts.length) - 1]!;
+    const threshold = this.rules.pruneThreshold(counts);
     this.entries = 0;
     for (const [name, state] of this.profiles) {
       state.dropAtMost(threshold);
@@ -137,54 +127,7 @@ class MemoryLearningStore implements LearningStore {
 
 const EMPTY: ReadonlyMap<string, LearnedTerms> = new Map();
 
-/**
- * The distinct terms of a query, its first `max` (strings of 1 to 64 characters).
- *
- * @internal
- */
-export function distinctTerms(terms: readonly string[], max: number): string[] {
-  const out: string[] = [];
-  if (!Array.isArray(terms)) return out;
-  for (const term of terms) {
-    if (typeof term !== 'string' || term === '' || term.length > 64) continue;
-    if (!out.includes(term)) out.push(term);
-    if (out.length >= max) break;
-  }
-  return out;
-}
-
-/**
- * What a store keeps of a token: a hash (16 characters of base64url), never the token.
- *
- * @internal
- */
-export function tokenHash(token: string): string {
-  return sha256Base64url(token).slice(0, 16);
-}
-
-/**
- * The limits with the defaults filled in.
- *
- * @throws {@link ToolSearchError} `invalid_argument` for a limit that is unknown or not a positive finite number
- * @internal
- */
-export function checkLimits(limits: Partial<LearningLimits>): LearningLimits {
-  const resolved = { ...DEFAULT_LEARNING_LIMITS };
-  for (const [key, value] of Object.entries(limits)) {
-    if (value === undefined) continue;
-    if (!(key in DEFAULT_LEARNING_LIMITS)) {
-      throw new ToolSearchError('invalid_argument', `Unknown learning limit '${key}'.`);
-    }
-    if (typeof value !== 'number' || !(value > 0) || !Number.isFinite(value)) {
-      throw new ToolSearchError(
-        'invalid_argument',
-        `Learning limit '${key}' must be a positive finite number, got ${String(value)}.`,
-      );
-    }
-    resolved[key as keyof LearningLimits] = value;
-  }
-  return resolved;
-}
+const byName = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Creates a learning store in memory: per profile, per tool, the analysed terms of the
@@ -205,5 +148,5 @@ export function checkLimits(limits: Partial<LearningLimits>): LearningLimits {
  * @throws {@link ToolSearchError} `invalid_argument` for a limit that is unknown or not a positive finite number
  */
 export function createMemoryLearningStore(options: MemoryLearningStoreOptions = {}): LearningStore {
-  return new MemoryLearningStore(checkLimits(options.limits ?? {}), options.now ?? Date.now);
+  return new MemoryLearningStore(createLearningRules(options.limits), options.now ?? Date.now);
 }

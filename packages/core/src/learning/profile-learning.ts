@@ -2,10 +2,9 @@
 // each token contributed to it (by a hash of the token), with the per-tool bound. The
 // views handed to catalogs are frozen and kept until their tool changes.
 
+import type { LearningRules } from './learning-rules.js';
 import type { LearnedTerms } from './learning-types.js';
 
-/** A count below this is forgotten (after decay). */
-export const MIN_COUNT = 0.05;
 /** The most distinct tokens whose contributions one term of one tool remembers. */
 const MAX_TOKENS_PER_TERM = 64;
 
@@ -39,7 +38,10 @@ export class ProfileLearning {
   /** The decay step the counts are at. */
   step: number;
 
-  constructor(step: number) {
+  constructor(
+    step: number,
+    private readonly rules: LearningRules,
+  ) {
     this.step = step;
   }
 
@@ -48,22 +50,18 @@ export class ProfileLearning {
    *
    * @returns how many terms were counted
    */
-  add(
-    tool: string,
-    terms: readonly string[],
-    token: string | undefined,
-    amount: number,
-    limits: { tokenCap: number; tokenToolCap: number; maxTermsPerTool: number },
-  ): number {
+  add(tool: string, terms: readonly string[], token: string | undefined, amount: number): number {
+    const { limits } = this.rules;
     let entry = this.tools.get(tool);
     let counted = 0;
     for (const term of terms) {
       let count = entry?.terms.get(term);
       let given = amount;
       if (token !== undefined) {
-        const before = count?.tokens?.get(token) ?? 0;
-        const toolBefore = entry?.tokens.get(token) ?? 0;
-        given = Math.min(amount, limits.tokenCap - before, limits.tokenToolCap - toolBefore);
+        given = this.rules.tokenShare(amount, {
+          term: count?.tokens?.get(token) ?? 0,
+          tool: entry?.tokens.get(token) ?? 0,
+        });
         if (!(given > 0)) continue;
         if (count === undefined && (entry?.terms.size ?? 0) >= limits.maxTermsPerTool) {
           // A token's first word for a full tool only displaces a term as light as it.
@@ -97,12 +95,12 @@ export class ProfileLearning {
     return counted;
   }
 
-  /** Multiplies every count by `factor`, forgetting those that fall below {@link MIN_COUNT}. */
+  /** Multiplies every count by `factor`, forgetting those that fall below the rules' `minCount`. */
   decay(factor: number): void {
     for (const [tool, entry] of this.tools) {
       for (const [term, count] of entry.terms) {
         count.count *= factor;
-        if (count.count < MIN_COUNT) {
+        if (count.count < this.rules.minCount) {
           entry.terms.delete(term);
           this.entries -= 1;
           continue;
@@ -140,7 +138,7 @@ export class ProfileLearning {
     if (this.snapshot !== undefined) return this.snapshot;
     const map = new Map<string, LearnedTerms>();
     for (const [tool, entry] of this.tools) {
-      entry.view ??= viewOf(entry);
+      entry.view ??= this.rules.view([...entry.terms].map(([term, count]) => [term, count.count]));
       map.set(tool, entry.view);
     }
     this.snapshot = map;
@@ -172,26 +170,4 @@ function lightest(entry: ToolTerms): number {
   let least = Number.POSITIVE_INFINITY;
   for (const count of entry.terms.values()) least = Math.min(least, count.count);
   return least;
-}
-
-function viewOf(entry: ToolTerms): LearnedTerms {
-  return learnedTermsView([...entry.terms].map(([term, count]) => [term, count.count]));
-}
-
-/**
- * The frozen view of one tool's terms a catalog is handed: heaviest first, then by term,
- * so that the same terms give the same object shape.
- *
- * @throws nothing
- * @internal
- */
-export function learnedTermsView(counts: Array<[term: string, count: number]>): LearnedTerms {
-  const view: Record<string, number> = Object.create(null);
-  counts.sort((a, b) => b[1] - a[1] || compare(a[0], b[0]));
-  for (const [term, count] of counts) view[term] = count;
-  return Object.freeze(view);
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

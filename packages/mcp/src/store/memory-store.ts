@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createMemoryLearningStore, type LearningStore } from '@tool-search/core';
+import { readAuditEntry } from './audit-record.js';
 import {
   type AnswerRouting,
   type AuditEntry,
@@ -31,6 +32,10 @@ type StoredEvent = { id: string; streamId: string; message: JSONRPCMessage };
 
 const expiry = (ttlMs: number) => (ttlMs > 0 ? Date.now() + ttlMs : Number.POSITIVE_INFINITY);
 
+// What the store keeps and hands out are copies, as a shared store's are: a caller that
+// changes a value it put or read changes nothing stored.
+const copy = <T>(value: T): T => structuredClone(value);
+
 /** The records of one memory store, and what each store method does to them. */
 class MemoryRecords {
   readonly sessions = new Map<string, Expiring<StoredSession>>();
@@ -38,7 +43,8 @@ class MemoryRecords {
   readonly events = new Map<string, StoredEvent[]>();
   // principal → session id → last seen; the caps count these.
   readonly admitted = new Map<string, Map<string, number>>();
-  readonly audit: AuditEntry[] = [];
+  // The records as JSON, as a shared store keeps them: written once per call, read rarely.
+  readonly audit: { id: string; text: string }[] = [];
   readonly auditWaiters = new Set<() => void>();
   // replica → who hears the answers to its questions
   readonly listeners = new Map<string, Set<(routed: RoutedMessage) => void>>();
@@ -57,16 +63,31 @@ class MemoryRecords {
     const entry = this.sessions.get(id);
     if (entry === undefined) return undefined;
     if (entry.expiresAt > Date.now()) return entry;
-    this.sessions.delete(id);
+    this.expire(id);
     return undefined;
+  }
+
+  /**
+   * Forgets a session whose record expired, with its approvals, events and open
+   * questions, which expire with it (its place under the caps goes when idle).
+   * What was kept for a session without a record stays.
+   */
+  expire(id: string): void {
+    const entry = this.sessions.get(id);
+    if (entry === undefined || entry.expiresAt > Date.now()) return;
+    this.sessions.delete(id);
+    this.approvals.delete(id);
+    this.questions.delete(id);
+    this.events.delete(id);
   }
 
   touchSession(id: string, principal: string, ttlMs: number): boolean {
     const entry = this.live(id);
-    if (entry !== undefined) entry.expiresAt = expiry(ttlMs);
+    if (entry === undefined) return false;
+    entry.expiresAt = expiry(ttlMs);
     const held = this.admitted.get(principal);
     if (held?.has(id)) held.set(id, Date.now());
-    return entry !== undefined;
+    return true;
   }
 
   deleteSession(id: string, principal: string): void {
@@ -92,22 +113,25 @@ class MemoryRecords {
   }
 
   rememberApproval(sessionId: string, key: string): void {
+    this.expire(sessionId);
     const keys = this.approvals.get(sessionId) ?? new Set<string>();
     keys.add(key);
     this.approvals.set(sessionId, keys);
   }
 
   appendEvent(sessionId: string, streamId: string, message: JSONRPCMessage): string {
+    this.expire(sessionId);
     this.sequence += 1;
     const id = `${this.sequence}`;
     const list = this.events.get(sessionId) ?? [];
-    list.push({ id, streamId, message });
+    list.push({ id, streamId, message: copy(message) });
     if (list.length > this.eventsPerSession) list.splice(0, list.length - this.eventsPerSession);
     this.events.set(sessionId, list);
     return id;
   }
 
   eventsAfter(sessionId: string, eventId: string) {
+    this.expire(sessionId);
     const list = this.events.get(sessionId) ?? [];
     const index = list.findIndex((event) => event.id === eventId);
     if (index < 0) return undefined;
@@ -117,26 +141,32 @@ class MemoryRecords {
       events: list
         .slice(index + 1)
         .filter((event) => event.streamId === streamId)
-        .map(({ id, message }) => ({ id, message })),
+        .map(({ id, message }) => ({ id, message: copy(message) })),
     };
   }
 
   appendAudit(record: StoredAuditRecord): void {
     this.sequence += 1;
-    this.audit.push({ id: `${this.sequence}`, record });
+    this.audit.push({ id: `${this.sequence}`, text: JSON.stringify(record) });
     if (this.audit.length > this.maxAudit) this.audit.splice(0, this.audit.length - this.maxAudit);
     for (const wake of this.auditWaiters) wake();
   }
 
-  async readAudit({ after, count, blockMs }: Parameters<GatewayStore['readAudit']>[0]) {
+  async readAudit({
+    after,
+    count,
+    blockMs,
+  }: Parameters<GatewayStore['readAudit']>[0]): Promise<AuditEntry[]> {
     const read = () => {
       if (after === undefined) return this.audit.slice(-count);
       const start = this.audit.findIndex((entry) => Number(entry.id) > Number(after));
       return start < 0 ? [] : this.audit.slice(start, start + count);
     };
+    const entries = (found: { id: string; text: string }[]) =>
+      found.map(({ id, text }) => readAuditEntry(id, text));
     const found = read();
     if (found.length > 0 || blockMs === undefined || blockMs <= 0 || after === undefined) {
-      return found;
+      return entries(found);
     }
     await new Promise<void>((resolve) => {
       const wake = () => {
@@ -147,16 +177,18 @@ class MemoryRecords {
       const timer = setTimeout(wake, blockMs);
       this.auditWaiters.add(wake);
     });
-    return read();
+    return entries(read());
   }
 
   openQuestion({ sessionId, questionId, replica }: OpenQuestion): void {
+    this.expire(sessionId);
     const open = this.questions.get(sessionId) ?? new Map<string, string>();
     open.set(questionId, replica);
     this.questions.set(sessionId, open);
   }
 
   routeAnswer(routed: RoutedMessage): AnswerRouting {
+    this.expire(routed.sessionId);
     const id = 'id' in routed.message ? routed.message.id : undefined;
     const open = this.questions.get(routed.sessionId);
     const replica = typeof id === 'string' ? open?.get(id) : undefined;
@@ -180,7 +212,7 @@ class MemoryRecords {
   listPending(): PendingApproval[] {
     const now = Date.now();
     for (const [id, pending] of this.pending) if (pending.expiresAt <= now) this.pending.delete(id);
-    return [...this.pending.values()].sort((a, b) => a.askedAt - b.askedAt);
+    return [...this.pending.values()].sort((a, b) => a.askedAt - b.askedAt).map(copy);
   }
 
   private prune(idleMs: number): void {
@@ -216,13 +248,19 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     location: 'memory',
     ping: async () => {},
     async putSession(session, ttlMs) {
-      memory.sessions.set(session.id, { value: session, expiresAt: expiry(ttlMs) });
+      memory.sessions.set(session.id, { value: copy(session), expiresAt: expiry(ttlMs) });
     },
-    getSession: async (id) => memory.live(id)?.value,
+    async getSession(id) {
+      const entry = memory.live(id);
+      return entry === undefined ? undefined : copy(entry.value);
+    },
     touchSession: async (id, principal, ttlMs) => memory.touchSession(id, principal, ttlMs),
     deleteSession: async (id, principal) => memory.deleteSession(id, principal),
     admitSession: async (id, principal, limits) => memory.admitSession(id, principal, limits),
-    hasApproval: async (sessionId, key) => memory.approvals.get(sessionId)?.has(key) === true,
+    async hasApproval(sessionId, key) {
+      memory.expire(sessionId);
+      return memory.approvals.get(sessionId)?.has(key) === true;
+    },
     rememberApproval: async (sessionId, key) => memory.rememberApproval(sessionId, key),
     appendEvent: async (sessionId, streamId, message) =>
       memory.appendEvent(sessionId, streamId, message),
@@ -236,7 +274,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     routeAnswer: async (routed) => memory.routeAnswer(routed),
     subscribe: async (replica, listener) => memory.subscribe(replica, listener),
     async putPendingApproval(pending) {
-      memory.pending.set(pending.id, structuredClone(pending));
+      memory.pending.set(pending.id, copy(pending));
     },
     listPendingApprovals: async () => memory.listPending(),
     async removePendingApproval(id) {

@@ -1,23 +1,20 @@
-// Learning from use in Redis: core's LearningStore with the memory store's semantics
-// (per profile, per token caps, terms per tool, terms in all, decay in steps), shared by
-// every replica. Changes run as one Lua script each (redis-learning-scripts.ts); reads
-// decay on the fly, so a replica that only reads sees what one that writes would.
+// Learning from use in Redis: core's LearningStore on core's learning rules
+// (`createLearningRules`: per profile, per token caps, terms per tool, terms in all, decay
+// in steps), shared by every replica. Changes run as one Lua script each
+// (redis-learning-scripts.ts), on the numbers the rules give; reads decay on the fly, so a
+// replica that only reads sees what one that writes would.
 
-import type { LearnedPair, LearnedTerms, LearningExport, LearningStore } from '@tool-search/core';
 import {
-  checkLearningLimits,
-  distinctLearnedTerms,
-  learnedTermsView,
-  learningTokenHash,
-  MIN_LEARNED_COUNT,
-  parseLearningExport,
-} from '@tool-search/core/internal';
+  createLearningRules,
+  type LearnedPair,
+  type LearnedTerms,
+  type LearningExport,
+  type LearningRules,
+  type LearningStore,
+} from '@tool-search/core';
 import type { RedisConnections } from './redis-connection.js';
 import { LEARN_ADD_SCRIPT, LEARN_CLEAR_SCRIPT } from './redis-learning-scripts.js';
 import type { LearningStoreOptions } from './types.js';
-
-/** Past the bound in all, the lightest share of the terms is forgotten at once (as in core). */
-const PRUNE_SHARE = 0.1;
 
 /** One tool's terms as last read, and the view handed out for them. */
 interface ToolRead {
@@ -35,8 +32,6 @@ interface ProfileRead {
   map: ReadonlyMap<string, LearnedTerms>;
 }
 
-type Limits = ReturnType<typeof checkLearningLimits>;
-
 class RedisLearningStore implements LearningStore {
   // Per profile, what this replica read last: views stay the same objects until they change.
   private readonly reads = new Map<string, ProfileRead>();
@@ -45,17 +40,17 @@ class RedisLearningStore implements LearningStore {
 
   constructor(
     private readonly redis: RedisConnections,
-    private readonly limits: Limits,
+    private readonly rules: LearningRules,
     private readonly now: () => number,
   ) {
     this.base = redis.keys.learning;
-    this.perStep = 0.5 ** (limits.decayStepMs / limits.halfLifeMs);
+    this.perStep = rules.decayFactor(1);
   }
 
   async add(pair: LearnedPair): Promise<boolean> {
-    const terms = distinctLearnedTerms(pair.terms, this.limits.maxTermsPerQuery);
+    const terms = this.rules.termsOf(pair.terms);
     if (terms.length === 0 || typeof pair.tool !== 'string' || pair.tool === '') return false;
-    const token = pair.token === undefined ? '' : learningTokenHash(pair.token);
+    const token = pair.token === undefined ? '' : this.rules.tokenKey(pair.token);
     const amounts = terms.flatMap((term) => [term, 1]);
     return (await this.change(pair.profile, pair.tool, token, amounts)) > 0;
   }
@@ -74,7 +69,7 @@ class RedisLearningStore implements LearningStore {
       `${this.base}i:${p}`,
     ]);
     const stored = stepText === null || stepText === undefined ? step : Number(stepText);
-    const factor = this.perStep ** Math.max(0, step - stored);
+    const factor = this.rules.decayFactor(Math.max(0, step - stored));
     const tools = new Map<string, ToolRead>();
     const reads: Promise<void>[] = [];
     for (let index = 0; index + 1 < flat.length; index += 2) {
@@ -84,7 +79,7 @@ class RedisLearningStore implements LearningStore {
       if (known !== undefined && known.version === toolVersion) {
         tools.set(
           tool,
-          known.factor === factor ? known : viewed(toolVersion, known.counts, factor),
+          known.factor === factor ? known : this.viewed(toolVersion, known.counts, factor),
         );
         continue;
       }
@@ -92,7 +87,7 @@ class RedisLearningStore implements LearningStore {
         this.redis
           .call<string[]>('reading the learned terms', ['HGETALL', `${this.base}t:${p}:${tool}`])
           .then((terms) => {
-            tools.set(tool, viewed(toolVersion, pairsOf(terms), factor));
+            tools.set(tool, this.viewed(toolVersion, pairsOf(terms), factor));
           }),
       );
     }
@@ -127,7 +122,7 @@ class RedisLearningStore implements LearningStore {
   }
 
   async import(data: unknown): Promise<void> {
-    const parsed = parseLearningExport(data);
+    const parsed = this.rules.parseExport(data);
     for (const [profile, tools] of Object.entries(parsed.profiles)) {
       for (const [tool, terms] of Object.entries(tools)) {
         await this.change(profile, tool, '', Object.entries(terms).flat());
@@ -146,7 +141,16 @@ class RedisLearningStore implements LearningStore {
   }
 
   private stepNow(): number {
-    return Math.floor(this.now() / this.limits.decayStepMs);
+    return this.rules.stepOf(this.now());
+  }
+
+  private viewed(version: string, counts: Array<[string, number]>, factor: number): ToolRead {
+    const decayed: Array<[string, number]> = [];
+    for (const [term, count] of counts) {
+      const value = count * factor;
+      if (Number.isFinite(value) && value >= this.rules.minCount) decayed.push([term, value]);
+    }
+    return { version, counts, factor, view: this.rules.view(decayed) };
   }
 
   private async change(
@@ -155,7 +159,7 @@ class RedisLearningStore implements LearningStore {
     token: string,
     amounts: (string | number)[],
   ): Promise<number> {
-    const { limits } = this;
+    const { limits, minCount, pruneShare } = this.rules;
     const counted = await this.redis.call('recording learned terms', [
       'EVAL',
       LEARN_ADD_SCRIPT,
@@ -165,13 +169,13 @@ class RedisLearningStore implements LearningStore {
       tool,
       this.stepNow(),
       this.perStep,
-      MIN_LEARNED_COUNT,
+      minCount,
       token,
       limits.tokenCap,
       limits.tokenToolCap,
       limits.maxTermsPerTool,
       limits.maxEntries,
-      PRUNE_SHARE,
+      pruneShare,
       ...amounts,
     ]);
     return Number(counted);
@@ -191,18 +195,9 @@ function pairsOf(flat: readonly unknown[]): Array<[string, number]> {
   return pairs;
 }
 
-function viewed(version: string, counts: Array<[string, number]>, factor: number): ToolRead {
-  const decayed: Array<[string, number]> = [];
-  for (const [term, count] of counts) {
-    const value = count * factor;
-    if (Number.isFinite(value) && value >= MIN_LEARNED_COUNT) decayed.push([term, value]);
-  }
-  return { version, counts, factor, view: learnedTermsView(decayed) };
-}
-
 /**
  * The Redis {@link LearningStore} of a Redis gateway store: keys under
- * `<prefix>learning:`, changed by one Lua script each.
+ * `<prefix>learning:`, changed by one Lua script each, on core's `createLearningRules`.
  *
  * @param redis - the store's connections
  * @param options - bounds and decay, as core's memory store takes them
@@ -215,7 +210,7 @@ export function createRedisLearningStore(
 ): LearningStore {
   return new RedisLearningStore(
     redis,
-    checkLearningLimits(options.limits ?? {}),
+    createLearningRules(options.limits),
     options.now ?? Date.now,
   );
 }

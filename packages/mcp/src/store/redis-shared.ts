@@ -30,6 +30,9 @@ export async function appendAudit(
   ]);
 }
 
+/** A Redis stream id, or its first part. */
+const STREAM_ID = /^\d+(-\d+)?$/;
+
 const toAuditEntries = (reply: Reply): AuditEntry[] =>
   entriesOf(reply).map((entry) => readAuditEntry(entry.id, entry.fields.get('record')));
 
@@ -38,6 +41,9 @@ export async function readAudit(
   { after, count, blockMs }: Parameters<GatewayStore['readAudit']>[0],
 ): Promise<AuditEntry[]> {
   const audit = redis.keys.audit;
+  // An id that is no stream id (from a client, or damaged) reads nothing, as a memory
+  // store's does: never a Redis error reported as the store being down.
+  if (after !== undefined && !STREAM_ID.test(after)) return [];
   if (after === undefined) {
     return toAuditEntries(
       await redis.call('reading the audit trail', ['XREVRANGE', audit, '+', '-', 'COUNT', count]),

@@ -159,7 +159,11 @@ export interface GatewayStore {
   /** Remembers an `allow-session` answer for the rest of the session (it expires with it). */
   rememberApproval(sessionId: string, key: string): Promise<void>;
 
-  /** Stores one message of a session's SSE stream; returns its event id. */
+  /**
+   * Stores one message of a session's SSE stream; returns its event id, unique within
+   * the session and in the order of the session's events (another session may use the
+   * same id).
+   */
   appendEvent(sessionId: string, streamId: string, message: JSONRPCMessage): Promise<string>;
   /**
    * The events of the stream of `eventId` after it, oldest first; undefined when the

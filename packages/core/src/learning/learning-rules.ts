@@ -161,8 +161,7 @@ export function createLearningRules(limits: Partial<LearningLimits> = {}): Learn
     minCount: MIN_COUNT,
     pruneShare: PRUNE_SHARE,
     termsOf: (terms: readonly string[]) => distinctTerms(terms, resolved.maxTermsPerQuery),
-    tokenKey: (token: string) =>
-      sha256Base64url(token).slice(0, 16),
+    tokenKey: (token: string) => sha256Base64url(token).slice(0, 16),
     tokenShare: (amount: number, given: { term: number; tool: number }) =>
       Math.min(amount, resolved.tokenCap - given.term, resolved.tokenToolCap - given.tool),
     stepOf: (time: number) => Math.floor(time / resolved.decayStepMs),

@@ -1,14 +1,6 @@
 import type { ToolCall, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import type {
-  ApprovalAdapter,
-  Dispatcher,
-  DispatchResult,
-  DispatchTimeouts,
-  Guardrail,
-  SessionApprovalStore,
-  ToolCallHook,
-} from '@tool-search/hooks';
+import type { Dispatcher, DispatcherOptions, DispatchResult } from '@tool-search/hooks';
 import { createDispatcher } from '@tool-search/hooks';
 import type { ModelMessage, ToolSet } from 'ai';
 
@@ -38,18 +30,13 @@ export interface AiSdkCallContext {
   executionOptions: AiSdkExecutionOptions;
 }
 
-/** The dispatch options of the AI SDK adapter: `createDispatcher`'s, but `execute` is the tool set's. */
-export interface AiSdkDispatchOptions {
-  /** Checked in order before anything runs; the first refusal wins. */
-  guardrails?: readonly Guardrail<AiSdkCallContext>[];
-  /** Plugins around each call, on the real tool name. */
-  hooks?: readonly ToolCallHook<AiSdkCallContext>[];
-  /** Who decides whether a call may run (besides the AI SDK's own tool approval). */
-  approval?: ApprovalAdapter;
-  /** Where 'allow-session' answers are remembered. */
-  sessionApprovals?: SessionApprovalStore;
-  /** Time limits of each step of the dispatcher. */
-  timeouts?: DispatchTimeouts;
+/**
+ * The dispatch options of the adapter: {@link DispatcherOptions} of `@tool-search/hooks`
+ * (guardrails, hooks, approval, session approvals, timeouts) without `execute`, which is
+ * the tools' own, plus the session id (an approval here comes besides the AI SDK's own tool approval).
+ */
+export interface AiSdkDispatchOptions
+  extends Omit<DispatcherOptions<AiSdkCallContext>, 'execute' | 'resolveTool'> {
   /** The session id: 'allow-session' approvals are remembered under it. */
   sessionId?: string;
 }

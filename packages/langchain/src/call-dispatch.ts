@@ -4,15 +4,7 @@ import type { RunnableConfig } from '@langchain/core/runnables';
 import type { StructuredToolInterface } from '@langchain/core/tools';
 import type { ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import type {
-  ApprovalAdapter,
-  Dispatcher,
-  DispatchResult,
-  DispatchTimeouts,
-  Guardrail,
-  SessionApprovalStore,
-  ToolCallHook,
-} from '@tool-search/hooks';
+import type { Dispatcher, DispatcherOptions, DispatchResult } from '@tool-search/hooks';
 import { createDispatcher } from '@tool-search/hooks';
 
 /**
@@ -38,18 +30,13 @@ export interface LangChainCallContext {
   suspension?: CallSuspension;
 }
 
-/** The dispatch options of the LangChain adapter: `createDispatcher`'s, but `execute` is the tools'. */
-export interface LangChainDispatchOptions {
-  /** Checked in order before anything runs; the first refusal wins. */
-  guardrails?: readonly Guardrail<LangChainCallContext>[];
-  /** Plugins around each call, on the real tool name (the audit hook is one). */
-  hooks?: readonly ToolCallHook<LangChainCallContext>[];
-  /** Who decides whether a call may run, e.g. `createInterruptApproval()` for a person's answer. */
-  approval?: ApprovalAdapter;
-  /** Where 'allow-session' answers are remembered. */
-  sessionApprovals?: SessionApprovalStore;
-  /** Time limits of each step of the dispatcher. */
-  timeouts?: DispatchTimeouts;
+/**
+ * The dispatch options of the adapter: {@link DispatcherOptions} of `@tool-search/hooks`
+ * (guardrails, hooks, approval, session approvals, timeouts) without `execute`, which is
+ * the tools' own, plus the session id (approvals by a person: `createInterruptApproval()` of `@tool-search/langchain/langgraph`).
+ */
+export interface LangChainDispatchOptions
+  extends Omit<DispatcherOptions<LangChainCallContext>, 'execute' | 'resolveTool'> {
   /** The session id: 'allow-session' approvals are remembered under it. */
   sessionId?: string;
 }

@@ -1,7 +1,17 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import type { ItsFunction } from 'wink-nlp';
 import { createAnalyzer } from './analyzer.js';
-import { winkInstance, winkInstanceFor, winkLexicon, winkModel } from './analyzer-wink.js';
+import {
+  deriveWinkLexicon,
+  winkInstance,
+  winkInstanceFor,
+  winkLexicon,
+  winkModel,
+} from './analyzer-wink.js';
+import { WINK_MODEL_VERSION } from './wink-lexicon-data.js';
+
+const require = createRequire(import.meta.url);
 
 const WORDS = [
   'files',
@@ -45,6 +55,17 @@ describe('winkLexicon', () => {
     expect(stopWords.has('the')).toBe(true);
     expect(stopWords.has('file')).toBe(false);
     expect(special.has('cannot')).toBe(true);
+  });
+
+  it('has the word lists of the installed model (regenerate with build:wink-lexicon)', () => {
+    const { stopWords, special } = winkLexicon();
+    const derived = deriveWinkLexicon();
+    expect([...stopWords].sort()).toEqual(derived.stopWords);
+    expect([...special].sort()).toEqual(derived.special);
+    expect(derived.stopWords.length).toBeGreaterThan(250);
+    expect(derived.special.length).toBeGreaterThan(1_000);
+    const { version } = require('wink-eng-lite-web-model/package.json') as { version: string };
+    expect(WINK_MODEL_VERSION).toBe(version);
   });
 });
 

@@ -1,14 +1,15 @@
 import type { WinkMethods } from 'wink-nlp';
 import { defaultExport, lazyModules } from './node-require.js';
+import { WINK_SPECIAL_WORDS, WINK_STOP_WORDS } from './wink-lexicon-data.js';
+import { coreModelJson, loadModelPart, sharedLexicon, winkModel } from './wink-model.js';
 
-// wink-nlp and its English model are slow to load (benchmarks guide): load them on first use so
-// that importing the package (config, catalog, formats) stays cheap. Where the runtime
-// has no synchronous loader (workerd, a bundle), they are imported now instead.
+export { winkModel } from './wink-model.js';
+
+// wink-nlp is loaded on first use, so that importing the package (config, catalog,
+// formats) stays cheap; its English model is assembled in wink-model.ts. Where the
+// runtime has no synchronous loader (workerd, a bundle), it is imported now instead.
 const modules = lazyModules(import.meta.url, {
   nlp: { id: 'wink-nlp', load: () => import('wink-nlp') },
-  model: { id: 'wink-eng-lite-web-model', load: () => import('wink-eng-lite-web-model') },
-  // The model's packed data, read directly where a loader finds it (the stop words).
-  coreJson: { id: 'wink-eng-lite-web-model/dist/languages/cur/models/eng-core-web-model.json' },
   stem: {
     id: 'wink-eng-lite-web-model/dist/porter-stemmer.js',
     load: () => import('wink-eng-lite-web-model/dist/porter-stemmer.js'),
@@ -20,35 +21,6 @@ type Stemmer = (word: string) => string;
 
 /** Which wink-nlp pipeline a caller needs: tokens only, or tokens with POS tags (for lemmas). */
 export type WinkPipeline = 'tokens' | 'pos';
-
-let model: import('wink-nlp').Model | undefined;
-
-/**
- * `wink-eng-lite-web-model`, for a new wink-nlp instance. The model's `metaCER()`
- * (1.8.1) stores `JSON.stringify` of its machines back into itself, so every new
- * instance stringified the string of the one before: it roughly doubled with each
- * instance until `JSON.stringify` threw `Invalid string length` (after some twenty
- * renewals of the tagger's instance, in a long-running process). The copy handed out
- * here answers `metaCER()` with the model's first answer, every time.
- *
- * @internal
- * @throws whatever loading the model throws (the package missing)
- */
-export function winkModel(): import('wink-nlp').Model {
-  if (model === undefined) {
-    const loaded = defaultExport(modules.get('model')) as import('wink-nlp').Model & {
-      metaCER(): unknown;
-    };
-    let meta: unknown;
-    model = Object.assign(Object.create(null), loaded, {
-      metaCER: () => {
-        meta ??= loaded.metaCER();
-        return meta;
-      },
-    }) as import('wink-nlp').Model;
-  }
-  return model;
-}
 
 const instances = new Map<WinkPipeline, WinkMethods>();
 // wink-nlp adds every word it has not seen to its instance's lexicon, for good: the
@@ -66,7 +38,7 @@ const MAX_WORDS_READ = 10_000;
 export function winkInstance(pipeline: WinkPipeline): WinkMethods {
   let nlp = instances.get(pipeline);
   if (nlp === undefined) {
-    const winkNLP = defaultExport(modules.get('nlp')) as WinkNlp;
+    const winkNLP = defaultExport(loadModelPart(modules, 'nlp')) as WinkNlp;
     nlp = winkNLP(winkModel(), pipeline === 'pos' ? ['pos'] : []);
     instances.set(pipeline, nlp);
     wordsRead.set(pipeline, new Set());
@@ -116,53 +88,52 @@ export interface WinkLexicon {
   readonly special: ReadonlySet<string>;
 }
 
-interface CoreModelJson {
-  packing: { size: number; layout: Record<string, readonly number[]> };
-  lexicon: string;
-  features: { lexeme: { list: readonly string[] } };
-}
-
 let lexicon: WinkLexicon | undefined;
 
-/** The model's packed lexicon and its layout: from the JSON file, or the model's own copy. */
-function coreModel(): { packed: Uint32Array; model: CoreModelJson } {
-  if (modules.available('coreJson')) {
-    const model = modules.get('coreJson') as CoreModelJson;
-    const decoded = atob(model.lexicon);
-    const bytes = new Uint8Array(decoded.length);
-    for (let k = 0; k < decoded.length; k++) bytes[k] = decoded.charCodeAt(k);
-    return { packed: new Uint32Array(bytes.buffer, 0, bytes.byteLength >>> 2), model };
-  }
-  // Without a loader: the model's `core()` decodes the same JSON, its lexicon included.
-  const core = (winkModel() as unknown as { core(): CoreModelJson & { lexicon: unknown } }).core();
-  return { packed: core.lexicon as unknown as Uint32Array, model: core };
-}
-
 /**
- * The stemmer, stop words and special words of `wink-eng-lite-web-model`, decoded from
- * the model once.
+ * The stemmer, stop words and special words of `wink-eng-lite-web-model`: the word
+ * lists were read from the model's lexicon at build time (`wink-lexicon-data.ts`), so
+ * that the analyzer needs neither the model nor wink-nlp for them.
  *
  * @internal
+ * @throws {@link ToolSearchError} `module_unavailable` when the stemmer cannot be loaded
  */
 export function winkLexicon(): WinkLexicon {
   if (lexicon !== undefined) return lexicon;
-  const stem = defaultExport(modules.get('stem')) as Stemmer;
-  const { packed, model } = coreModel();
+  const stem = defaultExport(loadModelPart(modules, 'stem')) as Stemmer;
+  lexicon = {
+    stem,
+    stopWords: new Set(WINK_STOP_WORDS.split(' ')),
+    special: new Set(WINK_SPECIAL_WORDS.split(' ')),
+  };
+  return lexicon;
+}
+
+/**
+ * The stop words and special words read from the model's packed lexicon, as
+ * `wink-lexicon-data.ts` was generated (by `tools/scripts/src/build-wink-lexicon.ts`;
+ * a test checks that the two agree).
+ *
+ * @internal
+ * @throws {@link ToolSearchError} `module_unavailable` when the model cannot be loaded
+ */
+export function deriveWinkLexicon(): { stopWords: string[]; special: string[] } {
+  const packed = sharedLexicon().lexicon;
+  const model = coreModelJson();
   const { size, layout } = model.packing;
   const flag = (k: number, name: string): number => {
     const [word, mask, shift] = layout[name]!;
     return (packed[word! + k * size]! & mask!) >>> shift!;
   };
-  const stopWords = new Set<string>();
-  const special = new Set<string>();
-  const list = model.features.lexeme.list;
+  const stopWords: string[] = [];
+  const special: string[] = [];
+  const list = model.features.lexeme!.list;
   for (let k = 0; k < list.length; k++) {
     const word = list[k]!;
     if (!/^[a-z]+$/.test(word)) continue;
     if (flag(k, 'isContraction') || flag(k, 'normal') || flag(k, 'isSpellingMapped')) {
-      special.add(word);
-    } else if (flag(k, 'isStopWord')) stopWords.add(word);
+      special.push(word);
+    } else if (flag(k, 'isStopWord')) stopWords.push(word);
   }
-  lexicon = { stem, stopWords, special };
-  return lexicon;
+  return { stopWords: [...new Set(stopWords)].sort(), special: [...new Set(special)].sort() };
 }

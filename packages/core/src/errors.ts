@@ -44,6 +44,12 @@ const MARKER = Symbol.for('@tool-search/core.ToolSearchError');
  * - `tool_lookup_failed`: the dispatcher's `resolveTool` threw; the tool was not called.
  * - `dispatch_failed`: a bug in the dispatcher itself was caught; report it.
  *
+ * Loading:
+ * - `module_unavailable`: a library core loads on first use (the English model, the
+ *   related-words table) could not be loaded, or is still being imported on a runtime
+ *   without a synchronous loader (retry once the module has loaded). `data.path` names the
+ *   module.
+ *
  * `guardrail_failed` and `approval_failed` were once listed but never raised: a
  * guardrail or approval that throws or times out is a `denied` result, not an error.
  */
@@ -62,6 +68,7 @@ export const TOOL_SEARCH_ERROR_CODES = [
   'tool_failed',
   'tool_lookup_failed',
   'dispatch_failed',
+  'module_unavailable',
 ] as const;
 
 /** One of core's {@link TOOL_SEARCH_ERROR_CODES}. */

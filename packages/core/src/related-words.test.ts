@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
 import { loadRelatedWords } from './related-words.js';
 
@@ -24,6 +25,24 @@ describe('loadRelatedWords', () => {
     expect(table.get('no tab here')).toBeUndefined();
     expect(table.get('# a comment')).toBeUndefined();
     expect(table.get('k2000')).toBeUndefined();
+  });
+
+  it('finds every term of the shipped table, and no word that is not one', () => {
+    const text = (createRequire(import.meta.url)('../data/related-words.cjs') as string).trimEnd();
+    const reference = new Map<string, string[]>();
+    for (const line of text.split('\n')) {
+      const tab = line.indexOf('\t');
+      if (line.startsWith('#') || tab <= 0) continue;
+      reference.set(line.slice(0, tab), line.slice(tab + 1).split(' '));
+    }
+    const table = loadRelatedWords();
+    expect(table.size).toBe(reference.size);
+    for (const [key, related] of reference) {
+      expect(table.get(key)).toEqual(related);
+      if (!reference.has(`${key}q`)) expect(table.get(`${key}q`)).toBeUndefined();
+      const prefix = key.slice(0, -1);
+      if (!reference.has(prefix)) expect(table.get(prefix)).toBeUndefined();
+    }
   });
 
   it('reads an empty table as one without terms', () => {

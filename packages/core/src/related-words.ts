@@ -1,4 +1,25 @@
-import RELATED_WORDS_TEXT from '../data/related-words.js';
+import { ToolSearchError } from './errors.js';
+import { defaultExport, lazyModules } from './node-require.js';
+
+// The shipped table (about 1.9 MB of text) is loaded when a query first needs it, not
+// when the package is imported: required synchronously where the runtime has a loader,
+// else imported when this module loads (a bundler follows the `import()`).
+const modules = lazyModules(import.meta.url, {
+  table: { id: '../data/related-words.cjs', load: () => import('../data/related-words.cjs') },
+});
+
+/** The shipped table's text. */
+function shippedText(): string {
+  try {
+    return defaultExport(modules.get('table')) as string;
+  } catch (error) {
+    throw new ToolSearchError(
+      'module_unavailable',
+      `The related-words table (data/related-words.cjs) could not be loaded: ${(error as Error).message}`,
+      { cause: error, data: { path: '@tool-search/core/data/related-words.cjs' } },
+    );
+  }
+}
 
 /**
  * A read-only table from a term to its related terms (both Porter2 stems, as the
@@ -15,44 +36,61 @@ export interface RelatedWords {
 
 /**
  * Reads a related-words table: lines of `term<TAB>related related ...`, sorted by term,
- * `#` lines are comments. The text is kept as one string with the start of each line
- * in a typed array (the shipped table's size: benchmarks guide); a lookup is a binary search.
- * The shipped table is a module (`data/related-words.js`), not a file read at run time,
- * so it loads on every runtime and in every bundle.
+ * `#` lines are comments. The text is kept as one string (the shipped table's size:
+ * benchmarks guide); a lookup is a binary search over the text itself.
+ * The shipped table is a module (`data/related-words.cjs`), not a file read at run time,
+ * so it loads on every runtime and in every bundle; it is loaded on first use.
  *
  * @param text - the table's text (default: the shipped table)
  * @returns the table
- * @throws never
+ * @throws {@link ToolSearchError} `module_unavailable` when the shipped table cannot be loaded
  */
-export function loadRelatedWords(text: string = RELATED_WORDS_TEXT): RelatedWords {
-  const starts: number[] = [];
-  for (let at = 0; at < text.length; ) {
-    const end = text.indexOf('\n', at);
-    const next = end < 0 ? text.length : end + 1;
+export function loadRelatedWords(text: string = shippedText()): RelatedWords {
+  // The lines are searched in the text itself (no index is built: a fresh process
+  // answers its first query at once). A line counts when it has a key before a tab and
+  // is not a comment; the others are skipped wherever the search lands.
+  const valid = (at: number): boolean => {
+    if (text.charCodeAt(at) === 0x23 /* # */) return false;
     const tab = text.indexOf('\t', at);
-    if (text.charCodeAt(at) !== 0x23 /* # */ && tab > at && tab < next) starts.push(at);
-    at = next;
-  }
-  const lines = Uint32Array.from(starts);
-  const keyAt = (line: number): string => {
-    const start = lines[line]!;
-    return text.slice(start, text.indexOf('\t', start));
+    const end = text.indexOf('\n', at);
+    return tab > at && (end < 0 || tab < end);
   };
+  const nextLine = (at: number): number => {
+    const end = text.indexOf('\n', at);
+    return end < 0 ? text.length : end + 1;
+  };
+  // The start of the first counted line that starts at or after `at`.
+  const lineAtOrAfter = (at: number): number => {
+    let start = at === 0 || text.charCodeAt(at - 1) === 0x0a ? at : nextLine(at);
+    while (start < text.length && !valid(start)) start = nextLine(start);
+    return start;
+  };
+  let size: number | undefined;
   return {
-    size: lines.length,
+    get size(): number {
+      if (size === undefined) {
+        size = 0;
+        for (let at = lineAtOrAfter(0); at < text.length; at = lineAtOrAfter(nextLine(at))) size++;
+      }
+      return size;
+    },
     get(term: string): readonly string[] | undefined {
       let low = 0;
-      let high = lines.length;
+      let high = text.length;
       while (low < high) {
-        const middle = (low + high) >>> 1;
-        const key = keyAt(middle);
-        if (key === term) {
-          const start = text.indexOf('\t', lines[middle]!) + 1;
-          const end = text.indexOf('\n', start);
-          return text.slice(start, end < 0 ? text.length : end).split(' ');
+        const start = lineAtOrAfter((low + high) >>> 1);
+        if (start >= high) {
+          high = (low + high) >>> 1;
+          continue;
         }
-        if (key < term) low = middle + 1;
-        else high = middle;
+        const tab = text.indexOf('\t', start);
+        const key = text.slice(start, tab);
+        if (key === term) {
+          const end = text.indexOf('\n', tab);
+          return text.slice(tab + 1, end < 0 ? text.length : end).split(' ');
+        }
+        if (key < term) low = nextLine(start);
+        else high = start;
       }
       return undefined;
     },
@@ -62,10 +100,10 @@ export function loadRelatedWords(text: string = RELATED_WORDS_TEXT): RelatedWord
 let shared: RelatedWords | null | undefined = null;
 
 /**
- * The shipped table, indexed on first use and shared by every ranker of the process.
+ * The shipped table, loaded and indexed on first use and shared by every ranker of the process.
  *
  * @returns the table
- * @throws never
+ * @throws {@link ToolSearchError} `module_unavailable` when the shipped table cannot be loaded
  */
 export function sharedRelatedWords(): RelatedWords | undefined {
   if (shared === null) shared = loadRelatedWords();

@@ -46,7 +46,7 @@ assert.equal(hits[0]?.name, 'github_create_issue');
 console.log(`  ok   catalog search: ${hits.map((hit) => hit.name).join(', ')}`);
 
 // The WordNet table ships in the tarball: a word no tool uses finds its relatives.
-assert.ok((loadRelatedWords()?.size ?? 0) > 40_000, 'data/related-words.js is in the package');
+assert.ok((loadRelatedWords()?.size ?? 0) > 40_000, 'data/related-words.cjs is in the package');
 const related = await catalog.search('broadcast this to the team', { limit: 1 });
 assert.equal(related[0]?.name, 'slack_post_message');
 console.log(`  ok   related words: 'broadcast' finds ${related[0]?.name}`);

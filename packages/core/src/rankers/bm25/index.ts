@@ -35,7 +35,7 @@ export interface Bm25RankerOptions extends Bm25TuningOverrides {
  * ({@link DEFAULT_QUERY_SYNONYMS}: `save` → `write`, `email` → `mail`, ...) and a path or
  * URL in the query for `file` or `url`, at half weight; a query word the catalog never
  * uses looks for its WordNet relatives instead (`apartment` → `housing`, `rental` →
- * `lease`, at 0.3; the table ships in the package as the module `data/related-words.js`); the
+ * `lease`, at 0.3; the table ships in the package as the module `data/related-words.cjs`); the
  * best few toolsets (or `server__` name prefixes) lift their sibling tools a little; a
  * query that is exactly a tool's name ranks it first, and so do the tools whose names
  * it quotes as identifiers (`use sort_list`); query words are weighted by their part of speech

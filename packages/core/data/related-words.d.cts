@@ -1,0 +1,3 @@
+/** The related-words table's text (see `related-words.cjs`). */
+declare const text: string;
+export = text;

@@ -11,13 +11,18 @@
 import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { deriveWinkLexicon } from '../../../packages/core/src/analyzer-wink.js';
 
 const OUT = fileURLToPath(
   new URL('../../../packages/core/src/wink-lexicon-data.ts', import.meta.url),
 );
 
-function main(): void {
+/** Core's internal reader of the model's lexicon (built `dist/`: run `pnpm build` first). */
+const ANALYZER = new URL('../../../packages/core/dist/analyzer-wink.js', import.meta.url);
+
+async function main(): Promise<void> {
+  const { deriveWinkLexicon } = (await import(ANALYZER.href)) as {
+    deriveWinkLexicon(): { stopWords: string[]; special: string[] };
+  };
   const require = createRequire(new URL('../../../packages/core/package.json', import.meta.url));
   const { version } = require('wink-eng-lite-web-model/package.json') as { version: string };
   const { stopWords, special } = deriveWinkLexicon();
@@ -41,4 +46,4 @@ function main(): void {
   console.log(`${OUT}: ${stopWords.length} stop words, ${special.length} special words`);
 }
 
-main();
+await main();

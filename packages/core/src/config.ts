@@ -1,5 +1,5 @@
-import { z } from 'zod/v4';
 import { type ToolSearchLogger, warnEach } from './logger.js';
+import { numberInput } from './number-input.js';
 import type { RunawaySearchLimits } from './runaway-config.js';
 import { parseRunawaySearchLimits } from './runaway-config.js';
 import type { ToolLoading } from './tool-loading-kinds.js';
@@ -188,14 +188,8 @@ const KEY_ALIASES: Record<string, keyof ToolSearchConfig> = {
   max_search_limit: 'maxSearchLimit',
 };
 
-const finiteNumber = z.union([
-  z.number().finite(),
-  z
-    .string()
-    .trim()
-    .regex(/^[-+]?\d+(\.\d+)?$/)
-    .transform(Number),
-]);
+// A finite number, or a string of one (`'12'`, `' 2.5 '`).
+const NUMBER_TEXT = /^[-+]?\d+(\.\d+)?$/;
 
 function parseMode(value: unknown): ToolSearchMode | undefined {
   if (value === true) return 'on';
@@ -319,12 +313,12 @@ export function parseToolSearchConfigWithWarnings(raw: unknown): {
       continue;
     }
     if (value === undefined || value === null) continue;
-    const parsed = finiteNumber.safeParse(value);
-    if (!parsed.success) {
+    const parsed = numberInput(value, NUMBER_TEXT);
+    if (parsed === undefined) {
       warnings.push({ key, message: `expected a number, got ${show(value)}; using the default` });
       continue;
     }
-    numbers[field] = parsed.data;
+    numbers[field] = parsed;
   }
 
   if (numbers.thresholdPct !== undefined) {

@@ -1,4 +1,4 @@
-import { z } from 'zod/v4';
+import { numberInput } from './number-input.js';
 
 /**
  * The limits that stop a model looping on `tool_search` (one session's searches). Each
@@ -50,7 +50,8 @@ const LIMIT_KEYS: Record<string, keyof RunawaySearchLimits> = {
   window_ms: 'windowMs',
 };
 
-const count = z.union([z.number().finite(), z.string().trim().regex(/^\d+$/).transform(Number)]);
+// A finite number, or a string of digits.
+const DIGITS = /^\d+$/;
 
 /**
  * Reads the `runaway` section of a tool search config (camelCase or snake_case keys),
@@ -78,12 +79,12 @@ export function parseRunawaySearchLimits(
       warn(`runaway.${key}`, 'unknown key, ignored');
       continue;
     }
-    const parsed = count.safeParse(value);
-    if (!parsed.success || parsed.data < 0) {
+    const parsed = numberInput(value, DIGITS);
+    if (parsed === undefined || parsed < 0) {
       warn(`runaway.${key}`, 'expected a number of at least 0; using the default');
       continue;
     }
-    limits[field] = Math.floor(parsed.data);
+    limits[field] = Math.floor(parsed);
   }
   return limits;
 }

@@ -1,22 +1,25 @@
 // The JSON of an export: checked with a schema on import, so that a file from elsewhere
 // cannot put anything but bounded terms and finite counts into a store.
 
-import { z } from 'zod/v4';
+import type { z } from 'zod/v4';
 import { ToolSearchError } from '../errors.js';
+import { lazySchema } from '../lazy-zod.js';
 
 /** The longest term, tool name and profile an import accepts. */
 const MAX_KEY_LENGTH = 256;
 
-const key = z.string().min(1).max(MAX_KEY_LENGTH);
-const count = z.number().finite().positive();
-
 /**
- * The zod schema of a {@link LearningExport}: per profile, per tool, term → count.
+ * The zod schema of a {@link LearningExport}: per profile, per tool, term → count
+ * (zod is loaded when it is first used).
  */
-export const learningExportSchema = z.object({
-  format: z.literal('tool-search-learning'),
-  version: z.literal(1),
-  profiles: z.record(key, z.record(key, z.record(key, count))),
+export const learningExportSchema = lazySchema((z) => {
+  const key = z.string().min(1).max(MAX_KEY_LENGTH);
+  const count = z.number().finite().positive();
+  return z.object({
+    format: z.literal('tool-search-learning'),
+    version: z.literal(1),
+    profiles: z.record(key, z.record(key, z.record(key, count))),
+  });
 });
 
 /**

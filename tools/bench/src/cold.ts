@@ -2,11 +2,13 @@
  * `pnpm bench --cold`: the cost of a cold start (a serverless function's first request):
  * a fresh `node` per run imports the library, builds over the catalog and answers the
  * first search, for ours (`@tool-search/core`, the default ranker) and the peers, at
- * 50, 500 and 10,000 tools. Reports medians and the ratios against minisearch, with the
- * targets: within 3x of minisearch's total at 50 and 500 tools, no slower at 10,000.
+ * 50, 500 and 10,000 tools, and the AI SDK adapter's first step (`ai-sdk`: import,
+ * `withToolSearch`, the first `prepareStep` and `tool_search`). Reports medians and the
+ * ratios against minisearch, with the targets for ours: within 3x of minisearch's total
+ * at 50 and 500 tools, no slower at 10,000 (the AI SDK row is reported, not held to them).
  */
 import { fork } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,7 +17,7 @@ import { toPeerDocuments } from './peers.js';
 
 const CHILD = fileURLToPath(new URL('./cold-child.mjs', import.meta.url));
 const SIZES = [50, 500, 10_000] as const;
-const CONTENDERS = ['ours', 'minisearch', 'orama'] as const;
+const CONTENDERS = ['ours', 'ai-sdk', 'minisearch', 'orama'] as const;
 const QUERY = 'create an issue in a github repository';
 
 /** One cold start's times, in ms. */
@@ -60,6 +62,18 @@ function median(values: readonly number[]): number {
 export async function runColdBench(dataDir: string, runs = 5): Promise<number> {
   const real = loadRealTools(dataDir).tools;
   const dir = mkdtempSync(join(tmpdir(), 'tool-search-cold-'));
+  try {
+    return await coldTable(real, dir, runs);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+async function coldTable(
+  real: Parameters<typeof buildCatalog>[0],
+  dir: string,
+  runs: number,
+): Promise<number> {
   const lines = [
     `Cold start: a fresh node per run (median of ${runs}); import + build + first search, ms`,
     '',

@@ -78,7 +78,8 @@ export const USAGE = `Usage: pnpm bench [options]
 
   --sizes 100,1000,10000   catalog sizes, one child process each
   --cold                   instead: cold starts, a fresh node per run (import, build,
-                           first search) for ours, minisearch and orama at 50, 500 and
+                           first search) for ours, the AI SDK adapter's first step,
+                           minisearch and orama at 50, 500 and
                            10,000 tools; --runs <n> per contender (default 5), --data
   --learning               instead: what learning from use costs at 10,000 tools with
                            learned terms on half (query p50 ratio, an assembly after

@@ -19,6 +19,9 @@ const MARKERS: readonly RegExp[] = [
   /\b(?:this|the)\s+(?:tool|function|method|endpoint|command|api|operation|action)\s+(?:is\s+|has\s+been\s+|was\s+)?(?:now\s+)?deprecated\b/i,
   /\bdeprecated\s+in\s+favou?r\s+of\b/i,
 ];
+// Every marker holds the word: a description without it (nearly all) is read once, not
+// once per marker.
+const WORD = /deprecated/i;
 
 /**
  * Whether a tool's own description says the tool is deprecated.
@@ -32,7 +35,7 @@ export function isDeprecatedTool(tool: Pick<ToolDefinition, 'description'>): boo
   const description = tool.description;
   if (typeof description !== 'string' || description.length === 0) return false;
   const text = description.slice(0, SCANNED);
-  return MARKERS.some((marker) => marker.test(text));
+  return WORD.test(text) && MARKERS.some((marker) => marker.test(text));
 }
 
 /** What a tool's description says of its deprecation. */

@@ -5,8 +5,8 @@
 //   with `JSON.parse(JSON.stringify(...))` for every instance); each instance gets its
 //   own copy of what wink-nlp changes (the feature lists and their hashes, the packing),
 //   and shares what it only reads (the packed lexicon and expansions, decoded once);
-// - the hashes from a value to its index are Maps behind the object wink-nlp reads
-//   (an object of 87,593 keys is slower to fill than a Map);
+// - the hashes from a value to its index scan the list for the first lookups, then are
+//   Maps behind the object wink-nlp reads (an object of 87,593 keys is slow to fill);
 // - only the pipelines the analyzer runs are loaded: tokens and part-of-speech tags.
 //   Named entities, negation and sentiment get empty machines (they are never run:
 //   `winkInstance` asks for no such pipeline), so their JSON is never parsed;
@@ -116,17 +116,39 @@ function decodeWords(base64: string): Uint32Array {
   return new Uint32Array(bytes.buffer, 0, bytes.byteLength >>> 2);
 }
 
-/** A value-to-index hash as wink-nlp reads and writes it (`hash[value]`), kept in a Map. */
+/** Lookups answered by scanning the list before the Map of a hash is built. */
+const SCANNED_LOOKUPS = 64;
+
+/**
+ * A value-to-index hash as wink-nlp reads and writes it (`hash[value]`). The first
+ * lookups scan the list (a fresh process reads a few words: the query's), then a Map is
+ * built (an object of 87,593 keys is slower to fill). A value's index is its last place
+ * in the list, as when the package fills its hash in list order.
+ */
 function hashOf(list: readonly unknown[]): Record<string, number> {
-  const map = new Map<string, number>();
-  for (let k = 0; k < list.length; k++) map.set(list[k] as string, k);
+  let map: Map<unknown, number> | undefined;
+  const added = new Map<unknown, number>();
+  let lookups = 0;
+  const lookup = (key: string): number | undefined => {
+    if (map !== undefined) return map.get(key);
+    const known = added.get(key);
+    if (known !== undefined) return known;
+    if (++lookups > SCANNED_LOOKUPS) {
+      map = new Map();
+      for (let k = 0; k < list.length; k++) map.set(list[k], k);
+      for (const [value, index] of added) map.set(value, index);
+      return map.get(key);
+    }
+    const at = list.lastIndexOf(key);
+    return at < 0 ? undefined : at;
+  };
   return new Proxy(Object.create(null) as Record<string, number>, {
-    get: (_target, key) => (typeof key === 'string' ? map.get(key) : undefined),
+    get: (_target, key) => (typeof key === 'string' ? lookup(key) : undefined),
     set: (_target, key, value: number) => {
-      if (typeof key === 'string') map.set(key, value);
+      if (typeof key === 'string') (map ?? added).set(key, value);
       return true;
     },
-    has: (_target, key) => typeof key === 'string' && map.has(key),
+    has: (_target, key) => typeof key === 'string' && lookup(key) !== undefined,
   });
 }
 

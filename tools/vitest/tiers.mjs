@@ -15,17 +15,36 @@ export const NO_SPAWN_SETUP = fileURLToPath(new URL('./no-spawn.ts', import.meta
 /**
  * Narrows a package's (or a project's) `test` options to the tier of `TEST_TIER`.
  *
+ * The fast tier shares one module graph per worker (`isolate: false`): its time went to
+ * importing the same graph again for every file. A file that asserts on a fresh graph
+ * (what an import loads, a module's first-use state) is named in `options.isolated` and
+ * runs in a project of its own with a graph per file.
+ *
  * @param {import('vitest/node').InlineConfig} test
+ * @param {{ isolated?: readonly string[] }} [options]
  * @returns {import('vitest/node').InlineConfig}
  */
-export function tiered(test) {
+export function tiered(test, options = {}) {
   const tier = process.env['TEST_TIER'];
+  const isolated = [...(options.isolated ?? [])];
   if (tier === 'fast') {
-    return {
+    const fast = {
       ...test,
       exclude: [...configDefaults.exclude, ...(test.exclude ?? []), ...INTEGRATION_FILES],
       setupFiles: [...toArray(test.setupFiles), NO_SPAWN_SETUP],
+      isolate: test.isolate ?? false,
       passWithNoTests: true,
+    };
+    if (isolated.length === 0) return fast;
+    return {
+      passWithNoTests: true,
+      projects: [
+        {
+          extends: true,
+          test: { ...fast, name: 'shared', exclude: [...fast.exclude, ...isolated] },
+        },
+        { extends: true, test: { ...fast, name: 'isolated', include: isolated, isolate: true } },
+      ],
     };
   }
   if (tier === 'integration') {

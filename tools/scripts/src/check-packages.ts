@@ -363,15 +363,19 @@ async function main(): Promise<void> {
     const packed = await timed('pack', () => packAll(packages, tarballs));
     if (packed === undefined) return;
     const byName = new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
-    // The scenarios' npm installs (mostly waiting) run while the tarballs are checked.
+    // The scenarios (mostly waiting: npm, processes starting) run while the tarballs are
+    // checked; their output is held and printed whole after the checks'.
     const scenarios = startNodeLines({ tarballs: byName, work, reporter }, lines);
-    if (!values['scenarios-only']) {
+    const onLines = `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`;
+    if (values['scenarios-only']) {
+      await timed(onLines, () => scenarios.run());
+    } else {
+      const ran = timed(onLines, () => scenarios.run({ quiet: true }));
+      // Awaited below; a failure is reported there, never as an unhandled rejection.
+      ran.catch(() => undefined);
       await timed('contents, publint, attw, smoke, zod 3', () => checkPacked(packed, work));
+      await ran;
     }
-    await timed(
-      `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`,
-      scenarios.run,
-    );
   } finally {
     times.push(['the whole check', performance.now() - started]);
     step('time by part');

@@ -47,8 +47,6 @@ export interface ToolSearchInstruments {
   sessionDuration: Histogram;
   /** Upstream (re)connects after a failure. */
   upstreamRestarts: Counter;
-  /** Search-then-call pairs the learner recorded. */
-  learningRecorded: Counter;
 }
 
 function createInstruments(meter: Meter): ToolSearchInstruments {
@@ -108,10 +106,6 @@ function createInstruments(meter: Meter): ToolSearchInstruments {
     upstreamRestarts: meter.createCounter('tool_search.upstream.restarts', {
       description: 'Upstream reconnects after a failure',
       unit: '{restart}',
-    }),
-    learningRecorded: meter.createCounter('tool_search.learning.recorded', {
-      description: 'Search-then-call pairs learned',
-      unit: '{pair}',
     }),
   };
 }

@@ -275,6 +275,9 @@ function createSessionDispatcher(
     ...(approval === undefined ? {} : { approval }),
     resolveTool: (name) => state.scoped.get(name),
     timeouts: { approval: approvalConfig.timeoutMs },
+    ...(state.context.options.config?.telemetry?.recordContent === true
+      ? { telemetry: { recordContent: true } }
+      : {}),
   });
 }
 

@@ -149,7 +149,11 @@ async function runPipeline(
   let state = start;
   try {
     for (const step of PIPELINE) {
-      const kind = tracer === undefined ? undefined : POLICY_STEPS.get(step);
+      // The recheck decides only after a rewrite: otherwise it is no step to show.
+      const kind =
+        tracer === undefined || (step === recheckGuardrails && !state.rewritten)
+          ? undefined
+          : POLICY_STEPS.get(step);
       const from = state;
       state =
         kind === undefined || tracer === undefined

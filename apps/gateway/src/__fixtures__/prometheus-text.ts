@@ -75,7 +75,12 @@ export function parsePrometheusText(text: string): PrometheusText {
     }
     const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: (-?\d+))?$/.exec(line);
     if (!sample) throw new Error(`malformed sample: ${line}`);
-    const [, name, labelBody, value] = sample as unknown as [string, string, string | undefined, string];
+    const [, name, labelBody, value] = sample as unknown as [
+      string,
+      string,
+      string | undefined,
+      string,
+    ];
     if (familyOf(name, types) === undefined)
       throw new Error(`sample of an undeclared family: ${line}`);
     samples.push({

@@ -1,6 +1,11 @@
 import type { SearchLearner } from '@tool-search/core';
 import { OTEL_ATTRIBUTES as A, activeInstruments } from '@tool-search/core/internal';
-import type { UpstreamPool } from '../upstream/pool-types.js';
+
+/** What {@link observeGateway} reads of an upstream pool (structural: no import of it). */
+export interface ObservedPool {
+  status?(): readonly { name: string; state: string; toolCount: number }[];
+  onProgress?(listener: (event: { kind: string; server: string }) => void): () => void;
+}
 
 /**
  * Counts a session opened (`tool_search.sessions`, `tool_search.sessions.active`) and
@@ -30,10 +35,7 @@ export function observeSession(): (() => void) | undefined {
  *
  * @returns a function that stops observing
  */
-export function observeGateway(
-  pool: Partial<Pick<UpstreamPool, 'status' | 'onProgress'>>,
-  learner: SearchLearner | undefined,
-): () => void {
+export function observeGateway(pool: ObservedPool, learner: SearchLearner | undefined): () => void {
   const instruments = activeInstruments();
   if (instruments === undefined) return () => {};
   const { meter } = instruments;

@@ -101,6 +101,7 @@ function notesServer(seen: Record<string, unknown>[]) {
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CLIENT_SPAN}-01`;
+const HEADER_SPAN = 'b7ad6b7169203331';
 
 describe('observing the gateway with OpenTelemetry', () => {
   const upstreamMeta: Record<string, unknown>[] = [];
@@ -221,6 +222,21 @@ describe('observing the gateway with OpenTelemetry', () => {
       expect(meta['baggage']).toBe('team=infra');
     }
 
+    // A client that sends its context in the HTTP headers instead of `_meta`.
+    const headerClient = new Client({ name: 'agent-2', version: '1.0.0' });
+    await headerClient.connect(
+      new StreamableHTTPClientTransport(new URL(gateway.url!), {
+        requestInit: {
+          headers: {
+            authorization: 'Bearer operator-token-0123456789',
+            traceparent: `00-${TRACE_ID}-${HEADER_SPAN}-01`,
+          },
+        },
+      }),
+    );
+    await headerClient.callTool({ name: 'tool_search', arguments: { query: 'notes' } });
+    await headerClient.close();
+
     await gateway.close();
     await telemetry.shutdown();
     const spans = receiver.spans.filter((span) => span.traceId === TRACE_ID);
@@ -238,10 +254,14 @@ describe('observing the gateway with OpenTelemetry', () => {
         'tools/call tool_program',
         'tools/call tool_search',
         'tools/call tool_search',
+        'tools/call tool_search',
       ].sort(),
     );
-    for (const span of servers) {
+    expect(servers.filter((span) => span.parentSpanId === HEADER_SPAN)).toHaveLength(1);
+    for (const span of servers.filter((entry) => entry.parentSpanId !== HEADER_SPAN)) {
       expect(span.parentSpanId).toBe(CLIENT_SPAN);
+    }
+    for (const span of servers) {
       expect(attributesOf(span)).toMatchObject({
         'mcp.method.name': 'tools/call',
         'gen_ai.operation.name': 'execute_tool',

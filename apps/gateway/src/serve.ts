@@ -10,6 +10,7 @@ import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
 import { createProgressReporter } from './progress.js';
+import { type ServeTelemetry, startServeTelemetry } from './serve-telemetry.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves
@@ -56,6 +57,7 @@ interface ServeState {
   starting: Promise<StartedGateway> | undefined;
   gateway: StartedGateway | undefined;
   closing: boolean;
+  telemetry?: ServeTelemetry;
 }
 
 /** Stops once: a signal gives the calls in flight the grace; stdin closing gives none. */
@@ -82,10 +84,12 @@ function shutdown(state: ServeState, signal: NodeJS.Signals | undefined): void {
     process.exit(1);
   }, grace + 8_000).unref();
   // A signal while starting: close the gateway once it is up.
-  const closed = (state.starting ?? Promise.resolve(undefined)).then(
-    (started) => started?.close({ graceMs: grace }),
-    () => undefined,
-  );
+  const closed = (state.starting ?? Promise.resolve(undefined))
+    .then(
+      (started) => started?.close({ graceMs: grace }),
+      () => undefined,
+    )
+    .finally(() => state.telemetry?.close());
   void closed.then(
     () => exit(0),
     () => exit(1),
@@ -221,9 +225,13 @@ export async function runServe(options: ServeOptions): Promise<number> {
     gateway: undefined,
     closing: false,
   };
+  state.telemetry = await startServeTelemetry(config, {
+    stderr: process.stderr,
+    http: options.transport !== 'stdio',
+  });
   process.once('SIGINT', () => shutdown(state, 'SIGINT'));
   process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
-  const common = commonOptions(state);
+  const common = { ...commonOptions(state), ...state.telemetry.gatewayOptions };
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.
     process.stdin.once('end', () => shutdown(state, undefined));

@@ -1,6 +1,7 @@
 // The host's side of one program's requests: tools.search, tools.describe and tools.call.
 // Every nested call is resolved like tool_call (the bridge's resolution: real name, scope,
 // arguments) and then handed to the host's dispatcher with via 'program'.
+
 import {
   type Assembly,
   bridgeErrors,
@@ -9,6 +10,7 @@ import {
   resolveUnderlyingCall,
 } from '@tool-search/bridge';
 import type { ToolCall } from '@tool-search/core';
+import type { Context } from '@tool-search/core/internal';
 import { isBridgeToolName, isRecord } from '@tool-search/core/internal';
 import type { AuditHook, Dispatcher, DispatchResult } from '@tool-search/hooks';
 import type { CallBudget } from './call-budget.js';
@@ -37,6 +39,8 @@ export interface RequestScope {
   calls: ProgramCall[];
   /** The host's own fields for every nested call's dispatch context. */
   dispatchContext?: Readonly<Record<string, unknown>>;
+  /** The run's OpenTelemetry context, when traced: its requests are its children. */
+  traceContext?: Context;
 }
 
 /** The host's answer to one request: a JSON value, or a failure the program can catch. */

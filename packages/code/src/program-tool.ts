@@ -7,6 +7,7 @@ import { createCallBudget } from './call-budget.js';
 import type { ToolWithOutput } from './declarations.js';
 import { type ProgramLimits, resolveLimits } from './limits.js';
 import { programDefinition } from './program-definition.js';
+import { observeProgram, programObserved } from './program-observe.js';
 import type { ProgramPolicy } from './program-policy.js';
 import type { RequestScope } from './program-requests.js';
 import type {
@@ -151,7 +152,8 @@ async function run(
     ...(options.audit === undefined ? {} : { audit: options.audit }),
     ...(context.dispatchContext === undefined ? {} : { dispatchContext: context.dispatchContext }),
   };
-  return runProgram(state.pool, scope, abort, source, context.signal);
+  const start = () => runProgram(state.pool, scope, abort, source, context.signal);
+  return programObserved() ? observeProgram(scope, start) : start();
 }
 
 /**

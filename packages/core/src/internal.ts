@@ -22,6 +22,11 @@
  * - `loadRelatedWords`: the loader of the shipped related-words table; the package check
  *   (tools/scripts) proves with it that the table is in the tarball.
  *
+ * - `activeTracer`, `runInSpan`, `markSpanError`, `activeContext`, `withContext`,
+ *   `activeInstruments`, `contextFromRequest`, `traceCarrier`, `OTEL_ATTRIBUTES`,
+ *   `OTEL_SCOPE`, `EXECUTE_TOOL`, `TRACE_META_KEYS`: OpenTelemetry spans, metrics and
+ *   trace context over `@opentelemetry/api` (no-ops without an SDK); hooks, bridge, code, mcp.
+ *
  * The rules of learning from use are public (`createLearningRules`), not here.
  *
  * Not a public API: any release may change or remove what is here, so import it only
@@ -43,6 +48,24 @@ export {
 export { describeError } from './errors.js';
 export { isRecord, ownValue } from './is-record.js';
 export { learningOf } from './learning/learning-session.js';
+export {
+  activeInstruments,
+  type Meter,
+  type ToolSearchInstruments,
+} from './otel/otel-metrics.js';
+export { EXECUTE_TOOL, OTEL_ATTRIBUTES, OTEL_SCOPE } from './otel/otel-names.js';
+export { contextFromRequest, TRACE_META_KEYS, traceCarrier } from './otel/otel-propagation.js';
+export {
+  activeContext,
+  activeTracer,
+  type Context,
+  markSpanError,
+  runInSpan,
+  type Span,
+  type SpanStart,
+  type Tracer,
+  withContext,
+} from './otel/otel-trace.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
 export { differences, PATCH_SHARE, sameTools } from './tool-list.js';

@@ -56,5 +56,13 @@ export {
   isLoopbackHost,
   validateGatewayHttpOptions,
 } from './http/http-validation.js';
+export {
+  createMetricsMount,
+  listenMetrics,
+  METRICS_PATH,
+  type MetricsListener,
+  type MetricsSource,
+  PROMETHEUS_CONTENT_TYPE,
+} from './metrics/metrics-endpoint.js';
 export type { StartedGateway, StartGatewayOptions } from './start.js';
 export { startGateway } from './start.js';

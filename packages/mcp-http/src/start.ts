@@ -21,6 +21,11 @@ import { createGatewayConsole, type GatewayConsole } from './console/console.js'
 import { listenGatewayHttp } from './http/http.js';
 import type { GatewayHttpOptions } from './http/http-options.js';
 import { validateGatewayHttpOptions } from './http/http-validation.js';
+import {
+  createMetricsMount,
+  type listenMetrics,
+  type MetricsSource,
+} from './metrics/metrics-endpoint.js';
 
 /** How long `close()` waits for servers that were still connecting. */
 const CLOSE_GRACE_MS = 5_000;
@@ -56,6 +61,12 @@ export interface StartGatewayOptions
    * Needs `http`.
    */
   console?: { assetsDirectory?: string };
+  /**
+   * Serve `GET /metrics` (Prometheus text from `source`) on the HTTP listener, to the
+   * gateway's token or an operator profile's; needs `http`. (For a loopback port of its
+   * own without a token, see {@link listenMetrics}.)
+   */
+  metrics?: { source: MetricsSource };
 }
 
 /** A running gateway: its upstream pool, its MCP server and where it listens. */
@@ -204,6 +215,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     pool: _poolOptions,
     store: storeOption,
     console: consoleOption,
+    metrics: metricsOption,
     ...serverOptions
   } = options;
   const http = httpOptionsOf(httpOption);
@@ -277,6 +289,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       const mounts = [
         ...(http.mounts ?? []),
         ...(gatewayConsole === undefined ? [] : [gatewayConsole]),
+        ...(metricsOption === undefined
+          ? []
+          : [createMetricsMount({ source: metricsOption.source, profiles: server.profiles })]),
       ];
       url = (await listenGatewayHttp(server, { ...http, mounts })).url;
     }

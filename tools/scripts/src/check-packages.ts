@@ -178,8 +178,18 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const providersManifest = JSON.parse(
     await readFile(join(root, 'packages', 'providers', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
+  // docs/examples/observability.ts registers the OpenTelemetry SDK: hooks' dev dependencies.
+  const hooksManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'hooks', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
   const sdks = {
     '@redis/client': mcpManifest.devDependencies['@redis/client'],
+    ...Object.fromEntries(
+      ['@opentelemetry/sdk-trace', '@opentelemetry/context-async-hooks'].map((name) => [
+        name,
+        hooksManifest.devDependencies[name],
+      ]),
+    ),
     '@google/genai': providersManifest.devDependencies['@google/genai'],
     ...Object.fromEntries(
       ['@langchain/core', '@langchain/langgraph', 'langchain'].map((name) => [

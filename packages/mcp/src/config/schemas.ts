@@ -11,6 +11,7 @@ import {
   MIN_DESCRIPTION_CHARS,
 } from './defaults.js';
 import { programsSchema } from './program-schema.js';
+import { metricsSchema, telemetrySchema } from './telemetry-schema.js';
 
 // The schemas of the config's sections: the exported types are their outputs, so a
 // field is written once, with its documentation. The walk over the file is parse.ts.
@@ -459,6 +460,10 @@ export const gatewayConfigSchema = z.object({
   learning: learningSchema.optional(),
   /** `tool_program` for every client, with its policy and limits (off unless `enabled`). */
   programs: programsSchema.optional(),
+  /** OpenTelemetry traces (see "Observing the gateway"). */
+  telemetry: telemetrySchema.optional(),
+  /** The Prometheus endpoint `GET /metrics`. */
+  metrics: metricsSchema.optional(),
   /**
    * Where sessions, approvals, stream events and the audit trail are kept: `memory`
    * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas

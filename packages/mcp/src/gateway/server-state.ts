@@ -11,6 +11,7 @@ import {
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
+import { observeGateway } from '../telemetry/gateway-observe.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { waitForUpstreams } from '../upstream/wait.js';
@@ -73,6 +74,8 @@ export interface GatewayState {
   /** The learner of learning from use, when it is on. */
   readonly learner: SearchLearner | undefined;
   upstreamsSettledYet: boolean;
+  /** Stops the OpenTelemetry observers of the upstreams and the learner. */
+  readonly stopObserving: () => void;
 }
 
 /**
@@ -101,6 +104,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     sessionContext: createSessionContext(options, { registry, sessions, store, drain, learner }),
     learner,
     upstreamsSettledYet: options.upstreamsReady === undefined,
+    stopObserving: observeGateway(options.pool as Partial<UpstreamPool>, learner),
   };
   const settled = () => {
     state.upstreamsSettledYet = true;

@@ -182,6 +182,7 @@ async function closeGateway(
 ): Promise<DrainReport> {
   const { listeners, sessions } = state;
   state.sessionContext.settle.dispose();
+  state.stopObserving();
   for (const listener of listeners) listener.stopAccepting();
   const report = await state.drain.drain(closeOptions.graceMs ?? 0);
   // The answers are on their way: stdio writes them within this turn, HTTP

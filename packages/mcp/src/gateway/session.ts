@@ -13,6 +13,8 @@ import {
 } from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
+import { observeSession } from '../telemetry/gateway-observe.js';
+import { observeToolsCall } from '../telemetry/request-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { DEFAULT_MAX_CALL_TIME_MS } from '../upstream/call.js';
@@ -83,7 +85,9 @@ export function createGatewaySession(
   server.oninitialized = () => {
     state.initialized = true;
   };
+  const observed = observeSession();
   const end = () => {
+    observed?.();
     state.closed = true;
     unsubscribe();
     stopWaiting();
@@ -271,6 +275,9 @@ function createSessionDispatcher(
     ...(approval === undefined ? {} : { approval }),
     resolveTool: (name) => state.scoped.get(name),
     timeouts: { approval: approvalConfig.timeoutMs },
+    ...(state.context.options.config?.telemetry?.recordContent === true
+      ? { telemetry: { recordContent: true } }
+      : {}),
   });
 }
 
@@ -297,7 +304,9 @@ function handleRequests(state: SessionState): void {
       // The SDK's server has just checked this very request against CallToolRequestSchema
       // (a bad one never gets here): parsing it again would only copy it.
       const request = raw as CallToolRequest;
-      const result = await callSessionTool(state, request, extra, signal);
+      const result = await observeToolsCall(state.id, request, extra, () =>
+        callSessionTool(state, request, extra, signal),
+      );
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );

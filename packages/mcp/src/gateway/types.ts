@@ -63,6 +63,7 @@ export interface GatewayServerOptions {
       | 'approval'
       | 'limits'
       | 'learning'
+      | 'telemetry'
       | 'programs'
     >
   >;

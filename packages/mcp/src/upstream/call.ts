@@ -8,6 +8,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import { z } from 'zod/v4';
+import { upstreamTraceMeta } from '../telemetry/upstream-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import type { CallQueue } from './call-queue.js';
 import type { RetryDemand } from './failed-retry.js';
@@ -176,9 +177,12 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
     }
     const client = call.client();
     if (client === undefined) return call.unavailable();
+    // The trace context rides in `_meta`, as the MCP specification reserves it.
+    const meta = upstreamTraceMeta();
+    const params = { name: call.upstreamName, arguments: call.args };
     const send = () =>
       client.request(
-        { method: 'tools/call', params: { name: call.upstreamName, arguments: call.args } },
+        { method: 'tools/call', params: meta === undefined ? params : { ...params, _meta: meta } },
         CallToolResultSchema,
         {
           timeout: limits.timeoutMs,

@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import { tracedFetch } from '../telemetry/upstream-observe.js';
 import { batchStdioWrites } from './stdio-batch.js';
 
 /** How a connected upstream is reached (`in-process`: a transport an entry's function made). */
@@ -182,7 +183,7 @@ export async function connectUpstream(
   }
   try {
     return await attempt(
-      new StreamableHTTPClientTransport(url, { requestInit }),
+      new StreamableHTTPClientTransport(url, { requestInit, fetch: tracedFetch() }),
       'streamable-http',
       none,
     );

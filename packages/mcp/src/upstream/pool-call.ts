@@ -2,9 +2,15 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { echoName } from '@tool-search/bridge';
 import { describeError } from '@tool-search/core/internal';
+import { observeUpstreamCall, upstreamObserved } from '../telemetry/upstream-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { holdAbandonedSlot } from './abandoned-hold.js';
-import { resolveCallLimits, runUpstreamCall, unavailableResult } from './call.js';
+import {
+  resolveCallLimits,
+  runUpstreamCall,
+  type UpstreamCall,
+  unavailableResult,
+} from './call.js';
 import { addProgressListener, type PoolState } from './pool-state.js';
 import type { UpstreamPool } from './pool-types.js';
 import type { Upstream } from './upstream-state.js';
@@ -39,7 +45,7 @@ export async function callPoolTool(
       `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
     );
   }
-  return runUpstreamCall({
+  const call: UpstreamCall = {
     server: upstream.name,
     name,
     upstreamName: entry.tool.name,
@@ -57,7 +63,10 @@ export async function callPoolTool(
     restarting: state.reconnect !== undefined,
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
-  });
+  };
+  return upstreamObserved()
+    ? observeUpstreamCall(call, () => runUpstreamCall(call))
+    : runUpstreamCall(call);
 }
 
 function unavailableFor(state: PoolState, upstream: Upstream, name: string) {

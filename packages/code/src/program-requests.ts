@@ -33,6 +33,8 @@ export interface RequestScope {
   budget: CallBudget;
   policy?: ProgramPolicy;
   audit?: Pick<AuditHook, 'recordRefusal'>;
+  /** The host session's search budget: an answer refuses the search. */
+  admitSearch?: () => { error: string; code: string } | undefined;
   /** Where settled calls are listed. */
   calls: ProgramCall[];
   /** The host's own fields for every nested call's dispatch context. */
@@ -75,6 +77,9 @@ async function search(
   scope: RequestScope,
   payload: Record<string, unknown>,
 ): Promise<RequestAnswer> {
+  // The host session's one budget first: a search by any route spends it.
+  const refused = scope.admitSearch?.();
+  if (refused !== undefined) return failure('error', refused.error, refused.code);
   const answer = (await handleBridgeCall(
     scope.assembly,
     { name: 'tool_search', arguments: { query: payload['query'], limit: payload['limit'] } },

@@ -53,7 +53,7 @@ export function createServerLogs(secrets: () => readonly string[] = () => []): S
     }
     text = text.replace(
       SECRET_PATTERN,
-      (match, scheme: string | undefined, key: string | undefined) =>
+      (_match, scheme: string | undefined, key: string | undefined) =>
         scheme !== undefined ? `${scheme} [redacted]` : `${key ?? ''}[redacted]`,
     );
     return sanitizeTerminalText(text, { multiline: false });

@@ -17,6 +17,8 @@ import {
 const GATEWAY_TOKEN = 'servers-page-gateway-token-01234';
 const AGENT_TOKEN = 'servers-page-agent-token-0123456';
 const SECRET = 'servers-page-secret-0123456789ab';
+/** The added server's name in the config: markup, which the page must show as text. */
+const MARKUP_NAME = `<img src=x onerror="alert('name')">`;
 
 /** An upstream whose stderr carries markup, terminal escapes and its secret. */
 const NOISY_SERVER = fileURLToPath(
@@ -77,15 +79,18 @@ describe('the Servers page of the console, in Chromium', () => {
   it('reloads a config that adds a server while a session keeps working', async () => {
     const agent = await plainClient(gateway.url!, AGENT_TOKEN);
     expect(textOf(await agent.call('first_echo', { message: 'before' }))).toBe('echo: before');
-    writeConfig({ first: noisy('first'), second: noisy('second') });
+    writeConfig({ first: noisy('first'), [MARKUP_NAME]: noisy('second') });
     await page.goto(`${consoleUrl}#servers`);
     await page.getByRole('button', { name: 'Show what a reload changes' }).click();
     const result = page.getByRole('region', { name: 'Reload result' });
-    await expect(result.textContent()).resolves.toContain('Servers added: second');
+    await expect(result.textContent()).resolves.toContain(`Servers added: ${MARKUP_NAME}`);
     await expect(result.textContent()).resolves.toContain('nothing applied');
     await page.getByRole('button', { name: 'Reload the config' }).click();
     await page.getByText('Applied:').waitFor();
-    await page.getByRole('button', { name: 'Restart second' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: `Restart ${MARKUP_NAME}` }).waitFor({ timeout: 20_000 });
+    await page.getByRole('button', { name: `Output of ${MARKUP_NAME}` }).click();
+    await page.getByRole('heading', { name: `Recent output of ${MARKUP_NAME}` }).waitFor();
+    expect(await page.locator('main img').count()).toBe(0);
     // The session opened before the reload calls the new server's tool and the old one's.
     expect(textOf(await agent.call('second_echo', { message: 'new' }))).toBe('echo: new');
     expect(textOf(await agent.call('first_echo', { message: 'after' }))).toBe('echo: after');
@@ -126,6 +131,7 @@ describe('the Servers page of the console, in Chromium', () => {
     await page.getByRole('button', { name: 'Reload the config' }).click();
     const alert = page.getByRole('alert');
     await expect(alert.textContent()).resolves.toMatch(/nothing changed/);
-    expect(gateway.pool.status().map((server) => server.name)).toEqual(['first', 'second']);
+    expect(gateway.pool.status().map((server) => server.name)).toEqual(['first', MARKUP_NAME]);
+    expect(dialogs).toEqual([]);
   });
 });

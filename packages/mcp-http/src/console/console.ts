@@ -28,6 +28,14 @@ export interface GatewayConsole extends HttpMount {
 
 async function signIn(auth: ConsoleAuth, { req, res }: HttpRequestContext): Promise<void> {
   const token = (await readJsonBody(req))?.['token'];
+  if (!auth.enabled) {
+    sendError(
+      res,
+      401,
+      'This gateway has no token, so nobody can sign in to the console: give it a token (--token, or a profile with "operator": true and a token).',
+    );
+    return;
+  }
   const principal = typeof token === 'string' ? auth.operatorOf(token) : undefined;
   if (principal === undefined) {
     sendError(

@@ -107,6 +107,9 @@ describe('startGateway with the console', () => {
       });
     expect((await signOut('wrong')).status).toBe(403);
     expect((await signOut(csrf)).headers.get('set-cookie')).toContain('Max-Age=0');
+    // The signed-out cookie is dead on the server too, not only cleared in the browser.
+    expect((await api('api/tools', { headers: { cookie } })).status).toBe(401);
+    expect((await signOut(csrf)).status).toBe(401);
     // The page is the front end this package ships built, under the same policy.
     const page = await api('');
     expect(page.status).toBe(200);

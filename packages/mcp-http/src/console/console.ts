@@ -59,7 +59,10 @@ async function answerApi(
   const route = url.pathname.slice(API.length);
   if (req.method === 'POST' && route === 'login') return signIn(auth, context);
   const operator = auth.operatorOfRequest(req);
-  if (operator === undefined) return sendError(res, 401, 'Sign in first.');
+  // A sign-out ends the cookie on every replica (through the store), not only in this browser.
+  if (operator === undefined || (await state.options.store.isSignInRevoked(operator.nonce))) {
+    return sendError(res, 401, 'Sign in first.');
+  }
   const request: ConsoleRequest = { req, res, url, state };
   if (req.method === 'GET') {
     if (route === 'me') {
@@ -74,6 +77,7 @@ async function answerApi(
     return sendError(res, 403, 'The CSRF token is missing or wrong: reload the console.');
   }
   if (route === 'logout') {
+    await state.options.store.revokeSignIn(operator.nonce, operator.expiresAt);
     return sendJson(res, 200, {}, { 'set-cookie': sessionCookie('', isSecure(req)) });
   }
   return CONSOLE_CHANGES[route]!(request);

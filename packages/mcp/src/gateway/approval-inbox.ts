@@ -60,6 +60,10 @@ function pendingOf(
     ...(origin === undefined ? {} : { origin: { server: origin.server, name: origin.name } }),
     ...(tool?.toolset === undefined ? {} : { toolset: tool.toolset }),
     arguments: call.arguments,
+    ...(request.via === undefined ? {} : { via: request.via }),
+    ...(typeof request.context?.programId === 'string'
+      ? { programId: request.context.programId }
+      : {}),
     ...(tool?.annotations?.destructiveHint === true ? { destructive: true } : {}),
     askedAt,
     expiresAt: askedAt + timeoutMs,

@@ -137,6 +137,28 @@ describe('createAuditHook', () => {
     });
   });
 
+  it('records a result the tool answered as an error, through toolErrorOf, with the dispatch status', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: (seen) =>
+        seen.arguments['title'] === 'Bug' ? { isError: true, text: 'rate limited' } : 'fine',
+      hooks: [
+        createAuditHook((record) => void records.push(record), {
+          toolErrorOf: (result) =>
+            (result as { isError?: boolean }).isError === true
+              ? (result as { text: string }).text
+              : undefined,
+        }),
+      ],
+    });
+    await dispatch(call, { tool });
+    await dispatch({ ...call, arguments: { title: 'Fine' } }, { tool });
+    expect(records.map(({ status, toolError }) => ({ status, toolError }))).toEqual([
+      { status: 'ok', toolError: 'rate limited' },
+      { status: 'ok', toolError: undefined },
+    ]);
+  });
+
   it('never loses the result when the sink fails', async () => {
     const dispatch = createDispatcher({
       execute: () => 'ok',

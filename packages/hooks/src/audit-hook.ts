@@ -53,6 +53,12 @@ export interface AuditRecord {
   approval?: ApprovalOutcome;
   /** The error text, when the tool failed or the call was malformed. */
   error?: string;
+  /**
+   * The tool ran but answered an error (MCP's `isError`): its text, as the hook's
+   * `toolErrorOf` option gives it. `status` stays the dispatcher's `ok`; a reader shows
+   * such a call as failed.
+   */
+  toolError?: string;
   /** The final arguments, only with `includeArguments`. */
   arguments?: Record<string, unknown>;
   /** When the dispatch began (ISO 8601). */
@@ -103,6 +109,12 @@ export interface AuditHookOptions {
   includeArguments?: boolean;
   /** @defaultValue `'audit'` */
   name?: string;
+  /**
+   * Tells a result the tool answered as an error (MCP's `isError`) apart: its text,
+   * recorded as `toolError` (bound it: it goes in every record), or undefined for a
+   * result that is no error. @defaultValue none: no record has `toolError`
+   */
+  toolErrorOf?: (result: unknown) => string | undefined;
 }
 
 /**
@@ -116,6 +128,7 @@ export interface AuditHookOptions {
  * @param sink - receives the records
  * @param options.includeArguments - put the final arguments in each record
  * @param options.name - the hook's name in warnings
+ * @param options.toolErrorOf - the text of a result the tool answered as an error
  * Calls refused before they reach a dispatcher (a name outside the session's scope) are
  * recorded through {@link AuditHook.recordRefusal}, to the same sink.
  *
@@ -180,6 +193,10 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       }
       if (result.status === 'cancelled') record.reason = result.reason;
       if (result.status === 'error') record.error = result.error.message;
+      if (result.status === 'ok' && options.toolErrorOf !== undefined) {
+        const toolError = options.toolErrorOf(result.result);
+        if (toolError !== undefined) record.toolError = toolError;
+      }
       if (approval !== undefined) record.approval = approval;
       if (options.includeArguments) record.arguments = result.call.arguments;
       return sink(record);

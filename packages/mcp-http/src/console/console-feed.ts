@@ -32,7 +32,9 @@ export interface ConsoleActivity {
 export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined {
   const { record } = entry;
   if (record === undefined) return undefined;
-  const detail = record.reason ?? record.error;
+  // The dispatcher's `ok` of a tool that answered an error is a failed call here.
+  const toolError = record.status === 'ok' && typeof record.toolError === 'string';
+  const detail = record.reason ?? record.error ?? (toolError ? record.toolError : undefined);
   return {
     id: entry.id,
     time: record.startedAt,
@@ -45,8 +47,8 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
     ...(record.profile === undefined ? {} : { profile: record.profile }),
     via: record.via,
     ...(record.programId === undefined ? {} : { programId: record.programId }),
-    status: record.status,
-    ...(detail === undefined ? {} : { detail }),
+    status: toolError ? 'tool_error' : record.status,
+    ...(detail === undefined || detail === '' ? {} : { detail }),
     durationMs: Math.round(record.durationMs),
     replica: record.replica,
   };

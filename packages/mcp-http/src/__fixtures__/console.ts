@@ -62,10 +62,10 @@ export async function signInConsole(url: string, token: string): Promise<Console
     principal,
     cookie,
     csrf,
-    async get(path) {
+    async get<T>(path: string) {
       const response = await fetch(at(path), { headers: { cookie } });
       if (!response.ok) throw new Error(`GET ${path}: ${response.status}`);
-      return response.json();
+      return (await response.json()) as T;
     },
     post: (path, body) =>
       fetch(at(path), {

@@ -123,13 +123,14 @@ async function upstreams({ res, state }: ConsoleRequest): Promise<void> {
 
 async function overview({ res, state }: ConsoleRequest): Promise<void> {
   const recent = await state.feed.recent(2000);
-  const hours = new Map<string, { calls: number; denials: number }>();
+  const hours = new Map<string, { calls: number; failures: number; denials: number }>();
   for (const line of recent) {
     if (line.kind !== 'call') continue;
     const hour = `${line.time.slice(0, 13)}:00`;
-    const bucket = hours.get(hour) ?? { calls: 0, denials: 0 };
+    const bucket = hours.get(hour) ?? { calls: 0, failures: 0, denials: 0 };
     bucket.calls += 1;
     if (line.status === 'denied') bucket.denials += 1;
+    if (line.status === 'tool_error' || line.status === 'error') bucket.failures += 1;
     hours.set(hour, bucket);
   }
   sendJson(res, 200, {

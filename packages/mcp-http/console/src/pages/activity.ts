@@ -1,6 +1,6 @@
 import type { ConsoleActivity } from '@tool-search/mcp-http';
 import { get } from '../api.js';
-import { h, replace } from '../dom.js';
+import { h, replace, when } from '../dom.js';
 import type { Page } from './types.js';
 
 type Activity = ConsoleActivity;
@@ -13,7 +13,7 @@ function row(line: Activity): HTMLTableRowElement {
   return h(
     'tr',
     { 'data-text': text, 'data-status': line.status, 'data-kind': line.kind },
-    h('td', {}, line.time.slice(11, 19)),
+    h('td', {}, when(line.time)),
     h('td', {}, line.kind),
     h(
       'td',
@@ -59,7 +59,13 @@ export const activityPage: Page = (main) => {
   };
   filter.addEventListener('input', apply);
   status.addEventListener('change', apply);
+  const empty = h(
+    'tr',
+    { 'data-empty': '' },
+    h('td', { colspan: 7, class: 'muted' }, 'No call or search yet.'),
+  );
   const add = (line: Activity) => {
+    empty.remove();
     body.prepend(row(line));
     while (body.rows.length > 500) body.deleteRow(-1);
     apply();
@@ -100,6 +106,7 @@ export const activityPage: Page = (main) => {
   );
   const stream = new EventSource('api/activity/stream');
   void get<{ activity: Activity[] }>('activity?count=200').then(({ activity }) => {
+    if (activity.length === 0) body.append(empty);
     for (const line of activity) add(line);
     stream.addEventListener('activity', (event) =>
       add(JSON.parse((event as MessageEvent).data) as Activity),

@@ -28,11 +28,13 @@ export interface AuditRecord {
   /**
    * How the call came in: `'bridge'` through `tool_call`, `'direct'` by the tool's own
    * name (a listed tool, or a deferred one the bridge routed), `'program'` from inside a
-   * `tool_program` program.
+   * `tool_program` program, `'console'` by an operator in the gateway console.
    */
   via: CallRoute;
   /** The id of the program that made the call, when `via` is `'program'`. */
   programId?: string;
+  /** The console operator who made the call (e.g. `profile:ops`), when `via` is `'console'`. */
+  operator?: string;
   /**
    * The policy decision: `allowed` (every guardrail, hook and the approval let it
    * through, and the tool was started), `denied`, `cancelled` (the caller aborted
@@ -51,6 +53,12 @@ export interface AuditRecord {
   reason?: string;
   /** How the approval step went, when an approval adapter is configured and was reached. */
   approval?: ApprovalOutcome;
+  /**
+   * When the approval adapter answered (ISO 8601), who answered when it said (e.g. a
+   * console operator's principal), and how long the call waited: `durationMs` less
+   * `waitMs` is the time the gateway and the tool took.
+   */
+  approvalAnswer?: { at: string; waitMs: number; by?: string };
   /** The error text, when the tool failed or the call was malformed. */
   error?: string;
   /**
@@ -168,7 +176,8 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       if (refusal.sessionId !== undefined) record.sessionId = refusal.sessionId;
       return sink(record);
     },
-    onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {
+    onSettled(settled, ctx) {
+      const { requestedCall, result, approval, executed, startedAt, durationMs } = settled;
       const record: AuditRecord = {
         tool: result.call.name,
         via: ctx.via ?? 'direct',
@@ -187,6 +196,7 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       if (result.call.id !== undefined) record.callId = result.call.id;
       if (ctx.sessionId !== undefined) record.sessionId = ctx.sessionId;
       if (typeof ctx.programId === 'string') record.programId = ctx.programId;
+      if (typeof ctx.operator === 'string') record.operator = ctx.operator;
       if (result.status === 'denied') {
         record.deniedBy = result.by;
         record.reason = result.reason;
@@ -198,6 +208,14 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
         if (toolError !== undefined) record.toolError = toolError;
       }
       if (approval !== undefined) record.approval = approval;
+      const timing = settled.approvalTiming;
+      if (timing !== undefined) {
+        record.approvalAnswer = {
+          at: new Date(timing.answeredAt).toISOString(),
+          waitMs: Math.round(timing.waitMs),
+          ...(timing.answeredBy === undefined ? {} : { by: timing.answeredBy }),
+        };
+      }
       if (options.includeArguments) record.arguments = result.call.arguments;
       return sink(record);
     },

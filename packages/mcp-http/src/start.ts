@@ -259,6 +259,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
         ? {}
         : { assetsDirectory: consoleOption.assetsDirectory }),
       ...(server.learner === undefined ? {} : { learner: server.learner }),
+      // An operator's own session: an operator profile's scope, or the gateway token's.
+      openSession: (principal) => {
+        const profile = principal.startsWith('profile:')
+          ? principal.slice('profile:'.length)
+          : server.defaultProfile;
+        return server.openSession({ ...(profile === undefined ? {} : { profile }), principal });
+      },
     });
   }
   const starting = pool.start();

@@ -6,6 +6,7 @@ import { consoleUpstream, signInConsole } from '../__fixtures__/console.js';
 import { type StartedGateway, startGateway } from '../start.js';
 
 const TOKEN = 'console-activity-token-0123456789';
+const OPS = 'console-activity-ops-0123456789ab';
 
 describe('the console’s activity', () => {
   let gateway: StartedGateway;
@@ -14,6 +15,8 @@ describe('the console’s activity', () => {
   beforeAll(async () => {
     const config = parseGatewayConfig({
       mcpServers: { directory: consoleUpstream() },
+      approval: { require: ['note_write'], via: 'console', timeoutMs: 30_000 },
+      profiles: { ops: { token: OPS, operator: true } },
       console: { enabled: true },
     });
     gateway = await startGateway({ config, http: { port: 0, token: TOKEN } });
@@ -38,5 +41,27 @@ describe('the console’s activity', () => {
       { status: 'tool_error', detail: 'no entry <b>missing</b>' },
       { status: 'ok', detail: undefined },
     ]);
+  });
+
+  it('says who approved or denied a call, when, and the wait apart from the rest', async () => {
+    const operator = await signInConsole(gateway.url!, OPS);
+    const waiting = client.call('note_write', { text: 'approve me' });
+    const [pending] = await until(async () => {
+      const { approvals } = await operator.get<{ approvals: { id: string }[] }>('approvals');
+      return approvals.length > 0 && approvals;
+    });
+    const answered = await operator.post('approvals/answer', {
+      id: pending!.id,
+      decision: 'allow-once',
+    });
+    expect(answered.status).toBe(200);
+    await waiting;
+    const line = await until(async () => {
+      const { activity } = await operator.get<{ activity: ConsoleActivity[] }>('activity');
+      return activity.find((item) => item.tool === 'note_write');
+    });
+    expect(line.approval).toMatchObject({ decision: 'allow-once', by: 'profile:ops' });
+    expect(Date.parse(line.approval!.at!)).not.toBeNaN();
+    expect(line.approval!.waitMs).toBeLessThanOrEqual(line.durationMs + 1);
   });
 });

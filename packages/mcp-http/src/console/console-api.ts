@@ -1,22 +1,16 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { answerPendingApproval, isApprovalDecision } from '@tool-search/mcp';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import { attachLearnedTerms } from './console-learning.js';
+import type { ConsoleHandler, ConsoleRequest } from './console-request.js';
 import { consoleSearch } from './console-search.js';
-import type { ConsoleState } from './console-state.js';
 import { consoleTools } from './console-tools.js';
+import { tryTool } from './console-try.js';
 
-/** One console API request. */
-export interface ConsoleRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  state: ConsoleState;
-}
+export type { ConsoleRequest } from './console-request.js';
 
-type Handler = (request: ConsoleRequest) => Promise<void>;
+type Handler = ConsoleHandler;
 
 async function approvals({ res, state }: ConsoleRequest): Promise<void> {
   sendJson(res, 200, { approvals: await state.options.store.listPendingApprovals() });
@@ -143,7 +137,7 @@ async function overview({ res, state }: ConsoleRequest): Promise<void> {
   });
 }
 
-async function answerApproval({ req, res, state }: ConsoleRequest): Promise<void> {
+async function answerApproval({ req, res, state, operator }: ConsoleRequest): Promise<void> {
   const body = await readJsonBody(req);
   const id = body?.['id'];
   const decision = body?.['decision'];
@@ -151,7 +145,7 @@ async function answerApproval({ req, res, state }: ConsoleRequest): Promise<void
     sendError(res, 400, "Send { id, decision: 'allow-once' | 'allow-session' | 'deny' }.");
     return;
   }
-  const routing = await answerPendingApproval(state.options.store, id, decision);
+  const routing = await answerPendingApproval(state.options.store, id, decision, operator);
   if (routing === 'delivered') sendJson(res, 200, { routing });
   else
     sendError(
@@ -233,4 +227,5 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   'tools/hold': reviewAction('hold'),
   'sessions/end': endSession,
   'upstreams/reconnect': reconnect,
+  'tools/try': tryTool,
 };

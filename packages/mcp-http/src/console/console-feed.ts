@@ -24,6 +24,12 @@ export interface ConsoleActivity {
   /** Why it was denied or failed. */
   detail?: string;
   durationMs: number;
+  /**
+   * The approval step of a call that reached one: the decision (or `remembered`), and
+   * when an adapter answered, when, who (an operator's principal) and how long the call
+   * waited (`durationMs` less `waitMs` is the gateway's and the tool's time).
+   */
+  approval?: { decision: string; at?: string; by?: string; waitMs?: number };
   /** Which replica served it. */
   replica?: string;
 }
@@ -50,6 +56,9 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
     status: toolError ? 'tool_error' : record.status,
     ...(detail === undefined || detail === '' ? {} : { detail }),
     durationMs: Math.round(record.durationMs),
+    ...(record.approval === undefined
+      ? {}
+      : { approval: { decision: record.approval, ...record.approvalAnswer } }),
     replica: record.replica,
   };
 }

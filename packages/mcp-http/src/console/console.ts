@@ -63,7 +63,7 @@ async function answerApi(
   if (operator === undefined || (await state.options.store.isSignInRevoked(operator.nonce))) {
     return sendError(res, 401, 'Sign in first.');
   }
-  const request: ConsoleRequest = { req, res, url, state };
+  const request: ConsoleRequest = { req, res, url, state, operator: operator.principal };
   if (req.method === 'GET') {
     if (route === 'me') {
       return sendJson(res, 200, { principal: operator.principal, csrf: auth.csrfOf(operator) });

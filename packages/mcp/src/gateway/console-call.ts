@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { bridgeErrors, echoName } from '@tool-search/bridge';
+import { bridgeErrors, echoName, resolveUnderlyingCall, TOOL_CALL } from '@tool-search/bridge';
 import { toCallToolResult } from '../tool-result/call-result.js';
 import { errorResult } from '../tool-result/error-result.js';
 import type { SessionState } from './session-state.js';
@@ -8,8 +8,9 @@ import type { GatewayOperatorCallOptions } from './types.js';
 /**
  * An operator's call of a tool of the session's scope, from the gateway console: the
  * same pipeline as a model's call (guardrails, hooks, the approval, the audit and the
- * activity feed), with `via: 'console'` and the operator on the context. A tool outside
- * the session's scope is refused and audited, as a model's call of it would be.
+ * activity feed), with `via: 'console'` and the operator on the context. A deferred tool's
+ * arguments are checked and repaired as the bridge does for a model's call of it; a tool
+ * outside the session's scope is refused and audited, as a model's call of it would be.
  *
  * @param state - the session
  * @param call - the tool's exposed name and the arguments
@@ -36,7 +37,18 @@ export async function callAsOperator(
     ).catch(() => {});
     return errorResult('not_in_session', reason);
   }
-  const result = await state.dispatcher(call, {
+  // A deferred tool's arguments get what a model's call of it gets from the bridge: the
+  // check against its schema and the unambiguous repairs (`"42"` for an integer).
+  let final = call;
+  if (state.assembly?.deferred.some((entry) => entry.name === call.name)) {
+    const resolved = resolveUnderlyingCall(state.assembly, {
+      name: TOOL_CALL,
+      arguments: { name: call.name, arguments: call.arguments },
+    });
+    if (!resolved.ok) return errorResult('invalid_argument', resolved.error);
+    final = { name: resolved.call.name, arguments: resolved.call.arguments };
+  }
+  const result = await state.dispatcher(final, {
     sessionId: state.id,
     via: 'console',
     operator: options.operator,

@@ -28,6 +28,7 @@ describe('the console an operator keeps open, in Chromium', () => {
     const config = parseGatewayConfig({
       mcpServers: { directory: { command: process.execPath, args: [CONSOLE_UPSTREAM] } },
       approval: { require: ['note_write'], via: 'console', timeoutMs: 60_000 },
+      guardrails: { deny: { tools: ['forbidden_*'] } },
       profiles: {
         ops: { token: OPERATOR_TOKEN, operator: true },
         agent: { token: AGENT_TOKEN },
@@ -83,5 +84,61 @@ describe('the console an operator keeps open, in Chromium', () => {
     await page.goto(`${consoleUrl}#overview`);
     expect(await page.locator('#status').textContent()).toBe('');
     await agent.client.close();
+  });
+
+  it('shows who approved a call, when, and the wait apart from the latency', async () => {
+    const agent = await plainClient(gateway.url!, AGENT_TOKEN);
+    const pending = agent.call('note_write', { text: 'who let me' });
+    await page.goto(`${consoleUrl}#approvals`);
+    await page
+      .locator('article[data-approval]', { hasText: 'who let me' })
+      .getByRole('button', { name: 'Allow for the session: note_write' })
+      .click();
+    expect(textOf(await pending)).toBe('noted who let me');
+    await page.goto(`${consoleUrl}#activity`);
+    const row = page.locator('#activity-rows tr', { hasText: 'note_write' }).first();
+    await row.waitFor();
+    expect(await row.locator('[data-approval-by]').textContent()).toBe(
+      'allowed for the session by profile ops',
+    );
+    expect(await row.locator('[data-approval-by] + div time').count()).toBe(1);
+    expect(await row.textContent()).toContain('waiting for approval');
+    await agent.client.close();
+  });
+
+  it('shows what applies to each tool, and filters them', async () => {
+    await page.goto(`${consoleUrl}#tools`);
+    const policy = (key: string) => page.locator(`[data-policy="${key}"]`).textContent();
+    await expect.poll(() => policy('directory/note_write')).toContain('needs approval');
+    expect(await policy('directory/lookup')).toContain('says read-only');
+    await page.getByLabel('Filter tools').fill('needs approval');
+    await expect
+      .poll(() => page.locator('tbody tr:not([hidden]) [data-tool]').allTextContents())
+      .toEqual([expect.stringContaining('note_write')]);
+    await page.getByLabel('Filter tools').fill('');
+  });
+
+  it('tries a tool from its schema’s form, shows the result as text, and audits it as the console’s', async () => {
+    await page.goto(`${consoleUrl}#tools`);
+    const tool = page.locator('[data-tool="directory/lookup"]');
+    await tool.locator('summary').click();
+    const form = page.getByRole('form', { name: 'Try lookup' });
+    await form.getByLabel(/^key/).fill('<img src=x onerror=alert(1)>');
+    await form.getByLabel(/^limit/).fill('3');
+    await form.getByRole('button', { name: 'Run lookup' }).click();
+    const result = page.locator('[data-try-result="lookup"]');
+    await result.waitFor();
+    expect(await result.textContent()).toBe('found <i><img src=x onerror=alert(1)></i>');
+    expect(await page.locator('main img, main i').count()).toBe(0);
+    const entries = await gateway.store.readAudit({ count: 50 });
+    expect(entries.map((entry) => entry.record).filter((r) => r?.via === 'console')).toEqual([
+      expect.objectContaining({ tool: 'lookup', operator: 'profile:ops', status: 'ok' }),
+    ]);
+    // A failed try says so.
+    await form.getByLabel(/^key/).fill('missing');
+    await form.getByRole('button', { name: 'Run lookup' }).click();
+    await expect
+      .poll(() => page.locator('[data-try-status]').getAttribute('data-try-status'))
+      .toBe('failed');
   });
 });

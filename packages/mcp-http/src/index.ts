@@ -33,6 +33,7 @@ export type { DiffLine } from './console/console-diff.js';
 export type { ConsoleActivity } from './console/console-feed.js';
 export type { ConsoleSearchHit } from './console/console-search.js';
 export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
+export type { ConsoleToolPolicy } from './console/console-policy.js';
 export { createSessionEventStore } from './http/event-store.js';
 export { listenGatewayHttp } from './http/http.js';
 export type { HttpTokens } from './http/http-auth.js';

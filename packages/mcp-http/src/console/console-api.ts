@@ -3,6 +3,7 @@ import { describeError } from '@tool-search/core/internal';
 import { answerPendingApproval, isApprovalDecision } from '@tool-search/mcp';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import { attachLearnedTerms } from './console-learning.js';
+import { toolPolicies } from './console-policy.js';
 import type { ConsoleHandler, ConsoleRequest } from './console-request.js';
 import { consoleSearch } from './console-search.js';
 import { consoleTools } from './console-tools.js';
@@ -33,6 +34,11 @@ async function tools({ res, state }: ConsoleRequest): Promise<void> {
     toolSearch: config.toolSearch,
     ...(contextWindow === undefined ? {} : { contextWindow }),
   });
+  const policies = await toolPolicies(pool.tools(), config);
+  for (const tool of view.tools) {
+    const policy = tool.loading === 'held' ? undefined : policies.get(tool.name);
+    if (policy !== undefined) tool.policy = policy;
+  }
   // A store that fails costs the page its learned terms, never the page.
   if (learner !== undefined) {
     attachLearnedTerms(

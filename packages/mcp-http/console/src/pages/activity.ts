@@ -29,14 +29,15 @@ function approvalCell(line: Activity): (HTMLElement | string)[] {
       { 'data-approval-by': approval.by ?? '' },
       approval.by ? `${word} by ${principalName(approval.by)}` : word,
     ),
-    approval.at ? h('div', { class: 'muted' }, when(approval.at)) : '',
+    // The moment of a person's answer; a rule's answer has none worth showing.
+    approval.by && approval.at ? h('div', { class: 'muted' }, when(approval.at)) : '',
   ];
 }
 
 /** The latency: the gateway's and the tool's time, with the wait for a person apart. */
 function latency(line: Activity): (HTMLElement | string)[] {
   const wait = line.approval?.waitMs;
-  if (wait === undefined) return [`${line.durationMs} ms`];
+  if (wait === undefined || wait < 1) return [`${line.durationMs} ms`];
   return [
     `${Math.max(0, line.durationMs - wait)} ms`,
     h(

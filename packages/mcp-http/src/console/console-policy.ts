@@ -16,7 +16,7 @@ export interface ConsoleToolPolicy {
   approval: 'ask' | 'allow' | 'deny';
   /**
    * The upstream says the tool is read-only (`readOnlyHint`): its word only, a hint that
-   * decides nothing unless the config's rules say so.
+   * counts only as far as the config's approval rules use hints.
    */
   readOnlyHint?: true;
 }

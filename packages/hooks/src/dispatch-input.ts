@@ -213,6 +213,9 @@ export function normalizeApproval(value: unknown): ApprovalAnswer | undefined {
     if (typeof value.decidedBy === 'string' && value.decidedBy.length > 0) {
       answer.decidedBy = value.decidedBy;
     }
+    if (typeof value.answeredBy === 'string' && value.answeredBy.length > 0) {
+      answer.answeredBy = value.answeredBy.slice(0, 200);
+    }
     return answer;
   }
   return undefined;

@@ -31,6 +31,7 @@ export type { GatewayConsole, GatewayConsoleOptions } from './console/console.js
 export { CONSOLE_PATH, createGatewayConsole } from './console/console.js';
 export type { DiffLine } from './console/console-diff.js';
 export type { ConsoleActivity } from './console/console-feed.js';
+export type { ConsoleToolPolicy } from './console/console-policy.js';
 export type { ConsoleSearchHit } from './console/console-search.js';
 export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
 export type { GatewayReloadReport } from './console/reload.js';

@@ -69,6 +69,7 @@ export interface StartGatewayOptions
    * own without a token, see {@link listenMetrics}.)
    */
   metrics?: { source: MetricsSource };
+  /**
    * Reads the config file again, for {@link StartedGateway.reload} (`SIGHUP`, the `reload`
    * command and the console's Reload): `() => loadGatewayConfig(path)`. Without it a
    * reload changes nothing and says so.
@@ -300,6 +301,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
         : { assetsDirectory: consoleOption.assetsDirectory }),
       ...(server.learner === undefined ? {} : { learner: server.learner }),
       servers,
+      // An operator's own session: an operator profile's scope, or the gateway token's.
+      openSession: (principal) => {
+        const profile = principal.startsWith('profile:')
+          ? principal.slice('profile:'.length)
+          : server.defaultProfile;
+        return server.openSession({ ...(profile === undefined ? {} : { profile }), principal });
+      },
     });
   }
   const starting = pool.start();

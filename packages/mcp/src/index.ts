@@ -57,6 +57,7 @@ export type {
   GatewayCloseOptions,
   GatewayConnectOptions,
   GatewayOpenSessionOptions,
+  GatewayOperatorCallOptions,
   GatewayServerOptions,
   GatewaySession,
   GatewayToolSource,

@@ -1,6 +1,7 @@
 // The parity property through the real gateway: an MCP SDK client over Streamable HTTP, the
 // gateway in front of a real upstream over stdio. A call through tool_call, a batch, the
-// deferred tool's own name or a tool_program program served by the gateway meets the
+// deferred tool's own name, a tool_program program served by the gateway or an operator's
+// Try in the gateway console meets the
 // policy of the same call made directly, on one replica
 // (approvals by an adapter) and on two replicas sharing Redis with a client that lands every
 // request on the next replica (approvals asked of the person through MCP elicitation, two
@@ -86,7 +87,26 @@ const worldArbitrary: fc.Arbitrary<ParityWorld> = fc
   .array(policyArbitrary, { minLength: TOOLS.length, maxLength: TOOLS.length })
   .map((policies) => ({ tools: TOOLS, policies }));
 
-type Route = 'tool_call' | 'batch' | 'direct-name' | 'program';
+type Route = 'tool_call' | 'batch' | 'direct-name' | 'program' | 'console';
+
+/** An operator signed in to the gateway's console, trying tools there (route `console`). */
+async function consoleOperator(url: string) {
+  const login = await fetch(new URL('/console/api/login', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token: TOKEN }),
+  });
+  const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+  const { csrf } = (await login.json()) as { csrf: string };
+  return async (call: { name: string; arguments: Record<string, unknown> }) => {
+    const response = await fetch(new URL('/console/api/tools/try', url), {
+      method: 'POST',
+      headers: { cookie, 'x-csrf-token': csrf, 'content-type': 'application/json' },
+      body: JSON.stringify({ tool: call.name, arguments: call.arguments }),
+    });
+    return ((await response.json()) as { result: CallToolResult }).result;
+  };
+}
 
 function modelCall(route: Route, call: ParityCall) {
   const name = TOOLS[call.tool]!.definition.name;
@@ -199,13 +219,14 @@ const scenario = worldArbitrary.chain((world) =>
   fc.record({
     world: fc.constant(world),
     call: callArbitrary(world),
-    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program'),
+    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program', 'console'),
   }),
 );
 
 describe('parity: the gateway on one replica', () => {
   let gateway: StartedGateway;
   let client: Client;
+  let tryInConsole: Awaited<ReturnType<typeof consoleOperator>>;
   const live: Live = {
     world: { tools: TOOLS, policies: [] },
     recorder: createRecorder(),
@@ -220,9 +241,11 @@ describe('parity: the gateway on one replica', () => {
       guardrails: [policy.guardrail as never],
       approval: policy.approval as never,
       hooks: [policy.hook as never],
+      console: {},
     });
     await gateway.ready();
     client = await connect([gateway.url!]);
+    tryInConsole = await consoleOperator(gateway.url!);
   });
 
   afterAll(async () => {
@@ -234,7 +257,11 @@ describe('parity: the gateway on one replica', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ world, call, route }) => {
         Object.assign(live, { world, recorder: createRecorder(), settled: [] });
-        const result = (await client.callTool(modelCall(route, call))) as CallToolResult;
+        // The console's Try runs the tool's own name and arguments, as an operator gives them.
+        const result =
+          route === 'console'
+            ? await tryInConsole(modelCall('direct-name', call))
+            : ((await client.callTool(modelCall(route, call))) as CallToolResult);
         const outcome: Outcome = { status: 'denied' };
         const ran = upstreamArguments(result);
         if (ran !== undefined) {

@@ -1,23 +1,18 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { answerPendingApproval, isApprovalDecision } from '@tool-search/mcp';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import { attachLearnedTerms } from './console-learning.js';
+import { toolPolicies } from './console-policy.js';
+import type { ConsoleHandler, ConsoleRequest } from './console-request.js';
 import { consoleSearch } from './console-search.js';
 import { CONSOLE_SERVER_CHANGES, CONSOLE_SERVER_READS } from './console-servers.js';
-import type { ConsoleState } from './console-state.js';
 import { consoleTools } from './console-tools.js';
+import { tryTool } from './console-try.js';
 
-/** One console API request. */
-export interface ConsoleRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  state: ConsoleState;
-}
+export type { ConsoleRequest } from './console-request.js';
 
-type Handler = (request: ConsoleRequest) => Promise<void>;
+type Handler = ConsoleHandler;
 
 async function approvals({ res, state }: ConsoleRequest): Promise<void> {
   sendJson(res, 200, { approvals: await state.options.store.listPendingApprovals() });
@@ -40,6 +35,11 @@ async function tools({ res, state }: ConsoleRequest): Promise<void> {
     toolSearch: config.toolSearch,
     ...(contextWindow === undefined ? {} : { contextWindow }),
   });
+  const policies = await toolPolicies(pool.tools(), config);
+  for (const tool of view.tools) {
+    const policy = tool.loading === 'held' ? undefined : policies.get(tool.name);
+    if (policy !== undefined) tool.policy = policy;
+  }
   // A store that fails costs the page its learned terms, never the page.
   if (learner !== undefined) {
     attachLearnedTerms(
@@ -124,13 +124,14 @@ async function upstreams({ res, state }: ConsoleRequest): Promise<void> {
 
 async function overview({ res, state }: ConsoleRequest): Promise<void> {
   const recent = await state.feed.recent(2000);
-  const hours = new Map<string, { calls: number; denials: number }>();
+  const hours = new Map<string, { calls: number; failures: number; denials: number }>();
   for (const line of recent) {
     if (line.kind !== 'call') continue;
     const hour = `${line.time.slice(0, 13)}:00`;
-    const bucket = hours.get(hour) ?? { calls: 0, denials: 0 };
+    const bucket = hours.get(hour) ?? { calls: 0, failures: 0, denials: 0 };
     bucket.calls += 1;
     if (line.status === 'denied') bucket.denials += 1;
+    if (line.status === 'tool_error' || line.status === 'error') bucket.failures += 1;
     hours.set(hour, bucket);
   }
   sendJson(res, 200, {
@@ -143,7 +144,7 @@ async function overview({ res, state }: ConsoleRequest): Promise<void> {
   });
 }
 
-async function answerApproval({ req, res, state }: ConsoleRequest): Promise<void> {
+async function answerApproval({ req, res, state, operator }: ConsoleRequest): Promise<void> {
   const body = await readJsonBody(req);
   const id = body?.['id'];
   const decision = body?.['decision'];
@@ -151,7 +152,7 @@ async function answerApproval({ req, res, state }: ConsoleRequest): Promise<void
     sendError(res, 400, "Send { id, decision: 'allow-once' | 'allow-session' | 'deny' }.");
     return;
   }
-  const routing = await answerPendingApproval(state.options.store, id, decision);
+  const routing = await answerPendingApproval(state.options.store, id, decision, operator);
   if (routing === 'delivered') sendJson(res, 200, { routing });
   else
     sendError(
@@ -235,4 +236,5 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   'sessions/end': endSession,
   'upstreams/reconnect': reconnect,
   ...CONSOLE_SERVER_CHANGES,
+  'tools/try': tryTool,
 };

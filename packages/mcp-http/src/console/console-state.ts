@@ -36,6 +36,13 @@ export interface GatewayConsoleOptions {
   learner?: SearchLearner;
   /** The servers' recent output, restart and reload (the Servers page). */
   servers?: ServerControl;
+  /**
+   * Opens a session for a signed-in operator (its principal's profile: an operator
+   * profile's own, the gateway's default profile for the gateway token), through which
+   * **Try** calls a tool with the same policy as a model's call. Absent: tools cannot be
+   * tried from this console.
+   */
+  openSession?: (principal: string) => GatewaySession;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

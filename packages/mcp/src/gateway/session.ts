@@ -25,6 +25,7 @@ import {
   createGatewayApproval,
 } from './approval.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
+import { callAsOperator } from './console-call.js';
 import {
   disclosureCapabilities,
   handleDisclosureRequests,
@@ -100,6 +101,7 @@ export function createGatewaySession(
     assembly: () => state.assembly!,
     tools: () => [...state.scoped.values()],
     telemetry: () => state.telemetry,
+    callAsOperator: (call, options) => callAsOperator(state, call, options),
     async close() {
       if (state.closed) return;
       end();

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
 import type { Ranker, SearchLearner, TokenCounter, ToolDefinition } from '@tool-search/core';
 import type { SkippedKeyword } from '@tool-search/core/validate';
@@ -192,8 +192,31 @@ export interface GatewaySession {
   tools(): ToolDefinition[];
   /** The bridge counters of this session. */
   telemetry(): BridgeTelemetry;
+  /**
+   * Calls a tool of the session's scope as an operator of the gateway console: the same
+   * pipeline as a model's call (guardrails, hooks, the approval, the audit), with
+   * `via: 'console'` and the operator in the audit record.
+   *
+   * @param call - the tool's exposed name and its arguments
+   * @param options - who calls (`operator`) and an abort signal
+   * @returns the MCP result: an error result for a denial, a failure or a tool outside
+   * the session's scope
+   * @throws nothing
+   */
+  callAsOperator(
+    call: { name: string; arguments: Record<string, unknown> },
+    options: GatewayOperatorCallOptions,
+  ): Promise<CallToolResult>;
   /** Ends the session and its transport. */
   close(): Promise<void>;
+}
+
+/** Options of {@link GatewaySession.callAsOperator}. */
+export interface GatewayOperatorCallOptions {
+  /** The operator's principal (`default`, `profile:<name>`): the audit record names it. */
+  operator: string;
+  /** Cancels the call. */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link GatewayServer.connect}. */

@@ -1,11 +1,13 @@
 import { hostname } from 'node:os';
 import { type AuditHook, type AuditRecord, createAuditHook } from '@tool-search/hooks';
+import { toolErrorText } from '../tool-result/call-result.js';
 import type { GatewayStore } from './types.js';
 
 /**
  * The gateway's audit hook: one record per dispatched call (ran, failed, denied or
  * cancelled), and one per call refused as outside the session's scope
- * (`recordRefusal`), appended to the store's audit trail, with the session's profile and the
+ * (`recordRefusal`), appended to the store's audit trail (a result the tool answered as an
+ * error with its text in `toolError`), with the session's profile and the
  * replica that wrote it. A record that cannot be written (the store is down) is
  * passed to `onLost` (the gateway logs it) and named in the call result's warnings.
  *
@@ -21,7 +23,7 @@ export function createStoreAuditHook(
   onLost: (record: AuditRecord, error: unknown) => void = () => {},
 ): AuditHook {
   const replica = `${hostname()}:${process.pid}`;
-  return createAuditHook(async (record) => {
+  const write = async (record: AuditRecord) => {
     const profile = profileOf(record.sessionId);
     try {
       await store.appendAudit({
@@ -33,5 +35,8 @@ export function createStoreAuditHook(
       onLost(record, error);
       throw error;
     }
-  });
+  };
+  // A tool that answered an error (`isError`) is recorded with its text, so that a reader
+  // of the trail shows the call as failed, never as ok.
+  return createAuditHook(write, { toolErrorOf: toolErrorText });
 }

@@ -52,6 +52,8 @@ class MemoryRecords {
   readonly questions = new Map<string, Map<string, string>>();
   fingerprints = new Map<string, string>();
   readonly pending = new Map<string, PendingApproval>();
+  // console sign-in id → when it would have ended
+  readonly revokedSignIns = new Map<string, number>();
   private sequence = 0;
 
   constructor(
@@ -215,6 +217,14 @@ class MemoryRecords {
     return [...this.pending.values()].sort((a, b) => a.askedAt - b.askedAt).map(copy);
   }
 
+  isSignInRevoked(id: string): boolean {
+    const now = Date.now();
+    for (const [revoked, until] of this.revokedSignIns) {
+      if (until <= now) this.revokedSignIns.delete(revoked);
+    }
+    return this.revokedSignIns.has(id);
+  }
+
   private prune(idleMs: number): void {
     if (idleMs <= 0) return;
     const oldest = Date.now() - idleMs;
@@ -284,6 +294,10 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     async putFingerprints(accepted) {
       memory.fingerprints = new Map(accepted);
     },
+    async revokeSignIn(id, expiresAt) {
+      if (expiresAt > Date.now()) memory.revokedSignIns.set(id, expiresAt);
+    },
+    isSignInRevoked: async (id) => memory.isSignInRevoked(id),
     // One learning store per gateway store: the first call's options make it.
     learningStore(learningOptions = {}) {
       learning ??= createMemoryLearningStore({

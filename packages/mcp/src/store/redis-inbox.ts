@@ -2,6 +2,7 @@ import type { RedisConnections } from './redis-connection.js';
 import type { PendingApproval } from './types.js';
 
 // The console's approvals inbox in Redis: one hash, question id → the waiting call.
+// And its ended sign-ins.
 
 export async function putPendingApproval(
   redis: RedisConnections,
@@ -54,4 +55,30 @@ export async function removePendingApproval(redis: RedisConnections, id: string)
     redis.keys.pendingApprovals,
     id,
   ]);
+}
+
+// The console's ended sign-ins: one key each, expiring when the sign-in would have.
+
+export async function revokeSignIn(
+  redis: RedisConnections,
+  id: string,
+  expiresAt: number,
+): Promise<void> {
+  const ttl = Math.ceil(expiresAt - Date.now());
+  if (ttl <= 0) return;
+  await redis.call('ending the console sign-in', [
+    'SET',
+    redis.keys.revokedSignIn(id),
+    '1',
+    'PX',
+    String(ttl),
+  ]);
+}
+
+export async function isSignInRevoked(redis: RedisConnections, id: string): Promise<boolean> {
+  const found = await redis.call<number>('reading the ended console sign-ins', [
+    'EXISTS',
+    redis.keys.revokedSignIn(id),
+  ]);
+  return Number(found) > 0;
 }

@@ -10,6 +10,8 @@ export interface RedisKeys {
   fingerprints: string;
   /** The console's approvals inbox: question id → the waiting call (JSON). */
   pendingApprovals: string;
+  /** A console sign-in that was ended (expires when the sign-in would have). */
+  revokedSignIn(id: string): string;
   /** The channel of the answers to one replica's questions. */
   routedTo(replica: string): string;
   /** The prefix of the learned terms' keys (see redis-learning-scripts.ts). */
@@ -35,6 +37,7 @@ export function redisKeys(prefix: string): RedisKeys {
     audit: `${prefix}audit`,
     fingerprints: `${prefix}fingerprints`,
     pendingApprovals: `${prefix}pending-approvals`,
+    revokedSignIn: (id) => `${prefix}console-signout:${id}`,
     routedTo: (replica) => `${prefix}routed:${replica}`,
     learning: `${prefix}learning:`,
   };

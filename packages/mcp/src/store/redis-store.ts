@@ -35,7 +35,8 @@ export function redactRedisUrl(url: string): string {
  * (a set), `questions:<id>` (a hash: open question id → the replica that asked),
  * `events:<id>` (a stream of at most `eventsPerSession`), `caps:all` and
  * `caps:p:<principal>` (sorted sets by last request), `audit` (a stream of at most
- * about `maxAuditRecords`), `fingerprints` (a hash), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
+ * about `maxAuditRecords`), `fingerprints` (a hash), `console-signout:<id>` (an ended console sign-in, until it
+ * would have expired), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
  *
  * @param options - see {@link RedisStoreOptions}
  * @returns the store, connecting
@@ -86,6 +87,8 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     removePendingApproval: (id) => inbox.removePendingApproval(redis, id),
     getFingerprints: () => shared.getFingerprints(redis),
     putFingerprints: (accepted) => shared.putFingerprints(redis, accepted),
+    revokeSignIn: (id, expiresAt) => inbox.revokeSignIn(redis, id, expiresAt),
+    isSignInRevoked: (id) => inbox.isSignInRevoked(redis, id),
     learningStore: (learningOptions) => createRedisLearningStore(redis, learningOptions),
     close: () => redis.close(),
   };

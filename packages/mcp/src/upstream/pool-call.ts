@@ -1,10 +1,11 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/client';
 import { echoName } from '@tool-search/bridge';
 import { describeError } from '@tool-search/core/internal';
 import { errorResult } from '../tool-result/error-result.js';
 import { holdAbandonedSlot } from './abandoned-hold.js';
 import { resolveCallLimits, runUpstreamCall, unavailableResult } from './call.js';
+import type { UpstreamClient } from './client.js';
+import { DEFAULT_MAX_INPUT_ROUNDS } from './input-required.js';
 import { addProgressListener, type PoolState } from './pool-state.js';
 import type { UpstreamPool } from './pool-types.js';
 import type { Upstream } from './upstream-state.js';
@@ -57,6 +58,9 @@ export async function callPoolTool(
     restarting: state.reconnect !== undefined,
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
+    headerTool: upstream.headerTools.get(entry.tool.name),
+    onInputRequired: callOptions.onInputRequired,
+    maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   });
 }
 
@@ -76,7 +80,7 @@ function unavailableFor(state: PoolState, upstream: Upstream, name: string) {
 function holdAbandoned(
   state: PoolState,
   upstream: Upstream,
-  client: Client,
+  client: UpstreamClient,
   id: RequestId | undefined,
 ) {
   return holdAbandonedSlot(

@@ -1,6 +1,6 @@
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import { connectUpstream, type UpstreamConnection } from './connect.js';
+import { eraKey } from './era.js';
 import { createFailedServerRetry } from './failed-retry.js';
 import {
   emit,
@@ -96,7 +96,12 @@ async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
     upstream.error = controller.signal.aborted
       ? `did not start, connect and list its tools within ${state.connectTimeoutMs} ms`
       : describeError(error);
-    if (connection) await connection.client.close().catch(() => {});
+    if (connection) {
+      // A cached era that cannot even list tools may be stale (the server changed era):
+      // the next attempt probes again.
+      if (connection.eraCached) state.eras.delete(eraKey(upstream.name, upstream.config));
+      await connection.client.close().catch(() => {});
+    }
     return false;
   } finally {
     clearTimeout(timer);
@@ -113,11 +118,13 @@ function openConnection(
   const onStderr = state.options.onStderr;
   return connectUpstream(upstream.config, {
     clientInfo: state.clientInfo,
+    capabilities: state.options.clientCapabilities,
+    eras: { cache: state.eras, key: eraKey(upstream.name, upstream.config) },
     timeoutMs: state.connectTimeoutMs,
     signal,
     onStderr: onStderr && ((text) => onStderr(upstream.name, text)),
     prepare: (client) => {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler('notifications/tools/list_changed', async () => {
         scheduleRefresh(state, upstream, generation);
       });
       client.onclose = () => onClosed(state, upstream, generation);
@@ -135,6 +142,7 @@ function markReady(
   const transport = connection.client.transport;
   if (transport !== undefined) state.watches.set(connection.client, watchRequests(transport));
   upstream.transport = connection.kind;
+  upstream.era = connection.era;
   upstream.connectMs = Math.round(performance.now() - began);
   upstream.state = 'ready';
   upstream.readyAt = Date.now();

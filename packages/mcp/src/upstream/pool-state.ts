@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from '@tool-search/core';
 import { describeError, sameTools } from '@tool-search/core/internal';
 import {
@@ -7,6 +6,8 @@ import {
   DEFAULT_CANCEL_GRACE_MS,
   DEFAULT_MAX_CALL_TIME_MS,
 } from './call.js';
+import type { UpstreamClient } from './client.js';
+import { createEraCache, type EraCache } from './era.js';
 import { createExposedTools, type ExposedTools } from './exposed-tools.js';
 import { DEFAULT_RETRY_FAILED_MS, type FailedServerRetry } from './failed-retry.js';
 import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
@@ -36,7 +37,9 @@ export interface PoolState {
   readonly clientInfo: Implementation;
   readonly limits: UpstreamLimits;
   readonly review: ToolReviewGate;
-  readonly watches: WeakMap<Client, RequestWatch>;
+  readonly watches: WeakMap<UpstreamClient, RequestWatch>;
+  /** The era of each origin, decided once by a probe. */
+  readonly eras: EraCache;
   readonly upstreams: Upstream[];
   readonly byName: Map<string, Upstream>;
   readonly exposed: ExposedTools;
@@ -76,6 +79,7 @@ export function createPoolState(
     limits: { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits },
     review: createToolReviewGate(config.review, options.sharedReview),
     watches: new WeakMap(),
+    eras: createEraCache(),
     upstreams,
     byName: new Map(upstreams.map((upstream) => [upstream.name, upstream])),
     exposed: createExposedTools(config.pins),
@@ -138,7 +142,7 @@ export function recompute(state: PoolState): boolean {
 export async function listAll(
   state: PoolState,
   upstream: Upstream,
-  client: Client,
+  client: UpstreamClient,
   signal?: AbortSignal,
 ): Promise<void> {
   const listed = await listUpstreamTools(client, {
@@ -154,6 +158,9 @@ export async function listAll(
   upstream.cut = listed.cut;
   upstream.ignoredPins = listed.ignoredPins;
   upstream.rejected = listed.rejected;
+  upstream.headerTools = listed.headerTools;
+  upstream.listTtlMs = listed.ttlMs;
+  upstream.listScope = listed.cacheScope;
   applyReview(state, upstream);
 }
 

@@ -153,12 +153,14 @@ export function isEraFailure(error: unknown): boolean {
  * @internal
  */
 export function describeConnectError(error: unknown): string {
-  const text = describeError(error);
+  // A server's garbage can make the SDK's message long: the start says what happened.
+  const full = describeError(error);
+  const text = full.length > 400 ? `${full.slice(0, 400)}…` : full;
   if (error instanceof ProtocolError && error.code === -32022) {
     return `the server refused the 2025 handshake (${text}) and did not answer the 2026-07-28 probe (server/discover) in a usable way: it cannot be reached in either era`;
   }
   if (error instanceof SdkError && error.code === SdkErrorCode.EraNegotiationFailed) {
     return `no protocol era could be agreed with the server (neither 2026-07-28 by server/discover nor 2025 by initialize): ${text}`;
   }
-  return text;
+  return full;
 }

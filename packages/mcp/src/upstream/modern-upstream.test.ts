@@ -205,3 +205,46 @@ describe('cancellation of a 2026-07-28 call over HTTP', () => {
     await until(() => server.cancelled.includes('one'));
   });
 });
+
+describe('a fresh catalog from a 2026-07-28 upstream', () => {
+  const lists = (server: ModernUpstream) =>
+    server.requests.filter((request) => request.method === 'tools/list').length;
+
+  it.each([
+    ['a 2026-only upstream', 'reject'],
+    ['an upstream of both eras', 'stateless'],
+  ] as const)('follows tools/list_changed on subscriptions/listen from %s', async (_, legacy) => {
+    const server = await modern({ legacy });
+    const pool = poolOf({ up: { url: server.url } });
+    const [status] = await pool.start();
+    expect(status?.era).toBe('modern');
+    await until(() => server.requests.some((request) => request.method === 'subscriptions/listen'));
+    server.extra.push('added_later');
+    server.notify();
+    await until(() => pool.tools().some((tool) => tool.name === 'added_later'));
+  });
+
+  it("re-lists when the list's ttlMs has passed, and reports a private list", async () => {
+    const server = await modern({ listHint: { ttlMs: 1000, cacheScope: 'private' } });
+    const pool = poolOf({ up: { url: server.url } });
+    const [status] = await pool.start();
+    expect(status?.listScope).toBe('private');
+    // Changed without a notification: only the expiry of the list brings it in.
+    server.extra.push('after_ttl');
+    await until(() => pool.tools().some((tool) => tool.name === 'after_ttl'), 10_000);
+    expect(lists(server)).toBeGreaterThanOrEqual(2);
+  });
+
+  it('re-lists a bounded number of times under a flood of notifications', async () => {
+    const server = await modern();
+    const pool = poolOf({ up: { url: server.url } });
+    await pool.start();
+    await until(() => server.requests.some((request) => request.method === 'subscriptions/listen'));
+    const before = lists(server);
+    server.extra.push('flooded');
+    for (let i = 0; i < 2000; i += 1) server.notify();
+    await until(() => pool.tools().some((tool) => tool.name === 'flooded'));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(lists(server) - before).toBeLessThanOrEqual(3);
+  });
+});

@@ -1,7 +1,7 @@
-import { describeError } from '@tool-search/core/internal';
 import { connectUpstream, type UpstreamConnection } from './connect.js';
-import { eraKey } from './era.js';
+import { describeConnectError, eraKey } from './era.js';
 import { createFailedServerRetry } from './failed-retry.js';
+import { armTtl, keepFresh, stopFresh } from './listen.js';
 import {
   emit,
   listAll,
@@ -41,6 +41,7 @@ export async function closePool(state: PoolState): Promise<void> {
     state.upstreams.map(async (upstream) => {
       if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);
       if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+      stopFresh(upstream);
       upstream.connecting?.abort(new Error('the pool is closing'));
       upstream.generation += 1;
       const connection = upstream.connection;
@@ -95,11 +96,11 @@ async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
   } catch (error) {
     upstream.error = controller.signal.aborted
       ? `did not start, connect and list its tools within ${state.connectTimeoutMs} ms`
-      : describeError(error);
+      : describeConnectError(error);
     if (connection) {
-      // A cached era that cannot even list tools may be stale (the server changed era):
-      // the next attempt probes again.
-      if (connection.eraCached) state.eras.delete(eraKey(upstream.name, upstream.config));
+      // An era that cannot even list tools may be stale or wrong (the server changed era,
+      // or its probe answer was not to be trusted): the next attempt probes again.
+      state.eras.delete(eraKey(upstream.name, upstream.config));
       await connection.client.close().catch(() => {});
     }
     return false;
@@ -149,6 +150,8 @@ function markReady(
   delete upstream.error;
   recompute(state);
   emit(state, 'ready', upstream);
+  upstream.onListed = () => armTtl(state, upstream);
+  keepFresh(state, upstream, connection.client);
 }
 
 function scheduleReconnect(state: PoolState, upstream: Upstream): void {
@@ -185,6 +188,7 @@ function onClosed(state: PoolState, upstream: Upstream, generation: number): voi
   if (state.closed || upstream.generation !== generation || upstream.state !== 'ready') return;
   const tail = upstream.connection?.stderrTail() ?? '';
   upstream.connection = undefined;
+  stopFresh(upstream);
   if (upstream.readyAt !== undefined && Date.now() - upstream.readyAt >= STABLE_CONNECTION_MS) {
     upstream.attempts = 0;
   }

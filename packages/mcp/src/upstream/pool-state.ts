@@ -24,6 +24,8 @@ import { createToolReviewGate, type ToolReviewGate } from './review.js';
 import { createUpstream, LISTED_STATES, type Upstream, upstreamStatus } from './upstream-state.js';
 
 const LIST_CHANGED_DEBOUNCE_MS = 25;
+// A flood of notifications does not starve the re-list: one runs at least this often.
+const LIST_CHANGED_MAX_WAIT_MS = 1_000;
 
 /** Everything one upstream pool knows: its settings, its servers and its listeners. */
 export interface PoolState {
@@ -192,10 +194,24 @@ export function onReviewChanged(state: PoolState): void {
 
 /** A `tools/list_changed` arrived: re-lists the server after a short debounce. */
 export function scheduleRefresh(state: PoolState, upstream: Upstream, generation: number): void {
-  if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+  const now = Date.now();
+  if (upstream.refreshTimer) {
+    // Past the longest wait, the pending re-list keeps its time: no more postponing.
+    if (now - (upstream.refreshSince ?? now) >= LIST_CHANGED_MAX_WAIT_MS) return;
+    clearTimeout(upstream.refreshTimer);
+  } else {
+    upstream.refreshSince = now;
+  }
   upstream.refreshTimer = setTimeout(() => {
     upstream.refreshTimer = undefined;
-    upstream.listing = upstream.listing.then(() => refresh(state, upstream, generation));
+    upstream.refreshSince = undefined;
+    // One re-list waiting behind the running one is enough: it will see every change.
+    if (upstream.refreshQueued) return;
+    upstream.refreshQueued = true;
+    upstream.listing = upstream.listing.then(() => {
+      upstream.refreshQueued = false;
+      return refresh(state, upstream, generation);
+    });
   }, LIST_CHANGED_DEBOUNCE_MS);
 }
 
@@ -212,5 +228,6 @@ async function refresh(state: PoolState, upstream: Upstream, generation: number)
     return;
   }
   if (upstream.generation !== generation) return;
+  upstream.onListed?.();
   if (recompute(state)) emit(state, 'tools_changed', upstream);
 }

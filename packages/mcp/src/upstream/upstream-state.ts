@@ -40,6 +40,12 @@ export interface Upstream {
   generation: number;
   listing: Promise<void>;
   refreshTimer?: NodeJS.Timeout | undefined;
+  /** When the pending re-list was first asked for (ms since the epoch). */
+  refreshSince?: number | undefined;
+  /** A re-list is waiting behind the running one. */
+  refreshQueued?: boolean;
+  /** Runs after each re-list of the live connection (re-arms the `ttlMs` timer). */
+  onListed?: (() => void) | undefined;
   reconnectTimer?: NodeJS.Timeout | undefined;
   /** Aborts the connect attempt in progress. */
   connecting?: AbortController;

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Readable } from 'node:stream';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import {
   acceptedContent,
   type CallToolResult,
@@ -212,5 +213,25 @@ export async function serveModernUpstream(
       http.closeAllConnections();
       await new Promise((resolve) => http.close(resolve));
     },
+  };
+}
+
+/**
+ * The same modern-only server as an in-process entry (`{ transport }`): a Streamable HTTP
+ * client transport whose `fetch` is the handler's own, so no socket is opened.
+ *
+ * @returns the entry and the handler's `close`
+ */
+export function modernInProcess() {
+  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const handler = createMcpHandler(() => buildServer(state, {}), { legacy: 'reject' });
+  return {
+    entry: {
+      transport: () =>
+        new StreamableHTTPClientTransport(new URL('http://in-process.invalid/mcp'), {
+          fetch: (url, init) => handler.fetch(new Request(url, init)),
+        }),
+    },
+    close: () => handler.close(),
   };
 }

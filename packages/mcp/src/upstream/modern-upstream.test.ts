@@ -1,7 +1,11 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { textOf, until } from '../__fixtures__/clients.js';
-import { type ModernUpstream, serveModernUpstream } from '../__fixtures__/modern-upstream.js';
+import {
+  type ModernUpstream,
+  modernInProcess,
+  serveModernUpstream,
+} from '../__fixtures__/modern-upstream.js';
 import { connectUpstream } from './connect.js';
 import { createEraCache, eraKey } from './era.js';
 import { createUpstreamPool, UPSTREAM_ERROR_META_KEY, type UpstreamPool } from './pool.js';
@@ -56,6 +60,16 @@ describe('an upstream that refuses the 2025 handshake', () => {
     const call = server.requests.filter((request) => request.method === 'tools/call').at(-1);
     expect(call?.headers['mcp-param-region']).toBe('eu-west');
     expect(call?.headers['mcp-name']).toBe('regional');
+  });
+
+  it('is reached as an in-process entry too', async () => {
+    const local = modernInProcess();
+    const pool = poolOf({ local: local.entry });
+    const [status] = await pool.start();
+    expect(status).toMatchObject({ state: 'ready', transport: 'in-process', era: 'modern' });
+    expect(textOf(await pool.callTool('echo', { message: 'in' }))).toBe('modern echo: in');
+    await pool.close();
+    await local.close();
   });
 
   it('probes once per origin: a second connect adopts the cached era and sends no probe', async () => {

@@ -76,6 +76,21 @@ describe('stdio upstreams of either era', () => {
     expect(spawns.count()).toBe(2);
   }, 60_000);
 
+  it('starts a 2025 server that exits on the probe once more, then never probes it again', async () => {
+    const spawns = spawnLog('exit-on-probe');
+    const pool = poolOf({
+      strict: fixtureServer('exit-on-probe-server.mjs', { SPAWN_LOG: spawns.file }),
+    });
+    const [status] = await pool.start();
+    expect(status).toMatchObject({ state: 'ready', era: 'legacy' });
+    // One process ended on the probe, one serves: never two at once.
+    expect(spawns.count()).toBe(2);
+    await pool.callTool('crash', {});
+    await until(() => pool.status()[0]?.state === 'ready' && spawns.count() === 3);
+    expect(textOf(await pool.callTool('echo', { message: 'c' }))).toBe('crash-fixture echo: c');
+    expect(spawns.count()).toBe(3);
+  }, 60_000);
+
   it('speaks 2026-07-28 to a stdio server of both eras', async () => {
     const pool = poolOf({ dual: fixtureServer('modern-stdio-server.mjs', { LEGACY: 'serve' }) });
     const [status] = await pool.start();

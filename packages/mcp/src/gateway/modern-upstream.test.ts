@@ -43,13 +43,15 @@ describe('the gateway over an upstream that speaks only 2026-07-28', () => {
     expect(call?.headers['mcp-param-region']).toBe('ap-south');
   });
 
-  it("answers a call of a tool that needs input with the upstream's question, not a hang", async () => {
+  it('answers a call of a tool that needs input at once, saying what it wanted', async () => {
     const result = (await client.call('tool_call', {
       name: 'confirm',
       arguments: { action: 'wipe' },
     })) as CallToolResult;
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toContain("Server 'modern' needs input to run 'confirm'");
-    expect(textOf(result)).toContain('Run wipe?');
+    // The gateway declares no elicitation upstream (no handler is plugged in yet), so the
+    // upstream says what it could not ask; with one, the pool's seam relays the question.
+    expect(textOf(result)).toContain("Server 'modern'");
+    expect(textOf(result)).toContain('elicitation/create');
   });
 });

@@ -117,6 +117,14 @@ function buildServer(
       }),
   );
   server.registerTool(
+    'busy',
+    { description: 'Answers "call again later" (a requestState alone), every time' },
+    async (ctx): Promise<InputRequiredResult> => {
+      const round = Number(ctx.mcpReq.requestState() ?? '0') + 1;
+      return inputRequired({ requestState: String(round) });
+    },
+  );
+  server.registerTool(
     'wait',
     {
       description: 'Runs until it is cancelled',

@@ -108,7 +108,7 @@ export function isInputRequired(value: unknown): value is InputRequiredResult {
 // What the upstream asked, for a message: the kinds and the first elicitation's text.
 function describeAsk(requests: InputRequests | undefined): string {
   const entries = Object.entries(requests ?? {});
-  if (entries.length === 0) return 'to be called again later (it sent only a requestState)';
+  if (entries.length === 0) return 'nothing but to be called again (a requestState alone)';
   const kinds = entries.map(([key, request]) => {
     const method = typeof request?.method === 'string' ? request.method : 'an unknown request';
     const message = (request as { params?: { message?: unknown } })?.params?.message;

@@ -188,6 +188,18 @@ describe("an upstream's input_required", () => {
     expect(rounds).toBe(3);
   });
 
+  it('retries a requestState-only answer without a handler, up to the limit', async () => {
+    const server = await modern();
+    const pool = poolOf({ modern: { url: server.url } }, ask);
+    await pool.start();
+    const result = await pool.callTool('busy', {}, { maxInputRounds: 2 });
+    expect(codeOf(result)).toBe('upstream_failed');
+    expect(textOf(result)).toContain(
+      "kept asking for input to run 'busy' (2 rounds answered; last it asked for nothing but to be called again",
+    );
+    expect(server.requests.filter((request) => request.method === 'tools/call')).toHaveLength(3);
+  });
+
   it('turns a handler that throws into an error result that says why', async () => {
     const server = await modern();
     const pool = poolOf({ modern: { url: server.url } }, ask);

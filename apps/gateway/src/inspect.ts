@@ -163,7 +163,7 @@ function serverNote(
             .map((tool) => safeText(tool.name))
             .join(', ')}`
         : status.connectMs !== undefined
-          ? `${formatInt(status.connectMs)} ms`
+          ? `${formatInt(status.connectMs)} ms${status.era === 'modern' ? ', MCP 2026-07-28' : ''}`
           : '';
 }
 

@@ -93,6 +93,8 @@ export type {
 } from './upstream/connect.js';
 export type { RetryDemand } from './upstream/failed-retry.js';
 export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
+export type { UpstreamInputContext, UpstreamInputHandler } from './upstream/input-required.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './upstream/input-required.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {
   capDescription,

@@ -1,3 +1,4 @@
+import type { FetchLike } from '@modelcontextprotocol/client';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
   OTEL_ATTRIBUTES as A,
@@ -76,7 +77,7 @@ export function upstreamTraceMeta(): Record<string, string> | undefined {
  * A `fetch` for an HTTP upstream's transport that adds the active trace context's
  * headers (`traceparent`, `tracestate`, `baggage`) to each request, when traced.
  */
-export function tracedFetch(base: typeof fetch = globalThis.fetch): typeof fetch {
+export function tracedFetch(base: FetchLike = globalThis.fetch): FetchLike {
   return (input, init) => {
     const carrier = upstreamTraceMeta();
     if (carrier === undefined) return base(input, init);

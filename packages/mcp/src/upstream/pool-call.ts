@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/client';
 import { echoName } from '@tool-search/bridge';
 import { describeError } from '@tool-search/core/internal';
 import { observeUpstreamCall, upstreamObserved } from '../telemetry/upstream-observe.js';
@@ -11,6 +10,8 @@ import {
   type UpstreamCall,
   unavailableResult,
 } from './call.js';
+import type { UpstreamClient } from './client.js';
+import { DEFAULT_MAX_INPUT_ROUNDS } from './input-required.js';
 import { addProgressListener, type PoolState } from './pool-state.js';
 import type { UpstreamPool } from './pool-types.js';
 import type { Upstream } from './upstream-state.js';
@@ -63,6 +64,9 @@ export async function callPoolTool(
     restarting: state.reconnect !== undefined,
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
+    headerTool: upstream.headerTools.get(entry.tool.name),
+    onInputRequired: callOptions.onInputRequired,
+    maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   };
   return upstreamObserved()
     ? observeUpstreamCall(call, () => runUpstreamCall(call))
@@ -85,7 +89,7 @@ function unavailableFor(state: PoolState, upstream: Upstream, name: string) {
 function holdAbandoned(
   state: PoolState,
   upstream: Upstream,
-  client: Client,
+  client: UpstreamClient,
   id: RequestId | undefined,
 ) {
   return holdAbandonedSlot(

@@ -1,7 +1,7 @@
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '@tool-search/core/internal';
 import { connectUpstream, type UpstreamConnection } from './connect.js';
+import { describeConnectError, eraKey } from './era.js';
 import { createFailedServerRetry } from './failed-retry.js';
+import { armTtl, keepFresh, stopFresh } from './listen.js';
 import {
   emit,
   listAll,
@@ -41,6 +41,7 @@ export async function closePool(state: PoolState): Promise<void> {
     state.upstreams.map(async (upstream) => {
       if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);
       if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+      stopFresh(upstream);
       upstream.connecting?.abort(new Error('the pool is closing'));
       upstream.generation += 1;
       const connection = upstream.connection;
@@ -96,8 +97,13 @@ export async function connect(state: PoolState, upstream: Upstream): Promise<boo
   } catch (error) {
     upstream.error = controller.signal.aborted
       ? `did not start, connect and list its tools within ${state.connectTimeoutMs} ms`
-      : describeError(error);
-    if (connection) await connection.client.close().catch(() => {});
+      : describeConnectError(error);
+    if (connection) {
+      // An era that cannot even list tools may be stale or wrong (the server changed era,
+      // or its probe answer was not to be trusted): the next attempt probes again.
+      state.eras.delete(eraKey(upstream.name, upstream.config));
+      await connection.client.close().catch(() => {});
+    }
     return false;
   } finally {
     clearTimeout(timer);
@@ -114,11 +120,13 @@ function openConnection(
   const onStderr = state.options.onStderr;
   return connectUpstream(upstream.config, {
     clientInfo: state.clientInfo,
+    capabilities: state.options.clientCapabilities,
+    eras: { cache: state.eras, key: eraKey(upstream.name, upstream.config) },
     timeoutMs: state.connectTimeoutMs,
     signal,
     onStderr: onStderr && ((text) => onStderr(upstream.name, text)),
     prepare: (client) => {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      client.setNotificationHandler('notifications/tools/list_changed', async () => {
         scheduleRefresh(state, upstream, generation);
       });
       client.onclose = () => onClosed(state, upstream, generation);
@@ -136,12 +144,15 @@ function markReady(
   const transport = connection.client.transport;
   if (transport !== undefined) state.watches.set(connection.client, watchRequests(transport));
   upstream.transport = connection.kind;
+  upstream.era = connection.era;
   upstream.connectMs = Math.round(performance.now() - began);
   upstream.state = 'ready';
   upstream.readyAt = Date.now();
   delete upstream.error;
   recompute(state);
   emit(state, 'ready', upstream);
+  upstream.onListed = () => armTtl(state, upstream);
+  keepFresh(state, upstream, connection.client);
 }
 
 function scheduleReconnect(state: PoolState, upstream: Upstream): void {
@@ -178,6 +189,7 @@ function onClosed(state: PoolState, upstream: Upstream, generation: number): voi
   if (state.closed || upstream.generation !== generation || upstream.state !== 'ready') return;
   const tail = upstream.connection?.stderrTail() ?? '';
   upstream.connection = undefined;
+  stopFresh(upstream);
   if (upstream.readyAt !== undefined && Date.now() - upstream.readyAt >= STABLE_CONNECTION_MS) {
     upstream.attempts = 0;
   }

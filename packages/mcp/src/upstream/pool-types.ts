@@ -1,8 +1,10 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { RetryDemand } from './failed-retry.js';
+import type { UpstreamInputHandler } from './input-required.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
 
@@ -58,6 +60,16 @@ export interface UpstreamServerStatus {
   state: UpstreamState;
   /** How it is reached, once connected. */
   transport?: UpstreamTransportKind;
+  /**
+   * The MCP era it speaks, once connected: `modern` (2026-07-28, found by `server/discover`)
+   * or `legacy` (2025, the `initialize` handshake).
+   */
+  era?: 'modern' | 'legacy';
+  /**
+   * The cache scope of its last tool list (2026-07-28): `private` when the list is what the
+   * pool's credential for it sees (not to be shared beyond that credential); absent in 2025.
+   */
+  listScope?: 'public' | 'private';
   /** The tools it serves through the pool (a `failed` server's are its last known ones). */
   toolCount: number;
   /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
@@ -142,6 +154,11 @@ export interface UpstreamPoolOptions {
   /** How the pool introduces itself to upstream servers. */
   clientInfo?: Implementation;
   /**
+   * The capabilities the pool declares to upstream servers (e.g. `{ elicitation: {} }` when
+   * callers pass `onInputRequired` that can answer elicitations). @defaultValue `{}`
+   */
+  clientCapabilities?: ClientCapabilities;
+  /**
    * What stdio servers write to stderr (their logs). Absent: kept only as a short
    * tail for error messages, never printed. The text is the server's, raw: print it
    * through `sanitizeTerminalText`.
@@ -159,6 +176,15 @@ export interface UpstreamCallOptions {
   defaultTimeoutMs?: number;
   /** Progress notifications of the upstream for this call. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Answers the upstream's `input_required` (2026-07-28): see {@link UpstreamInputHandler}.
+   * The pool retries the call with the answers and the upstream's `requestState`. Absent:
+   * a call that needs input ends with an `upstream_failed` error result that names the
+   * server and what it asked.
+   */
+  onInputRequired?: UpstreamInputHandler;
+  /** The most `input_required` rounds answered for this call. @defaultValue 8 */
+  maxInputRounds?: number;
 }
 
 /** Where a pooled tool comes from. */

@@ -53,6 +53,12 @@ export { createGatewayServer } from './gateway/server.js';
 export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';
 export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
 export type {
+  GatewayStatelessView,
+  StatelessCallContext,
+  StatelessCallParams,
+  StatelessToolList,
+} from './gateway/stateless-session.js';
+export type {
   GatewayActivity,
   GatewayCloseOptions,
   GatewayConnectOptions,

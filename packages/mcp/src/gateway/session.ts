@@ -125,7 +125,7 @@ function takeFirstDecision(state: SessionState): void {
   }
 }
 
-function createSessionState(
+export function createSessionState(
   context: GatewaySessionContext,
   profileName: string | undefined,
   profile: GatewayProfile | undefined,
@@ -203,7 +203,7 @@ function askerOf(state: SessionState) {
 }
 
 /** The approval of the session's calls: the options' adapter, the client, or the console. */
-function sessionApproval(state: SessionState) {
+export function sessionApproval(state: SessionState) {
   const { approvalConfig, store } = state.context;
   const asker = askerOf(state);
   // With replicas, an 'allow-session' answer given on one holds on all of them.
@@ -242,7 +242,7 @@ function activityHook(state: SessionState): ToolCallHook {
 }
 
 /** The session's pipeline: guardrails, hooks, approval, then the tool source. */
-function createSessionDispatcher(
+export function createSessionDispatcher(
   state: SessionState,
   approval: ReturnType<typeof sessionApproval>,
 ): Dispatcher {

@@ -1,0 +1,219 @@
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
+import { TOOL_PROGRAM } from '@tool-search/code';
+import { type McpTool, toMcpTool } from '@tool-search/core';
+import type { GatewayProfile } from '../config/schemas.js';
+import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { sessionLearning } from './learning.js';
+import { createSessionProgram } from './program-session.js';
+import { createSessionDispatcher, createSessionState, sessionApproval } from './session.js';
+import { callSessionTool, type SessionCallExtra } from './session-call.js';
+import {
+  assembleScoped,
+  type GatewaySessionContext,
+  type SessionState,
+  scopedPoolTools,
+} from './session-state.js';
+
+/** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
+export const STATELESS_ID_PREFIX = 'stateless:';
+
+/** What a stateless `tools/list` answers: the tools and whether they depend on the caller. */
+export interface StatelessToolList {
+  /** The bridge tools and the tools the profile pins or loads eagerly, in a stable order. */
+  tools: McpTool[];
+  /** `private` when the list depends on the caller's profile (the config has profiles). */
+  cacheScope: 'public' | 'private';
+}
+
+/** What a stateless call carries besides its params. */
+export interface StatelessCallContext {
+  /** The client's request id (approval questions and audit name it). */
+  requestId: string | number;
+  /** Aborts when the client goes away: the call is cancelled upstream. */
+  signal: AbortSignal;
+  /** Sends a notification on the call's own response stream (progress). */
+  notify?: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+}
+
+/** The params of a stateless `tools/call`. */
+export interface StatelessCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * The gateway as a stateless (2026-07-28) client of one credential sees it: the same
+ * scope, assembly, guardrails, approval, audit and learning as a session of that
+ * profile, keyed by the credential instead of a session. Holds nothing a request
+ * leaves behind: any replica answers any request the same way.
+ */
+export interface GatewayStatelessView {
+  /** The profile the credential selects. */
+  readonly profile: string | undefined;
+  /** The credential's principal (`''` without tokens). */
+  readonly principal: string;
+  /**
+   * The credential's tool list, once the upstreams settled.
+   *
+   * @returns the tools and their cache scope
+   * @throws nothing
+   */
+  listTools(): Promise<StatelessToolList>;
+  /**
+   * Calls a tool: a bridge tool through the bridge, a listed tool directly, through the
+   * same hooks pipeline as a session's calls.
+   *
+   * @param params - the call's name, arguments and `_meta`
+   * @param context - the request id, the client's signal and its notification channel
+   * @returns the MCP result (errors the model sees are results, not throws)
+   * @throws the shutdown error once the gateway drains
+   */
+  callTool(params: StatelessCallParams, context: StatelessCallContext): Promise<CallToolResult>;
+}
+
+/** One credential's stateless state, derived from the config and the pool alone. */
+interface StatelessEntry {
+  readonly state: SessionState;
+  readonly view: GatewayStatelessView;
+  /** The pool's tools changed since the last assembly. */
+  stale: boolean;
+  readonly unsubscribe: () => void;
+}
+
+/** The stateless views of a gateway, one per credential. */
+export interface StatelessViews {
+  /**
+   * The view of a credential, made on first use.
+   *
+   * @throws nothing (the profile was checked by the caller)
+   */
+  view(
+    profileName: string | undefined,
+    profile: GatewayProfile | undefined,
+    principal: string,
+  ): GatewayStatelessView;
+  /** The profile of a stateless id, for the audit trail. */
+  profileOf(id: string): string | undefined;
+  /** Forgets every view. */
+  close(): void;
+}
+
+/**
+ * The stateless views of one gateway: per credential (a bounded set: the config's
+ * tokens), a session state that is never connected and whose assembly is rebuilt from
+ * the pool alone (no previous assembly: two replicas decide alike).
+ *
+ * @param context - what every session shares with the gateway
+ * @param hasProfiles - whether lists depend on the caller (the config has profiles)
+ * @returns the views
+ * @throws nothing
+ */
+export function createStatelessViews(
+  context: GatewaySessionContext,
+  hasProfiles: boolean,
+): StatelessViews {
+  const entries = new Map<string, StatelessEntry>();
+  return {
+    view(profileName, profile, principal) {
+      const key = `${principal}\u0000${profileName ?? ''}`;
+      let entry = entries.get(key);
+      if (entry === undefined) {
+        entry = createEntry(context, { profileName, profile, principal, hasProfiles });
+        entries.set(key, entry);
+      }
+      return entry.view;
+    },
+    profileOf(id) {
+      for (const entry of entries.values()) if (entry.state.id === id) return entry.view.profile;
+      return undefined;
+    },
+    close() {
+      for (const entry of entries.values()) entry.unsubscribe();
+      entries.clear();
+    },
+  };
+}
+
+function createEntry(
+  context: GatewaySessionContext,
+  who: {
+    profileName: string | undefined;
+    profile: GatewayProfile | undefined;
+    principal: string;
+    hasProfiles: boolean;
+  },
+): StatelessEntry {
+  const { profileName, profile, principal } = who;
+  const state = createSessionState(context, profileName, profile, STATELESS_ID_PREFIX + principal);
+  const learning = sessionLearning(context.learner, profileName, principal, context.learningWindow);
+  if (learning !== undefined) state.learning = learning;
+  const program = createSessionProgram(state, profile);
+  if (program !== undefined) state.program = program;
+  state.dispatcher = createSessionDispatcher(state, sessionApproval(state));
+  const entry: StatelessEntry = {
+    state,
+    stale: true,
+    unsubscribe: context.options.pool.onToolsChanged(() => {
+      entry.stale = true;
+    }),
+    view: {
+      profile: profileName,
+      principal,
+      listTools: async () => {
+        await context.upstreamsSettled();
+        return {
+          tools: listedTools(current(entry)),
+          cacheScope: who.hasProfiles ? 'private' : 'public',
+        };
+      },
+      callTool: (params, callContext) =>
+        context.drain.run(async (signal) => {
+          await context.upstreamsSettled();
+          const request = { method: 'tools/call', params } as CallToolRequest;
+          const extra: SessionCallExtra = {
+            requestId: callContext.requestId,
+            sendNotification: (notification) =>
+              callContext.notify?.(notification as never) ?? Promise.resolve(),
+          };
+          const result = await callSessionTool(current(entry), request, extra, signal);
+          return serialisableResult(params.name, result);
+        }, callContext.signal),
+    },
+  };
+  return entry;
+}
+
+/**
+ * The credential's state with an assembly of the pool's current tools. Made from the pool
+ * and the config alone (never from an earlier assembly), so every replica lists alike.
+ */
+function current(entry: StatelessEntry): SessionState {
+  const { state } = entry;
+  if (!entry.stale && state.assembly !== undefined) return state;
+  entry.stale = false;
+  const tools = scopedPoolTools(state.context, state.scope);
+  state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
+  state.assembly = assembleScoped(state.context, tools, undefined, state.telemetry, {
+    ...(state.learning === undefined ? {} : { learning: state.learning }),
+    ...(state.program === undefined ? {} : { program: state.program }),
+  });
+  state.listed = state.assembly.tools.map(toMcpTool);
+  return state;
+}
+
+const TRAILING: readonly string[] = [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM];
+
+/** The listed tools in a deterministic order: by name, the bridge tools (and programs) last. */
+function listedTools(state: SessionState): McpTool[] {
+  const rank = (name: string) => {
+    const index = TRAILING.indexOf(name);
+    return index === -1 ? -1 : index;
+  };
+  return [...state.listed].sort((a, b) => {
+    const byRank = rank(a.name) - rank(b.name);
+    if (byRank !== 0) return byRank;
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  });
+}

@@ -52,7 +52,18 @@ class MemoryRecords {
   readonly questions = new Map<string, Map<string, string>>();
   fingerprints = new Map<string, string>();
   readonly pending = new Map<string, PendingApproval>();
+  // one-time tokens and grants → when they are forgotten
+  readonly timed = new Map<string, number>();
   private sequence = 0;
+
+  /** Whether a timed key is in force (an expired one is forgotten). */
+  inForce(key: string): boolean {
+    const until = this.timed.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.timed.delete(key);
+    return false;
+  }
 
   constructor(
     private readonly maxAudit: number,
@@ -262,6 +273,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
       return memory.approvals.get(sessionId)?.has(key) === true;
     },
     rememberApproval: async (sessionId, key) => memory.rememberApproval(sessionId, key),
+    async claimOnce(key, ttlMs) {
+      if (memory.inForce(`once:${key}`)) return false;
+      memory.timed.set(`once:${key}`, expiry(ttlMs));
+      return true;
+    },
+    async putGrant(key, ttlMs) {
+      memory.timed.set(`grant:${key}`, expiry(ttlMs));
+    },
+    hasGrant: async (key) => memory.inForce(`grant:${key}`),
     appendEvent: async (sessionId, streamId, message) =>
       memory.appendEvent(sessionId, streamId, message),
     eventsAfter: async (sessionId, eventId) => memory.eventsAfter(sessionId, eventId),

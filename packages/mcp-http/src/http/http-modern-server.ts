@@ -1,5 +1,14 @@
-import { type CallToolResult, type ListToolsResult, Server } from '@modelcontextprotocol/server';
-import type { GatewayStatelessView } from '@tool-search/mcp';
+import {
+  type CallToolResult,
+  type ElicitInputParams,
+  INVALID_PARAMS,
+  inputRequired,
+  type ListToolsResult,
+  ProtocolError,
+  Server,
+} from '@modelcontextprotocol/server';
+import { ToolSearchError } from '@tool-search/core';
+import type { GatewayStatelessView, StatelessCallOutcome } from '@tool-search/mcp';
 
 /** How long a modern client may keep `server/discover` and `tools/list` without asking again. */
 export const DEFAULT_MODERN_TTL_MS = 60_000;
@@ -43,21 +52,44 @@ export function createModernServer(options: ModernServerOptions): Server {
     } as unknown as ListToolsResult;
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
-    const result = await view.callTool(
-      {
-        name: request.params.name,
-        ...(request.params.arguments === undefined ? {} : { arguments: request.params.arguments }),
-        ...(request.params._meta === undefined
-          ? {}
-          : { _meta: request.params._meta as Record<string, unknown> }),
+    const { name, arguments: args, _meta } = request.params;
+    const requestState = ctx.mcpReq.requestState();
+    const inputResponses = ctx.mcpReq.inputResponses;
+    let outcome: StatelessCallOutcome;
+    try {
+      outcome = await view.callTool(
+        {
+          name,
+          ...(args === undefined ? {} : { arguments: args }),
+          ...(_meta === undefined ? {} : { _meta: _meta as Record<string, unknown> }),
+        },
+        {
+          requestId: ctx.mcpReq.id,
+          signal: ctx.mcpReq.signal,
+          notify: (notification) => ctx.mcpReq.notify(notification as never),
+          elicitation: server.getClientCapabilities()?.elicitation !== undefined,
+          ...(typeof requestState === 'string' ? { requestState } : {}),
+          ...(inputResponses === undefined ? {} : { inputResponses }),
+        },
+      );
+    } catch (error) {
+      // A forged, expired, replayed or foreign requestState: refused, the call not run.
+      if (ToolSearchError.isInstance(error) && error.code === 'invalid_argument') {
+        throw new ProtocolError(INVALID_PARAMS, error.message, { reason: 'invalid_request_state' });
+      }
+      throw error;
+    }
+    if ('result' in outcome) return outcome.result as unknown as CallToolResult;
+    const { question } = outcome;
+    return inputRequired({
+      inputRequests: {
+        [outcome.key]: inputRequired.elicit({
+          message: question.message,
+          requestedSchema: question.requestedSchema,
+        } as ElicitInputParams),
       },
-      {
-        requestId: ctx.mcpReq.id,
-        signal: ctx.mcpReq.signal,
-        notify: (notification) => ctx.mcpReq.notify(notification as never),
-      },
-    );
-    return result as unknown as CallToolResult;
+      requestState: question.requestState,
+    }) as unknown as CallToolResult;
   });
   return server;
 }

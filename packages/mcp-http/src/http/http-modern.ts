@@ -12,7 +12,7 @@ import { reply } from './http-reply.js';
 /** What the modern (2026-07-28) leg needs of the gateway. */
 export interface ModernHost {
   /** The stateless view of a credential (its profile and principal). */
-  view(profile: string | undefined, principal: string): GatewayStatelessView;
+  view(profile: string | undefined, principal: string, stateKey?: Uint8Array): GatewayStatelessView;
   /** Listens for changes of the upstreams' tools; returns the unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
   serverInfo: { name: string; version: string };
@@ -102,13 +102,15 @@ function authInfoOf(auth: HttpPrincipal): AuthInfo {
  * @param front - the listener's limits and state
  * @param options.eras - which eras the endpoint serves
  * @param options.ttlMs - how long lists stay fresh
+ * @param options.stateKey - the HMAC key of `requestState` (from the operator's tokens, the
+ * same on every replica); absent without tokens (the gateway then keeps a random one)
  * @returns the leg
  * @throws nothing
  */
 export function createModernLeg(
   host: ModernHost,
   front: HttpFront,
-  options: { eras: HttpEras; ttlMs: number },
+  options: { eras: HttpEras; ttlMs: number; stateKey: Uint8Array | undefined },
 ): ModernLeg {
   const handler = createMcpHandler(
     ({ authInfo }) => {

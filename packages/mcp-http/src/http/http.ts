@@ -156,6 +156,8 @@ function frontSteps(
       : createModernLeg(state.host.modern, front, {
           eras,
           ttlMs: state.options.modernTtlMs ?? DEFAULT_MODERN_TTL_MS,
+          // Without tokens their secret is no secret: the gateway keeps a random key.
+          stateKey: tokens.size > 0 ? tokens.secret : undefined,
         });
   const steps = [
     // A mount is a same-origin site of its own (no CORS): it checks Host and Origin itself.
@@ -363,10 +365,11 @@ export async function listenGatewayHttp(
       readiness: () => gateway.readiness(),
       ...(onStoreError === undefined ? {} : { onStoreError }),
       modern: {
-        view: (profile, principal) =>
+        view: (profile, principal, stateKey) =>
           gateway.statelessView({
             ...(profile === undefined ? {} : { profile }),
             principal,
+            ...(stateKey === undefined ? {} : { stateKey }),
           }),
         onToolsChanged: (listener) => gateway.onToolsChanged(listener),
         serverInfo: gateway.serverInfo,

@@ -73,10 +73,17 @@ export interface GatewayServer {
    *
    * @param options.profile - the credential's profile @defaultValue the gateway's `profile`
    * @param options.principal - the credential's principal @defaultValue `''`
+   * @param options.stateKey - the HMAC key of its `requestState`s, the same on every
+   * replica (a host derives it from the operator's tokens) @defaultValue random, this
+   * process only
    * @returns the view
    * @throws {@link ToolSearchError} `invalid_config` for an unknown profile
    */
-  statelessView(options?: { profile?: string; principal?: string }): GatewayStatelessView;
+  statelessView(options?: {
+    profile?: string;
+    principal?: string;
+    stateKey?: Uint8Array;
+  }): GatewayStatelessView;
   /**
    * Listens for changes of the upstreams' tools (a stateless host tells its listeners).
    *
@@ -189,7 +196,12 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     statelessView: (viewOptions = {}) => {
       const profileName = viewOptions.profile ?? options.profile;
       const profile = checkProfile(state.profiles, profileName);
-      return state.stateless.view(profileName, profile, viewOptions.principal ?? '');
+      return state.stateless.view(
+        profileName,
+        profile,
+        viewOptions.principal ?? '',
+        viewOptions.stateKey,
+      );
     },
     onToolsChanged: (listener) => options.pool.onToolsChanged(listener),
     serverInfo: state.sessionContext.serverInfo,

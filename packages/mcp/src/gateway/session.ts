@@ -187,7 +187,7 @@ function servedRequestOf(state: SessionState, request: ApprovalRequest): Request
 }
 
 /** Who is asked, by `approval.via`: the options' adapter, the client, or the console's inbox. */
-function askerOf(state: SessionState) {
+export function askerOf(state: SessionState) {
   const { options, approvalConfig, inbox } = state.context;
   const session = {
     id: state.id,

@@ -1,12 +1,14 @@
+import { createHash, randomBytes } from 'node:crypto';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import { type McpTool, toMcpTool } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { createGatewayApproval } from './approval.js';
 import { sessionLearning } from './learning.js';
 import { createSessionProgram } from './program-session.js';
-import { createSessionDispatcher, createSessionState, sessionApproval } from './session.js';
+import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
 import { callSessionTool, type SessionCallExtra } from './session-call.js';
 import {
   assembleScoped,
@@ -14,6 +16,12 @@ import {
   type SessionState,
   scopedPoolTools,
 } from './session-state.js';
+import {
+  APPROVAL_INPUT_KEY,
+  type ApprovalQuestion,
+  createStatelessApproval,
+  DEFAULT_CREDENTIAL_ALLOW_MS,
+} from './stateless-approval.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';
@@ -34,7 +42,23 @@ export interface StatelessCallContext {
   signal: AbortSignal;
   /** Sends a notification on the call's own response stream (progress). */
   notify?: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+  /** Whether the request declared the `elicitation` capability (approvals are then asked by `input_required`). */
+  elicitation?: boolean;
+  /** The `requestState` a retry echoes. */
+  requestState?: string;
+  /** The answers a retry carries (`inputResponses`). */
+  inputResponses?: Record<string, unknown>;
 }
+
+/** What a stateless call answers: its result, or a question for a person first. */
+export type StatelessCallOutcome =
+  | { result: CallToolResult }
+  | {
+      /** The approval question (`inputRequests[key]`, an elicitation) and the signed state. */
+      question: ApprovalQuestion;
+      /** The `inputRequests` key of the question. */
+      key: string;
+    };
 
 /** The params of a stateless `tools/call`. */
 export interface StatelessCallParams {
@@ -65,12 +89,21 @@ export interface GatewayStatelessView {
    * Calls a tool: a bridge tool through the bridge, a listed tool directly, through the
    * same hooks pipeline as a session's calls.
    *
+   * A call that needs a person's approval, from a client that declared elicitation,
+   * answers a question instead (`input_required`): the retry with the answer and the
+   * echoed `requestState` runs exactly that call (the same tool and final arguments), once.
+   *
    * @param params - the call's name, arguments and `_meta`
-   * @param context - the request id, the client's signal and its notification channel
-   * @returns the MCP result (errors the model sees are results, not throws)
-   * @throws the shutdown error once the gateway drains
+   * @param context - the request id, the client's signal, notification channel and answers
+   * @returns the MCP result (errors the model sees are results, not throws), or a question
+   * @throws {@link ToolSearchError} `invalid_argument` (`data.field` `requestState`) for a
+   * forged, expired, replayed or another principal's `requestState`; the shutdown
+   * error once the gateway drains
    */
-  callTool(params: StatelessCallParams, context: StatelessCallContext): Promise<CallToolResult>;
+  callTool(
+    params: StatelessCallParams,
+    context: StatelessCallContext,
+  ): Promise<StatelessCallOutcome>;
 }
 
 /** One credential's stateless state, derived from the config and the pool alone. */
@@ -93,6 +126,7 @@ export interface StatelessViews {
     profileName: string | undefined,
     profile: GatewayProfile | undefined,
     principal: string,
+    stateKey?: Uint8Array,
   ): GatewayStatelessView;
   /** The profile of a stateless id, for the audit trail. */
   profileOf(id: string): string | undefined;
@@ -113,14 +147,16 @@ export interface StatelessViews {
 export function createStatelessViews(
   context: GatewaySessionContext,
   hasProfiles: boolean,
+  ownKey: Uint8Array = randomBytes(32),
 ): StatelessViews {
   const entries = new Map<string, StatelessEntry>();
   return {
-    view(profileName, profile, principal) {
-      const key = `${principal}\u0000${profileName ?? ''}`;
+    view(profileName, profile, principal, stateKey = ownKey) {
+      const keyId = createHash('sha256').update(stateKey).digest('hex').slice(0, 16);
+      const key = `${principal}\u0000${profileName ?? ''}\u0000${keyId}`;
       let entry = entries.get(key);
       if (entry === undefined) {
-        entry = createEntry(context, { profileName, profile, principal, hasProfiles });
+        entry = createEntry(context, { profileName, profile, principal, hasProfiles, stateKey });
         entries.set(key, entry);
       }
       return entry.view;
@@ -143,6 +179,7 @@ function createEntry(
     profile: GatewayProfile | undefined;
     principal: string;
     hasProfiles: boolean;
+    stateKey: Uint8Array;
   },
 ): StatelessEntry {
   const { profileName, profile, principal } = who;
@@ -151,7 +188,24 @@ function createEntry(
   if (learning !== undefined) state.learning = learning;
   const program = createSessionProgram(state, profile);
   if (program !== undefined) state.program = program;
-  state.dispatcher = createSessionDispatcher(state, sessionApproval(state));
+  const { approvalConfig, store } = context;
+  const approval = createStatelessApproval({
+    principal,
+    store,
+    key: who.stateKey,
+    timeoutMs: approvalConfig.timeoutMs,
+    allowForMs: context.options.credentialAllowMs ?? DEFAULT_CREDENTIAL_ALLOW_MS,
+    fallback: askerOf(state),
+    policyFallback: approvalConfig.fallback,
+    question:
+      approvalConfig.maxArgumentChars === undefined
+        ? {}
+        : { maxArgumentChars: approvalConfig.maxArgumentChars },
+  });
+  state.dispatcher = createSessionDispatcher(
+    state,
+    createGatewayApproval(approvalConfig, () => approval.adapter),
+  );
   const entry: StatelessEntry = {
     state,
     stale: true,
@@ -168,18 +222,33 @@ function createEntry(
           cacheScope: who.hasProfiles ? 'private' : 'public',
         };
       },
-      callTool: (params, callContext) =>
-        context.drain.run(async (signal) => {
-          await context.upstreamsSettled();
-          const request = { method: 'tools/call', params } as CallToolRequest;
-          const extra: SessionCallExtra = {
-            requestId: callContext.requestId,
-            sendNotification: (notification) =>
-              callContext.notify?.(notification as never) ?? Promise.resolve(),
-          };
-          const result = await callSessionTool(current(entry), request, extra, signal);
-          return serialisableResult(params.name, result);
-        }, callContext.signal),
+      callTool: async (params, callContext) => {
+        const channel = await approval.open({
+          elicitation: callContext.elicitation === true,
+          ...(callContext.requestState === undefined
+            ? {}
+            : { requestState: callContext.requestState }),
+          answer: callContext.inputResponses?.[APPROVAL_INPUT_KEY],
+        });
+        try {
+          const result = await context.drain.run(async (signal) => {
+            await context.upstreamsSettled();
+            const request = { method: 'tools/call', params } as CallToolRequest;
+            // The call's own key: its approval channel is found by it (client ids may repeat).
+            const extra: SessionCallExtra = {
+              requestId: channel.id,
+              sendNotification: (notification) =>
+                callContext.notify?.(notification as never) ?? Promise.resolve(),
+            };
+            const called = await callSessionTool(current(entry), request, extra, signal);
+            return serialisableResult(params.name, called);
+          }, callContext.signal);
+          const question = channel.question();
+          return question === undefined ? { result } : { question, key: APPROVAL_INPUT_KEY };
+        } finally {
+          channel.close();
+        }
+      },
     },
   };
   return entry;

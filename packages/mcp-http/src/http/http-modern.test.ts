@@ -8,6 +8,7 @@ import {
   startTestGateway,
   type TestGateway,
 } from '../__fixtures__/gateway.js';
+import { listenGatewayHttp } from './http.js';
 
 const MODERN = '2026-07-28';
 
@@ -208,6 +209,99 @@ describe('the modern leg of listenGatewayHttp', () => {
       await subscription.close();
     } finally {
       await client.close();
+    }
+  });
+
+  it('cancels the upstream call when the client closes the stream', async () => {
+    const cancelledBefore = async () => {
+      const { json } = await post(
+        {
+          jsonrpc: '2.0',
+          id: 20,
+          method: 'tools/call',
+          params: { name: 'tool_call', arguments: { name: 'cancelled_count' }, _meta: envelope() },
+        },
+        { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'tool_call' },
+      );
+      return Number(textOf(json['result'] as { content?: unknown }));
+    };
+    const before = await cancelledBefore();
+    const aborted = new AbortController();
+    const pending = fetch(setup.listener.url, {
+      method: 'POST',
+      signal: aborted.signal,
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'tool_call',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 21,
+        method: 'tools/call',
+        params: { name: 'tool_call', arguments: { name: 'hang' }, _meta: envelope() },
+      }),
+    }).then(
+      (response) => response.text(),
+      () => 'aborted',
+    );
+    await expect
+      .poll(() => setup.pool.status().some((server) => server.name === 'hang'), { timeout: 5000 })
+      .toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    aborted.abort();
+    await pending;
+    await expect.poll(cancelledBefore, { timeout: 10_000 }).toBe(before + 1);
+  });
+
+  it('bounds the listen streams one credential may hold open', async () => {
+    const limited = await listenGatewayHttp(setup.gateway, {
+      token: ADMIN_TOKEN,
+      maxSessions: 4,
+      maxSessionsPerPrincipal: 2,
+    });
+    const streams: AbortController[] = [];
+    const open = async () => {
+      const controller = new AbortController();
+      streams.push(controller);
+      const response = await fetch(limited.url, {
+        method: 'POST',
+        signal: controller.signal,
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          'mcp-protocol-version': MODERN,
+          'mcp-method': 'subscriptions/listen',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: streams.length,
+          method: 'subscriptions/listen',
+          params: { notifications: { toolsListChanged: true }, _meta: envelope() },
+        }),
+      });
+      return response;
+    };
+    try {
+      const first = await open();
+      const second = await open();
+      expect([first.status, second.status]).toEqual([200, 200]);
+      expect(first.headers.get('content-type')).toContain('text/event-stream');
+      const third = await open();
+      expect(third.status).toBe(503);
+      const refusal = (await third.json()) as { id: unknown; error: { message: string } };
+      expect(refusal.id).toBe(3);
+      expect(refusal.error.message).toMatch(/Too many listen streams/);
+      // A closed stream gives its place back.
+      streams[0]!.abort();
+      await expect.poll(async () => (await open()).status, { timeout: 5000 }).toBe(200);
+    } finally {
+      for (const stream of streams) stream.abort();
+      await limited.close();
     }
   });
 });

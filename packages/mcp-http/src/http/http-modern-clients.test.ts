@@ -49,7 +49,8 @@ describe('modern clients of the gateway', () => {
       expect(seen.some((request) => request.method === 'initialize')).toBe(false);
       const tools = await client.tools();
       expect(Object.keys(tools)).toEqual(expect.arrayContaining(['tool_search', 'tool_call']));
-      const options = { toolCallId: 'call-1', messages: [] };
+      // The options the AI SDK hands a tool's execute (this test calls it as the SDK would).
+      const options = { toolCallId: 'call-1', messages: [] } as never;
       const found = await tools['tool_search']!.execute!({ query: 'echo a message' }, options);
       expect(textOf(found)).toContain('echo');
       const echoed = await tools['tool_call']!.execute!(

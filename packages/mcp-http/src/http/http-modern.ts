@@ -119,6 +119,7 @@ export function createModernLeg(
         view: host.view(
           typeof profile === 'string' ? profile : undefined,
           authInfo?.clientId ?? '',
+          options.stateKey,
         ),
         serverInfo: host.serverInfo,
         ...(host.instructions === undefined ? {} : { instructions: host.instructions }),

@@ -86,7 +86,8 @@ describe('the modern leg on replicas sharing a Redis store', () => {
     workspace?.cleanup();
   });
 
-  const [a, b] = [0, 1].map((index) => () => replicas[index]!.url!);
+  const a = () => replicas[0]!.url!;
+  const b = () => replicas[1]!.url!;
   const write = (path: string, extra: Json = {}) => ({
     name: 'write_file',
     arguments: { path: join(workspace.directory, path), content: path },

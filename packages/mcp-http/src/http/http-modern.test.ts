@@ -304,4 +304,62 @@ describe('the modern leg of listenGatewayHttp', () => {
       await limited.close();
     }
   });
+
+  it("serves one era only with `eras`: 'modern' refuses a 2025 initialize, 'legacy' a modern request", async () => {
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 31,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'old', version: '1.0.0' },
+      },
+    };
+    const listOf = { jsonrpc: '2.0', id: 32, method: 'tools/list', params: { _meta: envelope() } };
+    const modernOnly = await listenGatewayHttp(setup.gateway, {
+      token: ADMIN_TOKEN,
+      eras: 'modern',
+    });
+    const legacyOnly = await listenGatewayHttp(setup.gateway, {
+      token: ADMIN_TOKEN,
+      eras: 'legacy',
+    });
+    const send = async (url: string, body: unknown, headers: Record<string, string> = {}) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${ADMIN_TOKEN}`,
+          ...headers,
+        },
+        body: JSON.stringify(body),
+      });
+      return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    };
+    try {
+      const refused = await send(modernOnly.url, initialize);
+      expect(refused.status).toBe(400);
+      expect((refused.json['error'] as { code: number }).code).toBe(-32022);
+      expect(refused.json['id']).toBe(31);
+      const modernHeaders = { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' };
+      expect((await send(modernOnly.url, listOf, modernHeaders)).status).toBe(200);
+      const old = await send(legacyOnly.url, listOf, modernHeaders);
+      expect(old.status).toBe(400);
+      expect(String((old.json['error'] as { message: string }).message)).toMatch(/no session/);
+    } finally {
+      await modernOnly.close();
+      await legacyOnly.close();
+    }
+  });
+
+  it('refuses an unknown era or a bad ttl before it listens', async () => {
+    await expect(listenGatewayHttp(setup.gateway, { eras: 'future' as 'both' })).rejects.toThrow(
+      /eras must be/,
+    );
+    await expect(listenGatewayHttp(setup.gateway, { modernTtlMs: -1 })).rejects.toThrow(
+      /modernTtlMs must be/,
+    );
+  });
 });

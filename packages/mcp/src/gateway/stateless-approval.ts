@@ -200,9 +200,16 @@ export function createStatelessApproval(options: StatelessApprovalOptions) {
           reason: `The call of '${request.call.name}' needs approval, and this client cannot be asked (it did not declare MCP elicitation), so the gateway's policy denies it.`,
         };
       }
-      const answer = await fallback.request(request);
-      const decision = typeof answer === 'string' ? answer : answer.decision;
-      return decision === 'allow-session' ? grant(request) : answer;
+      const given = await fallback.request(request);
+      // The adapter that decided is named in a denial, not this wrapper.
+      const decidedBy = fallback.name ?? 'approval';
+      const answer: ApprovalAnswer =
+        typeof given === 'string'
+          ? { decision: given, decidedBy }
+          : { ...given, decidedBy: given.decidedBy ?? decidedBy };
+      return answer.decision === 'allow-session'
+        ? { ...(await grant(request)), decidedBy }
+        : answer;
     },
   };
   return {

@@ -362,4 +362,32 @@ describe('the modern leg of listenGatewayHttp', () => {
       /modernTtlMs must be/,
     );
   });
+
+  it("writes a credential's stateless calls to the audit trail under its profile", async () => {
+    await post(
+      {
+        jsonrpc: '2.0',
+        id: 41,
+        method: 'tools/call',
+        params: {
+          name: 'tool_call',
+          arguments: { name: 'list_allowed_directories' },
+          _meta: envelope(),
+        },
+      },
+      { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'tool_call' },
+      FILES_TOKEN,
+    );
+    await expect
+      .poll(
+        async () =>
+          (await setup.gateway.store.readAudit({ count: 1000 })).find(
+            (entry) =>
+              entry.record?.sessionId === 'stateless:profile:files' &&
+              entry.record.tool === 'list_allowed_directories',
+          )?.record?.profile,
+        { timeout: 5000 },
+      )
+      .toBe('files');
+  });
 });

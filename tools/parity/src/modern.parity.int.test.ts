@@ -122,7 +122,7 @@ describe('parity: the modern leg on two replicas sharing Redis, asking by input_
   const replicas: StartedGateway[] = [];
   let client: Client;
   let world: ParityWorld = { tools: TOOLS, policies: [] };
-  const asked: { name: string; arguments: Record<string, unknown> }[] = [];
+  const shown: { name: string; arguments: Record<string, unknown> }[] = [];
   const answered = { 'allow-once': 0, deny: 0 };
 
   beforeAll(async () => {
@@ -149,11 +149,11 @@ describe('parity: the modern leg on two replicas sharing Redis, asking by input_
       replicas.map((replica) => replica.url!),
       async (message) => {
         const tool = TOOLS.find((entry) => message.includes(entry.definition.name));
-        const shown = shownArguments(message) ?? {};
+        const question = shownArguments(message) ?? {};
         if (!tool) return 'deny';
-        asked.push({ name: tool.definition.name, arguments: shown });
+        shown.push({ name: tool.definition.name, arguments: question });
         const decision = await policyOf(world, createRecorder()).approval.request({
-          call: { name: tool.definition.name, arguments: shown },
+          call: { name: tool.definition.name, arguments: question },
           signal: new AbortController().signal,
         });
         answered[decision as keyof typeof answered] += 1;
@@ -169,10 +169,19 @@ describe('parity: the modern leg on two replicas sharing Redis, asking by input_
   });
 
   it('runs what a direct call runs, the person shown exactly those arguments', async () => {
+    // A program is not asked by input_required (its retry would run its other calls
+    // again): its approvals go the fallback's way, which the first property covers.
+    const asked = worldArbitrary.chain((chosen) =>
+      fc.record({
+        world: fc.constant(chosen),
+        call: callArbitrary(chosen),
+        route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name'),
+      }),
+    );
     await fc.assert(
-      fc.asyncProperty(scenario, async (sample) => {
+      fc.asyncProperty(asked, async (sample) => {
         world = sample.world;
-        asked.length = 0;
+        shown.length = 0;
         const result = (await client.callTool(
           modelCall(sample.route, sample.call),
         )) as CallToolResult;
@@ -181,7 +190,7 @@ describe('parity: the modern leg on two replicas sharing Redis, asking by input_
         expect(ran === undefined ? 'denied' : 'ran').toBe(expected.status);
         if (ran !== undefined) expect(ran).toEqual(expected.ran);
         if (expected.asked !== undefined && expected.by !== 'guardrail:deny-list') {
-          expect(asked.map((entry) => entry.arguments)).toContainEqual(expected.asked);
+          expect(shown.map((entry) => entry.arguments)).toContainEqual(expected.asked);
         }
       }),
       { numRuns: 20 },

@@ -194,4 +194,43 @@ describe('approvals of the modern leg by input_required', () => {
     vi.setSystemTime(Date.now() + 2 * 60 * 60 * 1000);
     await ask('granted-4.txt', FILES_TOKEN);
   });
+
+  it('answers a batch of several calls as today: its retry would run the others again', async () => {
+    const response = await fetch(setup.listener.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'tool_call',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'tools/call',
+        params: {
+          name: 'tool_call',
+          arguments: {
+            calls: ['batch-1.txt', 'batch-2.txt'].map((path) => ({
+              name: 'write_file',
+              arguments: { path: join(setup.workspace.directory, path), content: path },
+            })),
+          },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+          },
+        },
+      }),
+    });
+    const text = await response.text();
+    const result = (JSON.parse(text.startsWith('{') ? text : text.split('data: ')[1]!) as Json)[
+      'result'
+    ] as Json;
+    expect(result['resultType']).toBe('complete');
+    expect(result['isError']).toBe(true);
+    expect(existsSync(join(setup.workspace.directory, 'batch-1.txt'))).toBe(false);
+  });
 });

@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BRIDGE_TOOL_NAMES } from '@tool-search/bridge';
+import { BRIDGE_TOOL_NAMES, TOOL_CALL } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import { type McpTool, toMcpTool } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
@@ -224,7 +224,9 @@ function createEntry(
       },
       callTool: async (params, callContext) => {
         const channel = await approval.open({
-          elicitation: callContext.elicitation === true,
+          // A batch of several calls or a program may run other calls before one needs a
+          // person: the retry would run them again, so those are answered as today.
+          elicitation: callContext.elicitation === true && asksOneCall(params),
           ...(callContext.requestState === undefined
             ? {}
             : { requestState: callContext.requestState }),
@@ -270,6 +272,13 @@ function current(entry: StatelessEntry): SessionState {
   });
   state.listed = state.assembly.tools.map(toMcpTool);
   return state;
+}
+
+/** Whether a call stands for one tool call (not a batch of several, not a program). */
+function asksOneCall(params: StatelessCallParams): boolean {
+  if (params.name === TOOL_PROGRAM) return false;
+  const calls = params.name === TOOL_CALL ? params.arguments?.['calls'] : undefined;
+  return !Array.isArray(calls) || calls.length <= 1;
 }
 
 const TRAILING: readonly string[] = [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM];

@@ -145,6 +145,15 @@ export const SERVE_FLAGS = [
     description: 'the most open HTTP connections (default: {default})',
   },
   {
+    name: 'eras',
+    key: 'eras',
+    kind: 'choice',
+    choices: ['both', 'modern', 'legacy'],
+    transport: 'http',
+    description:
+      'which eras of MCP /mcp speaks: both (default: 2025-11-25 sessions and stateless 2026-07-28), modern (2026-07-28 only) or legacy (2025 sessions only)',
+  },
+  {
     name: 'shutdown-grace',
     key: 'shutdownGrace',
     kind: 'integer',
@@ -430,4 +439,4 @@ export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
  * {@link SERVE_FLAGS} that applies only to HTTP (a test holds the two together).
  */
 export const HTTP_ONLY_MESSAGE =
-  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token, --max-connections and --console.';
+  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token, --max-connections, --eras and --console.';

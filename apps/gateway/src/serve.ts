@@ -168,6 +168,7 @@ function httpOptionsOf(options: ServeOptions): StartGatewayOptions['http'] {
       ? { maxSessionsPerPrincipal: options.maxSessionsPerToken }
       : {}),
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    ...(options.eras !== undefined ? { eras: options.eras } : {}),
   };
 }
 

@@ -52,6 +52,18 @@ export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
 export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';
 export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
+export type { ApprovalQuestion } from './gateway/stateless-approval.js';
+export {
+  APPROVAL_INPUT_KEY,
+  DEFAULT_CREDENTIAL_ALLOW_MS,
+} from './gateway/stateless-approval.js';
+export type {
+  GatewayStatelessView,
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+  StatelessToolList,
+} from './gateway/stateless-session.js';
 export type {
   GatewayActivity,
   GatewayCloseOptions,

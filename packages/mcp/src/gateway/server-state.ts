@@ -23,6 +23,7 @@ import { createGatewayPrograms } from './program-gateway.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
+import { createStatelessViews, type StatelessViews } from './stateless-session.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
 
@@ -73,6 +74,8 @@ export interface GatewayState {
   readonly sessionContext: GatewaySessionContext;
   /** The learner of learning from use, when it is on. */
   readonly learner: SearchLearner | undefined;
+  /** What stateless (2026-07-28) clients see, per credential. */
+  readonly stateless: StatelessViews;
   upstreamsSettledYet: boolean;
   /** Stops the OpenTelemetry observers of the upstreams and the learner. */
   readonly stopObserving: () => void;
@@ -94,6 +97,18 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const store = options.store ?? createMemoryStore();
   const drain = createCallDrain();
   const learner = createGatewayLearner(config.learning, store, options.learner);
+  // The audit trail names the profile of a stateless caller too (set right below).
+  const statelessProfile: { of: (id: string) => string | undefined } = { of: () => undefined };
+  const sessionContext = createSessionContext(options, {
+    registry,
+    sessions,
+    store,
+    drain,
+    learner,
+    statelessProfile,
+  });
+  const stateless = createStatelessViews(sessionContext, Object.keys(profiles).length > 0);
+  statelessProfile.of = (id) => stateless.profileOf(id);
   const state: GatewayState = {
     options,
     profiles,
@@ -101,8 +116,9 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     sessions,
     listeners: new Set(),
     drain,
-    sessionContext: createSessionContext(options, { registry, sessions, store, drain, learner }),
+    sessionContext,
     learner,
+    stateless,
     upstreamsSettledYet: options.upstreamsReady === undefined,
     stopObserving: observeGateway(options.pool as Partial<UpstreamPool>, learner),
   };
@@ -132,6 +148,7 @@ function createSessionContext(
   options: GatewayServerOptions,
   shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain' | 'learner'> & {
     sessions: Map<string, GatewaySession>;
+    statelessProfile: { of: (id: string) => string | undefined };
   },
 ): GatewaySessionContext {
   const config = options.config ?? {};
@@ -153,7 +170,10 @@ function createSessionContext(
     ? createAuditHook(() => {})
     : createStoreAuditHook(
         store,
-        (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
+        (sessionId) =>
+          sessionId === undefined
+            ? undefined
+            : (sessions.get(sessionId)?.profile ?? shared.statelessProfile.of(sessionId)),
         (record, error) =>
           options.onStoreError?.(
             `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
@@ -242,7 +262,7 @@ function emitActivity(options: GatewayServerOptions, activity: GatewayActivity):
 }
 
 /** The profile of that name; `invalid_config` naming the known ones when there is none. */
-function checkProfile(
+export function checkProfile(
   profiles: Record<string, GatewayProfile>,
   name: string | undefined,
 ): GatewayProfile | undefined {

@@ -26,7 +26,15 @@ import { callSessionProgram } from './program-call.js';
 import type { SessionState } from './session-state.js';
 import type { GatewayActivity } from './types.js';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * What a call needs of the client's request: its id, and a way to send it notifications
+ * (progress). A 2025 session passes its SDK's request context; the stateless leg its own.
+ */
+export type SessionCallExtra = Pick<
+  RequestHandlerExtra<ServerRequest, ServerNotification>,
+  'requestId' | 'sendNotification'
+>;
+type Extra = SessionCallExtra;
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 export interface CallContext extends ToolCallContext {

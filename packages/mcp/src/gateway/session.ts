@@ -131,7 +131,7 @@ function takeFirstDecision(state: SessionState): void {
   }
 }
 
-function createSessionState(
+export function createSessionState(
   context: GatewaySessionContext,
   profileName: string | undefined,
   profile: GatewayProfile | undefined,
@@ -193,7 +193,7 @@ function servedRequestOf(state: SessionState, request: ApprovalRequest): Request
 }
 
 /** Who is asked, by `approval.via`: the options' adapter, the client, or the console's inbox. */
-function askerOf(state: SessionState) {
+export function askerOf(state: SessionState) {
   const { options, approvalConfig, inbox } = state.context;
   const session = {
     id: state.id,
@@ -209,7 +209,7 @@ function askerOf(state: SessionState) {
 }
 
 /** The approval of the session's calls: the options' adapter, the client, or the console. */
-function sessionApproval(state: SessionState) {
+export function sessionApproval(state: SessionState) {
   const { approvalConfig, store } = state.context;
   const asker = askerOf(state);
   // With replicas, an 'allow-session' answer given on one holds on all of them.
@@ -248,7 +248,7 @@ function activityHook(state: SessionState): ToolCallHook {
 }
 
 /** The session's pipeline: guardrails, hooks, approval, then the tool source. */
-function createSessionDispatcher(
+export function createSessionDispatcher(
   state: SessionState,
   approval: ReturnType<typeof sessionApproval>,
 ): Dispatcher {

@@ -167,6 +167,11 @@ export interface GatewayServerOptions {
    * lets several replicas serve the same sessions. @defaultValue an in-memory store
    */
   store?: GatewayStore;
+  /**
+   * How long "allow for this credential" holds, when a person chooses it for a stateless
+   * (2026-07-28) client's call, in milliseconds; kept in the store. @defaultValue 3_600_000
+   */
+  credentialAllowMs?: number;
   /** Told of store trouble that failed no request (an audit record or event not stored). */
   onStoreError?: (message: string) => void;
   /**

@@ -54,7 +54,18 @@ class MemoryRecords {
   readonly pending = new Map<string, PendingApproval>();
   // console sign-in id → when it would have ended
   readonly revokedSignIns = new Map<string, number>();
+  // one-time tokens and grants → when they are forgotten
+  readonly timed = new Map<string, number>();
   private sequence = 0;
+
+  /** Whether a timed key is in force (an expired one is forgotten). */
+  inForce(key: string): boolean {
+    const until = this.timed.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.timed.delete(key);
+    return false;
+  }
 
   constructor(
     private readonly maxAudit: number,
@@ -272,6 +283,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
       return memory.approvals.get(sessionId)?.has(key) === true;
     },
     rememberApproval: async (sessionId, key) => memory.rememberApproval(sessionId, key),
+    async claimOnce(key, ttlMs) {
+      if (memory.inForce(`once:${key}`)) return false;
+      memory.timed.set(`once:${key}`, expiry(ttlMs));
+      return true;
+    },
+    async putGrant(key, ttlMs) {
+      memory.timed.set(`grant:${key}`, expiry(ttlMs));
+    },
+    hasGrant: async (key) => memory.inForce(`grant:${key}`),
     appendEvent: async (sessionId, streamId, message) =>
       memory.appendEvent(sessionId, streamId, message),
     eventsAfter: async (sessionId, eventId) => memory.eventsAfter(sessionId, eventId),

@@ -16,6 +16,10 @@ export interface RedisKeys {
   routedTo(replica: string): string;
   /** The prefix of the learned terms' keys (see redis-learning-scripts.ts). */
   learning: string;
+  /** A one-time token (`claimOnce`). */
+  once(key: string): string;
+  /** A grant for a stated time (`putGrant`). */
+  grant(key: string): string;
 }
 
 /**
@@ -40,6 +44,8 @@ export function redisKeys(prefix: string): RedisKeys {
     revokedSignIn: (id) => `${prefix}console-signout:${id}`,
     routedTo: (replica) => `${prefix}routed:${replica}`,
     learning: `${prefix}learning:`,
+    once: (key) => `${prefix}once:${key}`,
+    grant: (key) => `${prefix}grant:${key}`,
   };
 }
 

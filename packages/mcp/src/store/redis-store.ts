@@ -73,6 +73,28 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     admitSession: (id, principal, limits) => sessions.admitSession(redis, id, principal, limits),
     hasApproval: (sessionId, key) => sessions.hasApproval(redis, sessionId, key),
     rememberApproval: (sessionId, key) => sessions.rememberApproval(redis, sessionId, key),
+    async claimOnce(key, ttlMs) {
+      const set = await redis.call('claiming a one-time token', [
+        'SET',
+        redis.keys.once(key),
+        '1',
+        'NX',
+        'PX',
+        Math.max(1, Math.ceil(ttlMs)),
+      ]);
+      return set !== null;
+    },
+    async putGrant(key, ttlMs) {
+      await redis.call('storing a grant', [
+        'SET',
+        redis.keys.grant(key),
+        '1',
+        'PX',
+        Math.max(1, Math.ceil(ttlMs)),
+      ]);
+    },
+    hasGrant: async (key) =>
+      Number(await redis.call('reading a grant', ['EXISTS', redis.keys.grant(key)])) === 1,
     appendEvent: (sessionId, streamId, message) =>
       sessions.appendEvent(redis, sessionId, streamId, message),
     eventsAfter: (sessionId, eventId) => sessions.eventsAfter(redis, sessionId, eventId),

@@ -209,6 +209,26 @@ export interface GatewayStore {
     listener: (routed: RoutedMessage) => void,
   ): Promise<() => Promise<void>>;
 
+  /**
+   * Takes a one-time token (a `requestState`'s nonce): true the first time on any replica
+   * that shares the store, false for every later claim until `ttlMs` passes. Optional:
+   * without it a gateway offers no one-time answers (it answers as before them).
+   *
+   * @param key - the token
+   * @param ttlMs - how long it is remembered (at least as long as it can be presented)
+   * @returns whether this claim was the first
+   */
+  claimOnce?(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Grants something for a stated time ('allow this tool for this credential for an hour'),
+   * seen by every replica that shares the store. Optional, with {@link GatewayStore.hasGrant}.
+   *
+   * @param key - what is granted (it names the credential and the tool)
+   * @param ttlMs - for how long
+   */
+  putGrant?(key: string, ttlMs: number): Promise<void>;
+  /** Whether a grant is in force. @param key - as given to {@link GatewayStore.putGrant} */
+  hasGrant?(key: string): Promise<boolean>;
   /** Lists a call waiting in the console's approvals inbox (until `expiresAt`). */
   putPendingApproval(pending: PendingApproval): Promise<void>;
   /** The calls waiting in the approvals inbox, oldest first (expired ones dropped). */

@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// Every file here runs the suite on Node 22 against spawned servers: the integration tier
+// only (the fast tier has nothing to run).
+const fast = process.env['TEST_TIER'] === 'fast';
+
+export default defineConfig({
+  test: {
+    include: fast ? [] : ['server-*/**/*.int.test.ts'],
+    exclude: ['**/vendor/**', '**/node_modules/**'],
+    passWithNoTests: true,
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+  },
+});

@@ -10,6 +10,7 @@ import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
 import { createProgressReporter } from './progress.js';
+import { formatReloadReport } from './reload-command.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves
@@ -121,7 +122,13 @@ async function startServing(
   extra: Omit<StartGatewayOptions, 'config'>,
 ): Promise<void> {
   const { config, stderr } = state;
-  state.starting = startGateway({ config, ...common, ...extra });
+  state.starting = startGateway({
+    config,
+    ...common,
+    ...extra,
+    // The reload (SIGHUP, the reload command, the console's Reload) reads the same file.
+    loadConfig: () => readConfigFile(state.options.config),
+  });
   let current: StartedGateway;
   try {
     // The library checks the options (the bind, the token, the profile) before any
@@ -223,6 +230,16 @@ export async function runServe(options: ServeOptions): Promise<number> {
   };
   process.once('SIGINT', () => shutdown(state, 'SIGINT'));
   process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
+  // SIGHUP reads the config again; the report goes to the log.
+  process.on('SIGHUP', () => {
+    const gateway = state.gateway;
+    if (gateway === undefined || state.closing) return;
+    void gateway
+      .reload()
+      .then((report) =>
+        state.stderr.write(`tool-search-gateway: SIGHUP: ${formatReloadReport(report)}`),
+      );
+  });
   const common = commonOptions(state);
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.

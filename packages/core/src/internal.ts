@@ -19,6 +19,8 @@
  * - `describeError`: the one-line rendering of a thrown value; `isRecord` and `ownValue`:
  *   the plain-record checks; most packages.
  * - `modelFacingJson`: the model-facing JSON that token estimates count; tools/bench.
+ * - `declaresReadOnly`: whether a tool's own annotations claim read-only (without
+ *   `destructiveHint`), the default of the program policy and write budget; code, providers.
  * - `loadRelatedWords`: the loader of the shipped related-words table; the package check
  *   (tools/scripts) proves with it that the table is in the tarball.
  *
@@ -43,6 +45,7 @@ export {
 export { describeError } from './errors.js';
 export { isRecord, ownValue } from './is-record.js';
 export { learningOf } from './learning/learning-session.js';
+export { declaresReadOnly } from './read-only.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
 export { differences, PATCH_SHARE, sameTools } from './tool-list.js';

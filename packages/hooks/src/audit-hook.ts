@@ -80,6 +80,8 @@ export interface AuditRefusal {
   refusedBy?: string;
   callId?: string;
   sessionId?: string;
+  /** The id of the program that made the call, when `via` is `'program'`. */
+  programId?: string;
 }
 
 /** The hook {@link createAuditHook} makes: a {@link ToolCallHook} that can also record a refusal. */
@@ -153,6 +155,7 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       };
       if (refusal.callId !== undefined) record.callId = refusal.callId;
       if (refusal.sessionId !== undefined) record.sessionId = refusal.sessionId;
+      if (typeof refusal.programId === 'string') record.programId = refusal.programId;
       return sink(record);
     },
     onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {

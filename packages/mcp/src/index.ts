@@ -103,8 +103,10 @@ export {
 } from './upstream/limits.js';
 export { createUpstreamPool } from './upstream/pool.js';
 export type {
+  PoolReloadReport,
   ReconnectOptions,
   RejectedTool,
+  RestartOutcome,
   UpstreamCallOptions,
   UpstreamPool,
   UpstreamPoolConfig,

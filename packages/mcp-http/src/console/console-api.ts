@@ -5,6 +5,7 @@ import { answerPendingApproval, isApprovalDecision } from '@tool-search/mcp';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import { attachLearnedTerms } from './console-learning.js';
 import { consoleSearch } from './console-search.js';
+import { CONSOLE_SERVER_CHANGES, CONSOLE_SERVER_READS } from './console-servers.js';
 import type { ConsoleState } from './console-state.js';
 import { consoleTools } from './console-tools.js';
 
@@ -223,6 +224,7 @@ export const CONSOLE_READS: Readonly<Record<string, Handler>> = {
   sessions,
   upstreams,
   overview,
+  ...CONSOLE_SERVER_READS,
 };
 
 /** The console's changes (POST, CSRF-checked), by path below `/console/api/`. */
@@ -232,4 +234,5 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   'tools/hold': reviewAction('hold'),
   'sessions/end': endSession,
   'upstreams/reconnect': reconnect,
+  ...CONSOLE_SERVER_CHANGES,
 };

@@ -10,6 +10,7 @@ import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolse
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
 import { type AcceptedDefinitions, rememberAccepted } from './console-tools.js';
+import type { ServerControl } from './server-control.js';
 
 /** Options of {@link createGatewayConsole}. */
 export interface GatewayConsoleOptions {
@@ -33,6 +34,8 @@ export interface GatewayConsoleOptions {
   contextWindow?: number;
   /** The gateway's learner, when learning from use is on: the pages show what it learned. */
   learner?: SearchLearner;
+  /** The servers' recent output, restart and reload (the Servers page). */
+  servers?: ServerControl;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

@@ -157,7 +157,10 @@ function createSessionContext(
       );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   const { learner } = shared;
-  const programs = createGatewayPrograms(config.programs, config.profiles ?? {}, approvalConfig);
+  const programs = createGatewayPrograms(config.programs, config.profiles ?? {}, approvalConfig, {
+    ...(config.mcpServers === undefined ? {} : { mcpServers: config.mcpServers }),
+    ...(config.review === undefined ? {} : { review: config.review }),
+  });
   // The program policy decides only calls that come from a program (via 'program').
   if (programs !== undefined) guardrails.push(programs.policy);
   return {

@@ -52,7 +52,10 @@ export interface WarmUpReport {
 export interface GatewayServerOptions {
   /** Where the tools come from, usually a started {@link UpstreamPool}. */
   pool: GatewayToolSource;
-  /** The gateway config (tool search, toolsets, profiles, guardrails, approval). */
+  /**
+   * The gateway config (tool search, toolsets, profiles, guardrails, approval; the servers'
+   * `trusted` and the review's `hold` say whose read-only annotations programs believe).
+   */
   config?: Partial<
     Pick<
       GatewayConfig,
@@ -64,6 +67,8 @@ export interface GatewayServerOptions {
       | 'limits'
       | 'learning'
       | 'programs'
+      | 'mcpServers'
+      | 'review'
     >
   >;
   /** The client model's context window in tokens, for the activation decision. */

@@ -60,7 +60,8 @@ export function attachFailedRetry(state: PoolState): void {
   });
 }
 
-async function startOne(state: PoolState, upstream: Upstream): Promise<void> {
+/** Connects a `pending` server once; a failure marks it `failed` (and retried later). */
+export async function startOne(state: PoolState, upstream: Upstream): Promise<void> {
   if (upstream.state !== 'pending') return;
   upstream.state = 'connecting';
   emit(state, 'connecting', upstream);
@@ -73,7 +74,7 @@ async function startOne(state: PoolState, upstream: Upstream): Promise<void> {
 }
 
 /** One connect-and-list attempt; true when the server is ready. */
-async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
+export async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
   const generation = ++upstream.generation;
   const began = performance.now();
   const controller = new AbortController();

@@ -6,6 +6,16 @@ import type { RetryDemand } from './failed-retry.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
 
+/** What `restart` did: `restarted` (ready again), `failed` (it did not come back), or why not. */
+export type RestartOutcome = 'restarted' | 'failed' | 'unknown' | 'disabled' | 'closed';
+
+/** What `reload` changed, by server name. */
+export interface PoolReloadReport {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
 /** What the pool needs of a config: the servers, and optionally the pins. */
 export interface UpstreamPoolConfig {
   /** The upstream servers by name, in priority order (collisions are named in this order). */
@@ -234,6 +244,26 @@ export interface UpstreamPool {
    * @throws nothing
    */
   retry(server: string): RetryDemand | 'not_failed' | 'unknown' | 'off';
+  /**
+   * Restarts a server now, whatever its state (a healthy one that misbehaves too): its
+   * connection or process is closed and a new one connects; its last known tools stay
+   * listed meanwhile (the console's Restart).
+   *
+   * @param server - the server's name in the config
+   * @returns `restarted`, `failed` (it did not come back; retried later), `unknown`,
+   * `disabled` or `closed` (the pool is closed)
+   * @throws nothing
+   */
+  restart(server: string): Promise<RestartOutcome>;
+  /**
+   * Applies a new `mcpServers` while the pool serves: servers no longer there are closed,
+   * new ones connect, changed ones restart with their new entry; the others are untouched.
+   *
+   * @param servers - the new `mcpServers`
+   * @returns the names added, removed and changed, once each new or changed one is ready or failed
+   * @throws nothing
+   */
+  reload(servers: Readonly<Record<string, UpstreamServerInput>>): Promise<PoolReloadReport>;
   /** Disconnects from every server and stops reconnecting. */
   close(): Promise<void>;
 }

@@ -31,7 +31,7 @@ export const SERVER_LOG_LINES = 200;
 const MAX_LINE_CHARS = 2_000;
 /** Words that a secret follows: `token=…`, `Authorization: Bearer …`, `"apiKey": "…"`. */
 const SECRET_PATTERN =
-  /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}|\b((?:api[_-]?key|token|secret|password|passwd|authorization|cookie)["']?\s*[:=]\s*["']?)[^\s"',;&]{4,}/gi;
+  /\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]{6,}|\b((?:api[_-]?key|token|secret|password|passwd|authorization|cookie)["']?\s*[:=]\s*["']?)(?:(?:bearer|basic)\s+)?[^\s"',;&]{4,}/gi;
 
 /**
  * Creates the bounded ring of recent lines of each server: at most

@@ -40,9 +40,9 @@ describe('the gateway serves tool_program', () => {
     served = await startServedGateway(
       {
         mcpServers: {
-          // The operator vouches for these two servers' read-only annotations.
+          // The operator vouches for these servers' read-only annotations.
           everything: { ...everythingServer(), trusted: true },
-          memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
+          memory: { ...memoryServer(join(workspace.directory, 'memory.jsonl')), trusted: true },
           hang: fixtureServer('hang-server.mjs'),
           garbage: { ...fixtureServer('garbage-server.mjs'), trusted: true },
         },

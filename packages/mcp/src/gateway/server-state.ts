@@ -90,6 +90,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const config = options.config ?? {};
   checkMilliseconds('batchDeadlineMs', options.batchDeadlineMs, 1);
   checkMilliseconds('settleDeadlineMs', options.settleDeadlineMs, 0);
+  checkMilliseconds('credentialAllowMs', options.credentialAllowMs, 1);
   const registry = toolsetRegistry(options);
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);

@@ -168,7 +168,7 @@ const FLUSH_MS = 2_000;
  * @returns the gateway
  * @throws {@link ToolSearchError} `invalid_config` for an unknown `profile` or bad
  * toolset definitions (a cycle, an unknown include); `invalid_argument` when
- * `batchDeadlineMs` is not a positive integer
+ * `batchDeadlineMs` or `credentialAllowMs` is not a positive integer
  */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const state = createGatewayState(options);

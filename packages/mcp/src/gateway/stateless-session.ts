@@ -285,10 +285,8 @@ const TRAILING: readonly string[] = [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM];
 
 /** The listed tools in a deterministic order: by name, the bridge tools (and programs) last. */
 function listedTools(state: SessionState): McpTool[] {
-  const rank = (name: string) => {
-    const index = TRAILING.indexOf(name);
-    return index === -1 ? -1 : index;
-  };
+  // Tools of the scope first (-1), then the bridge tools and programs in their own order.
+  const rank = (name: string) => TRAILING.indexOf(name);
   return [...state.listed].sort((a, b) => {
     const byRank = rank(a.name) - rank(b.name);
     if (byRank !== 0) return byRank;

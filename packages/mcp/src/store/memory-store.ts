@@ -58,6 +58,14 @@ class MemoryRecords {
   readonly timed = new Map<string, number>();
   private sequence = 0;
 
+  /** Keeps a timed key; now and then forgets every expired one, so that they never pile up. */
+  keepTimed(key: string, until: number): void {
+    this.timed.set(key, until);
+    if (this.timed.size % 1024 !== 0) return;
+    const now = Date.now();
+    for (const [name, expiresAt] of this.timed) if (expiresAt <= now) this.timed.delete(name);
+  }
+
   /** Whether a timed key is in force (an expired one is forgotten). */
   inForce(key: string): boolean {
     const until = this.timed.get(key);
@@ -285,11 +293,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     rememberApproval: async (sessionId, key) => memory.rememberApproval(sessionId, key),
     async claimOnce(key, ttlMs) {
       if (memory.inForce(`once:${key}`)) return false;
-      memory.timed.set(`once:${key}`, expiry(ttlMs));
+      memory.keepTimed(`once:${key}`, expiry(ttlMs));
       return true;
     },
     async putGrant(key, ttlMs) {
-      memory.timed.set(`grant:${key}`, expiry(ttlMs));
+      memory.keepTimed(`grant:${key}`, expiry(ttlMs));
     },
     hasGrant: async (key) => memory.inForce(`grant:${key}`),
     appendEvent: async (sessionId, streamId, message) =>

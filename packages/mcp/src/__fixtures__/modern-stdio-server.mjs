@@ -22,6 +22,9 @@ serveStdio(
       },
       async ({ message }) => ({ content: [{ type: 'text', text: `${message.toUpperCase()}!` }] }),
     );
+    server.registerTool('crash', { description: 'Ends the process' }, async () => {
+      process.exit(1);
+    });
     server.registerTool('wait', { description: 'Runs until it is cancelled' }, async (ctx) => {
       await new Promise((resolve) => ctx.mcpReq.signal.addEventListener('abort', resolve));
       process.stderr.write('wait cancelled\n');

@@ -111,8 +111,9 @@ function isStdio(
  * Connects one MCP client (SDK v2, negotiating mode) to an upstream server. The era is
  * the cached verdict of the entry when there is one (no probe), else the SDK probes with
  * `server/discover` and falls back to the 2025 `initialize`; the outcome is cached. A stdio
- * server is probed in place, on the one process the pool starts; one that exits on the
- * probe is a 2025 server and is started once more for the 2025 handshake. For HTTP the
+ * server of unknown era gets the 2025 handshake first (no probe); one that refuses it for
+ * its protocol version is started once more, after the first process is gone, and probed
+ * in place (never on a sibling copy). For HTTP the
  * Streamable HTTP transport is tried first and the old SSE transport (2025 only) is the
  * fallback (unless the entry says which). `prepare` runs on each new client before it
  * connects, so that notification handlers miss nothing.
@@ -160,6 +161,8 @@ export async function connectUpstream(
       return { client, kind, era, eraCached: prior !== undefined, stderrTail };
     } catch (error) {
       await client.close().catch(() => {});
+      // The process is gone before anything else is started for this server.
+      await transport.close().catch(() => {});
       // A verdict that no longer holds is dropped: the next connect probes.
       if (prior !== undefined) options.eras?.cache.delete(options.eras.key);
       throw error;
@@ -213,6 +216,11 @@ export async function connectUpstream(
   }
 }
 
+// The server refused the 2025 handshake for its protocol version (a 2026-only server).
+function refusedLegacy(error: unknown): boolean {
+  return isEraFailure(error) || /protocol version/i.test(describeError(error));
+}
+
 type Attempt = (
   transport: Transport,
   kind: UpstreamTransportKind,
@@ -244,15 +252,19 @@ async function connectStdio(
     return connected;
   };
   try {
+    if (cached !== undefined) return await once(cached);
+    // Unknown era: the 2025 handshake first. Most stdio servers speak 2025, and some end
+    // (or never answer) on any request before `initialize`, so a probe would cost them a
+    // crash or a stall; a server that refuses the 2025 handshake is started once more
+    // (after the first process is gone, never beside it) and probed with server/discover.
     try {
-      return await once(cached);
-    } catch (error) {
-      // A server that exits on the probe (some 2025 SDKs end on any request before
-      // `initialize`) is a 2025 server: start it again, once, for the 2025 handshake.
-      if (cached !== undefined || !isEraFailure(error) || options.signal.aborted) throw error;
       const connected = await once({ kind: 'legacy' });
       options.eras?.cache.set(options.eras.key, { kind: 'legacy' });
       return connected;
+    } catch (error) {
+      if (!refusedLegacy(error) || options.signal.aborted) throw error;
+      tail = '';
+      return await once(undefined);
     }
   } catch (error) {
     let text = describeConnectError(error);

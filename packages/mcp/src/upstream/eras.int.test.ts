@@ -32,17 +32,23 @@ function poolOf(mcpServers: Parameters<typeof createUpstreamPool>[0]['mcpServers
 }
 
 describe('stdio upstreams of either era', () => {
-  it('lists and calls a stdio server that serves 2026-07-28 only, started once', async () => {
+  it('lists and calls a stdio server that serves 2026-07-28 only; its era is decided once', async () => {
     const spawns = spawnLog('modern');
     const pool = poolOf({
       modern: fixtureServer('modern-stdio-server.mjs', { SPAWN_LOG: spawns.file }),
     });
     const [status] = await pool.start();
     expect(status).toMatchObject({ state: 'ready', transport: 'stdio', era: 'modern' });
-    expect(pool.tools().map((tool) => tool.name)).toEqual(['shout', 'wait']);
+    expect(pool.tools().map((tool) => tool.name)).toEqual(['shout', 'crash', 'wait']);
     expect(textOf(await pool.callTool('shout', { message: 'hey' }))).toBe('HEY!');
-    // The era probe ran on the one process the pool started: no sibling copy.
-    expect(spawns.count()).toBe(1);
+    // It refused the 2025 handshake, so it was started once more (after the first process
+    // was gone) and probed in place: two starts, never a sibling copy for the probe.
+    expect(spawns.count()).toBe(2);
+    // A restart adopts the cached era: one start, no handshake to refuse.
+    await pool.callTool('crash', {});
+    await until(() => pool.status()[0]?.state === 'ready' && spawns.count() === 3);
+    expect(textOf(await pool.callTool('shout', { message: 'again' }))).toBe('AGAIN!');
+    expect(spawns.count()).toBe(3);
   }, 60_000);
 
   it('passes a cancelled call on to a 2026-07-28 stdio server', async () => {
@@ -76,25 +82,28 @@ describe('stdio upstreams of either era', () => {
     expect(spawns.count()).toBe(2);
   }, 60_000);
 
-  it('starts a 2025 server that exits on the probe once more, then never probes it again', async () => {
+  it('never probes a 2025 server that exits on any request before initialize', async () => {
     const spawns = spawnLog('exit-on-probe');
     const pool = poolOf({
       strict: fixtureServer('exit-on-probe-server.mjs', { SPAWN_LOG: spawns.file }),
     });
     const [status] = await pool.start();
     expect(status).toMatchObject({ state: 'ready', era: 'legacy' });
-    // One process ended on the probe, one serves: never two at once.
-    expect(spawns.count()).toBe(2);
+    expect(spawns.count()).toBe(1);
     await pool.callTool('crash', {});
-    await until(() => pool.status()[0]?.state === 'ready' && spawns.count() === 3);
+    await until(() => pool.status()[0]?.state === 'ready' && spawns.count() === 2);
     expect(textOf(await pool.callTool('echo', { message: 'c' }))).toBe('crash-fixture echo: c');
-    expect(spawns.count()).toBe(3);
+    expect(spawns.count()).toBe(2);
   }, 60_000);
 
-  it('speaks 2026-07-28 to a stdio server of both eras', async () => {
-    const pool = poolOf({ dual: fixtureServer('modern-stdio-server.mjs', { LEGACY: 'serve' }) });
+  it('speaks 2025 to a stdio server of both eras (on stdio the 2025 era lacks nothing)', async () => {
+    const spawns = spawnLog('dual');
+    const pool = poolOf({
+      dual: fixtureServer('modern-stdio-server.mjs', { LEGACY: 'serve', SPAWN_LOG: spawns.file }),
+    });
     const [status] = await pool.start();
-    expect(status).toMatchObject({ state: 'ready', era: 'modern' });
+    expect(status).toMatchObject({ state: 'ready', era: 'legacy' });
     expect(textOf(await pool.callTool('shout', { message: 'x' }))).toBe('X!');
+    expect(spawns.count()).toBe(1);
   }, 60_000);
 });

@@ -33,7 +33,7 @@ describe('the console an operator keeps open, in Chromium', () => {
         ops: { token: OPERATOR_TOKEN, operator: true },
         agent: { token: AGENT_TOKEN },
       },
-      console: { enabled: true },
+      console: { enabled: true, callDetails: true },
     });
     gateway = await startGateway({
       config,
@@ -60,6 +60,13 @@ describe('the console an operator keeps open, in Chromium', () => {
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('tool_error');
     expect(await row.textContent()).toContain('no entry <b>missing</b>');
+    // What it ran with and what came back, as text.
+    await row.getByText('Arguments and result').click();
+    expect(JSON.parse((await row.locator('[data-ran-with]').textContent()) ?? '')).toEqual({
+      key: 'missing',
+    });
+    expect(await row.locator('[data-result]').textContent()).toBe('no entry <b>missing</b>');
+    expect(await page.locator('main b').count()).toBe(0);
     // The moment with its zone (Paris in winter), not a bare time.
     expect(await row.locator('time').textContent()).toMatch(/GMT\+1|CET/);
     await agent.client.close();

@@ -61,6 +61,8 @@ describe('trying a tool from the console', () => {
       profile: 'ops',
       status: 'ok',
     });
+    // Without console.callDetails the trail keeps no arguments and no result.
+    expect(await audited(gateway, 'lookup')).not.toHaveProperty('shownArguments');
     // The console's own session ends with the call.
     expect(gateway.server.sessions()).toEqual([]);
   });

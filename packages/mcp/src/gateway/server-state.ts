@@ -154,6 +154,7 @@ function createSessionContext(
           options.onStoreError?.(
             `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
           ),
+        { callDetails: config.console?.callDetails === true },
       );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   const { learner } = shared;

@@ -64,6 +64,7 @@ export interface GatewayServerOptions {
       | 'limits'
       | 'learning'
       | 'programs'
+      | 'console'
     >
   >;
   /** The client model's context window in tokens, for the activation decision. */

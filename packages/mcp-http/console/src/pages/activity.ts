@@ -48,6 +48,28 @@ function latency(line: Activity): (HTMLElement | string)[] {
   ];
 }
 
+/** What ran and what came back, when the gateway keeps it (`console.callDetails`). */
+function callDetails(line: Activity): HTMLElement | null {
+  if (line.arguments === undefined && line.result === undefined) return null;
+  return h(
+    'details',
+    { 'data-call-details': line.id },
+    h('summary', {}, 'Arguments and result'),
+    line.arguments === undefined
+      ? null
+      : [
+          h('div', { class: 'muted' }, 'Arguments as they ran:'),
+          h('pre', { 'data-ran-with': '' }, line.arguments),
+        ],
+    line.result === undefined
+      ? null
+      : [
+          h('div', { class: 'muted' }, 'Result (start):'),
+          h('pre', { 'data-result': '' }, line.result),
+        ],
+  );
+}
+
 function row(line: Activity): HTMLTableRowElement {
   const text = [
     line.tool,
@@ -76,6 +98,7 @@ function row(line: Activity): HTMLTableRowElement {
       {},
       h('strong', {}, line.tool),
       line.origin ? h('div', { class: 'muted' }, line.origin) : null,
+      callDetails(line),
     ),
     h(
       'td',

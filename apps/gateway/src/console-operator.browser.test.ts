@@ -123,6 +123,18 @@ describe('the console an operator keeps open, in Chromium', () => {
       .poll(() => page.locator('tbody tr:not([hidden]) [data-tool]').allTextContents())
       .toEqual([expect.stringContaining('note_write')]);
     await page.getByLabel('Filter tools').fill('');
+    // The operator's off switch: the tool is refused for the agent until switched on.
+    const agent = await plainClient(gateway.url!, AGENT_TOKEN);
+    await page.getByRole('button', { name: 'Switch off directory/lookup' }).click();
+    await expect.poll(() => policy('directory/lookup')).toContain('switched off');
+    await expect
+      .poll(async () => textOf(await agent.call('lookup', { key: 'x' })), { timeout: 10_000 })
+      .toMatch(/switched 'lookup' off/);
+    await page.getByRole('button', { name: 'Switch on directory/lookup' }).click();
+    await expect
+      .poll(async () => textOf(await agent.call('lookup', { key: 'x' })), { timeout: 10_000 })
+      .toBe('found <i>x</i>');
+    await agent.client.close();
   });
 
   it('tries a tool from its schema’s form, shows the result as text, and audits it as the console’s', async () => {

@@ -22,6 +22,7 @@ import { createGatewayPrograms } from './program-gateway.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
+import { createSwitchedOffGuardrail } from './switched-off.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
 
@@ -139,6 +140,8 @@ function createSessionContext(
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
+    // The operator's off switch first: a tool switched off is refused, whatever else says.
+    createSwitchedOffGuardrail(store),
     ...createConfigGuardrails(
       config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
       options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },

@@ -54,6 +54,7 @@ class MemoryRecords {
   readonly pending = new Map<string, PendingApproval>();
   // console sign-in id → when it would have ended
   readonly revokedSignIns = new Map<string, number>();
+  readonly switchedOff = new Set<string>();
   private sequence = 0;
 
   constructor(
@@ -298,6 +299,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
       if (expiresAt > Date.now()) memory.revokedSignIns.set(id, expiresAt);
     },
     isSignInRevoked: async (id) => memory.isSignInRevoked(id),
+    async switchTool(key, off) {
+      if (off) memory.switchedOff.add(key);
+      else memory.switchedOff.delete(key);
+    },
+    switchedOffTools: async () => new Set(memory.switchedOff),
     // One learning store per gateway store: the first call's options make it.
     learningStore(learningOptions = {}) {
       learning ??= createMemoryLearningStore({

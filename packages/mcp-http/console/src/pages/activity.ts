@@ -23,11 +23,18 @@ function approvalCell(line: Activity): (HTMLElement | string)[] {
         : approval.decision === 'allow-session'
           ? 'allowed for the session'
           : 'allowed once';
+  // Nobody named and no wait: the rules (or the fallback for a client that cannot be asked)
+  // answered, not a person.
+  const byRules = approval.by === undefined && approval.waitMs === 0;
   return [
     h(
       'div',
       { 'data-approval-by': approval.by ?? '' },
-      approval.by ? `${word} by ${principalName(approval.by)}` : word,
+      approval.by
+        ? `${word} by ${principalName(approval.by)}`
+        : byRules
+          ? `${word} by the approval rules`
+          : word,
     ),
     // The moment of a person's answer; a rule's answer has none worth showing.
     approval.by && approval.at ? h('div', { class: 'muted' }, when(approval.at)) : '',

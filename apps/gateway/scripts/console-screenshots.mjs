@@ -47,7 +47,7 @@ const config = parseGatewayConfig({
   review: { file: join(folder, 'tool-review.json'), hold: 'changed' },
   profiles: { agent: { token: AGENT } },
   guardrails: { deny: ['files/move_file', 'files/delete_*'] },
-  console: { enabled: true },
+  console: { enabled: true, callDetails: true },
 });
 const gateway = await startGateway({
   config,

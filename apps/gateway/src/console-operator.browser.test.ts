@@ -33,7 +33,7 @@ describe('the console an operator keeps open, in Chromium', () => {
         ops: { token: OPERATOR_TOKEN, operator: true },
         agent: { token: AGENT_TOKEN },
       },
-      console: { enabled: true },
+      console: { enabled: true, callDetails: true },
     });
     gateway = await startGateway({
       config,
@@ -60,6 +60,13 @@ describe('the console an operator keeps open, in Chromium', () => {
     await row.waitFor();
     expect(await row.getAttribute('data-status')).toBe('tool_error');
     expect(await row.textContent()).toContain('no entry <b>missing</b>');
+    // What it ran with and what came back, as text.
+    await row.getByText('Arguments and result').click();
+    expect(JSON.parse((await row.locator('[data-ran-with]').textContent()) ?? '')).toEqual({
+      key: 'missing',
+    });
+    expect(await row.locator('[data-result]').textContent()).toBe('no entry <b>missing</b>');
+    expect(await page.locator('main b').count()).toBe(0);
     // The moment with its zone (Paris in winter), not a bare time.
     expect(await row.locator('time').textContent()).toMatch(/GMT\+1|CET/);
     await agent.client.close();
@@ -116,6 +123,18 @@ describe('the console an operator keeps open, in Chromium', () => {
       .poll(() => page.locator('tbody tr:not([hidden]) [data-tool]').allTextContents())
       .toEqual([expect.stringContaining('note_write')]);
     await page.getByLabel('Filter tools').fill('');
+    // The operator's off switch: the tool is refused for the agent until switched on.
+    const agent = await plainClient(gateway.url!, AGENT_TOKEN);
+    await page.getByRole('button', { name: 'Switch off directory/lookup' }).click();
+    await expect.poll(() => policy('directory/lookup')).toContain('switched off');
+    await expect
+      .poll(async () => textOf(await agent.call('lookup', { key: 'x' })), { timeout: 10_000 })
+      .toMatch(/switched 'lookup' off/);
+    await page.getByRole('button', { name: 'Switch on directory/lookup' }).click();
+    await expect
+      .poll(async () => textOf(await agent.call('lookup', { key: 'x' })), { timeout: 10_000 })
+      .toBe('found <i>x</i>');
+    await agent.client.close();
   });
 
   it('tries a tool from its schema’s form, shows the result as text, and audits it as the console’s', async () => {

@@ -180,6 +180,30 @@ describe('createAuditHook', () => {
     expect(Date.parse(answer!.at)).not.toBeNaN();
   });
 
+  it('keeps what describeCall renders of the final call and its result, only with it', async () => {
+    const records: AuditRecord[] = [];
+    const plain: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'done',
+      hooks: [
+        createAuditHook((record) => void records.push(record), {
+          describeCall: (seen, result) => ({
+            shownArguments: JSON.stringify(seen.arguments),
+            ...(result === undefined ? {} : { resultExcerpt: String(result) }),
+          }),
+        }),
+        createAuditHook((record) => void plain.push(record)),
+      ],
+    });
+    await dispatch(call, { tool });
+    expect(records[0]).toMatchObject({
+      shownArguments: JSON.stringify(call.arguments),
+      resultExcerpt: 'done',
+    });
+    expect(plain[0]).not.toHaveProperty('shownArguments');
+    expect(plain[0]).not.toHaveProperty('resultExcerpt');
+  });
+
   it('never loses the result when the sink fails', async () => {
     const dispatch = createDispatcher({
       execute: () => 'ok',

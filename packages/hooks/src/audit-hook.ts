@@ -67,6 +67,10 @@ export interface AuditRecord {
    * such a call as failed.
    */
   toolError?: string;
+  /** The final arguments as text, bounded, as the hook's `describeCall` option renders them. */
+  shownArguments?: string;
+  /** The start of the result as text, as the hook's `describeCall` option renders it. */
+  resultExcerpt?: string;
   /** The final arguments, only with `includeArguments`. */
   arguments?: Record<string, unknown>;
   /** When the dispatch began (ISO 8601). */
@@ -125,6 +129,15 @@ export interface AuditHookOptions {
    * result that is no error. @defaultValue none: no record has `toolError`
    */
   toolErrorOf?: (result: unknown) => string | undefined;
+  /**
+   * What the record keeps of a call that ran: its arguments and the start of its
+   * result as text (`shownArguments`, `resultExcerpt`). Bound and escape them here: they
+   * go in every record. @defaultValue none: no record has them
+   */
+  describeCall?: (
+    call: { name: string; arguments: Record<string, unknown> },
+    result: unknown,
+  ) => { shownArguments?: string; resultExcerpt?: string };
 }
 
 /**
@@ -139,6 +152,7 @@ export interface AuditHookOptions {
  * @param options.includeArguments - put the final arguments in each record
  * @param options.name - the hook's name in warnings
  * @param options.toolErrorOf - the text of a result the tool answered as an error
+ * @param options.describeCall - the arguments and the start of the result, as text
  * Calls refused before they reach a dispatcher (a name outside the session's scope) are
  * recorded through {@link AuditHook.recordRefusal}, to the same sink.
  *
@@ -206,6 +220,16 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       }
       if (result.status === 'cancelled') record.reason = result.reason;
       if (result.status === 'error') record.error = result.error.message;
+      if (options.describeCall !== undefined) {
+        const described = options.describeCall(
+          result.call,
+          result.status === 'ok' ? result.result : undefined,
+        );
+        if (described.shownArguments !== undefined) {
+          record.shownArguments = described.shownArguments;
+        }
+        if (described.resultExcerpt !== undefined) record.resultExcerpt = described.resultExcerpt;
+      }
       if (result.status === 'ok' && options.toolErrorOf !== undefined) {
         const toolError = options.toolErrorOf(result.result);
         if (toolError !== undefined) record.toolError = toolError;

@@ -17,7 +17,7 @@ describe('the console’s activity', () => {
       mcpServers: { directory: consoleUpstream() },
       approval: { require: ['note_write'], via: 'console', timeoutMs: 30_000 },
       profiles: { ops: { token: OPS, operator: true } },
-      console: { enabled: true },
+      console: { enabled: true, callDetails: true },
     });
     gateway = await startGateway({ config, http: { port: 0, token: TOKEN } });
     await gateway.ready();
@@ -63,5 +63,18 @@ describe('the console’s activity', () => {
     expect(line.approval).toMatchObject({ decision: 'allow-once', by: 'profile:ops' });
     expect(Date.parse(line.approval!.at!)).not.toBeNaN();
     expect(line.approval!.waitMs).toBeLessThanOrEqual(line.durationMs + 1);
+  });
+
+  it('keeps the arguments as they ran and the start of the result, escaped, with callDetails', async () => {
+    await client.call('lookup', { key: 'ada\u202e<b>' });
+    const operator = await signInConsole(gateway.url!, OPS);
+    const line = await until(async () => {
+      const { activity } = await operator.get<{ activity: ConsoleActivity[] }>('activity');
+      return activity.find((item) => item.arguments?.includes('202e'));
+    });
+    // A bidi control shows as its escape, never as itself.
+    expect(line.arguments).toContain('ada\\u202e<b>');
+    expect(line.arguments).not.toContain('\u202e');
+    expect(line.result).toBe('found ada\\u202e<b>');
   });
 });

@@ -36,9 +36,11 @@ async function tools({ res, state }: ConsoleRequest): Promise<void> {
     ...(contextWindow === undefined ? {} : { contextWindow }),
   });
   const policies = await toolPolicies(pool.tools(), config);
+  const switchedOff = await state.options.store.switchedOffTools();
   for (const tool of view.tools) {
     const policy = tool.loading === 'held' ? undefined : policies.get(tool.name);
     if (policy !== undefined) tool.policy = policy;
+    if (switchedOff.has(tool.key)) tool.switchedOff = true;
   }
   // A store that fails costs the page its learned terms, never the page.
   if (learner !== undefined) {
@@ -184,6 +186,28 @@ function reviewAction(action: 'accept' | 'hold'): Handler {
   };
 }
 
+async function switchTool({ req, res, state }: ConsoleRequest): Promise<void> {
+  const body = await readJsonBody(req);
+  const key = body?.['key'];
+  const off = body?.['off'];
+  const known = state.options.pool
+    .tools()
+    .some(
+      (tool) => tool.origin !== undefined && `${tool.origin.server}/${tool.origin.name}` === key,
+    );
+  if (typeof key !== 'string' || typeof off !== 'boolean') {
+    sendError(res, 400, 'Send { key: "server/tool", off: true | false }.');
+    return;
+  }
+  // A tool can be switched on whatever it is now; only a served one can be switched off.
+  if (off && !known) {
+    sendError(res, 404, `No upstream serves the tool '${key}'.`);
+    return;
+  }
+  await state.options.store.switchTool(key, off);
+  sendJson(res, 200, { key, off });
+}
+
 async function endSession({ req, res, state }: ConsoleRequest): Promise<void> {
   const id = (await readJsonBody(req))?.['id'];
   const session = state.options.sessions().find((item) => item.id === id);
@@ -237,4 +261,5 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   'upstreams/reconnect': reconnect,
   ...CONSOLE_SERVER_CHANGES,
   'tools/try': tryTool,
+  'tools/switch': switchTool,
 };

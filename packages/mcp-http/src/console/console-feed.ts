@@ -30,6 +30,10 @@ export interface ConsoleActivity {
    * waited (`durationMs` less `waitMs` is the gateway's and the tool's time).
    */
   approval?: { decision: string; at?: string; by?: string; waitMs?: number };
+  /** The arguments as they ran, rendered and bounded (with `console.callDetails`). */
+  arguments?: string;
+  /** The start of the result, escaped and bounded (with `console.callDetails`). */
+  result?: string;
   /** Which replica served it. */
   replica?: string;
 }
@@ -59,6 +63,8 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
     ...(record.approval === undefined
       ? {}
       : { approval: { decision: record.approval, ...record.approvalAnswer } }),
+    ...(record.shownArguments === undefined ? {} : { arguments: record.shownArguments }),
+    ...(record.resultExcerpt === undefined ? {} : { result: record.resultExcerpt }),
     replica: record.replica,
   };
 }

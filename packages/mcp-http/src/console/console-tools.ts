@@ -36,6 +36,8 @@ export interface ConsoleTool {
   diff?: DiffLine[];
   /** What applies to it (guardrails, approval, the upstream's read-only hint); absent for a held tool. */
   policy?: ConsoleToolPolicy;
+  /** An operator switched it off (`tools/switch`): every call of it is refused, on every replica. */
+  switchedOff?: true;
   /** The terms learned from use that led to it, per profile (heaviest first), when learning is on. */
   learned?: { profile: string; terms: Record<string, number> }[];
 }

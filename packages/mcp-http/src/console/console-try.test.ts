@@ -5,7 +5,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { StoredAuditRecord } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { textOf, until } from '../__fixtures__/clients.js';
+import { connectHttpClient, textOf, until } from '../__fixtures__/clients.js';
 import { type ConsoleSession, consoleUpstream, signInConsole } from '../__fixtures__/console.js';
 import { type StartedGateway, startGateway } from '../start.js';
 
@@ -61,6 +61,8 @@ describe('trying a tool from the console', () => {
       profile: 'ops',
       status: 'ok',
     });
+    // Without console.callDetails the trail keeps no arguments and no result.
+    expect(await audited(gateway, 'lookup')).not.toHaveProperty('shownArguments');
     // The console's own session ends with the call.
     expect(gateway.server.sessions()).toEqual([]);
   });
@@ -127,6 +129,46 @@ describe('trying a tool from the console', () => {
     expect(noCsrf.status).toBe(403);
     for (const bad of [{ tool: 3 }, { tool: 'lookup', arguments: [1] }, {}]) {
       expect((await operator.post('tools/try', bad)).status).toBe(400);
+    }
+  });
+
+  it('switches a tool off for every route until it is switched on again', async () => {
+    const client = await connectHttpClient(gateway.url!, { token: TOKEN });
+    try {
+      expect(textOf(await client.call('lookup', { key: 'before' }))).toBe('found before');
+      const off = await operator.post('tools/switch', { key: 'directory/lookup', off: true });
+      expect(off.status).toBe(200);
+      expect(await gateway.store.switchedOffTools()).toEqual(new Set(['directory/lookup']));
+      const refused = await until(async () => {
+        const result = await client.call('lookup', { key: 'during' });
+        return result.isError === true && result;
+      });
+      expect(textOf(refused)).toMatch(/An operator switched 'lookup' off/);
+      expect(textOf(await tryTool('lookup', { key: 'during' }))).toMatch(/switched 'lookup' off/);
+      const { tools } = await operator.get<{ tools: { key: string; switchedOff?: true }[] }>(
+        'tools',
+      );
+      expect(tools.find((tool) => tool.key === 'directory/lookup')?.switchedOff).toBe(true);
+      expect(
+        (await operator.post('tools/switch', { key: 'directory/lookup', off: false })).status,
+      ).toBe(200);
+      await until(async () => !(await client.call('lookup', { key: 'after' })).isError);
+      // Hostile: no CSRF changes nothing; an unknown tool or a bad body is refused.
+      const noCsrf = await fetch(new URL('/console/api/tools/switch', gateway.url), {
+        method: 'POST',
+        headers: { cookie: operator.cookie, 'content-type': 'application/json' },
+        body: JSON.stringify({ key: 'directory/lookup', off: true }),
+      });
+      expect(noCsrf.status).toBe(403);
+      expect(
+        (await operator.post('tools/switch', { key: 'nope/<b>x</b>', off: true })).status,
+      ).toBe(404);
+      expect(
+        (await operator.post('tools/switch', { key: 'directory/lookup', off: 'yes' })).status,
+      ).toBe(400);
+      expect(await gateway.store.switchedOffTools()).toEqual(new Set());
+    } finally {
+      await client.close();
     }
   });
 });

@@ -369,6 +369,14 @@ export interface UpstreamLimits extends z.output<typeof limitsSchema> {}
 export const consoleSchema = z.strictObject({
   /** Serve the operator console under `/console` of the gateway's HTTP listener. @defaultValue false */
   enabled: z.boolean().optional().default(false),
+  /**
+   * Keep each call's arguments and the start of its result in the audit trail, for the
+   * console's Activity page: rendered as an approval question renders arguments
+   * (escaped, at most 2,000 characters, cuts marked) and 500 characters of result. Off by
+   * default: arguments and results may hold secrets, and the trail is kept in the store.
+   * @defaultValue false
+   */
+  callDetails: z.boolean().optional().default(false),
 });
 
 /** The `console` section of a gateway config. */

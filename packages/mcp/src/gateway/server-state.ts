@@ -24,6 +24,7 @@ import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
 import { createStatelessViews, type StatelessViews } from './stateless-session.js';
+import { createSwitchedOffGuardrail } from './switched-off.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
 
@@ -161,6 +162,8 @@ function createSessionContext(
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
+    // The operator's off switch first: a tool switched off is refused, whatever else says.
+    createSwitchedOffGuardrail(store),
     ...createConfigGuardrails(
       config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
       options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
@@ -179,6 +182,7 @@ function createSessionContext(
           options.onStoreError?.(
             `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
           ),
+        { callDetails: config.console?.callDetails === true },
       );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   const { learner } = shared;

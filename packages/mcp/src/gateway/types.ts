@@ -70,6 +70,7 @@ export interface GatewayServerOptions {
       | 'programs'
       | 'mcpServers'
       | 'review'
+      | 'console'
     >
   >;
   /** The client model's context window in tokens, for the activation decision. */

@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import { type AuditHook, type AuditRecord, createAuditHook } from '@tool-search/hooks';
+import { describeCallForAudit } from '../tool-result/call-details.js';
 import { toolErrorText } from '../tool-result/call-result.js';
 import type { GatewayStore } from './types.js';
 
@@ -14,6 +15,8 @@ import type { GatewayStore } from './types.js';
  * @param store - the gateway's store
  * @param profileOf - the profile of a session id, when it has one
  * @param onLost - told of a record that could not be written, with the error
+ * @param options.callDetails - keep each call's arguments and the start of its result
+ * (`shownArguments`, `resultExcerpt`, bounded and escaped)
  * @returns the hook
  * @throws nothing
  */
@@ -21,6 +24,7 @@ export function createStoreAuditHook(
   store: GatewayStore,
   profileOf: (sessionId: string | undefined) => string | undefined,
   onLost: (record: AuditRecord, error: unknown) => void = () => {},
+  options: { callDetails?: boolean } = {},
 ): AuditHook {
   const replica = `${hostname()}:${process.pid}`;
   const write = async (record: AuditRecord) => {
@@ -38,5 +42,8 @@ export function createStoreAuditHook(
   };
   // A tool that answered an error (`isError`) is recorded with its text, so that a reader
   // of the trail shows the call as failed, never as ok.
-  return createAuditHook(write, { toolErrorOf: toolErrorText });
+  return createAuditHook(write, {
+    toolErrorOf: toolErrorText,
+    ...(options.callDetails === true ? { describeCall: describeCallForAudit } : {}),
+  });
 }

@@ -56,6 +56,7 @@ class MemoryRecords {
   readonly revokedSignIns = new Map<string, number>();
   // one-time tokens and grants → when they are forgotten
   readonly timed = new Map<string, number>();
+  readonly switchedOff = new Set<string>();
   private sequence = 0;
 
   /** Keeps a timed key; now and then forgets every expired one, so that they never pile up. */
@@ -326,6 +327,11 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
       if (expiresAt > Date.now()) memory.revokedSignIns.set(id, expiresAt);
     },
     isSignInRevoked: async (id) => memory.isSignInRevoked(id),
+    async switchTool(key, off) {
+      if (off) memory.switchedOff.add(key);
+      else memory.switchedOff.delete(key);
+    },
+    switchedOffTools: async () => new Set(memory.switchedOff),
     // One learning store per gateway store: the first call's options make it.
     learningStore(learningOptions = {}) {
       learning ??= createMemoryLearningStore({

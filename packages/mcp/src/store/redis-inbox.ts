@@ -82,3 +82,25 @@ export async function isSignInRevoked(redis: RedisConnections, id: string): Prom
   ]);
   return Number(found) > 0;
 }
+
+// The tools an operator switched off: one set of review keys.
+
+export async function switchTool(
+  redis: RedisConnections,
+  key: string,
+  off: boolean,
+): Promise<void> {
+  await redis.call(off ? 'switching the tool off' : 'switching the tool on', [
+    off ? 'SADD' : 'SREM',
+    redis.keys.switchedOff,
+    key,
+  ]);
+}
+
+export async function switchedOffTools(redis: RedisConnections): Promise<Set<string>> {
+  const keys = await redis.call<string[]>('reading the tools switched off', [
+    'SMEMBERS',
+    redis.keys.switchedOff,
+  ]);
+  return new Set(keys.map(String));
+}

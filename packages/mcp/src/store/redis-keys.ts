@@ -10,6 +10,8 @@ export interface RedisKeys {
   fingerprints: string;
   /** The console's approvals inbox: question id → the waiting call (JSON). */
   pendingApprovals: string;
+  /** The review keys of the tools an operator switched off (a set). */
+  switchedOff: string;
   /** A console sign-in that was ended (expires when the sign-in would have). */
   revokedSignIn(id: string): string;
   /** The channel of the answers to one replica's questions. */
@@ -42,6 +44,7 @@ export function redisKeys(prefix: string): RedisKeys {
     fingerprints: `${prefix}fingerprints`,
     pendingApprovals: `${prefix}pending-approvals`,
     revokedSignIn: (id) => `${prefix}console-signout:${id}`,
+    switchedOff: `${prefix}switched-off`,
     routedTo: (replica) => `${prefix}routed:${replica}`,
     learning: `${prefix}learning:`,
     once: (key) => `${prefix}once:${key}`,

@@ -36,7 +36,7 @@ export function redactRedisUrl(url: string): string {
  * `events:<id>` (a stream of at most `eventsPerSession`), `caps:all` and
  * `caps:p:<principal>` (sorted sets by last request), `audit` (a stream of at most
  * about `maxAuditRecords`), `fingerprints` (a hash), `console-signout:<id>` (an ended console sign-in, until it
- * would have expired), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
+ * would have expired), `switched-off` (a set of review keys), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
  *
  * @param options - see {@link RedisStoreOptions}
  * @returns the store, connecting
@@ -111,6 +111,8 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     putFingerprints: (accepted) => shared.putFingerprints(redis, accepted),
     revokeSignIn: (id, expiresAt) => inbox.revokeSignIn(redis, id, expiresAt),
     isSignInRevoked: (id) => inbox.isSignInRevoked(redis, id),
+    switchTool: (key, off) => inbox.switchTool(redis, key, off),
+    switchedOffTools: () => inbox.switchedOffTools(redis),
     learningStore: (learningOptions) => createRedisLearningStore(redis, learningOptions),
     close: () => redis.close(),
   };

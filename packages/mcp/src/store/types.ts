@@ -123,7 +123,7 @@ export interface PendingApproval {
  * Where a gateway keeps the state that must outlive one process: sessions, their
  * `allow-session` approvals, their open questions to the client, the events of their streams (for `Last-Event-ID`), the
  * session caps, the audit trail, the calls waiting in the console's approvals inbox, the
- * accepted tool fingerprints and the console's ended sign-ins. Two
+ * accepted tool fingerprints, the console's ended sign-ins and the tools an operator switched off. Two
  * implementations: {@link createMemoryStore} (one process, the default) and
  * {@link createRedisStore} (any number of replicas, Redis or Valkey).
  *
@@ -250,6 +250,14 @@ export interface GatewayStore {
   revokeSignIn(id: string, expiresAt: number): Promise<void>;
   /** Whether a console sign-in was ended by {@link GatewayStore.revokeSignIn} (and has not expired). */
   isSignInRevoked(id: string): Promise<boolean>;
+
+  /**
+   * Switches a tool off (`off: true`) or back on, by its review key (`server/name`), for
+   * every replica: the gateway refuses its calls while it is off, whatever the route.
+   */
+  switchTool(key: string, off: boolean): Promise<void>;
+  /** The review keys of the tools an operator switched off. */
+  switchedOffTools(): Promise<Set<string>>;
 
   /**
    * The store of learning from use (which tool was called after which search), kept

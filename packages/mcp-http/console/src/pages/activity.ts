@@ -23,11 +23,18 @@ function approvalCell(line: Activity): (HTMLElement | string)[] {
         : approval.decision === 'allow-session'
           ? 'allowed for the session'
           : 'allowed once';
+  // Nobody named and no wait: the rules (or the fallback for a client that cannot be asked)
+  // answered, not a person.
+  const byRules = approval.by === undefined && approval.waitMs === 0;
   return [
     h(
       'div',
       { 'data-approval-by': approval.by ?? '' },
-      approval.by ? `${word} by ${principalName(approval.by)}` : word,
+      approval.by
+        ? `${word} by ${principalName(approval.by)}`
+        : byRules
+          ? `${word} by the approval rules`
+          : word,
     ),
     // The moment of a person's answer; a rule's answer has none worth showing.
     approval.by && approval.at ? h('div', { class: 'muted' }, when(approval.at)) : '',
@@ -46,6 +53,28 @@ function latency(line: Activity): (HTMLElement | string)[] {
       `+ ${duration(wait)} waiting for approval`,
     ),
   ];
+}
+
+/** What ran and what came back, when the gateway keeps it (`console.callDetails`). */
+function callDetails(line: Activity): HTMLElement | null {
+  if (line.arguments === undefined && line.result === undefined) return null;
+  return h(
+    'details',
+    { 'data-call-details': line.id },
+    h('summary', {}, 'Arguments and result'),
+    line.arguments === undefined
+      ? null
+      : [
+          h('div', { class: 'muted' }, 'Arguments as they ran:'),
+          h('pre', { 'data-ran-with': '' }, line.arguments),
+        ],
+    line.result === undefined
+      ? null
+      : [
+          h('div', { class: 'muted' }, 'Result (start):'),
+          h('pre', { 'data-result': '' }, line.result),
+        ],
+  );
 }
 
 function row(line: Activity): HTMLTableRowElement {
@@ -76,6 +105,7 @@ function row(line: Activity): HTMLTableRowElement {
       {},
       h('strong', {}, line.tool),
       line.origin ? h('div', { class: 'muted' }, line.origin) : null,
+      callDetails(line),
     ),
     h(
       'td',

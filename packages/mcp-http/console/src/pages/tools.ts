@@ -11,10 +11,25 @@ function needsAttention(tool: Tool): boolean {
   return ['new', 'changed', 'held'].includes(tool.review) || tool.poisoning.length > 0;
 }
 
-function reviewButtons(tool: Tool, act: (action: 'accept' | 'hold') => void): HTMLElement {
+function reviewButtons(
+  tool: Tool,
+  act: (action: 'accept' | 'hold') => void,
+  toggle: () => void,
+): HTMLElement {
   return h(
     'div',
     { class: 'actions' },
+    h(
+      'button',
+      {
+        type: 'button',
+        class: tool.switchedOff ? 'allow' : 'deny',
+        'aria-label': `${tool.switchedOff ? 'Switch on' : 'Switch off'} ${tool.key}`,
+        'data-switch': tool.key,
+        onclick: toggle,
+      },
+      tool.switchedOff ? 'Switch on' : 'Switch off',
+    ),
     tool.review === 'accepted' || tool.review === 'unreviewed'
       ? null
       : h(
@@ -72,6 +87,13 @@ function policyOf(tool: Tool): HTMLElement {
   const tags: { text: string; kind: string; title: string }[] = [];
   if (tool.loading === 'held') {
     tags.push({ text: 'held', kind: 'bad', title: tool.heldDetail ?? 'Held by the tool review.' });
+  }
+  if (tool.switchedOff) {
+    tags.push({
+      text: 'switched off',
+      kind: 'bad',
+      title: 'An operator switched it off: every call is refused.',
+    });
   }
   const policy = tool.policy;
   if (policy?.denied !== undefined) {
@@ -195,7 +217,13 @@ export const toolsPage: Page = (main, say) => {
               { class: 'flag' },
               tool.poisoning.map((flag) => h('li', {}, `${flag.label} (${flag.where})`)),
             ),
-        reviewButtons(tool, act(tool)),
+        reviewButtons(tool, act(tool), () => {
+          const off = tool.switchedOff !== true;
+          post('tools/switch', { key: tool.key, off })
+            .then(() => say(`${off ? 'Switched off' : 'Switched on'}: ${tool.key}`))
+            .catch((error: Error) => say(error.message))
+            .finally(() => void render());
+        }),
       ]);
     const headers = ['Tool', 'Toolset', 'Loading', 'Policy', 'Tokens', 'Review', 'Flags', ''];
     replace(

@@ -22,7 +22,7 @@ export type { TestGatewayStoreOptions } from './harness.js';
  * one replica that asked, once, also when many answers race; closed questions; replicas
  * that stopped listening); the approvals inbox (order, expiry, replacement, removal);
  * the accepted tool fingerprints (whole-list replacement, 5,000 of them, two puts at
- * once); the console's ended sign-ins (on every replica, until they expire); and its learning from use against core's `createLearningRules` (counting, token
+ * once); the console's ended sign-ins (on every replica, until they expire) and switched-off tools; and its learning from use against core's `createLearningRules` (counting, token
  * caps, bounds per tool and in all, decay, views, export and import). For a store that
  * says it is `shared`, the suite opens a second store on the same namespace as a second
  * replica and checks that each sees and races the other's writes. Some checks wait for a

@@ -203,7 +203,16 @@ describe('observing the gateway with OpenTelemetry', () => {
     expect(before.types.get('mcp_client_operation_duration')).toBe('histogram');
     expect(before.types.get('tool_search_approval_wait_duration')).toBe('histogram');
     await call('tool_search', { query: 'deploy' });
+    // A name the session does not know is refused, and never becomes a label or span name.
+    const unknown = await call(`no_such_tool_${'x'.repeat(200)}`, {});
+    expect(unknown.isError).toBe(true);
     const after = await metricsText();
+    expect(
+      after.samples.some((sample) => sample.labels['gen_ai_tool_name']?.startsWith('no_such')),
+    ).toBe(false);
+    expect(
+      after.sum('mcp_server_operation_duration_count', { gen_ai_tool_name: '(unknown)' }),
+    ).toBe(1);
     expect(after.sum('tool_search_searches_total')).toBe(
       before.sum('tool_search_searches_total') + 1,
     );
@@ -247,6 +256,7 @@ describe('observing the gateway with OpenTelemetry', () => {
 
     // Each client request: a server span whose parent is the client's span.
     const servers = spans.filter((span) => span.name.startsWith('tools/call ') && span.kind === 2);
+    expect(spans.filter((span) => span.name === 'tools/call' && span.kind === 2)).toHaveLength(1);
     expect(servers.map((span) => span.name).sort()).toEqual(
       [
         'tools/call delete_repo',

@@ -304,7 +304,8 @@ function handleRequests(state: SessionState): void {
       // The SDK's server has just checked this very request against CallToolRequestSchema
       // (a bad one never gets here): parsing it again would only copy it.
       const request = raw as CallToolRequest;
-      const result = await observeToolsCall(state.id, request, extra, () =>
+      const session = { id: state.id, knows: (name: string) => state.scoped.has(name) };
+      const result = await observeToolsCall(session, request, extra, () =>
         callSessionTool(state, request, extra, signal),
       );
       return serialisableResult(request.params.name, result);

@@ -246,7 +246,9 @@ describe('observing the gateway with OpenTelemetry', () => {
         tool_search_route: 'bridge',
       }),
     ).toBe(1);
-    expect(before.sum('tool_search_sessions_total')).toBeGreaterThanOrEqual(1);
+    // One client session (the warm-up's internal sessions are not counted).
+    expect(before.sum('tool_search_sessions_total')).toBe(1);
+    expect(before.sum('tool_search_sessions_active')).toBe(1);
     expect(before.sum('tool_search_upstream_up', { tool_search_server: 'notes' })).toBe(1);
     expect(before.types.get('mcp_client_operation_duration')).toBe('histogram');
     expect(before.types.get('tool_search_approval_wait_duration')).toBe('histogram');

@@ -11,7 +11,7 @@ import {
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
-import { observeGateway } from '../telemetry/gateway-observe.js';
+import { observeGateway, observeSession } from '../telemetry/gateway-observe.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { waitForUpstreams } from '../upstream/wait.js';
@@ -74,6 +74,8 @@ export interface GatewayState {
   /** The learner of learning from use, when it is on. */
   readonly learner: SearchLearner | undefined;
   upstreamsSettledYet: boolean;
+  /** What to call when a client's session closes (its OpenTelemetry session metrics). */
+  readonly sessionEnds: Map<string, () => void>;
   /** Stops the OpenTelemetry observers of the upstreams and the learner. */
   readonly stopObserving: () => void;
 }
@@ -91,6 +93,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);
   const sessions = new Map<string, GatewaySession>();
+  const sessionEnds = new Map<string, () => void>();
   const store = options.store ?? createMemoryStore();
   const drain = createCallDrain();
   const learner = createGatewayLearner(config.learning, store, options.learner);
@@ -101,7 +104,15 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     sessions,
     listeners: new Set(),
     drain,
-    sessionContext: createSessionContext(options, { registry, sessions, store, drain, learner }),
+    sessionContext: createSessionContext(options, {
+      registry,
+      sessions,
+      sessionEnds,
+      store,
+      drain,
+      learner,
+    }),
+    sessionEnds,
     learner,
     upstreamsSettledYet: options.upstreamsReady === undefined,
     stopObserving: observeGateway(options.pool as Partial<UpstreamPool>, learner),
@@ -132,6 +143,7 @@ function createSessionContext(
   options: GatewayServerOptions,
   shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain' | 'learner'> & {
     sessions: Map<string, GatewaySession>;
+    sessionEnds: Map<string, () => void>;
   },
 ): GatewaySessionContext {
   const config = options.config ?? {};
@@ -180,7 +192,11 @@ function createSessionContext(
     settle,
     drain: shared.drain,
     emitActivity: (activity) => emitActivity(options, activity),
-    onClosed: (closedId) => sessions.delete(closedId),
+    onClosed: (closedId) => {
+      sessions.delete(closedId);
+      shared.sessionEnds.get(closedId)?.();
+      shared.sessionEnds.delete(closedId);
+    },
     store,
     auditHook,
     ...(learner === undefined ? {} : { learner }),
@@ -265,6 +281,9 @@ export function openSession(
   const profile = checkProfile(state.profiles, profileName);
   const session = createGatewaySession(state.sessionContext, profileName, profile, id, principal);
   state.sessions.set(id, session);
+  // A client's session (not the warm-up's): counted until it closes.
+  const ended = observeSession();
+  if (ended !== undefined) state.sessionEnds.set(id, ended);
   return session;
 }
 

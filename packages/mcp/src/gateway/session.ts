@@ -13,7 +13,6 @@ import {
 } from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
-import { observeSession } from '../telemetry/gateway-observe.js';
 import { observeToolsCall } from '../telemetry/request-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
@@ -85,9 +84,7 @@ export function createGatewaySession(
   server.oninitialized = () => {
     state.initialized = true;
   };
-  const observed = observeSession();
   const end = () => {
-    observed?.();
     state.closed = true;
     unsubscribe();
     stopWaiting();

@@ -24,7 +24,7 @@
  *
  * - `activeTracer`, `runInSpan`, `markSpanError`, `activeContext`, `withContext`,
  *   `activeInstruments`, `contextFromRequest`, `traceCarrier`, `OTEL_ATTRIBUTES`,
- *   `OTEL_SCOPE`, `EXECUTE_TOOL`, `TRACE_META_KEYS`: OpenTelemetry spans, metrics and
+ *   `OTEL_SCOPE`, `EXECUTE_TOOL`, `TRACE_META_KEYS`, `withoutTelemetry`: OpenTelemetry spans, metrics and
  *   trace context over `@opentelemetry/api` (no-ops without an SDK); hooks, bridge, code, mcp.
  *
  * The rules of learning from use are public (`createLearningRules`), not here.
@@ -65,6 +65,7 @@ export {
   type SpanStart,
   type Tracer,
   withContext,
+  withoutTelemetry,
 } from './otel/otel-trace.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';

@@ -4,6 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolResultSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { type StartedGateway, startGateway } from '@tool-search/mcp-http';
@@ -98,6 +99,46 @@ function notesServer(seen: Record<string, unknown>[]) {
   return client;
 }
 
+/**
+ * A real MCP server over Streamable HTTP (stateless: a server per request), recording the
+ * `traceparent` header and the `_meta` of each `tools/call` it receives.
+ */
+async function remoteServer(seen: { header: unknown; meta: unknown }[]) {
+  const http = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', async () => {
+      const body = chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString());
+      const server = new McpServer({ name: 'remote', version: '1.0.0' });
+      server.registerTool(
+        'remote_echo',
+        { description: 'Echo a word from the remote server', inputSchema: { word: z.string() } },
+        async ({ word }, extra) => {
+          seen.push({ header: req.headers['traceparent'], meta: extra._meta?.['traceparent'] });
+          return { content: [{ type: 'text', text: `remote ${word}` }] };
+        },
+      );
+      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+      res.on('close', () => {
+        void transport.close();
+        void server.close();
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, body);
+    });
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const { port } = http.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+}
+
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const CLIENT_SPAN = '00f067aa0ba902b7';
 const TRACEPARENT = `00-${TRACE_ID}-${CLIENT_SPAN}-01`;
@@ -105,6 +146,8 @@ const HEADER_SPAN = 'b7ad6b7169203331';
 
 describe('observing the gateway with OpenTelemetry', () => {
   const upstreamMeta: Record<string, unknown>[] = [];
+  const remoteSeen: { header: unknown; meta: unknown }[] = [];
+  let remote: Awaited<ReturnType<typeof remoteServer>>;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let telemetry: GatewayTelemetry;
   let gateway: StartedGateway;
@@ -134,10 +177,14 @@ describe('observing the gateway with OpenTelemetry', () => {
 
   beforeAll(async () => {
     receiver = await startReceiver();
+    remote = await remoteServer(remoteSeen);
     process.env['OTEL_EXPORTER_OTLP_ENDPOINT'] = receiver.url;
     process.env['OTEL_EXPORTER_OTLP_PROTOCOL'] = 'http/json';
     const config = parseGatewayConfig({
-      mcpServers: { notes: { transport: () => notesServer(upstreamMeta) } },
+      mcpServers: {
+        notes: { transport: () => notesServer(upstreamMeta) },
+        remote: { url: remote.url },
+      },
       tool_search: { enabled: 'on' },
       guardrails: { deny: { tools: ['delete_*'] } },
       approval: { require: { tools: ['deploy_app'] } },
@@ -170,6 +217,7 @@ describe('observing the gateway with OpenTelemetry', () => {
     await gateway?.close();
     await telemetry?.shutdown();
     await receiver?.close();
+    await remote?.close();
     process.env = saved;
   });
 
@@ -188,7 +236,8 @@ describe('observing the gateway with OpenTelemetry', () => {
     const anonymous = await fetch(new URL('/metrics', gateway.url));
     expect(anonymous.status).toBe(401);
     const before = await metricsText();
-    expect(before.sum('tool_search_searches_total')).toBeGreaterThanOrEqual(2);
+    // The search and the program's: the warm-up's own searches are not counted.
+    expect(before.sum('tool_search_searches_total')).toBe(2);
     const denials = { tool_search_outcome: 'denied', tool_search_route: 'direct' };
     expect(before.sum('tool_search_calls_total', denials)).toBe(1);
     expect(before.sum('tool_search_calls_total', { tool_search_route: 'program' })).toBe(1);
@@ -198,12 +247,23 @@ describe('observing the gateway with OpenTelemetry', () => {
         tool_search_route: 'bridge',
       }),
     ).toBe(1);
-    expect(before.sum('tool_search_sessions_total')).toBeGreaterThanOrEqual(1);
+    // One client session (the warm-up's internal sessions are not counted).
+    expect(before.sum('tool_search_sessions_total')).toBe(1);
+    expect(before.sum('tool_search_sessions_active')).toBe(1);
     expect(before.sum('tool_search_upstream_up', { tool_search_server: 'notes' })).toBe(1);
     expect(before.types.get('mcp_client_operation_duration')).toBe('histogram');
     expect(before.types.get('tool_search_approval_wait_duration')).toBe('histogram');
     await call('tool_search', { query: 'deploy' });
+    // A name the session does not know is refused, and never becomes a label or span name.
+    const unknown = await call(`no_such_tool_${'x'.repeat(200)}`, {});
+    expect(unknown.isError).toBe(true);
     const after = await metricsText();
+    expect(
+      after.samples.some((sample) => sample.labels['gen_ai_tool_name']?.startsWith('no_such')),
+    ).toBe(false);
+    expect(
+      after.sum('mcp_server_operation_duration_count', { gen_ai_tool_name: '(unknown)' }),
+    ).toBe(1);
     expect(after.sum('tool_search_searches_total')).toBe(
       before.sum('tool_search_searches_total') + 1,
     );
@@ -221,6 +281,13 @@ describe('observing the gateway with OpenTelemetry', () => {
       expect(meta['traceparent']).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
       expect(meta['baggage']).toBe('team=infra');
     }
+
+    // An HTTP upstream gets the context in its request headers too, the same as in `_meta`.
+    const echoed = await call('tool_call', { name: 'remote_echo', arguments: { word: 'hi' } });
+    expect(JSON.stringify(echoed.content)).toContain('remote hi');
+    expect(remoteSeen).toHaveLength(1);
+    expect(remoteSeen[0]!.header).toMatch(new RegExp(`^00-${TRACE_ID}-[0-9a-f]{16}-01$`));
+    expect(remoteSeen[0]!.meta).toBe(remoteSeen[0]!.header);
 
     // A client that sends its context in the HTTP headers instead of `_meta`.
     const headerClient = new Client({ name: 'agent-2', version: '1.0.0' });
@@ -247,9 +314,11 @@ describe('observing the gateway with OpenTelemetry', () => {
 
     // Each client request: a server span whose parent is the client's span.
     const servers = spans.filter((span) => span.name.startsWith('tools/call ') && span.kind === 2);
+    expect(spans.filter((span) => span.name === 'tools/call' && span.kind === 2)).toHaveLength(1);
     expect(servers.map((span) => span.name).sort()).toEqual(
       [
         'tools/call delete_repo',
+        'tools/call tool_call',
         'tools/call tool_call',
         'tools/call tool_program',
         'tools/call tool_search',

@@ -31,7 +31,9 @@ export async function startTelemetry(plan: TelemetryPlan): Promise<GatewayTeleme
   const resource = resources
     .detectResources({ detectors: [resources.envDetector] })
     .merge(resources.resourceFromAttributes({ 'service.name': plan.serviceName }));
-  const stops: (() => Promise<void>)[] = [];
+  // The context carries spans, and the warm-up's "not a client's work" to the metrics too.
+  api.context.setGlobalContextManager(new asyncHooks.AsyncLocalStorageContextManager().enable());
+  const stops: (() => Promise<void>)[] = [async () => void api.context.disable()];
   if (plan.traces !== undefined) {
     const sdk = await import('@opentelemetry/sdk-trace');
     const { OTLPTraceExporter } =
@@ -42,8 +44,6 @@ export async function startTelemetry(plan: TelemetryPlan): Promise<GatewayTeleme
       resource,
       spanProcessors: [new sdk.BatchSpanProcessor({ exporter: new OTLPTraceExporter() })],
     });
-    const contextManager = new asyncHooks.AsyncLocalStorageContextManager().enable();
-    api.context.setGlobalContextManager(contextManager);
     api.propagation.setGlobalPropagator(
       new core.CompositePropagator({
         propagators: [new core.W3CTraceContextPropagator(), new core.W3CBaggagePropagator()],
@@ -54,7 +54,6 @@ export async function startTelemetry(plan: TelemetryPlan): Promise<GatewayTeleme
       await provider.shutdown();
       api.trace.disable();
       api.propagation.disable();
-      api.context.disable();
     });
   }
   let metrics: MetricsSource | undefined;

@@ -26,7 +26,7 @@
  *
  * - `activeTracer`, `runInSpan`, `markSpanError`, `activeContext`, `withContext`,
  *   `activeInstruments`, `contextFromRequest`, `traceCarrier`, `OTEL_ATTRIBUTES`,
- *   `OTEL_SCOPE`, `EXECUTE_TOOL`, `TRACE_META_KEYS`: OpenTelemetry spans, metrics and
+ *   `OTEL_SCOPE`, `EXECUTE_TOOL`, `TRACE_META_KEYS`, `withoutTelemetry`: OpenTelemetry spans, metrics and
  *   trace context over `@opentelemetry/api` (no-ops without an SDK); hooks, bridge, code, mcp.
  *
  * The rules of learning from use are public (`createLearningRules`), not here.
@@ -67,6 +67,7 @@ export {
   type SpanStart,
   type Tracer,
   withContext,
+  withoutTelemetry,
 } from './otel/otel-trace.js';
 export { declaresReadOnly } from './read-only.js';
 export { loadRelatedWords } from './related-words.js';

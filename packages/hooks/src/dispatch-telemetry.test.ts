@@ -66,6 +66,22 @@ describe('dispatch with an OpenTelemetry SDK', () => {
     expect(await telemetry.counter('tool_search.approvals')).toBe(1);
   });
 
+  it("labels metrics only with tools it resolved, never with a model's free text", async () => {
+    const known = createDispatcher({
+      execute: () => 'done',
+      resolveTool: (name) =>
+        name === 'read_file' ? { name, inputSchema: { type: 'object' } } : undefined,
+    });
+    await known({ name: 'read_file', arguments: {} });
+    await known({ name: `made_up_${'x'.repeat(500)}`, arguments: {} });
+    expect(await telemetry.counter('tool_search.calls', { 'gen_ai.tool.name': 'read_file' })).toBe(
+      1,
+    );
+    expect(await telemetry.counter('tool_search.calls', { 'gen_ai.tool.name': '(unknown)' })).toBe(
+      1,
+    );
+  });
+
   it('records a denied call with who denied it, and counts it by outcome and route', async () => {
     const result = await dispatcher()({ name: 'repo_delete_branch', arguments: {} });
     expect(result.status).toBe('denied');

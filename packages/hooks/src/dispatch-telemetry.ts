@@ -74,10 +74,9 @@ export async function observeDispatch(
   if (instruments !== undefined) {
     const outcome = settled.result.status;
     const attributes = { [A.route]: route, [A.outcome]: outcome };
-    instruments.calls.add(
-      1,
-      name === undefined ? attributes : { ...attributes, [A.toolName]: name },
-    );
+    // Only a tool the dispatcher resolved is a label: a model's free text is not.
+    const tool = settled.tool === undefined ? '(unknown)' : settled.tool.name;
+    instruments.calls.add(1, { ...attributes, [A.toolName]: tool });
     instruments.callDuration.record((performance.now() - settled.started) / 1000, attributes);
     if (settled.approval !== undefined) {
       instruments.approvals.add(1, { [A.approvalDecision]: settled.approval, [A.route]: route });

@@ -8,6 +8,7 @@ import {
   type UpDownCounter,
 } from '@opentelemetry/api';
 import { OTEL_SCOPE } from './otel-names.js';
+import { telemetrySuppressed } from './otel-trace.js';
 
 export type { Meter } from '@opentelemetry/api';
 
@@ -120,9 +121,11 @@ let cachedInstruments: ToolSearchInstruments | undefined;
  */
 export function activeInstruments(): ToolSearchInstruments | undefined {
   const provider = metrics.getMeterProvider();
-  if (provider === cachedProvider) return cachedInstruments;
+  if (provider === cachedProvider) {
+    return cachedInstruments === undefined || telemetrySuppressed() ? undefined : cachedInstruments;
+  }
   cachedProvider = provider;
   const meter = provider.getMeter(OTEL_SCOPE);
   cachedInstruments = meter === createNoopMeter() ? undefined : createInstruments(meter);
-  return cachedInstruments;
+  return telemetrySuppressed() ? undefined : cachedInstruments;
 }

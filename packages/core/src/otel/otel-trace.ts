@@ -2,6 +2,7 @@ import {
   type Attributes,
   type Context,
   context,
+  createContextKey,
   ProxyTracerProvider,
   type Span,
   SpanKind,
@@ -18,6 +19,23 @@ export type { Context, Span, Tracer } from '@opentelemetry/api';
 // The no-op provider of this copy of the API: what a proxy without a delegate answers.
 const NOOP_TRACER_PROVIDER = new ProxyTracerProvider().getDelegate();
 
+// Set on the context of work the packages do for themselves (the gateway's warm-up).
+const SUPPRESSED = createContextKey('@tool-search/otel suppressed');
+
+/** Whether the active context is one of the packages' own work (no spans, no metrics). */
+export function telemetrySuppressed(): boolean {
+  return context.active().getValue(SUPPRESSED) === true;
+}
+
+/**
+ * Runs `fn` (and what it awaits, where a context manager carries the context) without
+ * spans or metrics of the packages: for their own work, such as the gateway's warm-up
+ * searches, which no client asked for.
+ */
+export function withoutTelemetry<T>(fn: () => T): T {
+  return context.with(context.active().setValue(SUPPRESSED, true), fn);
+}
+
 let cachedProvider: TracerProvider | undefined;
 let cachedTracer: Tracer | undefined;
 
@@ -29,7 +47,7 @@ let cachedTracer: Tracer | undefined;
 export function activeTracer(): Tracer | undefined {
   const provider = trace.getTracerProvider();
   const real = provider instanceof ProxyTracerProvider ? provider.getDelegate() : provider;
-  if (real === NOOP_TRACER_PROVIDER) return undefined;
+  if (real === NOOP_TRACER_PROVIDER || telemetrySuppressed()) return undefined;
   if (real !== cachedProvider) {
     cachedProvider = real;
     cachedTracer = real.getTracer(OTEL_SCOPE);

@@ -94,6 +94,12 @@ export function createMetricsMount(options: {
 export interface MetricsListener {
   /** `http://127.0.0.1:<port>/metrics` */
   readonly url: string;
+  /**
+   * Stops listening and closes its connections.
+   *
+   * @returns once closed
+   * @throws nothing
+   */
   close(): Promise<void>;
 }
 

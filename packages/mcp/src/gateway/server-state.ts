@@ -11,7 +11,7 @@ import {
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
-import { observeGateway } from '../telemetry/gateway-observe.js';
+import { observeGateway, observeSession } from '../telemetry/gateway-observe.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { waitForUpstreams } from '../upstream/wait.js';
@@ -78,6 +78,8 @@ export interface GatewayState {
   /** What stateless (2026-07-28) clients see, per credential. */
   readonly stateless: StatelessViews;
   upstreamsSettledYet: boolean;
+  /** What to call when a client's session closes (its OpenTelemetry session metrics). */
+  readonly sessionEnds: Map<string, () => void>;
   /** Stops the OpenTelemetry observers of the upstreams and the learner. */
   readonly stopObserving: () => void;
 }
@@ -96,6 +98,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);
   const sessions = new Map<string, GatewaySession>();
+  const sessionEnds = new Map<string, () => void>();
   const store = options.store ?? createMemoryStore();
   const drain = createCallDrain();
   const learner = createGatewayLearner(config.learning, store, options.learner);
@@ -104,6 +107,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const sessionContext = createSessionContext(options, {
     registry,
     sessions,
+    sessionEnds,
     store,
     drain,
     learner,
@@ -119,6 +123,7 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     listeners: new Set(),
     drain,
     sessionContext,
+    sessionEnds,
     learner,
     stateless,
     upstreamsSettledYet: options.upstreamsReady === undefined,
@@ -151,6 +156,7 @@ function createSessionContext(
   shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain' | 'learner'> & {
     sessions: Map<string, GatewaySession>;
     statelessProfile: { of: (id: string) => string | undefined };
+    sessionEnds: Map<string, () => void>;
   },
 ): GatewaySessionContext {
   const config = options.config ?? {};
@@ -208,7 +214,11 @@ function createSessionContext(
     settle,
     drain: shared.drain,
     emitActivity: (activity) => emitActivity(options, activity),
-    onClosed: (closedId) => sessions.delete(closedId),
+    onClosed: (closedId) => {
+      sessions.delete(closedId);
+      shared.sessionEnds.get(closedId)?.();
+      shared.sessionEnds.delete(closedId);
+    },
     store,
     auditHook,
     ...(learner === undefined ? {} : { learner }),
@@ -293,6 +303,9 @@ export function openSession(
   const profile = checkProfile(state.profiles, profileName);
   const session = createGatewaySession(state.sessionContext, profileName, profile, id, principal);
   state.sessions.set(id, session);
+  // A client's session (not the warm-up's): counted until it closes.
+  const ended = observeSession();
+  if (ended !== undefined) state.sessionEnds.set(id, ended);
   return session;
 }
 

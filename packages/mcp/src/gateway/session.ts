@@ -13,7 +13,6 @@ import {
 } from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
-import { observeSession } from '../telemetry/gateway-observe.js';
 import { observeToolsCall } from '../telemetry/request-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
@@ -86,9 +85,7 @@ export function createGatewaySession(
   server.oninitialized = () => {
     state.initialized = true;
   };
-  const observed = observeSession();
   const end = () => {
-    observed?.();
     state.closed = true;
     unsubscribe();
     stopWaiting();
@@ -306,7 +303,8 @@ function handleRequests(state: SessionState): void {
       // The SDK's server has just checked this very request against CallToolRequestSchema
       // (a bad one never gets here): parsing it again would only copy it.
       const request = raw as CallToolRequest;
-      const result = await observeToolsCall(state.id, request, extra, () =>
+      const session = { id: state.id, knows: (name: string) => state.scoped.has(name) };
+      const result = await observeToolsCall(session, request, extra, () =>
         callSessionTool(state, request, extra, signal),
       );
       return serialisableResult(request.params.name, result);

@@ -1,13 +1,18 @@
 import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { TOOL_PROGRAM } from '@tool-search/code';
 import {
   OTEL_ATTRIBUTES as A,
   activeInstruments,
   activeTracer,
   contextFromRequest,
   EXECUTE_TOOL,
+  isBridgeToolName,
   markSpanError,
   runInSpan,
 } from '@tool-search/core/internal';
+
+/** The `gen_ai.tool.name` of a call of a name the session does not know. */
+const UNKNOWN_TOOL = '(unknown)';
 
 /** What {@link observeToolsCall} needs of the SDK's request extra. */
 interface RequestExtra {
@@ -24,7 +29,7 @@ interface RequestExtra {
  * OpenTelemetry SDK it only runs the call.
  */
 export async function observeToolsCall(
-  sessionId: string,
+  session: { id: string; knows(name: string): boolean },
   request: CallToolRequest,
   extra: RequestExtra,
   run: () => Promise<CallToolResult>,
@@ -32,7 +37,12 @@ export async function observeToolsCall(
   const tracer = activeTracer();
   const instruments = activeInstruments();
   if (tracer === undefined && instruments === undefined) return run();
-  const tool = request.params.name;
+  // A name the session does not know is the client's free text: it never becomes a span
+  // name or a metric label (no unbounded cardinality from a hostile client).
+  const name = request.params.name;
+  const tool =
+    isBridgeToolName(name) || name === TOOL_PROGRAM || session.knows(name) ? name : UNKNOWN_TOOL;
+  const sessionId = session.id;
   const began = performance.now();
   let errorType: string | undefined;
   try {
@@ -45,7 +55,7 @@ export async function observeToolsCall(
     return await runInSpan(
       tracer,
       {
-        name: `tools/call ${tool}`,
+        name: tool === UNKNOWN_TOOL ? 'tools/call' : `tools/call ${tool}`,
         kind: 'server',
         parent,
         attributes: {

@@ -21,7 +21,8 @@ export async function startGatewayInFront(
   const config = parseGatewayConfig({
     mcpServers: {
       // The suite's sampling scenario needs it: the default asks the client first.
-      everything: { type: 'streamable-http', url: upstreamUrl },
+      // The suite's sampling scenario: the default (`ask`) would ask its client first.
+      everything: { type: 'streamable-http', url: upstreamUrl, sampling: 'allow' },
     },
     ...(toolSearch === 'off' ? { toolSearch: { enabled: 'off' } } : {}),
   });

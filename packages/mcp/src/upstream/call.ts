@@ -100,6 +100,8 @@ export interface UpstreamCall {
   /** The tool's name on the server. */
   upstreamName: string;
   args: Record<string, unknown>;
+  /** The client's `_meta`, sent on (the SDK adds the progress token). */
+  meta?: Record<string, unknown> | undefined;
   limits: CallLimits;
   /** The live client, read after the queue (the server may have gone meanwhile). */
   client: () => Client | undefined;
@@ -178,7 +180,14 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
     if (client === undefined) return call.unavailable();
     const send = () =>
       client.request(
-        { method: 'tools/call', params: { name: call.upstreamName, arguments: call.args } },
+        {
+          method: 'tools/call',
+          params: {
+            name: call.upstreamName,
+            arguments: call.args,
+            ...(call.meta === undefined ? {} : { _meta: call.meta }),
+          },
+        },
         CallToolResultSchema,
         {
           timeout: limits.timeoutMs,

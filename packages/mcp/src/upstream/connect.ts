@@ -6,6 +6,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import type { UpstreamRelayPolicyInput } from './features/relay.js';
 import { batchStdioWrites } from './stdio-batch.js';
 
 /** How a connected upstream is reached (`in-process`: a transport an entry's function made). */
@@ -29,6 +30,7 @@ export interface UpstreamCallLimitsInput {
 
 /** An upstream server entry as the pool takes it (a parsed config entry fits). */
 export type UpstreamServerInput = UpstreamCallLimitsInput &
+  UpstreamRelayPolicyInput &
   (
     | {
         type?: 'stdio';
@@ -99,6 +101,8 @@ export async function connectUpstream(
     timeoutMs: number;
     signal: AbortSignal;
     prepare: (client: Client) => void;
+    /** What the client declares (what the gateway can relay). @defaultValue none */
+    capabilities?: Record<string, unknown>;
     onStderr?: ((text: string) => void) | undefined;
   },
 ): Promise<UpstreamConnection> {
@@ -107,7 +111,7 @@ export async function connectUpstream(
     kind: UpstreamTransportKind,
     stderrTail: () => string,
   ): Promise<UpstreamConnection> => {
-    const client = new Client(options.clientInfo, { capabilities: {} });
+    const client = new Client(options.clientInfo, { capabilities: options.capabilities ?? {} });
     options.prepare(client);
     const onAbort = () => {
       void client.close().catch(() => {});

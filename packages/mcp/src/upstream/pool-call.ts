@@ -39,8 +39,10 @@ export async function callPoolTool(
       `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
     );
   }
+  const untrack = state.features.track(upstream.name, callOptions.relay);
   return runUpstreamCall({
     server: upstream.name,
+    meta: callOptions.meta,
     name,
     upstreamName: entry.tool.name,
     args,
@@ -57,7 +59,7 @@ export async function callPoolTool(
     restarting: state.reconnect !== undefined,
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
-  });
+  }).finally(untrack);
 }
 
 function unavailableFor(state: PoolState, upstream: Upstream, name: string) {

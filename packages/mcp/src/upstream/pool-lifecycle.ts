@@ -2,6 +2,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { describeError } from '@tool-search/core/internal';
 import { connectUpstream, type UpstreamConnection } from './connect.js';
 import { createFailedServerRetry } from './failed-retry.js';
+import { featureClientOf } from './features/feature-client.js';
 import {
   emit,
   listAll,
@@ -86,6 +87,7 @@ async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
   try {
     connection = await openConnection(state, upstream, generation, controller.signal);
     await listAll(state, upstream, connection.client, controller.signal);
+    await state.features.list(upstream.name, controller.signal);
     if (state.closed || upstream.generation !== generation) {
       await connection.client.close().catch(() => {});
       return false;
@@ -116,7 +118,12 @@ function openConnection(
     timeoutMs: state.connectTimeoutMs,
     signal,
     onStderr: onStderr && ((text) => onStderr(upstream.name, text)),
+    capabilities: state.features.clientCapabilities,
     prepare: (client) => {
+      state.features.attach(upstream.name, featureClientOf(client), {
+        sampling: upstream.config.sampling,
+        held: () => upstream.held.length > 0,
+      });
       client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
         scheduleRefresh(state, upstream, generation);
       });
@@ -177,6 +184,7 @@ function onClosed(state: PoolState, upstream: Upstream, generation: number): voi
   if (state.closed || upstream.generation !== generation || upstream.state !== 'ready') return;
   const tail = upstream.connection?.stderrTail() ?? '';
   upstream.connection = undefined;
+  state.features.detach(upstream.name);
   if (upstream.readyAt !== undefined && Date.now() - upstream.readyAt >= STABLE_CONNECTION_MS) {
     upstream.attempts = 0;
   }

@@ -3,6 +3,8 @@ import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { RetryDemand } from './failed-retry.js';
+import type { CallRelay } from './features/relay.js';
+import type { UpstreamFeatures } from './features/upstream-features.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
 
@@ -149,6 +151,10 @@ export interface UpstreamCallOptions {
   defaultTimeoutMs?: number;
   /** Progress notifications of the upstream for this call. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Where what the upstream asks during the call goes (the client of the call). */
+  relay?: CallRelay;
+  /** The client's `_meta` of the call, sent on to the upstream (the gateway sets the progress token). */
+  meta?: Record<string, unknown>;
 }
 
 /** Where a pooled tool comes from. */
@@ -236,4 +242,6 @@ export interface UpstreamPool {
   retry(server: string): RetryDemand | 'not_failed' | 'unknown' | 'off';
   /** Disconnects from every server and stops reconnecting. */
   close(): Promise<void>;
+  /** Resources, prompts, completions, logs and relays beyond tools (absent: tools only). */
+  readonly features?: UpstreamFeatures;
 }

@@ -140,3 +140,62 @@ export async function runServerSuite(node: NodeRuntime, url: string): Promise<Sc
     await rm(outputDir, { recursive: true, force: true });
   }
 }
+
+/**
+ * Runs one client scenario of the suite with a client command (the suite starts its
+ * server and appends its URL to the command) and reads its checks.
+ *
+ * @throws Error when the suite leaves no result
+ */
+export async function runClientScenario(
+  node: NodeRuntime,
+  scenario: string,
+  command: string,
+): Promise<ScenarioOutcome> {
+  const bin = join(
+    dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
+    'dist',
+    'index.js',
+  );
+  const outputDir = await mkdtemp(join(tmpdir(), 'conformance-2025-client-'));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(
+        node.execPath,
+        [bin, 'client', '--command', command, '--scenario', scenario, '-o', outputDir],
+        {
+          env: { ...process.env, ...node.env, NODE_NO_WARNINGS: '1' },
+          stdio: ['ignore', 'ignore', 'pipe'],
+        },
+      );
+      let stderr = '';
+      child.stderr?.on('data', (chunk: Buffer) => {
+        stderr = (stderr + chunk.toString()).slice(-4_000);
+      });
+      child.once('error', reject);
+      child.once('exit', (code) =>
+        code === 0 || code === 1 ? resolve() : reject(new Error(`suite exited ${code}: ${stderr}`)),
+      );
+    });
+    const [entry] = await readdir(outputDir);
+    if (entry === undefined) throw new Error(`the suite left no result for ${scenario}`);
+    const checks = JSON.parse(await readFile(join(outputDir, entry, 'checks.json'), 'utf8')) as {
+      id: string;
+      status: string;
+      errorMessage?: string;
+    }[];
+    const failures = checks
+      .filter((check) => check.status === 'FAILURE')
+      .map((check) => `${check.id}: ${check.errorMessage ?? 'failed'}`);
+    return { scenario, passed: failures.length === 0 && checks.length > 0, failures };
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
+}
+
+/** The command line of a TypeScript file of this folder on a Node (through tsx). */
+export function tsxCommand(node: NodeRuntime, file: string): string {
+  return [node.execPath, '--import', require.resolve('tsx'), join(HERE, file)]
+    .map((part) => JSON.stringify(part))
+    .join(' ');
+}

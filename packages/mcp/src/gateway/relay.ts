@@ -35,9 +35,9 @@ function supports(state: SessionState, method: RelayedMethod, params: JsonObject
   if (method === 'roots/list') return capabilities?.roots !== undefined;
   const elicitation = capabilities?.elicitation as JsonObject | undefined;
   if (elicitation === undefined) return false;
-  // An empty `elicitation` capability means form mode (the 2025-06-18 form).
+  // A capability that names no mode means form mode (the 2025-06-18 form).
   if (params['mode'] === 'url') return elicitation['url'] !== undefined;
-  return elicitation['form'] !== undefined || Object.keys(elicitation).length === 0;
+  return elicitation['form'] !== undefined || elicitation['url'] === undefined;
 }
 
 function resultSchemaOf(method: RelayedMethod, params: JsonObject) {

@@ -36,6 +36,8 @@ export async function startFeatureGateway(
     config?: Record<string, unknown>;
     servers?: Record<string, Record<string, unknown>>;
     injected?: boolean;
+    /** Reconnect a server whose link closes, at once. @defaultValue false */
+    reconnect?: boolean;
   } = {},
 ): Promise<FeatureGateway> {
   const alpha = featureUpstream('alpha');
@@ -49,7 +51,9 @@ export async function startFeatureGateway(
     profiles: { alphaOnly: { enabledToolsets: ['mcp-alpha'] } },
     ...options.config,
   });
-  const pool = createUpstreamPool(config, { reconnect: false });
+  const pool = createUpstreamPool(config, {
+    reconnect: options.reconnect ? { initialDelayMs: 10, maxDelayMs: 10 } : false,
+  });
   const activity: GatewayActivity[] = [];
   await pool.start();
   const gateway = createGatewayServer({

@@ -159,6 +159,18 @@ describe('hostile upstreams and clients', () => {
     await rm(folder, { recursive: true, force: true });
   });
 
+  it('subscribes again upstream when the server comes back after a crash', async () => {
+    setup = await startFeatureGateway({ reconnect: true });
+    const heard = await featureClient(setup.gateway);
+    await heard.client.subscribeResource({ uri: 'alpha://own' });
+    const before = setup.alpha.server();
+    await before.close();
+    await until(() => setup!.alpha.server() !== before && setup!.alpha.subscribed.length === 2);
+    expect(setup.alpha.subscribed).toEqual(['alpha://own', 'alpha://own']);
+    await setup.alpha.server().server.sendResourceUpdated({ uri: 'alpha://own' });
+    await until(() => heard.updated.length === 1);
+  });
+
   it('reports a prompt whose text speaks to the model, and cuts nothing else', async () => {
     setup = await startFeatureGateway({ injected: true });
     const findings = setup.pool.features?.get('beta')?.findings ?? [];

@@ -40,6 +40,16 @@ function createSubscriptionRegistry(hub: UpstreamFeatures): SubscriptionRegistry
   const sessionsOf = new Map<string, Set<string>>();
   const bySession = new Map<string, Map<string, string>>();
   const key = (server: string, uri: string) => `${server}\n${uri}`;
+  // A server that reconnects has forgotten its subscriptions: they are sent again.
+  hub.onEvent((event) => {
+    if (event.kind !== 'connected') return;
+    for (const subscribed of sessionsOf.keys()) {
+      const at = subscribed.indexOf('\n');
+      const [server, uri] = [subscribed.slice(0, at), subscribed.slice(at + 1)];
+      if (server === event.server)
+        void hub.request(server, 'resources/subscribe', { uri }).catch(() => {});
+    }
+  });
   const leave = async (sessionId: string, uri: string) => {
     const mine = bySession.get(sessionId);
     const server = mine?.get(uri);

@@ -29,6 +29,8 @@ export interface ServerFeatures {
 /** Something that happened upstream that sessions may need to hear. */
 export type FeatureEvent =
   | { kind: 'resources_changed' | 'prompts_changed'; server: string }
+  /** A server (re)connected and was listed: what it was asked before is gone. */
+  | { kind: 'connected'; server: string }
   | { kind: 'resource_updated'; server: string; uri: string }
   | { kind: 'log'; server: string; params: JsonObject }
   | { kind: 'relayed'; record: RelayRecord };
@@ -282,6 +284,7 @@ export function createUpstreamFeatureHub(options: {
     },
     async list(server, signal) {
       await relist(server, ['resource', 'template', 'prompt'], signal);
+      emit({ kind: 'connected', server });
       emit({ kind: 'resources_changed', server });
       emit({ kind: 'prompts_changed', server });
     },

@@ -26,7 +26,7 @@ export type FeatureNotification =
 /**
  * The little the protocol features need of a connected upstream client, whatever SDK
  * speaks to it: send a request, answer its requests, hear its notifications, read what
- * it declared. The SDK 1.x client is adapted by {@link featureClientOf}; another client
+ * it declared. The SDK 1.x client is adapted by `featureClientOf`; another client
  * (the v2 one) needs only these four.
  */
 export interface FeatureClient {

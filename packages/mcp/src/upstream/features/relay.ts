@@ -37,10 +37,15 @@ export interface CallRelay {
 
 /** One relayed (or refused) server request, for the audit trail and the activity feed. */
 export interface RelayRecord {
+  /** The server that asked. */
   server: string;
+  /** The session of the call it was attributed to; `undefined` when none could be. */
   sessionId: string | undefined;
+  /** What it asked. */
   method: RelayedMethod;
+  /** `ok`: relayed and answered; `denied` by the policy or attribution; `error` from the client. */
   status: 'ok' | 'denied' | 'error';
+  /** Why, when it was not `ok`. */
   detail?: string;
 }
 

@@ -13,6 +13,7 @@ export type FeatureKind = 'prompt' | 'resource' | 'template';
 
 /** One upstream item whose text matches a poisoning pattern (reported, not changed). */
 export interface FeatureFinding {
+  /** What it is. */
   kind: FeatureKind;
   /** The prompt's name, the resource's URI or the template's URI template. */
   name: string;

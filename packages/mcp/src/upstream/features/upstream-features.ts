@@ -14,11 +14,15 @@ import { type FeatureFinding, type FeatureKind, screenFeatures } from './screen-
 
 /** What one connected upstream offers besides tools, screened. */
 export interface ServerFeatures {
+  /** The server's name in the config. */
   readonly server: string;
   /** What it declared at initialize. */
   readonly capabilities: JsonObject;
+  /** Its resources (`resources/list`), descriptions cut to the limit. */
   readonly resources: readonly JsonObject[];
+  /** Its resource templates (`resources/templates/list`). */
   readonly templates: readonly JsonObject[];
+  /** Its prompts (`prompts/list`), under their own names. */
   readonly prompts: readonly JsonObject[];
   /** Items whose text matched a poisoning pattern (reported). */
   readonly findings: readonly FeatureFinding[];

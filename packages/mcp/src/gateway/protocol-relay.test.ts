@@ -103,6 +103,17 @@ describe('the relay of server requests to the client of the call', () => {
     });
     await expect(attempt).rejects.toThrow(/held for review: it may not sample/);
     expect(records).toEqual([expect.objectContaining({ status: 'denied', sessionId: 's' })]);
+    const cannotAsk = relayServerRequest({
+      server: 'asks',
+      method: 'sampling/createMessage',
+      params: {},
+      signal: new AbortController().signal,
+      inFlight: [{ ...relay, supports: (method) => method === 'sampling/createMessage' }],
+      sampling: 'ask',
+      held: false,
+      record: (record) => records.push(record),
+    });
+    await expect(cannotAsk).rejects.toThrow(/cannot be asked \(it does not support elicitation\)/);
   });
 });
 

@@ -103,6 +103,11 @@ export async function relayServerRequest(input: {
     deny(`The client of this call does not support ${method}; the gateway cannot relay it.`);
   }
   if (method === 'sampling/createMessage' && input.sampling === 'ask') {
+    if (!relay.supports('elicitation/create', {})) {
+      deny(
+        `Server '${server}' may sample only with the user's consent, and the client of this call cannot be asked (it does not support elicitation).`,
+      );
+    }
     const allowed = await relay
       .confirm(
         `Server '${server}' asks to use your model (sampling) for the call in progress. Allow it?`,

@@ -46,8 +46,10 @@ export async function callPoolTool(
       `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
     );
   }
+  const untrack = state.features.track(upstream.name, callOptions.relay);
   const call: UpstreamCall = {
     server: upstream.name,
+    meta: callOptions.meta,
     name,
     upstreamName: entry.tool.name,
     args,
@@ -68,9 +70,10 @@ export async function callPoolTool(
     onInputRequired: callOptions.onInputRequired,
     maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   };
-  return upstreamObserved()
+  const run = upstreamObserved()
     ? observeUpstreamCall(call, () => runUpstreamCall(call))
     : runUpstreamCall(call);
+  return run.finally(untrack);
 }
 
 function unavailableFor(state: PoolState, upstream: Upstream, name: string) {

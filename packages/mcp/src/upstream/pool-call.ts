@@ -67,7 +67,13 @@ export async function callPoolTool(
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
     headerTool: upstream.headerTools.get(entry.tool.name),
-    onInputRequired: callOptions.onInputRequired,
+    // A 2026 upstream asks by input_required what a 2025 one asks by a server request:
+    // without a handler of the caller's, it goes to the call's relay.
+    onInputRequired:
+      callOptions.onInputRequired ??
+      (callOptions.relay === undefined
+        ? undefined
+        : state.features.inputHandler(upstream.name, callOptions.relay)),
     maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   };
   const run = upstreamObserved()

@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { UpstreamInputHandler } from '../input-required.js';
 import type { HeldTool, ToolFingerprint } from '../review.js';
 import type { FeatureClient, JsonObject, RelayedMethod } from './feature-client.js';
 import { RELAY_CLIENT_CAPABILITIES } from './feature-client.js';
@@ -10,6 +11,7 @@ import {
   relayServerRequest,
   type SamplingPolicy,
 } from './relay.js';
+import { relayInputRequests } from './relay-input.js';
 import { type FeatureFinding, type FeatureKind, screenFeatures } from './screen-features.js';
 
 /** What one connected upstream offers besides tools, screened. */
@@ -85,6 +87,8 @@ export interface UpstreamFeatureHub extends UpstreamFeatures {
   list(server: string, signal?: AbortSignal): Promise<void>;
   /** The server's connection is gone. */
   detach(server: string): void;
+  /** The answer to a 2026 upstream's `input_required` during a call with this relay. */
+  inputHandler(server: string, relay: CallRelay): UpstreamInputHandler;
 }
 
 const MAX_PAGES = 50;
@@ -291,6 +295,20 @@ export function createUpstreamFeatureHub(options: {
       emit({ kind: 'connected', server });
       emit({ kind: 'resources_changed', server });
       emit({ kind: 'prompts_changed', server });
+    },
+    inputHandler(server, relay) {
+      return relayInputRequests({
+        server,
+        relay,
+        policy: () => {
+          const policy = entries.get(server)?.policy;
+          return {
+            sampling: policy?.sampling ?? DEFAULT_SAMPLING_POLICY,
+            held: policy?.held() ?? false,
+          };
+        },
+        record: (record) => emit({ kind: 'relayed', record }),
+      });
     },
     detach(server) {
       const entry = entries.get(server);

@@ -1,15 +1,18 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { tiered } from '../vitest/tiers.mjs';
 
-// Every file here runs the suite on Node 22 against spawned servers: the integration tier
-// only (the fast tier has nothing to run).
-const fast = process.env['TEST_TIER'] === 'fast';
+// Every test here runs the suite in child processes (Node 22, the reference servers): the
+// whole package is the integration tier, one folder per suite release (not under src/,
+// so the tier's file pattern is widened to them here).
+const SUITE_FILES = ['server-*/**/*.int.test.ts', 'client-*/**/*.int.test.ts'];
+const tier = process.env['TEST_TIER'];
+const test = tiered({
+  include: SUITE_FILES,
+  exclude: [...configDefaults.exclude, '**/vendor/**', ...(tier === 'fast' ? SUITE_FILES : [])],
+  testTimeout: 600_000,
+  hookTimeout: 300_000,
+});
 
 export default defineConfig({
-  test: {
-    include: fast ? [] : ['server-*/**/*.int.test.ts'],
-    exclude: ['**/vendor/**', '**/node_modules/**'],
-    passWithNoTests: true,
-    testTimeout: 300_000,
-    hookTimeout: 300_000,
-  },
+  test: tier === 'integration' ? { ...test, include: SUITE_FILES } : test,
 });

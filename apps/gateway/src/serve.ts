@@ -10,8 +10,8 @@ import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
 import { createProgressReporter } from './progress.js';
-import { type ServeTelemetry, startServeTelemetry } from './serve-telemetry.js';
 import { formatReloadReport } from './reload-command.js';
+import { type ServeTelemetry, startServeTelemetry } from './serve-telemetry.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves

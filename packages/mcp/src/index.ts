@@ -105,6 +105,24 @@ export type {
 } from './upstream/connect.js';
 export type { RetryDemand } from './upstream/failed-retry.js';
 export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
+export type {
+  FeatureClient,
+  FeatureNotification,
+  JsonObject,
+  RelayedMethod,
+} from './upstream/features/feature-client.js';
+export type {
+  CallRelay,
+  RelayRecord,
+  SamplingPolicy,
+  UpstreamRelayPolicyInput,
+} from './upstream/features/relay.js';
+export type { FeatureFinding, FeatureKind } from './upstream/features/screen-features.js';
+export type {
+  FeatureEvent,
+  ServerFeatures,
+  UpstreamFeatures,
+} from './upstream/features/upstream-features.js';
 export type { UpstreamInputContext, UpstreamInputHandler } from './upstream/input-required.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './upstream/input-required.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';

@@ -39,6 +39,12 @@ const serverCommonSchema = z.object({
    * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
    */
   trusted: z.boolean().optional().default(false),
+  /**
+   * Whether the server may sample the user's model during a call: `deny`, `ask` (the
+   * client of the call is asked first) or `allow`. A server with held tools never samples.
+   * @defaultValue 'ask'
+   */
+  sampling: z.enum(['deny', 'ask', 'allow']).optional(),
   /** No answer and no progress for this long ends a call (wins over the gateway's default). */
   callTimeoutMs: z.number().int().positive().optional(),
   /** The longest call, however much progress it reports. */
@@ -192,6 +198,11 @@ export const toolPatternsSchema = z
   );
 
 /** The schema of `guardrails`. */
+/** Deny rules of resources or prompts (globs over `server/uri` or `server/name`). */
+const featureRulesSchema = z
+  .strictObject({ deny: z.array(pattern).optional().default([]) })
+  .optional();
+
 export const guardrailsSchema = z.strictObject({
   /** When set, only tools it matches may be called. */
   allow: toolPatternsSchema.optional(),
@@ -205,6 +216,13 @@ export const guardrailsSchema = z.strictObject({
   maxArgumentBytes: z.number().int().positive().optional(),
   /** Check arguments against the tool's input schema before calling. @defaultValue false */
   validateArguments: z.boolean().optional().default(false),
+  /**
+   * Resources never read nor subscribed: globs over `server/uri`, e.g.
+   * `files/file:///etc/*` or `*\/secret://*`. A denied resource looks like an unknown one.
+   */
+  resources: featureRulesSchema,
+  /** Prompts never listed nor got: globs over `server/name` (the server's own prompt name). */
+  prompts: featureRulesSchema,
 });
 
 /** Call policy that is checked before any upstream call. */

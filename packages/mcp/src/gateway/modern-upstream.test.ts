@@ -12,10 +12,11 @@ describe('the gateway over an upstream that speaks only 2026-07-28', () => {
   let upstream: ModernUpstream;
   let pool: UpstreamPool;
   let client: TestClient;
+  let config: ReturnType<typeof parseGatewayConfig>;
   beforeAll(async () => {
     upstream = await serveModernUpstream();
     // Search on for every tool, however few (`enabled: true`).
-    const config = parseGatewayConfig({
+    config = parseGatewayConfig({
       mcpServers: { modern: { url: upstream.url } },
       toolSearch: { enabled: true },
     });
@@ -49,9 +50,41 @@ describe('the gateway over an upstream that speaks only 2026-07-28', () => {
       arguments: { action: 'wipe' },
     })) as CallToolResult;
     expect(result.isError).toBe(true);
-    // The gateway declares no elicitation upstream (no handler is plugged in yet), so the
-    // upstream says what it could not ask; with one, the pool's seam relays the question.
+    // The question goes to the client of the call, which cannot answer it (it declared no
+    // elicitation): the call ends at once with what the upstream wanted and why.
     expect(textOf(result)).toContain("Server 'modern'");
     expect(textOf(result)).toContain('elicitation/create');
+    expect(textOf(result)).toContain('does not support elicitation/create');
+  });
+
+  it("relays the upstream's input_required to the client of the call and sends its answer back", async () => {
+    const asked: string[] = [];
+    const gateway = createGatewayServer({ pool, config });
+    const answering = async (ok: boolean) =>
+      connectClient(gateway, {
+        elicit: (params) => {
+          asked.push(params.message);
+          return { action: 'accept', content: { ok } };
+        },
+      });
+    const yes = await answering(true);
+    const no = await answering(false);
+    try {
+      const done = (await yes.call('tool_call', {
+        name: 'confirm',
+        arguments: { action: 'deploy' },
+      })) as CallToolResult;
+      expect(textOf(done)).toBe('done: deploy');
+      const declined = (await no.call('tool_call', {
+        name: 'confirm',
+        arguments: { action: 'wipe' },
+      })) as CallToolResult;
+      expect(declined.isError).toBe(true);
+      expect(textOf(declined)).toBe('declined: wipe');
+      expect(asked).toEqual(['Run deploy?', 'Run wipe?']);
+    } finally {
+      await yes.close();
+      await no.close();
+    }
   });
 });

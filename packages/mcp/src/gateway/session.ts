@@ -36,6 +36,7 @@ import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
 import { sessionLearning } from './learning.js';
 import { createSessionProgram } from './program-session.js';
+import { featureCapabilities, installProtocolFeatures } from './protocol-features.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
   type GatewaySessionContext,
@@ -73,6 +74,7 @@ export function createGatewaySession(
   const approval = sessionApproval(state);
   state.dispatcher = createSessionDispatcher(state, approval);
   handleRequests(state);
+  const stopFeatures = installProtocolFeatures(state);
   const unsubscribe = context.options.pool.onToolsChanged(() => {
     // Until the first connect round settles, the list is partial: the decision waits.
     if (state.closed || !context.settle.open) return;
@@ -88,6 +90,7 @@ export function createGatewaySession(
   const end = () => {
     state.closed = true;
     unsubscribe();
+    stopFeatures();
     stopWaiting();
     context.onClosed(id);
   };
@@ -139,6 +142,7 @@ export function createSessionState(
   const server = new Server(context.serverInfo, {
     capabilities: {
       tools: { listChanged: true },
+      ...featureCapabilities(context, scope),
       ...(options.experimentalCatalog === false ? {} : { experimental: disclosureCapabilities() }),
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -262,9 +266,11 @@ export function createSessionDispatcher(
       if (changed !== undefined) return errorResult('tool_changed', changed);
       // The dispatcher hands the caller's context through: the client's progress
       // listener, when it asked for progress.
-      const { onProgress } = ctx as CallContext;
+      const { onProgress, relay, meta } = ctx as CallContext;
       return options.pool.callTool(call.name, call.arguments, {
         signal: ctx.signal,
+        ...(relay === undefined ? {} : { relay }),
+        ...(meta === undefined ? {} : { meta }),
         ...(options.callTimeoutMs === undefined ? {} : { defaultTimeoutMs: options.callTimeoutMs }),
         ...(onProgress === undefined ? {} : { onProgress }),
       });

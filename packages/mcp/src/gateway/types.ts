@@ -17,8 +17,20 @@ export interface GatewayActivity {
   sessionId: string;
   /** The session's profile, when it has one. */
   profile?: string;
-  /** `call` for a tool call (through `tool_call`, direct, or visible); `search` / `describe` for the bridge. */
-  kind: 'call' | 'search' | 'describe';
+  /**
+   * `call` for a tool call (through `tool_call`, direct, or visible); `search` / `describe`
+   * for the bridge; `resource` for a resource read, `prompt` for a prompt get; `sampling`,
+   * `elicitation`, `roots` for a server request relayed to the client of a call.
+   */
+  kind:
+    | 'call'
+    | 'search'
+    | 'describe'
+    | 'resource'
+    | 'prompt'
+    | 'sampling'
+    | 'elicitation'
+    | 'roots';
   /** The real tool name (never `tool_call`), or `tool_search` / `tool_describe`. */
   name: string;
   /** The real arguments. */

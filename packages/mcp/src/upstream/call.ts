@@ -102,6 +102,8 @@ export interface UpstreamCall {
   /** The tool's name on the server. */
   upstreamName: string;
   args: Record<string, unknown>;
+  /** The client's `_meta`, sent on (the SDK adds the progress token). */
+  meta?: Record<string, unknown> | undefined;
   limits: CallLimits;
   /** The live client, read after the queue (the server may have gone meanwhile). */
   client: () => UpstreamClient | undefined;
@@ -192,8 +194,11 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
     let sent: { readonly id: RequestId | undefined } = { id: undefined };
     const sendLeg = (leg: ToolCallLeg) => {
       // A copy per leg: its identity is how the watch finds the request on the wire.
-      // The trace context rides in `_meta`, as the MCP specification reserves it.
-      const meta = upstreamTraceMeta();
+      // The client's `_meta` is sent on; the trace context rides in it too, as the MCP
+      // specification reserves it (the SDK adds the progress token).
+      const trace = upstreamTraceMeta();
+      const meta =
+        call.meta === undefined && trace === undefined ? undefined : { ...call.meta, ...trace };
       const params = {
         ...leg,
         arguments: { ...leg.arguments },

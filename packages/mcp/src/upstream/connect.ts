@@ -9,6 +9,7 @@ import { describeError } from '@tool-search/core/internal';
 import { tracedFetch } from '../telemetry/upstream-observe.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamEra } from './client.js';
 import { describeConnectError, type EraCache, isEraFailure, verdictOf } from './era.js';
+import type { UpstreamRelayPolicyInput } from './features/relay.js';
 import { batchStdioWrites } from './stdio-batch.js';
 import {
   createHttpTransport,
@@ -38,6 +39,7 @@ export interface UpstreamCallLimitsInput {
 
 /** An upstream server entry as the pool takes it (a parsed config entry fits). */
 export type UpstreamServerInput = UpstreamCallLimitsInput &
+  UpstreamRelayPolicyInput &
   (
     | {
         type?: 'stdio';

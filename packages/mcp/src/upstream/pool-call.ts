@@ -46,8 +46,10 @@ export async function callPoolTool(
       `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
     );
   }
+  const untrack = state.features.track(upstream.name, callOptions.relay);
   const call: UpstreamCall = {
     server: upstream.name,
+    meta: callOptions.meta,
     name,
     upstreamName: entry.tool.name,
     args,
@@ -65,12 +67,19 @@ export async function callPoolTool(
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
     headerTool: upstream.headerTools.get(entry.tool.name),
-    onInputRequired: callOptions.onInputRequired,
+    // A 2026 upstream asks by input_required what a 2025 one asks by a server request:
+    // without a handler of the caller's, it goes to the call's relay.
+    onInputRequired:
+      callOptions.onInputRequired ??
+      (callOptions.relay === undefined
+        ? undefined
+        : state.features.inputHandler(upstream.name, callOptions.relay)),
     maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   };
-  return upstreamObserved()
+  const run = upstreamObserved()
     ? observeUpstreamCall(call, () => runUpstreamCall(call))
     : runUpstreamCall(call);
+  return run.finally(untrack);
 }
 
 function unavailableFor(state: PoolState, upstream: Upstream, name: string) {

@@ -1,6 +1,7 @@
 import { connectUpstream, type UpstreamConnection } from './connect.js';
 import { describeConnectError, eraKey } from './era.js';
 import { createFailedServerRetry } from './failed-retry.js';
+import { featureClientOf } from './features/feature-client.js';
 import { armTtl, keepFresh, stopFresh } from './listen.js';
 import {
   emit,
@@ -88,6 +89,7 @@ export async function connect(state: PoolState, upstream: Upstream): Promise<boo
   try {
     connection = await openConnection(state, upstream, generation, controller.signal);
     await listAll(state, upstream, connection.client, controller.signal);
+    await state.features.list(upstream.name, controller.signal);
     if (state.closed || upstream.generation !== generation) {
       await connection.client.close().catch(() => {});
       return false;
@@ -120,12 +122,17 @@ function openConnection(
   const onStderr = state.options.onStderr;
   return connectUpstream(upstream.config, {
     clientInfo: state.clientInfo,
-    capabilities: state.options.clientCapabilities,
+    // What the gateway can relay, and what the pool's caller answers (its own wins).
+    capabilities: { ...state.features.clientCapabilities, ...state.options.clientCapabilities },
     eras: { cache: state.eras, key: eraKey(upstream.name, upstream.config) },
     timeoutMs: state.connectTimeoutMs,
     signal,
     onStderr: onStderr && ((text) => onStderr(upstream.name, text)),
     prepare: (client) => {
+      state.features.attach(upstream.name, featureClientOf(client), {
+        sampling: upstream.config.sampling,
+        held: () => upstream.held.length > 0,
+      });
       client.setNotificationHandler('notifications/tools/list_changed', async () => {
         scheduleRefresh(state, upstream, generation);
       });
@@ -190,6 +197,7 @@ function onClosed(state: PoolState, upstream: Upstream, generation: number): voi
   const tail = upstream.connection?.stderrTail() ?? '';
   upstream.connection = undefined;
   stopFresh(upstream);
+  state.features.detach(upstream.name);
   if (upstream.readyAt !== undefined && Date.now() - upstream.readyAt >= STABLE_CONNECTION_MS) {
     upstream.attempts = 0;
   }

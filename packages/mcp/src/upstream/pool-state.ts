@@ -10,6 +10,7 @@ import type { UpstreamClient } from './client.js';
 import { createEraCache, type EraCache } from './era.js';
 import { createExposedTools, type ExposedTools } from './exposed-tools.js';
 import { DEFAULT_RETRY_FAILED_MS, type FailedServerRetry } from './failed-retry.js';
+import { createUpstreamFeatureHub, type UpstreamFeatureHub } from './features/upstream-features.js';
 import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
 import { listUpstreamTools } from './list-tools.js';
 import type {
@@ -47,6 +48,8 @@ export interface PoolState {
   readonly exposed: ExposedTools;
   readonly toolsListeners: Set<(tools: ToolDefinition[]) => void>;
   readonly progressListeners: Set<(event: UpstreamProgressEvent) => void>;
+  /** Resources, prompts, logs and relays of the servers (beyond tools). */
+  readonly features: UpstreamFeatureHub;
   /** The periodic and on-demand retry of failed servers (none without reconnecting). */
   retry: FailedServerRetry | undefined;
   started: Promise<UpstreamServerStatus[]> | undefined;
@@ -61,6 +64,8 @@ export function createPoolState(
   const upstreams = Object.entries(config.mcpServers).map(([name, server]) =>
     createUpstream(name, server),
   );
+  const limits = { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits };
+  const review = createToolReviewGate(config.review, options.sharedReview);
   const state: PoolState = {
     options,
     connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
@@ -78,8 +83,8 @@ export function createPoolState(
             ...(typeof options.reconnect === 'object' ? options.reconnect : {}),
           },
     clientInfo: options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' },
-    limits: { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits },
-    review: createToolReviewGate(config.review, options.sharedReview),
+    limits,
+    review,
     watches: new WeakMap(),
     eras: createEraCache(),
     upstreams,
@@ -87,6 +92,11 @@ export function createPoolState(
     exposed: createExposedTools(config.pins),
     toolsListeners: new Set(),
     progressListeners: new Set(),
+    features: createUpstreamFeatureHub({
+      order: upstreams.map((upstream) => upstream.name),
+      maxDescriptionChars: limits.maxDescriptionChars,
+      held: (server, name, fingerprint) => review.held(server, name, fingerprint),
+    }),
     retry: undefined,
     started: undefined,
     closed: false,

@@ -4,6 +4,8 @@ import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { RetryDemand } from './failed-retry.js';
+import type { CallRelay } from './features/relay.js';
+import type { UpstreamFeatures } from './features/upstream-features.js';
 import type { UpstreamInputHandler } from './input-required.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
@@ -185,6 +187,10 @@ export interface UpstreamCallOptions {
   onInputRequired?: UpstreamInputHandler;
   /** The most `input_required` rounds answered for this call. @defaultValue 8 */
   maxInputRounds?: number;
+  /** Where what the upstream asks during the call goes (the client of the call). */
+  relay?: CallRelay;
+  /** The client's `_meta` of the call, sent on to the upstream (the gateway sets the progress token). */
+  meta?: Record<string, unknown>;
 }
 
 /** Where a pooled tool comes from. */
@@ -292,4 +298,6 @@ export interface UpstreamPool {
   reload(servers: Readonly<Record<string, UpstreamServerInput>>): Promise<PoolReloadReport>;
   /** Disconnects from every server and stops reconnecting. */
   close(): Promise<void>;
+  /** Resources, prompts, completions, logs and relays beyond tools (absent: tools only). */
+  readonly features?: UpstreamFeatures;
 }

@@ -84,7 +84,8 @@ export function createUpstreamPool(
       };
     },
     status: () => state.upstreams.map((upstream) => statusOf(state, upstream)),
-    fingerprints: () => liveFingerprints(state.upstreams),
+    fingerprints: () => [...liveFingerprints(state.upstreams), ...state.features.fingerprints()],
+    features: state.features,
     callTool: (name, args, callOptions) => callPoolTool(state, name, args, callOptions),
     onToolsChanged(listener) {
       state.toolsListeners.add(listener);

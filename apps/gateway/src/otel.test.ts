@@ -188,7 +188,7 @@ describe('observing the gateway with OpenTelemetry', () => {
       tool_search: { enabled: 'on' },
       guardrails: { deny: { tools: ['delete_*'] } },
       approval: { require: { tools: ['deploy_app'] } },
-      programs: { enabled: true },
+      programs: { enabled: true, readOnlyTools: ['read_note'] },
       metrics: {},
     });
     const plan = planTelemetry(process.env, config)!;

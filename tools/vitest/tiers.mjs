@@ -15,21 +15,51 @@ export const NO_SPAWN_SETUP = fileURLToPath(new URL('./no-spawn.ts', import.meta
 /**
  * Narrows a package's (or a project's) `test` options to the tier of `TEST_TIER`.
  *
+ * The fast tier shares one module graph per worker (`isolate: false`): its time went to
+ * importing the same graph again for every file. Both tiers run more files at once than
+ * vitest's default of one per core but one, because their files mostly wait. A file that asserts on a fresh graph
+ * (what an import loads, a module's first-use state) is named in `options.isolated` and
+ * runs in a project of its own with a graph per file.
+ *
  * @param {import('vitest/node').InlineConfig} test
+ * @param {{ isolated?: readonly string[] }} [options]
  * @returns {import('vitest/node').InlineConfig}
  */
-export function tiered(test) {
+export function tiered(test, options = {}) {
   const tier = process.env['TEST_TIER'];
+  const isolated = [...(options.isolated ?? [])];
   if (tier === 'fast') {
-    return {
+    const fast = {
       ...test,
       exclude: [...configDefaults.exclude, ...(test.exclude ?? []), ...INTEGRATION_FILES],
       setupFiles: [...toArray(test.setupFiles), NO_SPAWN_SETUP],
+      isolate: test.isolate ?? false,
+      // Two workers even on two cores: much of a file's time is a timer or an in-process
+      // server waiting, which the other worker fills.
+      maxWorkers: test.maxWorkers ?? 2,
       passWithNoTests: true,
+    };
+    if (isolated.length === 0) return fast;
+    return {
+      passWithNoTests: true,
+      projects: [
+        {
+          extends: true,
+          test: { ...fast, name: 'shared', exclude: [...fast.exclude, ...isolated] },
+        },
+        { extends: true, test: { ...fast, name: 'isolated', include: isolated, isolate: true } },
+      ],
     };
   }
   if (tier === 'integration') {
-    return { ...test, include: INTEGRATION_FILES, passWithNoTests: true };
+    // Integration files mostly wait on the processes and services they start:
+    // two at a time keep two cores busy where one at a time left them idle.
+    return {
+      ...test,
+      include: INTEGRATION_FILES,
+      maxWorkers: test.maxWorkers ?? 2,
+      passWithNoTests: true,
+    };
   }
   if (tier !== undefined && tier !== '') {
     throw new Error(`TEST_TIER must be 'fast' or 'integration', not '${tier}'`);

@@ -47,13 +47,14 @@ const config = parseGatewayConfig({
   review: { file: join(folder, 'tool-review.json'), hold: 'changed' },
   profiles: { agent: { token: AGENT } },
   guardrails: { deny: ['files/move_file', 'files/delete_*'] },
-  console: { enabled: true },
+  console: { enabled: true, callDetails: true },
 });
 const gateway = await startGateway({
   config,
   http: { port: 0, token: TOKEN },
   contextWindow: 8_000,
-  console: { assetsDirectory: join(app, 'dist', 'console') },
+  // The front end @tool-search/mcp-http ships built (dist/console-ui).
+  console: {},
 });
 await gateway.ready();
 await writeToolReview(
@@ -93,6 +94,11 @@ try {
       arguments: { source: join(folder, 'notes.md'), destination: '/tmp/x.md' },
     },
   });
+  // A call the upstream answers with an error: the feed shows it failed.
+  await client.callTool({
+    name: 'tool_call',
+    arguments: { name: 'read_text_file', arguments: { path: join(folder, 'missing.md') } },
+  });
   await client.callTool({
     name: 'tool_call',
     arguments: {
@@ -125,11 +131,32 @@ try {
       await page.locator('#search-hits li').first().waitFor();
     }
     if (name === 'approvals') await page.locator('article[data-approval]').first().waitFor();
+    if (name === 'activity') {
+      // The call that waited is answered first: the feed says who let it run.
+      await page.goto(`${consoleUrl}#approvals`);
+      await page.getByRole('button', { name: 'Allow once: write_file' }).click();
+      await page.getByText('No call is waiting for approval.').waitFor();
+      await page.goto(`${consoleUrl}#activity`);
+      await page.reload();
+    }
     if (name === 'activity') await page.locator('#activity-rows tr').first().waitFor();
     await page.waitForTimeout(400);
     await page.screenshot({ path: join(images, `console-${name}.png`) });
     console.log(`docs/guides/images/console-${name}.png`);
   }
+  // Try a tool: the form of list_directory's schema, run as the operator's call.
+  await page.goto(`${consoleUrl}#tools`);
+  await page.reload();
+  const tool = page.locator('[data-tool="files/list_directory"]');
+  await tool.locator('summary').click();
+  const form = page.getByRole('form', { name: 'Try list_directory' });
+  await form.getByLabel(/^path/).fill(folder);
+  await form.getByRole('button', { name: 'Run list_directory' }).click();
+  await page.locator('[data-try-result="list_directory"]').waitFor();
+  await form.scrollIntoViewIfNeeded();
+  await page.waitForTimeout(300);
+  await page.screenshot({ path: join(images, 'console-try.png') });
+  console.log('docs/guides/images/console-try.png');
 } finally {
   await browser.close();
   await client.close().catch(() => {});

@@ -186,7 +186,7 @@ describe('parseCommandLine', () => {
     ],
     [
       ['serve', '--config', 'g.json', '--max-sessions', '10'],
-      /as do --max-sessions, --max-sessions-per-token, --max-connections and --console/,
+      /as do --max-sessions, --max-sessions-per-token, --max-connections, --eras and --console/,
     ],
     [
       ['serve', '--config', 'g.json', '--transport', 'http', '--max-sessions-per-token', '0'],

@@ -7,6 +7,7 @@ import {
   type InspectOptions,
   type LearningOptions,
   type RecordedServerOptions,
+  type ReloadOptions,
   type SearchOptions,
   type ServeOptions,
 } from './command-flags.js';
@@ -45,6 +46,7 @@ export type Command =
   | ({ command: 'inspect' } & InspectOptions)
   | ({ command: 'recorded-server' } & RecordedServerOptions)
   | ({ command: 'audit' } & AuditOptions)
+  | ({ command: 'reload' } & ReloadOptions)
   | ({ command: 'learning'; action: LearningAction } & LearningOptions);
 
 /** What `learning` does with the learned terms. */
@@ -131,6 +133,8 @@ function commandOf(
       return { command, ...readFlags(command, COMMAND_FLAGS['recorded-server'], values, env) };
     case 'audit':
       return { command, ...readFlags(command, COMMAND_FLAGS.audit, values, env) };
+    case 'reload':
+      return { command, ...readFlags(command, COMMAND_FLAGS.reload, values, env) };
     case 'learning': {
       const action = positionals.join(' ').trim();
       if (!(LEARNING_ACTIONS as readonly string[]).includes(action)) {

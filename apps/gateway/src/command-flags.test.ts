@@ -113,7 +113,12 @@ describe('COMMAND_FLAGS', () => {
     expect(httpOnly.length).toBeGreaterThan(0);
     for (const flag of httpOnly) {
       expect(HTTP_ONLY_MESSAGE).toMatch(new RegExp(`--${flag.name}\\b`));
-      const value = flag.name === 'allow-origin' ? 'http://localhost:6274' : '1';
+      const value =
+        flag.name === 'allow-origin'
+          ? 'http://localhost:6274'
+          : flag.kind === 'choice'
+            ? flag.choices[0]
+            : '1';
       // A switch (--console) takes no value.
       const given = flag.kind === 'boolean' ? [] : [value];
       expect(() =>

@@ -145,6 +145,15 @@ export const SERVE_FLAGS = [
     description: 'the most open HTTP connections (default: {default})',
   },
   {
+    name: 'eras',
+    key: 'eras',
+    kind: 'choice',
+    choices: ['both', 'modern', 'legacy'],
+    transport: 'http',
+    description:
+      'which eras of MCP /mcp speaks: both (default: 2025-11-25 sessions and stateless 2026-07-28), modern (2026-07-28 only) or legacy (2025 sessions only)',
+  },
+  {
     name: 'shutdown-grace',
     key: 'shutdownGrace',
     kind: 'integer',
@@ -351,6 +360,44 @@ export const RECORDED_SERVER_FLAGS = [
   },
 ] as const satisfies FlagTable;
 
+/** The flags of `reload`. */
+export const RELOAD_FLAGS = [
+  {
+    name: 'config',
+    key: 'config',
+    kind: 'text',
+    required: true,
+    placeholder: '<file>',
+    description:
+      'the config file the gateway serves: checked here first, then read again by the gateway',
+  },
+  {
+    name: 'url',
+    key: 'url',
+    kind: 'text',
+    placeholder: 'U',
+    default: `http://127.0.0.1:${DEFAULT_HTTP_PORT}/`,
+    description:
+      'the running gateway (serve --transport http with its console on; default: {default})',
+  },
+  {
+    name: 'token',
+    key: 'token',
+    kind: 'text',
+    placeholder: 'T',
+    env: TOKEN_ENV,
+    description:
+      "an operator's token: the gateway token or an operator profile's (default: {default})",
+  },
+  {
+    name: 'dry-run',
+    key: 'dryRun',
+    kind: 'boolean',
+    default: false,
+    description: 'only show what would change',
+  },
+] as const satisfies FlagTable;
+
 /** Every subcommand's flags: the one source of its parser, its synopsis and its help. */
 export const COMMAND_FLAGS = {
   demo: [],
@@ -360,6 +407,7 @@ export const COMMAND_FLAGS = {
   'recorded-server': RECORDED_SERVER_FLAGS,
   audit: AUDIT_FLAGS,
   learning: LEARNING_FLAGS,
+  reload: RELOAD_FLAGS,
 } as const satisfies Record<string, FlagTable>;
 
 /** The subcommands. */
@@ -377,6 +425,9 @@ export type InspectOptions = FlagValues<typeof INSPECT_FLAGS>;
 /** The options of `learning` besides its action: its flags, parsed. */
 export type LearningOptions = FlagValues<typeof LEARNING_FLAGS>;
 
+/** The options of `reload`: its flags, parsed. */
+export type ReloadOptions = FlagValues<typeof RELOAD_FLAGS>;
+
 /** The options of `audit`: its flags, parsed. */
 export type AuditOptions = FlagValues<typeof AUDIT_FLAGS>;
 
@@ -388,4 +439,4 @@ export type RecordedServerOptions = FlagValues<typeof RECORDED_SERVER_FLAGS>;
  * {@link SERVE_FLAGS} that applies only to HTTP (a test holds the two together).
  */
 export const HTTP_ONLY_MESSAGE =
-  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token, --max-connections and --console.';
+  '--port, --host, --token, --allow-host, --allow-origin and --idle-timeout apply only to --transport http, as do --max-sessions, --max-sessions-per-token, --max-connections, --eras and --console.';

@@ -34,6 +34,8 @@ async function dispatch(command: Exclude<Command, { command: 'help' }>): Promise
       return (await import('./audit.js')).runAudit(command);
     case 'learning':
       return (await import('./learning-command.js')).runLearning(command);
+    case 'reload':
+      return (await import('./reload-command.js')).runReload(command);
     case 'recorded-server': {
       const recorded = await import('./recorded-server.js');
       if (command.list) {

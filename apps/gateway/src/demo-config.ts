@@ -44,6 +44,8 @@ export function demoConfig(folder: string): Record<string, unknown> {
       everything: {
         command: node,
         args: [resolveBinScript(BUNDLED_SERVERS.everything), 'stdio'],
+        // The bundled reference server: its read-only annotations are believed (programs).
+        trusted: true,
       },
       recorded: {
         command: node,

@@ -74,6 +74,7 @@ function activityLine(pool: UpstreamPool, entry: GatewayActivity, style: Style):
   if (entry.kind === 'describe') {
     return `${TOOL_DESCRIBE} ${style.dim(String(entry.arguments['name'] ?? ''))}`;
   }
+  if (entry.kind !== 'call') return `${entry.kind} ${style.dim(entry.name)}`;
   const real = `${pool.lookup(entry.name)?.server ?? '?'} ${style.bold(entry.name)}`;
   if (entry.via === 'program') return `${TOOL_PROGRAM} → ${real}`;
   return entry.via === 'bridge' ? `${TOOL_CALL} → ${real}` : `direct → ${real}`;
@@ -409,10 +410,10 @@ export async function showCalls(session: DemoSession, workspace: string): Promis
   );
 }
 
-/** Scene 8: the gateway's activity feed. */
+/** Scene 9: the gateway's activity feed. */
 export function showActivity(session: DemoSession): void {
   const { printer, pool } = session;
-  printer.heading("8. Activity feed: the gateway's log, with the real tool behind every tool_call");
+  printer.heading("9. Activity feed: the gateway's log, with the real tool behind every tool_call");
   printer.print();
   printer.table(
     [{ header: 'what ran' }, { header: 'result' }, { header: 'ms', align: 'right' }],

@@ -50,6 +50,10 @@ describe('demo', () => {
     expect(out).toMatch(/"sums":\["The sum of 1 and 2 is 3\.?","/);
     expect(out).toMatch(/"env":"denied"/);
     expect(out).toMatch(/tool_program → everything get-sum/);
+    // A prompt and a resource of the everything server, through the gateway.
+    expect(out).toMatch(/prompts\/get args-prompt .* → .*Lisbon/);
+    expect(out).toMatch(/resources\/read demo:\/\/resource\S* → \S/);
+    expect(out).toMatch(/resource demo:\/\/resource/);
     // Plain text when not on a TTY.
     expect(out).not.toMatch(/\u001b\[/);
     // The temporary folder and the upstream processes are gone.

@@ -10,6 +10,7 @@ import { type StartedGateway, startGateway } from '@tool-search/mcp-http';
 import { DEMO_CONTEXT_WINDOW, prepareDemoFolder } from './demo-config.js';
 import { showLearning } from './demo-learning.js';
 import { showProgram } from './demo-program.js';
+import { showPromptAndResource } from './demo-protocol.js';
 import {
   createDemoPrinter,
   type DemoOutput,
@@ -152,6 +153,7 @@ export async function runDemo(
       await showLearning({ ...session, learner: session.learner }, workspace);
     }
     await showProgram(session);
+    await showPromptAndResource(session);
     showActivity(session);
     printer.heading('Done');
     print(

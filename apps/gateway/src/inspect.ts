@@ -19,6 +19,7 @@ import {
   truncate,
 } from './format.js';
 import { printArgumentChecks } from './inspect-arguments.js';
+import { printServerFeatures } from './inspect-features.js';
 import { printLearning } from './inspect-learning.js';
 import { printPrograms } from './inspect-programs.js';
 import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
@@ -163,7 +164,7 @@ function serverNote(
             .map((tool) => safeText(tool.name))
             .join(', ')}`
         : status.connectMs !== undefined
-          ? `${formatInt(status.connectMs)} ms`
+          ? `${formatInt(status.connectMs)} ms${status.era === 'modern' ? ', MCP 2026-07-28' : ''}`
           : '';
 }
 
@@ -323,6 +324,7 @@ export async function runInspect(
     };
     printConfigWarnings(config, out, style);
     printServers(inspection);
+    printServerFeatures(pool, out, style);
     printActivation(inspection);
     printUnmatchedRules(config, pool, out, style);
     printUntrustedDefinitions(pool, out, style);

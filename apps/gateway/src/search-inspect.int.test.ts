@@ -54,6 +54,9 @@ describe.concurrent('inspect', () => {
     expect(line('notion')).toMatch(/notion\s+ready\s+24\s+[\d,]+/);
     expect(line('slack')).toMatch(/slack\s+ready\s+8\s+[\d,]+/);
     expect(line('total')).toMatch(/total\s+72\s+[\d,]+\s+1\b/);
+    // What each server offers besides tools, with its resources, templates and prompts.
+    expect(run.stdout).toMatch(/server\s+offers besides tools\s+resources\s+templates\s+prompts/);
+    expect(run.stdout.split('\n').filter((text) => /^\s*filesystem\s/.test(text))).toHaveLength(2);
     // ~27k deferrable tokens: active at 32k, 128k and 200k (10%), passthrough at 1M.
     expect(line('32k')).toMatch(/3,200\s+active\s+above-threshold\s+4\b/);
     expect(line('128k')).toMatch(/12,800\s+active/);

@@ -10,6 +10,8 @@ import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
 import { createProgressReporter } from './progress.js';
+import { formatReloadReport } from './reload-command.js';
+import { type ServeTelemetry, startServeTelemetry } from './serve-telemetry.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves
@@ -56,6 +58,7 @@ interface ServeState {
   starting: Promise<StartedGateway> | undefined;
   gateway: StartedGateway | undefined;
   closing: boolean;
+  telemetry?: ServeTelemetry;
 }
 
 /** Stops once: a signal gives the calls in flight the grace; stdin closing gives none. */
@@ -82,10 +85,12 @@ function shutdown(state: ServeState, signal: NodeJS.Signals | undefined): void {
     process.exit(1);
   }, grace + 8_000).unref();
   // A signal while starting: close the gateway once it is up.
-  const closed = (state.starting ?? Promise.resolve(undefined)).then(
-    (started) => started?.close({ graceMs: grace }),
-    () => undefined,
-  );
+  const closed = (state.starting ?? Promise.resolve(undefined))
+    .then(
+      (started) => started?.close({ graceMs: grace }),
+      () => undefined,
+    )
+    .finally(() => state.telemetry?.close());
   void closed.then(
     () => exit(0),
     () => exit(1),
@@ -121,7 +126,13 @@ async function startServing(
   extra: Omit<StartGatewayOptions, 'config'>,
 ): Promise<void> {
   const { config, stderr } = state;
-  state.starting = startGateway({ config, ...common, ...extra });
+  state.starting = startGateway({
+    config,
+    ...common,
+    ...extra,
+    // The reload (SIGHUP, the reload command, the console's Reload) reads the same file.
+    loadConfig: () => readConfigFile(state.options.config),
+  });
   let current: StartedGateway;
   try {
     // The library checks the options (the bind, the token, the profile) before any
@@ -157,6 +168,7 @@ function httpOptionsOf(options: ServeOptions): StartGatewayOptions['http'] {
       ? { maxSessionsPerPrincipal: options.maxSessionsPerToken }
       : {}),
     ...(options.maxConnections !== undefined ? { maxConnections: options.maxConnections } : {}),
+    ...(options.eras !== undefined ? { eras: options.eras } : {}),
   };
 }
 
@@ -221,9 +233,23 @@ export async function runServe(options: ServeOptions): Promise<number> {
     gateway: undefined,
     closing: false,
   };
+  state.telemetry = await startServeTelemetry(config, {
+    stderr: process.stderr,
+    http: options.transport !== 'stdio',
+  });
   process.once('SIGINT', () => shutdown(state, 'SIGINT'));
   process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
-  const common = commonOptions(state);
+  const common = { ...commonOptions(state), ...state.telemetry.gatewayOptions };
+  // SIGHUP reads the config again; the report goes to the log.
+  process.on('SIGHUP', () => {
+    const gateway = state.gateway;
+    if (gateway === undefined || state.closing) return;
+    void gateway
+      .reload()
+      .then((report) =>
+        state.stderr.write(`tool-search-gateway: SIGHUP: ${formatReloadReport(report)}`),
+      );
+  });
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.
     process.stdin.once('end', () => shutdown(state, undefined));

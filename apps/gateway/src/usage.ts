@@ -16,6 +16,7 @@ const SYNOPSIS_HEAD: Record<CommandName, string> = {
   'recorded-server': 'recorded-server',
   audit: 'audit',
   learning: 'learning export|import|clear',
+  reload: 'reload',
 };
 
 /** Stands for a space inside one flag of a synopsis while it is wrapped (private use). */
@@ -74,6 +75,8 @@ Commands:
   recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
   audit            print (and follow) the audit trail that gateways write to a Redis store
   learning         export, import or clear what the gateways learned from use (Redis store)
+  reload           a running gateway reads its config again: servers added, removed and
+                   changed apply while sessions go on (also SIGHUP, the console's Reload)
 
 Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`;
 
@@ -126,6 +129,15 @@ file's counts (within the config's bounds), clear forgets one profile (--profile
 With a memory store they live in the serving gateway's process: use a redis:// store.
 
 ${options(COMMAND_FLAGS.learning)}`,
+  reload: `${usageLine('reload')}
+
+Asks a running gateway (serve --transport http, console on) to read its config file
+again, signed in to its console API with an operator's token. The file is checked here
+first: a file that does not parse changes nothing (exit 2). Servers added, removed and
+changed apply while sessions go on; what else changed (profiles, rules) is listed as
+applying at the next start. SIGHUP to the serve process does the same.
+
+${options(COMMAND_FLAGS.reload)}`,
   'recorded-server': `${usageLine('recorded-server')}
 
 A stdio MCP server that lists recorded tool definitions of 23 published MCP servers

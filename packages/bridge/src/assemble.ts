@@ -33,6 +33,7 @@ import {
   assemblyCacheState,
   listWorkOf,
 } from './assembly-memo.js';
+import { countTokensSaved } from './bridge-observe.js';
 import { bridgeToolsWithListing } from './definitions.js';
 import type { SearchGuard } from './search-guard.js';
 import { createSearchGuard, searchGuardState } from './search-guard.js';
@@ -435,6 +436,7 @@ export function assembleTools(options: AssembleOptions): Assembly {
   if (decision.active) {
     telemetry.activations += 1;
     telemetry.tokensSaved += tokensSaved;
+    countTokensSaved(tokensSaved);
   }
 
   return {

@@ -133,3 +133,25 @@ export async function answerToolSearch(
     answerQuery(assembly, guard, limits, { query, limit: ownValue(args, 'limit') }),
   );
 }
+
+/**
+ * Counts one search that reaches the session's catalog by another route than
+ * `tool_search` (a program's `tools.search`, a client's `tools/list` with a `query`)
+ * against the session's runaway-search cap: one budget a session, whatever the route.
+ * Hand it the session's assembly (the one that holds its {@link SearchGuard}).
+ *
+ * @param assembly - the session's assembly
+ * @returns undefined when the search may run (it was counted); the refusal `tool_search`
+ * gives (`code: 'search_limit'`) when the cap of the window is reached
+ * @throws nothing
+ */
+export function admitSearch(
+  assembly: Pick<Assembly, 'searchGuard' | 'config' | 'telemetry'>,
+): BridgeErrorResult | undefined {
+  const guard = guardOf(assembly);
+  if (guard === undefined) return undefined;
+  const limits = guard.limitsFor(assembly.config);
+  if (guard.admit(limits)) return undefined;
+  bump(assembly, 'searchRefusals');
+  return { error: runawayTexts.searchLimit(limits), code: 'search_limit' };
+}

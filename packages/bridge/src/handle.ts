@@ -12,6 +12,7 @@ import type { Assembly } from './assemble.js';
 import type { BatchPlan, BridgeBatchResult } from './batch.js';
 import { answerInOrder, planCalls, planDescribe } from './batch.js';
 import { batchErrors } from './batch-limits.js';
+import { bridgeObserved, observeRead } from './bridge-observe.js';
 import type {
   BridgeDispatch,
   BridgeDispatchContext,
@@ -302,9 +303,25 @@ export function handleBridgeCall<R = unknown, C extends object = Record<never, n
   const name = ownValue(call, 'name');
   if (typeof name !== 'string') return undefined;
 
-  if (name === TOOL_SEARCH) return answerToolSearch(assembly, readArguments(call));
+  if (name === TOOL_SEARCH) {
+    if (bridgeObserved()) {
+      return observeRead('search', () => answerToolSearch(assembly, readArguments(call)));
+    }
+    return answerToolSearch(assembly, readArguments(call));
+  }
   if (name === TOOL_DESCRIBE) {
     const args = readArguments(call);
+    if (bridgeObserved()) {
+      return observeRead('describe', () =>
+        answerReads(
+          assembly,
+          planDescribe(args),
+          'describes',
+          () => answerDescribe(assembly, args),
+          (item) => answerDescribe(assembly, { name: item }),
+        ),
+      );
+    }
     return answerReads(
       assembly,
       planDescribe(args),

@@ -59,7 +59,7 @@ export type { BridgeToolsOptions } from './definitions.js';
 export { createBridgeTools } from './definitions.js';
 export type { BridgeErrorCode } from './errors.js';
 export { BRIDGE_ERROR_CODES, isBridgeErrorCode } from './errors.js';
-export { runawayTexts } from './guarded-search.js';
+export { admitSearch, runawayTexts } from './guarded-search.js';
 export { handleBridgeCall } from './handle.js';
 export type {
   IncomingToolCall,

@@ -15,7 +15,7 @@ export interface CallBudget {
   spendCall(): BudgetRefusal | undefined;
   /** Counts one `search` or `describe`. */
   spendLookup(): BudgetRefusal | undefined;
-  /** Counts one write (a tool not marked read-only). */
+  /** Counts one write (a tool the program policy does not hold read-only). */
   spendWrite(name: string): BudgetRefusal | undefined;
   /** Counts bytes the program sends out (arguments, queries). */
   spendOut(bytes: number): BudgetRefusal | undefined;
@@ -65,7 +65,7 @@ export function createCallBudget(limits: ProgramLimits): CallBudget {
         'writes',
         1,
         limits.maxWrites,
-        `'${name}' is a write (not marked read-only) and the program made ${limits.maxWrites} writes already (limits.maxWrites)`,
+        `'${name}' is a write (not read-only by the program policy) and the program made ${limits.maxWrites} writes already (limits.maxWrites)`,
       ),
     spendOut: (bytes) =>
       spend(

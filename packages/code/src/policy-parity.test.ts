@@ -65,7 +65,10 @@ function comparable(record: AuditRecord): Partial<AuditRecord> {
     durationMs: _durationMs,
     ...rest
   } = record;
-  return rest;
+  // When a person answered and how long it took are times like the others; who answered is compared.
+  if (rest.approvalAnswer === undefined) return rest;
+  const { at: _at, waitMs: _waitMs, ...answer } = rest.approvalAnswer;
+  return { ...rest, approvalAnswer: answer as AuditRecord['approvalAnswer'] };
 }
 
 function setup(policy: keyof typeof POLICIES, tools: ToolDefinition[]) {

@@ -1,6 +1,7 @@
 // The host's side of one program's requests: tools.search, tools.describe and tools.call.
 // Every nested call is resolved like tool_call (the bridge's resolution: real name, scope,
 // arguments) and then handed to the host's dispatcher with via 'program'.
+
 import {
   type Assembly,
   bridgeErrors,
@@ -9,7 +10,8 @@ import {
   resolveUnderlyingCall,
 } from '@tool-search/bridge';
 import type { ToolCall } from '@tool-search/core';
-import { isBridgeToolName, isRecord } from '@tool-search/core/internal';
+import type { Context } from '@tool-search/core/internal';
+import { declaresReadOnly, isBridgeToolName, isRecord } from '@tool-search/core/internal';
 import type { AuditHook, Dispatcher, DispatchResult } from '@tool-search/hooks';
 import type { CallBudget } from './call-budget.js';
 import { declareTool, type ToolWithOutput } from './declarations.js';
@@ -33,10 +35,14 @@ export interface RequestScope {
   budget: CallBudget;
   policy?: ProgramPolicy;
   audit?: Pick<AuditHook, 'recordRefusal'>;
+  /** The host session's search budget: an answer refuses the search. */
+  admitSearch?: () => { error: string; code: string } | undefined;
   /** Where settled calls are listed. */
   calls: ProgramCall[];
   /** The host's own fields for every nested call's dispatch context. */
   dispatchContext?: Readonly<Record<string, unknown>>;
+  /** The run's OpenTelemetry context, when traced: its requests are its children. */
+  traceContext?: Context;
 }
 
 /** The host's answer to one request: a JSON value, or a failure the program can catch. */
@@ -75,6 +81,9 @@ async function search(
   scope: RequestScope,
   payload: Record<string, unknown>,
 ): Promise<RequestAnswer> {
+  // The host session's one budget first: a search by any route spends it.
+  const refused = scope.admitSearch?.();
+  if (refused !== undefined) return failure('error', refused.error, refused.code);
   const answer = (await handleBridgeCall(
     scope.assembly,
     { name: 'tool_search', arguments: { query: payload['query'], limit: payload['limit'] } },
@@ -101,7 +110,13 @@ async function recordRefusal(scope: RequestScope, name: string, reason: string):
   if (scope.audit === undefined) return;
   const sessionId = scope.sessionId === undefined ? {} : { sessionId: scope.sessionId };
   try {
-    await scope.audit.recordRefusal({ tool: echoName(name), reason, via: 'program', ...sessionId });
+    await scope.audit.recordRefusal({
+      tool: echoName(name),
+      reason,
+      via: 'program',
+      programId: scope.programId,
+      ...sessionId,
+    });
   } catch {
     // An audit sink that fails never changes the refusal.
   }
@@ -176,7 +191,12 @@ async function resolveNested(
     return failure(outOfScope ? 'denied' : 'error', resolved.error, resolved.code);
   }
   const tool = scope.tools.get(resolved.call.name);
-  if (tool?.annotations?.readOnlyHint !== true) {
+  // The policy's word on read-only, never the tool's alone: anything else is a write.
+  const policy = scope.policy;
+  const readOnly =
+    tool !== undefined &&
+    (policy?.isReadOnly === undefined ? declaresReadOnly(tool) : policy.isReadOnly(tool));
+  if (!readOnly) {
     const over = scope.budget.spendWrite(resolved.call.name);
     if (over !== undefined) return failure('error', over.message, over.code);
   }

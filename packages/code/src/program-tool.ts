@@ -7,6 +7,7 @@ import { createCallBudget } from './call-budget.js';
 import type { ToolWithOutput } from './declarations.js';
 import { type ProgramLimits, resolveLimits } from './limits.js';
 import { programDefinition } from './program-definition.js';
+import { observeProgram, programObserved } from './program-observe.js';
 import type { ProgramPolicy } from './program-policy.js';
 import type { RequestScope } from './program-requests.js';
 import type {
@@ -38,6 +39,13 @@ export interface ProgramToolOptions {
    * it allows. It enforces nothing here: put the same policy in the dispatcher's guardrails.
    */
   policy?: ProgramPolicy;
+  /**
+   * Asked before each `tools.search` of a program: an answer refuses that search (the
+   * program's caught error has its `error` as message and its `code`). Give the host
+   * session's runaway-search budget here (`admitSearch(sessionAssembly)` of
+   * `@tool-search/bridge`), so that a program's searches spend the session's one budget.
+   */
+  admitSearch?: () => { error: string; code: string } | undefined;
   /** Records calls refused before dispatch (names outside the program's reach). */
   audit?: Pick<AuditHook, 'recordRefusal'>;
   /** The ranker of `tools.search`. @defaultValue core's default */
@@ -149,9 +157,11 @@ async function run(
     ...(context.sessionId === undefined ? {} : { sessionId: context.sessionId }),
     ...(options.policy === undefined ? {} : { policy: options.policy }),
     ...(options.audit === undefined ? {} : { audit: options.audit }),
+    ...(options.admitSearch === undefined ? {} : { admitSearch: options.admitSearch }),
     ...(context.dispatchContext === undefined ? {} : { dispatchContext: context.dispatchContext }),
   };
-  return runProgram(state.pool, scope, abort, source, context.signal);
+  const start = () => runProgram(state.pool, scope, abort, source, context.signal);
+  return programObserved() ? observeProgram(scope, start) : start();
 }
 
 /**

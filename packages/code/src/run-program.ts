@@ -1,5 +1,7 @@
 // One program from start to end on the host: a worker from the pool, the wall limit, the
 // caller's signal, the program's requests answered, and the result put together.
+
+import { withContext } from '@tool-search/core/internal';
 import type { ProgramLimits } from './limits.js';
 import { answerRequest, type RequestScope } from './program-requests.js';
 import type { ProgramError, ProgramResult } from './program-types.js';
@@ -114,7 +116,10 @@ function driveWorker(options: DriveOptions): Promise<Ending> {
       if (message.type === 'log') logs.push(message.line);
       else if (message.type === 'done') finish({ kind: 'outcome', outcome: message.outcome });
       else if (message.type === 'request') {
-        const answered = answerRequest(scope, message.op, message.payload).then((answer) => {
+        const ask = () => answerRequest(scope, message.op, message.payload);
+        const traced = scope.traceContext;
+        const pending = traced === undefined ? ask() : withContext(traced, ask);
+        const answered = pending.then((answer) => {
           if (settled) return;
           worker.postMessage(
             answer.ok

@@ -19,8 +19,15 @@
  * - `describeError`: the one-line rendering of a thrown value; `isRecord` and `ownValue`:
  *   the plain-record checks; most packages.
  * - `modelFacingJson`: the model-facing JSON that token estimates count; tools/bench.
+ * - `declaresReadOnly`: whether a tool's own annotations claim read-only (without
+ *   `destructiveHint`), the default of the program policy and write budget; code, providers.
  * - `loadRelatedWords`: the loader of the shipped related-words table; the package check
  *   (tools/scripts) proves with it that the table is in the tarball.
+ *
+ * - `activeTracer`, `runInSpan`, `markSpanError`, `activeContext`, `withContext`,
+ *   `activeInstruments`, `contextFromRequest`, `traceCarrier`, `OTEL_ATTRIBUTES`,
+ *   `OTEL_SCOPE`, `EXECUTE_TOOL`, `TRACE_META_KEYS`, `withoutTelemetry`: OpenTelemetry spans, metrics and
+ *   trace context over `@opentelemetry/api` (no-ops without an SDK); hooks, bridge, code, mcp.
  *
  * The rules of learning from use are public (`createLearningRules`), not here.
  *
@@ -43,6 +50,26 @@ export {
 export { describeError } from './errors.js';
 export { isRecord, ownValue } from './is-record.js';
 export { learningOf } from './learning/learning-session.js';
+export {
+  activeInstruments,
+  type Meter,
+  type ToolSearchInstruments,
+} from './otel/otel-metrics.js';
+export { EXECUTE_TOOL, OTEL_ATTRIBUTES, OTEL_SCOPE } from './otel/otel-names.js';
+export { contextFromRequest, TRACE_META_KEYS, traceCarrier } from './otel/otel-propagation.js';
+export {
+  activeContext,
+  activeTracer,
+  type Context,
+  markSpanError,
+  runInSpan,
+  type Span,
+  type SpanStart,
+  type Tracer,
+  withContext,
+  withoutTelemetry,
+} from './otel/otel-trace.js';
+export { declaresReadOnly } from './read-only.js';
 export { loadRelatedWords } from './related-words.js';
 export { modelFacingJson } from './tokens.js';
 export { differences, PATCH_SHARE, sameTools } from './tool-list.js';

@@ -275,7 +275,8 @@ describe('validateArguments on ordinary schemas', () => {
       ),
       { numRuns: 300 },
     );
-  });
+    // 300 schemas compiled twice each: room for a worker that shares the cores.
+  }, 90_000);
 });
 
 describe('inspectInputSchema', () => {

@@ -33,6 +33,7 @@ describe('createAuditHook', () => {
       decision: 'allowed',
       status: 'ok',
       approval: 'allow-once',
+      approvalAnswer: { at: expect.stringMatching(/^\d{4}-/), waitMs: expect.any(Number) },
       startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       durationMs: expect.any(Number),
     });
@@ -135,6 +136,72 @@ describe('createAuditHook', () => {
       requestedTool: 'github_create_issue',
       arguments: call.arguments,
     });
+  });
+
+  it('records a result the tool answered as an error, through toolErrorOf, with the dispatch status', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: (seen) =>
+        seen.arguments['title'] === 'Bug' ? { isError: true, text: 'rate limited' } : 'fine',
+      hooks: [
+        createAuditHook((record) => void records.push(record), {
+          toolErrorOf: (result) =>
+            (result as { isError?: boolean }).isError === true
+              ? (result as { text: string }).text
+              : undefined,
+        }),
+      ],
+    });
+    await dispatch(call, { tool });
+    await dispatch({ ...call, arguments: { title: 'Fine' } }, { tool });
+    expect(records.map(({ status, toolError }) => ({ status, toolError }))).toEqual([
+      { status: 'ok', toolError: 'rate limited' },
+      { status: 'ok', toolError: undefined },
+    ]);
+  });
+
+  it('records who answered the approval, when, and the wait apart from the rest', async () => {
+    const records: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'ok',
+      approval: {
+        request: async () => {
+          await new Promise((resolve) => setTimeout(resolve, 30));
+          return { decision: 'allow-once', answeredBy: 'profile:ops' };
+        },
+      },
+      hooks: [createAuditHook((record) => void records.push(record))],
+    });
+    await dispatch(call, { tool });
+    const answer = records[0]?.approvalAnswer;
+    expect(answer).toMatchObject({ by: 'profile:ops', at: expect.any(String) });
+    expect(answer!.waitMs).toBeGreaterThanOrEqual(25);
+    expect(records[0]!.durationMs).toBeGreaterThanOrEqual(answer!.waitMs - 1);
+    expect(Date.parse(answer!.at)).not.toBeNaN();
+  });
+
+  it('keeps what describeCall renders of the final call and its result, only with it', async () => {
+    const records: AuditRecord[] = [];
+    const plain: AuditRecord[] = [];
+    const dispatch = createDispatcher({
+      execute: () => 'done',
+      hooks: [
+        createAuditHook((record) => void records.push(record), {
+          describeCall: (seen, result) => ({
+            shownArguments: JSON.stringify(seen.arguments),
+            ...(result === undefined ? {} : { resultExcerpt: String(result) }),
+          }),
+        }),
+        createAuditHook((record) => void plain.push(record)),
+      ],
+    });
+    await dispatch(call, { tool });
+    expect(records[0]).toMatchObject({
+      shownArguments: JSON.stringify(call.arguments),
+      resultExcerpt: 'done',
+    });
+    expect(plain[0]).not.toHaveProperty('shownArguments');
+    expect(plain[0]).not.toHaveProperty('resultExcerpt');
   });
 
   it('never loses the result when the sink fails', async () => {

@@ -28,11 +28,13 @@ export interface AuditRecord {
   /**
    * How the call came in: `'bridge'` through `tool_call`, `'direct'` by the tool's own
    * name (a listed tool, or a deferred one the bridge routed), `'program'` from inside a
-   * `tool_program` program.
+   * `tool_program` program, `'console'` by an operator in the gateway console.
    */
   via: CallRoute;
   /** The id of the program that made the call, when `via` is `'program'`. */
   programId?: string;
+  /** The console operator who made the call (e.g. `profile:ops`), when `via` is `'console'`. */
+  operator?: string;
   /**
    * The policy decision: `allowed` (every guardrail, hook and the approval let it
    * through, and the tool was started), `denied`, `cancelled` (the caller aborted
@@ -51,8 +53,24 @@ export interface AuditRecord {
   reason?: string;
   /** How the approval step went, when an approval adapter is configured and was reached. */
   approval?: ApprovalOutcome;
+  /**
+   * When the approval adapter answered (ISO 8601), who answered when it said (e.g. a
+   * console operator's principal), and how long the call waited: `durationMs` less
+   * `waitMs` is the time the gateway and the tool took.
+   */
+  approvalAnswer?: { at: string; waitMs: number; by?: string };
   /** The error text, when the tool failed or the call was malformed. */
   error?: string;
+  /**
+   * The tool ran but answered an error (MCP's `isError`): its text, as the hook's
+   * `toolErrorOf` option gives it. `status` stays the dispatcher's `ok`; a reader shows
+   * such a call as failed.
+   */
+  toolError?: string;
+  /** The final arguments as text, bounded, as the hook's `describeCall` option renders them. */
+  shownArguments?: string;
+  /** The start of the result as text, as the hook's `describeCall` option renders it. */
+  resultExcerpt?: string;
   /** The final arguments, only with `includeArguments`. */
   arguments?: Record<string, unknown>;
   /** When the dispatch began (ISO 8601). */
@@ -80,6 +98,8 @@ export interface AuditRefusal {
   refusedBy?: string;
   callId?: string;
   sessionId?: string;
+  /** The id of the program that made the call, when `via` is `'program'`. */
+  programId?: string;
 }
 
 /** The hook {@link createAuditHook} makes: a {@link ToolCallHook} that can also record a refusal. */
@@ -103,6 +123,21 @@ export interface AuditHookOptions {
   includeArguments?: boolean;
   /** @defaultValue `'audit'` */
   name?: string;
+  /**
+   * Tells a result the tool answered as an error (MCP's `isError`) apart: its text,
+   * recorded as `toolError` (bound it: it goes in every record), or undefined for a
+   * result that is no error. @defaultValue none: no record has `toolError`
+   */
+  toolErrorOf?: (result: unknown) => string | undefined;
+  /**
+   * What the record keeps of a call that ran: its arguments and the start of its
+   * result as text (`shownArguments`, `resultExcerpt`). Bound and escape them here: they
+   * go in every record. @defaultValue none: no record has them
+   */
+  describeCall?: (
+    call: { name: string; arguments: Record<string, unknown> },
+    result: unknown,
+  ) => { shownArguments?: string; resultExcerpt?: string };
 }
 
 /**
@@ -116,6 +151,8 @@ export interface AuditHookOptions {
  * @param sink - receives the records
  * @param options.includeArguments - put the final arguments in each record
  * @param options.name - the hook's name in warnings
+ * @param options.toolErrorOf - the text of a result the tool answered as an error
+ * @param options.describeCall - the arguments and the start of the result, as text
  * Calls refused before they reach a dispatcher (a name outside the session's scope) are
  * recorded through {@link AuditHook.recordRefusal}, to the same sink.
  *
@@ -153,9 +190,11 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       };
       if (refusal.callId !== undefined) record.callId = refusal.callId;
       if (refusal.sessionId !== undefined) record.sessionId = refusal.sessionId;
+      if (typeof refusal.programId === 'string') record.programId = refusal.programId;
       return sink(record);
     },
-    onSettled({ requestedCall, result, approval, executed, startedAt, durationMs }, ctx) {
+    onSettled(settled, ctx) {
+      const { requestedCall, result, approval, executed, startedAt, durationMs } = settled;
       const record: AuditRecord = {
         tool: result.call.name,
         via: ctx.via ?? 'direct',
@@ -174,13 +213,36 @@ export function createAuditHook(sink: AuditSink, options: AuditHookOptions = {})
       if (result.call.id !== undefined) record.callId = result.call.id;
       if (ctx.sessionId !== undefined) record.sessionId = ctx.sessionId;
       if (typeof ctx.programId === 'string') record.programId = ctx.programId;
+      if (typeof ctx.operator === 'string') record.operator = ctx.operator;
       if (result.status === 'denied') {
         record.deniedBy = result.by;
         record.reason = result.reason;
       }
       if (result.status === 'cancelled') record.reason = result.reason;
       if (result.status === 'error') record.error = result.error.message;
+      if (options.describeCall !== undefined) {
+        const described = options.describeCall(
+          result.call,
+          result.status === 'ok' ? result.result : undefined,
+        );
+        if (described.shownArguments !== undefined) {
+          record.shownArguments = described.shownArguments;
+        }
+        if (described.resultExcerpt !== undefined) record.resultExcerpt = described.resultExcerpt;
+      }
+      if (result.status === 'ok' && options.toolErrorOf !== undefined) {
+        const toolError = options.toolErrorOf(result.result);
+        if (toolError !== undefined) record.toolError = toolError;
+      }
       if (approval !== undefined) record.approval = approval;
+      const timing = settled.approvalTiming;
+      if (timing !== undefined) {
+        record.approvalAnswer = {
+          at: new Date(timing.answeredAt).toISOString(),
+          waitMs: Math.round(timing.waitMs),
+          ...(timing.answeredBy === undefined ? {} : { by: timing.answeredBy }),
+        };
+      }
       if (options.includeArguments) record.arguments = result.call.arguments;
       return sink(record);
     },

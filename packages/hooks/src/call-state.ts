@@ -3,6 +3,7 @@ import { dispatchError } from './dispatch-errors.js';
 import { type DispatchConfig, normalizeCall, placeholderCall, signalOf } from './dispatch-input.js';
 import type {
   ApprovalOutcome,
+  ApprovalTiming,
   CallRoute,
   DeniedBy,
   DispatchContext,
@@ -41,6 +42,8 @@ export interface CallState {
   readonly started: number;
   /** How the approval step went, once it was reached. */
   readonly approval?: ApprovalOutcome;
+  /** When and by whom the adapter answered, and the wait. */
+  readonly approvalTiming?: ApprovalTiming;
   /** Whether `execute` was started. */
   readonly executed: boolean;
   /** How `execute` ended, until the after hooks turn it into a result. */
@@ -111,7 +114,9 @@ export function contextFor(state: CallState, signal: AbortSignal): DispatchConte
  * @throws nothing
  */
 export function callRoute(context: ToolCallContext): CallRoute {
-  return context.via === 'bridge' || context.via === 'program' ? context.via : 'direct';
+  return context.via === 'bridge' || context.via === 'program' || context.via === 'console'
+    ? context.via
+    : 'direct';
 }
 
 /**

@@ -39,6 +39,13 @@ export interface DispatcherOptions<C extends object = Record<never, never>> {
   sessionApprovals?: SessionApprovalStore;
   /** Time limits of each step. */
   timeouts?: DispatchTimeouts;
+  /**
+   * OpenTelemetry (when an SDK is registered): `recordContent` records each call's
+   * arguments and result on its span (`gen_ai.tool.call.arguments`/`.result`), secrets
+   * redacted and rendered by the approval question's rules. Off by default: arguments
+   * and results may hold secrets.
+   */
+  telemetry?: { recordContent?: boolean };
 }
 
 /**
@@ -58,6 +65,8 @@ export interface DispatchConfig {
   sessionApprovals: SessionApprovalStore;
   resolveTool: ((name: string) => ToolDefinition | undefined) | undefined;
   timeouts: Required<DispatchTimeouts>;
+  /** Whether spans record arguments and results. */
+  recordContent: boolean;
 }
 
 const DEFAULT_TIMEOUTS: Required<DispatchTimeouts> = {
@@ -130,6 +139,7 @@ export function resolveDispatcherOptions(options: DispatcherOptions): DispatchCo
     sessionApprovals: options.sessionApprovals ?? createSessionApprovalStore(),
     resolveTool: options.resolveTool,
     timeouts: resolveTimeouts(options.timeouts),
+    recordContent: options.telemetry?.recordContent === true,
   };
 }
 
@@ -202,6 +212,9 @@ export function normalizeApproval(value: unknown): ApprovalAnswer | undefined {
     if (typeof value.reason === 'string' && value.reason.length > 0) answer.reason = value.reason;
     if (typeof value.decidedBy === 'string' && value.decidedBy.length > 0) {
       answer.decidedBy = value.decidedBy;
+    }
+    if (typeof value.answeredBy === 'string' && value.answeredBy.length > 0) {
+      answer.answeredBy = value.answeredBy.slice(0, 200);
     }
     return answer;
   }

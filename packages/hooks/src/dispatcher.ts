@@ -1,5 +1,10 @@
 import type { ToolCall } from '@tool-search/core';
-import { describeError } from '@tool-search/core/internal';
+import {
+  activeInstruments,
+  activeTracer,
+  describeError,
+  type Tracer,
+} from '@tool-search/core/internal';
 import {
   type CallState,
   type DispatchStep,
@@ -13,6 +18,7 @@ import {
   type DispatcherOptions,
   resolveDispatcherOptions,
 } from './dispatch-input.js';
+import { observeDispatch, traceStep } from './dispatch-telemetry.js';
 import { runAfterHooks } from './step-after-call.js';
 import { runApproval } from './step-approval.js';
 import { runBeforeHooks } from './step-before-call.js';
@@ -42,6 +48,13 @@ const PIPELINE: readonly DispatchStep[] = [
   // afterCall hooks after a value, onError hooks after a failure.
   runAfterHooks,
 ];
+
+// The steps that decide on policy: each gets a span of its own when tracing is on.
+const POLICY_STEPS = new Map<DispatchStep, 'guardrails' | 'approval'>([
+  [runGuardrails, 'guardrails'],
+  [recheckGuardrails, 'guardrails'],
+  [runApproval, 'approval'],
+]);
 
 /**
  * Creates the normal dispatch path of a runtime: every call, whether the model made
@@ -106,18 +119,46 @@ export function createDispatcher<C extends object = Record<never, never>>(
     input: ToolCall,
     ctx: ToolCallContext & C = {} as ToolCallContext & C,
   ): Promise<DispatchResult> {
-    const decided = await runPipeline(startCall(input, ctx), config);
-    const settled = await runSettledHooks(decided, config);
+    const tracer = activeTracer();
+    // Without an OpenTelemetry SDK this is the whole of it: no span, no metric.
+    if (tracer === undefined && activeInstruments() === undefined) {
+      return (await settle(input, ctx, config, undefined)).result;
+    }
+    const observed = { tracer, input, ctx, recordContent: config.recordContent };
+    const settled = await observeDispatch(observed, () => settle(input, ctx, config, tracer));
     return settled.result;
   };
 }
 
+async function settle(
+  input: ToolCall,
+  ctx: ToolCallContext,
+  config: DispatchConfig,
+  tracer: Tracer | undefined,
+): Promise<SettledCallState> {
+  const decided = await runPipeline(startCall(input, ctx), config, tracer);
+  return runSettledHooks(decided, config);
+}
+
 /** Runs the steps of {@link PIPELINE} until one decides the call. Never rejects. */
-async function runPipeline(start: CallState, config: DispatchConfig): Promise<SettledCallState> {
+async function runPipeline(
+  start: CallState,
+  config: DispatchConfig,
+  tracer: Tracer | undefined,
+): Promise<SettledCallState> {
   let state = start;
   try {
     for (const step of PIPELINE) {
-      state = await step(state, config);
+      // The recheck decides only after a rewrite: otherwise it is no step to show.
+      const kind =
+        tracer === undefined || (step === recheckGuardrails && !state.rewritten)
+          ? undefined
+          : POLICY_STEPS.get(step);
+      const from = state;
+      state =
+        kind === undefined || tracer === undefined
+          ? await step(from, config)
+          : await traceStep(tracer, { kind, run: () => step(from, config) }, config, from);
       if (isSettled(state)) return state;
     }
     throw new Error('the pipeline ended without a result');

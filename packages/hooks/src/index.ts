@@ -85,6 +85,7 @@ export type {
   ApprovalDecision,
   ApprovalOutcome,
   ApprovalRequest,
+  ApprovalTiming,
   BeforeCallOutcome,
   CallRoute,
   DeniedBy,

@@ -1,5 +1,6 @@
 import type { ToolAnnotations } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import { observeWait } from './approval-telemetry.js';
 import { normalizeApproval } from './dispatch-input.js';
 import { createGlobMatcher } from './glob.js';
 import { createToolRuleMatcher, originOfCall } from './tool-identity.js';
@@ -64,7 +65,7 @@ async function delegate(
   const name = adapter.name || 'approval';
   let value: unknown;
   try {
-    value = await adapter.request(request);
+    value = await observeWait(name, request, async () => adapter.request(request));
   } catch (error) {
     if (request.signal.aborted) throw error;
     return {

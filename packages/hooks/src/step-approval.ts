@@ -3,7 +3,7 @@ import { failureText } from './dispatch-errors.js';
 import { type DispatchConfig, normalizeApproval } from './dispatch-input.js';
 import { runStep } from './run-step.js';
 import { originOfCall, toolIdentityKey } from './tool-identity.js';
-import type { DeniedBy, ToolCallContext } from './types.js';
+import type { ApprovalTiming, DeniedBy, ToolCallContext } from './types.js';
 
 /**
  * Asks the approval adapter about the final call, unless none is configured or this
@@ -35,6 +35,7 @@ export async function runApproval(
   const request = adapter.request.bind(adapter);
   const via = callRoute(state.context);
   const timeoutMs = config.timeouts.approval;
+  const askedAt = performance.now();
   const outcome = await runStep(
     (stepSignal) =>
       request({
@@ -58,7 +59,12 @@ export async function runApproval(
       `Approval '${approvalName}' ${failureText(outcome, timeoutMs)}, so the call to '${call.name}' is denied (approvals fail closed).`,
     );
   }
-  const answered: CallState = { ...state, approval: answer.decision };
+  const approvalTiming: ApprovalTiming = {
+    waitMs: performance.now() - askedAt,
+    answeredAt: Date.now(),
+    ...(answer.answeredBy === undefined ? {} : { answeredBy: answer.answeredBy }),
+  };
+  const answered: CallState = { ...state, approval: answer.decision, approvalTiming };
   if (answer.decision === 'deny') {
     // A delegating adapter (a policy asking a callback) names the one that decided.
     const decider: DeniedBy =

@@ -20,6 +20,7 @@ export function settledRecord(state: SettledCallState): DispatchSettled {
     result,
     executed: state.executed,
     ...(state.approval !== undefined ? { approval: state.approval } : {}),
+    ...(state.approvalTiming !== undefined ? { approvalTiming: state.approvalTiming } : {}),
     startedAt: state.startedAt,
     durationMs: performance.now() - state.started,
   };

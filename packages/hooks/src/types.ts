@@ -14,23 +14,27 @@ export interface ToolCallContext {
   /**
    * How the call came in: `'bridge'` through `tool_call` (a single call or one item of a
    * batch), `'direct'` by the tool's own name (a listed tool, or a deferred one the
-   * bridge routed), `'program'` from inside a `tool_program` program (`@tool-search/code`).
-   * Absent means `'direct'`.
+   * bridge routed), `'program'` from inside a `tool_program` program (`@tool-search/code`),
+   * `'console'` by an operator trying the tool in the gateway console. Absent means
+   * `'direct'`.
    */
   via?: CallRoute;
   /** The id of the program that made the call, when `via` is `'program'`. */
   programId?: string;
+  /** The console operator who made the call (e.g. `profile:ops`), when `via` is `'console'`. */
+  operator?: string;
   /** The definition of the called tool, when the runtime knows it. */
   tool?: ToolDefinition;
 }
 
 /**
  * How a call came in: through the bridge's `tool_call` (`'bridge'`), directly by the
- * tool's own name (`'direct'`), or from inside a program run by `tool_program`
- * (`'program'`). Every surface passes the same final call to the same dispatcher; this is
+ * tool's own name (`'direct'`), from inside a program run by `tool_program`
+ * (`'program'`), or from an operator trying the tool in the gateway console
+ * (`'console'`). Every surface passes the same final call to the same dispatcher; this is
  * the one field that tells them apart.
  */
-export type CallRoute = 'bridge' | 'direct' | 'program';
+export type CallRoute = 'bridge' | 'direct' | 'program' | 'console';
 
 /**
  * The context the dispatcher hands to guardrails, hooks, approvals and `execute`: the
@@ -141,6 +145,21 @@ export interface ApprovalAnswer {
    * asked, so that a denial reports who really denied.
    */
   decidedBy?: string;
+  /**
+   * Who answered, when a person did (e.g. the principal of the console operator who
+   * clicked): the audit record names them.
+   */
+  answeredBy?: string;
+}
+
+/** When the approval adapter answered, who answered, and how long the call waited for it. */
+export interface ApprovalTiming {
+  /** How long the call waited for the answer (the human wait, apart from the tool's time). */
+  waitMs: number;
+  /** When the answer came, in milliseconds since the epoch. */
+  answeredAt: number;
+  /** Who answered, when the adapter said ({@link ApprovalAnswer.answeredBy}). */
+  answeredBy?: string;
 }
 
 /** What an approval adapter is asked. */
@@ -244,6 +263,8 @@ export interface DispatchSettled {
   executed: boolean;
   /** The approval step, when it was reached and an adapter is configured. */
   approval?: ApprovalOutcome;
+  /** When and by whom the adapter answered, and the wait: when an adapter answered. */
+  approvalTiming?: ApprovalTiming;
   /** When the dispatch began, in milliseconds since the epoch. */
   startedAt: number;
   /** How long the dispatch took until the result was known. */

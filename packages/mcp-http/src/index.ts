@@ -31,8 +31,12 @@ export type { GatewayConsole, GatewayConsoleOptions } from './console/console.js
 export { CONSOLE_PATH, createGatewayConsole } from './console/console.js';
 export type { DiffLine } from './console/console-diff.js';
 export type { ConsoleActivity } from './console/console-feed.js';
+export type { ConsoleToolPolicy } from './console/console-policy.js';
 export type { ConsoleSearchHit } from './console/console-search.js';
 export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
+export type { GatewayReloadReport } from './console/reload.js';
+export type { ServerControl } from './console/server-control.js';
+export type { ServerLogLine, ServerLogs } from './console/server-logs.js';
 export { createSessionEventStore } from './http/event-store.js';
 export { listenGatewayHttp } from './http/http.js';
 export type { HttpTokens } from './http/http-auth.js';
@@ -56,5 +60,13 @@ export {
   isLoopbackHost,
   validateGatewayHttpOptions,
 } from './http/http-validation.js';
+export {
+  createMetricsMount,
+  listenMetrics,
+  METRICS_PATH,
+  type MetricsListener,
+  type MetricsSource,
+  PROMETHEUS_CONTENT_TYPE,
+} from './metrics/metrics-endpoint.js';
 export type { StartedGateway, StartGatewayOptions } from './start.js';
 export { startGateway } from './start.js';

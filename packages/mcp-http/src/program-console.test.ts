@@ -50,6 +50,10 @@ describe('tool_program with approvals in the console inbox', () => {
       const waiting = await gateway.store.listPendingApprovals();
       return waiting.length === 2 && waiting;
     });
+    // The inbox says the calls come from one program.
+    expect(pending.map((item) => item.via)).toEqual(['program', 'program']);
+    expect(pending[0]!.programId).toEqual(expect.any(String));
+    expect(pending[1]!.programId).toBe(pending[0]!.programId);
     for (const item of pending) {
       const names = JSON.stringify(item.arguments);
       const decision = names.includes('Grace') ? 'allow-once' : 'deny';

@@ -18,9 +18,16 @@ import {
 } from '@tool-search/mcp';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import { createGatewayConsole, type GatewayConsole } from './console/console.js';
+import type { GatewayReloadReport } from './console/reload.js';
+import { createServerControl, type ServerControl } from './console/server-control.js';
 import { listenGatewayHttp } from './http/http.js';
 import type { GatewayHttpOptions } from './http/http-options.js';
 import { validateGatewayHttpOptions } from './http/http-validation.js';
+import {
+  createMetricsMount,
+  type listenMetrics,
+  type MetricsSource,
+} from './metrics/metrics-endpoint.js';
 
 /** How long `close()` waits for servers that were still connecting. */
 const CLOSE_GRACE_MS = 5_000;
@@ -56,6 +63,18 @@ export interface StartGatewayOptions
    * Needs `http`.
    */
   console?: { assetsDirectory?: string };
+  /**
+   * Serve `GET /metrics` (Prometheus text from `source`) on the HTTP listener, to the
+   * gateway's token or an operator profile's; needs `http`. (For a loopback port of its
+   * own without a token, see {@link listenMetrics}.)
+   */
+  metrics?: { source: MetricsSource };
+  /**
+   * Reads the config file again, for {@link StartedGateway.reload} (`SIGHUP`, the `reload`
+   * command and the console's Reload): `() => loadGatewayConfig(path)`. Without it a
+   * reload changes nothing and says so.
+   */
+  loadConfig?: () => Promise<GatewayConfig>;
 }
 
 /** A running gateway: its upstream pool, its MCP server and where it listens. */
@@ -91,6 +110,17 @@ export interface StartedGateway {
    * @throws nothing
    */
   close(options?: GatewayCloseOptions): Promise<void>;
+  /**
+   * Reads the config again (`loadConfig`) and applies its servers while sessions go on:
+   * servers added connect, removed ones close, changed ones restart. What else changed
+   * (profiles, rules) is reported as applying at the next start. A config that does not
+   * parse changes nothing (`ok: false`, and why). With `dryRun`, only reports.
+   *
+   * @throws nothing
+   */
+  reload(options?: { dryRun?: boolean }): Promise<GatewayReloadReport>;
+  /** The servers' recent output, restart and reload, as the console uses them. */
+  readonly servers: ServerControl;
 }
 
 /** `http: true` is loopback on a free port with a fresh token. */
@@ -120,21 +150,28 @@ async function storeOf(
   });
 }
 
-function poolOf(options: StartGatewayOptions, store: GatewayStore): UpstreamPool {
+function poolOf(
+  options: StartGatewayOptions,
+  store: GatewayStore,
+  withLogs: (given: UpstreamPoolOptions) => UpstreamPoolOptions,
+): UpstreamPool {
   const { onProgress } = options;
-  return createUpstreamPool(options.config, {
-    // Replicas hold back the same tools: the accepted fingerprints live in the store.
-    ...(store.shared
-      ? {
-          sharedReview: {
-            read: () => store.getFingerprints(),
-            write: (accepted) => store.putFingerprints(accepted),
-          },
-        }
-      : {}),
-    ...options.pool,
-    ...(onProgress === undefined ? {} : { onProgress }),
-  });
+  return createUpstreamPool(
+    options.config,
+    withLogs({
+      // Replicas hold back the same tools: the accepted fingerprints live in the store.
+      ...(store.shared
+        ? {
+            sharedReview: {
+              read: () => store.getFingerprints(),
+              write: (accepted) => store.putFingerprints(accepted),
+            },
+          }
+        : {}),
+      ...options.pool,
+      ...(onProgress === undefined ? {} : { onProgress }),
+    }),
+  );
 }
 
 /** What a started gateway closes, in order. */
@@ -204,6 +241,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     pool: _poolOptions,
     store: storeOption,
     console: consoleOption,
+    metrics: metricsOption,
+    loadConfig,
     ...serverOptions
   } = options;
   const http = httpOptionsOf(httpOption);
@@ -221,7 +260,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
   }
   const storeSpec = storeOption ?? config.store;
   const store = await storeOf(storeSpec, serverOptions.onStoreError);
-  const pool = poolOf(options, store);
+  const control = createServerControl(config, http?.token, loadConfig);
+  const pool = poolOf(options, store, control.poolOptions);
+  const servers = control.attach(pool);
   // Serve at once: a slow upstream must not keep every client waiting for it. Its tools
   // reach the sessions through the pool's onToolsChanged (list_changed); a request that
   // comes before the first connect round is over waits for it briefly.
@@ -259,6 +300,14 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
         ? {}
         : { assetsDirectory: consoleOption.assetsDirectory }),
       ...(server.learner === undefined ? {} : { learner: server.learner }),
+      servers,
+      // An operator's own session: an operator profile's scope, or the gateway token's.
+      openSession: (principal) => {
+        const profile = principal.startsWith('profile:')
+          ? principal.slice('profile:'.length)
+          : server.defaultProfile;
+        return server.openSession({ ...(profile === undefined ? {} : { profile }), principal });
+      },
     });
   }
   const starting = pool.start();
@@ -277,6 +326,9 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       const mounts = [
         ...(http.mounts ?? []),
         ...(gatewayConsole === undefined ? [] : [gatewayConsole]),
+        ...(metricsOption === undefined
+          ? []
+          : [createMetricsMount({ source: metricsOption.source, profiles: server.profiles })]),
       ];
       url = (await listenGatewayHttp(server, { ...http, mounts })).url;
     }
@@ -293,5 +345,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
     ...(gatewayConsole === undefined ? {} : { console: gatewayConsole }),
     ready: () => starting,
     close,
+    reload: (reloadOptions) => servers.reload(reloadOptions),
+    servers,
   };
 }

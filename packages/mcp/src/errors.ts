@@ -23,7 +23,7 @@ import { defineErrorCodes } from '@tool-search/core';
  *   in its queue (pool), or a `tool_call` batch passed its overall deadline before the
  *   call finished or started (gateway, `batchDeadlineMs`). Try again, or with less work.
  * - `upstream_failed`: the upstream closed the connection, answered a malformed result or
- *   failed the call (pool).
+ *   failed the call, or asked for input (`input_required`) that nobody answered (pool).
  * - `gateway_failed`: the gateway itself could not serialise a result (a hook put a
  *   `BigInt` or a cycle in it); the tool may have run. A fault of the gateway or its
  *   hooks, never of the upstream server.

@@ -52,11 +52,24 @@ export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
 export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';
 export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
+export type { ApprovalQuestion } from './gateway/stateless-approval.js';
+export {
+  APPROVAL_INPUT_KEY,
+  DEFAULT_CREDENTIAL_ALLOW_MS,
+} from './gateway/stateless-approval.js';
+export type {
+  GatewayStatelessView,
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+  StatelessToolList,
+} from './gateway/stateless-session.js';
 export type {
   GatewayActivity,
   GatewayCloseOptions,
   GatewayConnectOptions,
   GatewayOpenSessionOptions,
+  GatewayOperatorCallOptions,
   GatewayServerOptions,
   GatewaySession,
   GatewayToolSource,
@@ -92,6 +105,26 @@ export type {
 } from './upstream/connect.js';
 export type { RetryDemand } from './upstream/failed-retry.js';
 export { DEFAULT_RETRY_FAILED_MS } from './upstream/failed-retry.js';
+export type {
+  FeatureClient,
+  FeatureNotification,
+  JsonObject,
+  RelayedMethod,
+} from './upstream/features/feature-client.js';
+export type {
+  CallRelay,
+  RelayRecord,
+  SamplingPolicy,
+  UpstreamRelayPolicyInput,
+} from './upstream/features/relay.js';
+export type { FeatureFinding, FeatureKind } from './upstream/features/screen-features.js';
+export type {
+  FeatureEvent,
+  ServerFeatures,
+  UpstreamFeatures,
+} from './upstream/features/upstream-features.js';
+export type { UpstreamInputContext, UpstreamInputHandler } from './upstream/input-required.js';
+export { DEFAULT_MAX_INPUT_ROUNDS } from './upstream/input-required.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {
   capDescription,
@@ -103,8 +136,10 @@ export {
 } from './upstream/limits.js';
 export { createUpstreamPool } from './upstream/pool.js';
 export type {
+  PoolReloadReport,
   ReconnectOptions,
   RejectedTool,
+  RestartOutcome,
   UpstreamCallOptions,
   UpstreamPool,
   UpstreamPoolConfig,

@@ -246,7 +246,12 @@ function world(policy: string, tool: ToolDefinition) {
           startedAt: _s,
           durationMs: _d,
           ...rest
-        }) => rest,
+        }) => {
+          // When a person answered and how long it took are times like the others; who answered is compared.
+          if (rest.approvalAnswer === undefined) return rest;
+          const { at: _at, waitMs: _waitMs, ...answer } = rest.approvalAnswer;
+          return { ...rest, approvalAnswer: answer as AuditRecord['approvalAnswer'] };
+        },
       ),
     };
   };

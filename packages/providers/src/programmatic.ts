@@ -1,6 +1,6 @@
 import type { ToolCall, ToolDefinition } from '@tool-search/core';
 import { ToolSearchError } from '@tool-search/core';
-import { isRecord } from '@tool-search/core/internal';
+import { declaresReadOnly, isRecord } from '@tool-search/core/internal';
 
 /**
  * Which tools a platform program may call: `createProgramPolicy()` of `@tool-search/code`
@@ -17,7 +17,8 @@ export interface ProgramCallerPolicy {
 export interface ProgrammaticOptions {
   /**
    * Which tools programs may call. @defaultValue the read-only ones
-   * (`annotations.readOnlyHint: true`), as `createProgramPolicy()` decides by default
+   * (`annotations.readOnlyHint: true` without `destructiveHint: true`), as
+   * `createProgramPolicy()` decides by default
    */
   policy?: ProgramCallerPolicy;
   /**
@@ -114,9 +115,7 @@ export type RoutedToolCall =
       programId?: string;
     };
 
-const DEFAULT_POLICY: ProgramCallerPolicy = {
-  allows: (tool) => tool.annotations?.readOnlyHint === true,
-};
+const DEFAULT_POLICY: ProgramCallerPolicy = { allows: declaresReadOnly };
 
 /** A preparation's programmatic calling, settled: who may call what. */
 export interface SettledProgrammatic {

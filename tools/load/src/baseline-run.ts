@@ -16,6 +16,7 @@ import { withinBudget } from './budget.js';
 import { LOAD_CONTEXT_WINDOW } from './gateway-config.js';
 import { childProcesses, type GatewayProcess, readCpuMs, startGateway } from './gateway-process.js';
 import type { LoadOptions } from './options.js';
+import { startOtelSink } from './otel-sink.js';
 import { errorKind, resultKind, textOf } from './outcome.js';
 import { closeClient, connectClient } from './session.js';
 import { percentile } from './stats.js';
@@ -236,6 +237,7 @@ type GatewayKey = 'gateway' | 'compare' | GatewayExtra;
 
 async function startArms(folder: string, options: LoadOptions, token: string): Promise<Arms> {
   const gateways = new Map<GatewayKey, GatewayProcess>();
+  const otel = options.otel ? await startOtelSink() : undefined;
   const start = (without?: GatewayExtra, cli?: string) =>
     startGateway({
       ...(cli === undefined ? {} : { cli }),
@@ -244,6 +246,9 @@ async function startArms(folder: string, options: LoadOptions, token: string): P
       contextWindow: LOAD_CONTEXT_WINDOW,
       timeoutMs: 60_000,
       ...(without === 'audit' ? { env: { [LOAD_WITHOUT_ENV]: 'audit' } } : {}),
+      ...(otel !== undefined && without === undefined && cli === undefined
+        ? { env: otel.env }
+        : {}),
       ...(without === undefined && cli === undefined && options.cpuProf !== undefined
         ? { nodeArgs: ['--cpu-prof', '--cpu-prof-dir', options.cpuProf] }
         : {}),

@@ -71,6 +71,12 @@ describe('the baseline options', () => {
     expect(() => parseOptions(['--baseline', '--levels', '0,10'])).toThrow(UsageError);
     expect(() => parseOptions(['--baseline', '--levels', '101'])).toThrow(UsageError);
   });
+
+  it('reads --otel with --baseline only', () => {
+    expect(parseOptions(['--baseline', '--otel']).otel).toBe(true);
+    expect(parseOptions(['--baseline']).otel).toBe(false);
+    expect(() => parseOptions(['--otel'])).toThrow(UsageError);
+  });
 });
 
 describe('the profile summary', () => {

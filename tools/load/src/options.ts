@@ -49,6 +49,11 @@ export interface LoadOptions {
   compare?: string;
   /** Write the baseline gateway's CPU profile (`node --cpu-prof`) into this folder. */
   cpuProf?: string;
+  /**
+   * The baseline's gateway arm runs with OpenTelemetry on: traces over OTLP/protobuf to a
+   * sink the run starts, and a Prometheus reader (the cost of tracing, against a run without).
+   */
+  otel: boolean;
 }
 
 /** The most profiles the generated config has. */
@@ -72,6 +77,7 @@ export const DEFAULT_OPTIONS: Readonly<LoadOptions> = Object.freeze({
   levels: [1, 10, 50, 100],
   rounds: 2,
   extras: true,
+  otel: false,
 });
 
 /** The help text of `pnpm load --help`. */
@@ -107,6 +113,8 @@ export const USAGE = `Usage: pnpm load [options]
   --no-extras            the baseline without the rows of the gateway's extras
   --compare CLI          one more baseline arm: another build of the gateway (its
                          apps/gateway/dist/cli.js), e.g. main's, for before and after
+  --otel                 the baseline's gateway arm with OpenTelemetry on (traces over
+                         OTLP/protobuf to a sink the run starts, a Prometheus reader)
   --cpu-prof DIR         the baseline gateway runs under node --cpu-prof, its profile
                          written into DIR when it exits
   --json                 print JSON instead of tables
@@ -157,6 +165,7 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
         rounds: { type: 'string' },
         'cpu-prof': { type: 'string' },
         'no-extras': { type: 'boolean' },
+        otel: { type: 'boolean' },
         compare: { type: 'string' },
         json: { type: 'boolean' },
         help: { type: 'boolean', short: 'h' },
@@ -211,6 +220,8 @@ export function parseOptions(argv: readonly string[]): LoadOptions | 'help' {
     if (!options.baseline) throw new UsageError('--cpu-prof goes with --baseline.');
     options.cpuProf = get('cpu-prof')!;
   }
+  options.otel = values['otel'] === true;
+  if (options.otel && !options.baseline) throw new UsageError('--otel goes with --baseline.');
   options.json = values['json'] === true;
   return options;
 }

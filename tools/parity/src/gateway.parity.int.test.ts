@@ -1,170 +1,42 @@
 // The parity property through the real gateway: an MCP SDK client over Streamable HTTP, the
 // gateway in front of a real upstream over stdio. A call through tool_call, a batch, the
-// deferred tool's own name or a tool_program program served by the gateway meets the
+// deferred tool's own name, a tool_program program served by the gateway or an operator's
+// Try in the gateway console meets the
 // policy of the same call made directly, on one replica
 // (approvals by an adapter) and on two replicas sharing Redis with a client that lands every
 // request on the next replica (approvals asked of the person through MCP elicitation, two
 // calls waiting at once, each answer decided from what its own question shows).
-import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { TOOL_CALL } from '@tool-search/bridge';
-import { TOOL_PROGRAM } from '@tool-search/code';
-import type { DispatchResult } from '@tool-search/hooks';
-import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { type StartedGateway, startGateway } from '@tool-search/mcp-http';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  barrier,
+  consoleOperator,
+  type Live,
+  livePolicy,
+  modelCall,
+  type Route,
+  shownArguments,
+  sleep,
+  TOKEN,
+  TOOLS,
+  upstreamArguments,
+  upstreamConfig,
+  worldArbitrary,
+} from './gateway-world.js';
 import { direct } from './library-surfaces.js';
 import {
   callArbitrary,
   createRecorder,
   deniedBy,
   type Outcome,
-  type ParityCall,
-  type ParityTool,
   type ParityWorld,
   policyOf,
-  type Recorder,
-  type ToolPolicy,
 } from './model.js';
-import { oneCallProgram } from './program-surface.js';
-
-const TOKEN = 'parity-token-0123456789abcdef';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** A promise with its resolve. */
-function barrier(): Promise<void> & { resolve(): void } {
-  let resolve = () => {};
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return Object.assign(promise, { resolve });
-}
-
-/** The upstream's tools: every kind of property, required and optional. */
-const TOOLS: ParityTool[] = [
-  {
-    properties: ['amount', 'force', 'note'],
-    required: ['amount'],
-  },
-  { properties: ['amount', 'count', 'mode'], required: ['count', 'mode'] },
-  { properties: ['force', 'note'], required: [] },
-  { properties: ['amount', 'count', 'force', 'mode', 'note'], required: ['amount', 'force'] },
-].map(({ properties, required }, index) => {
-  const types: Record<string, Record<string, unknown>> = {
-    amount: { type: 'number' },
-    count: { type: 'integer' },
-    force: { type: 'boolean' },
-    mode: { type: 'string', enum: ['fast', 'safe'] },
-    note: { type: 'string' },
-  };
-  return {
-    definition: {
-      name: `ledger_action_${index}`,
-      description: `Ledger action number ${index}: moves an amount between accounts.`,
-      inputSchema: {
-        type: 'object',
-        properties: Object.fromEntries(properties.map((name) => [name, types[name]!])),
-        ...(required.length > 0 ? { required } : {}),
-      },
-      source: 'mcp',
-      toolset: 'mcp-ledger',
-    },
-    properties,
-    required,
-  } as ParityTool;
-});
-
-const policyArbitrary: fc.Arbitrary<ToolPolicy> = fc.record({
-  denied: fc.boolean(),
-  approvalLimit: fc.integer({ min: -50, max: 200 }),
-});
-const worldArbitrary: fc.Arbitrary<ParityWorld> = fc
-  .array(policyArbitrary, { minLength: TOOLS.length, maxLength: TOOLS.length })
-  .map((policies) => ({ tools: TOOLS, policies }));
-
-type Route = 'tool_call' | 'batch' | 'direct-name' | 'program';
-
-function modelCall(route: Route, call: ParityCall) {
-  const name = TOOLS[call.tool]!.definition.name;
-  if (route === 'tool_call')
-    return { name: TOOL_CALL, arguments: { name, arguments: call.written } };
-  if (route === 'batch') {
-    return { name: TOOL_CALL, arguments: { calls: [{ name, arguments: call.written }] } };
-  }
-  // The same call from inside a tool_program program served by the gateway.
-  if (route === 'program') {
-    return { name: TOOL_PROGRAM, arguments: { source: oneCallProgram(name, call.written) } };
-  }
-  return { name, arguments: call.written };
-}
-
-/** The text parts of a result; of a program's, the text of the call result it returned. */
-function resultText(result: CallToolResult): string {
-  const program = result.structuredContent as { programId?: unknown; result?: unknown } | undefined;
-  if (typeof program?.programId === 'string') {
-    const returned = program.result as CallToolResult | string | undefined;
-    return typeof returned === 'object' && returned !== null && Array.isArray(returned.content)
-      ? resultText(returned)
-      : '';
-  }
-  return result.content
-    .filter((part) => part.type === 'text')
-    .map((part) => (part as { text: string }).text)
-    .join('\n');
-}
-
-/** What the upstream received, from the echo in a result (single, batch or program). */
-function upstreamArguments(result: CallToolResult): Record<string, unknown> | undefined {
-  const text = resultText(result);
-  const found = text.match(/\{"ran":"[^"]+","arguments":(\{.*?\})\}/s);
-  return found ? (JSON.parse(found[1]!) as Record<string, unknown>) : undefined;
-}
-
-/** The policy of the current run: the world the guardrail and the approval read. */
-interface Live {
-  world: ParityWorld;
-  recorder: Recorder;
-  settled: DispatchResult[];
-}
-
-function livePolicy(live: Live) {
-  return {
-    guardrail: {
-      name: 'deny-list',
-      check: (call: Parameters<ReturnType<typeof policyOf>['guardrail']['check']>[0], ctx: never) =>
-        policyOf(live.world, live.recorder).guardrail.check(call, ctx),
-    },
-    approval: {
-      name: 'parity',
-      request: (request: Parameters<ReturnType<typeof policyOf>['approval']['request']>[0]) =>
-        policyOf(live.world, live.recorder).approval.request(request),
-    },
-    hook: {
-      name: 'settled',
-      onSettled: ({ result }: { result: DispatchResult }) => void live.settled.push(result),
-    },
-  };
-}
-
-function upstreamConfig(approval: Record<string, unknown>) {
-  return parseGatewayConfig({
-    mcpServers: {
-      ledger: {
-        command: process.execPath,
-        args: [fileURLToPath(new URL('./__fixtures__/echo-server.mjs', import.meta.url))],
-        env: { PARITY_TOOLS: JSON.stringify(TOOLS.map((tool) => tool.definition)) },
-      },
-    },
-    toolSearch: { enabled: 'on' },
-    approval,
-    // Programs may call every tool: the parity is about the rest of the policy.
-    programs: { enabled: true, allow: ['*'], limits: { maxWrites: 50 } },
-  });
-}
 
 async function connect(urls: string[], elicit?: (message: string) => Promise<string>) {
   let turn = 0;
@@ -199,13 +71,14 @@ const scenario = worldArbitrary.chain((world) =>
   fc.record({
     world: fc.constant(world),
     call: callArbitrary(world),
-    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program'),
+    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program', 'console'),
   }),
 );
 
 describe('parity: the gateway on one replica', () => {
   let gateway: StartedGateway;
   let client: Client;
+  let tryInConsole: Awaited<ReturnType<typeof consoleOperator>>;
   const live: Live = {
     world: { tools: TOOLS, policies: [] },
     recorder: createRecorder(),
@@ -220,9 +93,11 @@ describe('parity: the gateway on one replica', () => {
       guardrails: [policy.guardrail as never],
       approval: policy.approval as never,
       hooks: [policy.hook as never],
+      console: {},
     });
     await gateway.ready();
     client = await connect([gateway.url!]);
+    tryInConsole = await consoleOperator(gateway.url!);
   });
 
   afterAll(async () => {
@@ -234,7 +109,11 @@ describe('parity: the gateway on one replica', () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ world, call, route }) => {
         Object.assign(live, { world, recorder: createRecorder(), settled: [] });
-        const result = (await client.callTool(modelCall(route, call))) as CallToolResult;
+        // The console's Try runs the tool's own name and arguments, as an operator gives them.
+        const result =
+          route === 'console'
+            ? await tryInConsole(modelCall('direct-name', call))
+            : ((await client.callTool(modelCall(route, call))) as CallToolResult);
         const outcome: Outcome = { status: 'denied' };
         const ran = upstreamArguments(result);
         if (ran !== undefined) {
@@ -250,21 +129,6 @@ describe('parity: the gateway on one replica', () => {
     );
   });
 });
-
-/** The arguments an approval question shows: the JSON object in its text. */
-function shownArguments(message: string): Record<string, unknown> | undefined {
-  for (let start = message.indexOf('{'); start !== -1; start = message.indexOf('{', start + 1)) {
-    for (let end = message.lastIndexOf('}'); end > start; end = message.lastIndexOf('}', end - 1)) {
-      try {
-        const value = JSON.parse(message.slice(start, end + 1)) as unknown;
-        if (typeof value === 'object' && value !== null) return value as Record<string, unknown>;
-      } catch {
-        // not this span
-      }
-    }
-  }
-  return undefined;
-}
 
 describe('parity: the gateway on two replicas sharing Redis, asking the person', () => {
   let redis: TestRedis;

@@ -178,8 +178,18 @@ async function smoke(packed: Packed[], work: string): Promise<void> {
   const providersManifest = JSON.parse(
     await readFile(join(root, 'packages', 'providers', 'package.json'), 'utf8'),
   ) as { devDependencies: Record<string, string> };
+  // docs/examples/observability.ts registers the OpenTelemetry SDK: hooks' dev dependencies.
+  const hooksManifest = JSON.parse(
+    await readFile(join(root, 'packages', 'hooks', 'package.json'), 'utf8'),
+  ) as { devDependencies: Record<string, string> };
   const sdks = {
     '@redis/client': mcpManifest.devDependencies['@redis/client'],
+    ...Object.fromEntries(
+      ['@opentelemetry/sdk-trace', '@opentelemetry/context-async-hooks'].map((name) => [
+        name,
+        hooksManifest.devDependencies[name],
+      ]),
+    ),
     '@google/genai': providersManifest.devDependencies['@google/genai'],
     ...Object.fromEntries(
       ['@langchain/core', '@langchain/langgraph', 'langchain'].map((name) => [
@@ -363,15 +373,19 @@ async function main(): Promise<void> {
     const packed = await timed('pack', () => packAll(packages, tarballs));
     if (packed === undefined) return;
     const byName = new Map(packed.map(({ manifest, tarball }) => [manifest.name, tarball]));
-    // The scenarios' npm installs (mostly waiting) run while the tarballs are checked.
+    // The scenarios (mostly waiting: npm, processes starting) run while the tarballs are
+    // checked; their output is held and printed whole after the checks'.
     const scenarios = startNodeLines({ tarballs: byName, work, reporter }, lines);
-    if (!values['scenarios-only']) {
+    const onLines = `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`;
+    if (values['scenarios-only']) {
+      await timed(onLines, () => scenarios.run());
+    } else {
+      const ran = timed(onLines, () => scenarios.run({ quiet: true }));
+      // Awaited below; a failure is reported there, never as an unhandled rejection.
+      ran.catch(() => undefined);
       await timed('contents, publint, attw, smoke, zod 3', () => checkPacked(packed, work));
+      await ran;
     }
-    await timed(
-      `new-user scenarios on ${lines.map(({ major }) => `node ${major}`).join(', ')}`,
-      scenarios.run,
-    );
   } finally {
     times.push(['the whole check', performance.now() - started]);
     step('time by part');

@@ -152,13 +152,15 @@ interface LineTime {
 /** The new-user scenarios on the Node lines, their installs started. */
 export interface NodeLineRuns {
   /**
-   * Runs the scenarios on each line: the first line prints as it goes; the others run
+   * Runs the scenarios on each line: the first line prints as it goes (or, with
+   * `quiet`, when done, like the others: for a run beside other output); the others run
    * beside it ({@link LINES_AT_ONCE} at a time) and print when done, in order.
    *
+   * @param options - `quiet`: hold the first line's output too
    * @returns when every line has run; failures (a line that cannot be installed among
    *   them) are in the reporter
    */
-  run(): Promise<void>;
+  run(options?: { readonly quiet?: boolean }): Promise<void>;
 }
 
 /**
@@ -177,13 +179,14 @@ export function startNodeLines(
 ): NodeLineRuns {
   const installs = sharedInstalls(context);
   installs.prefetch();
-  return { run: () => runOnNodeLines(context, lines, installs) };
+  return { run: (options) => runOnNodeLines(context, lines, installs, options?.quiet ?? false) };
 }
 
 async function runOnNodeLines(
   context: Omit<ScenarioContext, 'node'>,
   lines: readonly NodeLine[],
   installs: SharedInstalls,
+  quiet: boolean,
 ): Promise<void> {
   const times: LineTime[] = [];
   const runLine = async (
@@ -222,14 +225,16 @@ async function runOnNodeLines(
     }
   };
   const lanes = Array.from({ length: Math.min(LINES_AT_ONCE - 1, others.length) }, lane);
+  const held = quiet ? createDeferredReporter() : undefined;
   if (first !== undefined) {
-    const time = await runLine(first, context.reporter);
+    const time = await runLine(first, held?.reporter ?? context.reporter);
     if (time !== undefined) times[0] = time;
   }
   // With only one line at a time, the others run after the first.
   if (lanes.length === 0) await lane();
   await Promise.all(lanes);
-  for (const held of deferred) held.replay(context.reporter);
+  held?.replay(context.reporter);
+  for (const line of deferred) line.replay(context.reporter);
 
   context.reporter.step('new user: time by Node line (each from its installs to its last step)');
   for (const time of times) {

@@ -14,6 +14,9 @@ export const HOSTILE_SERVER = fileURLToPath(
   new URL('../../../../packages/mcp/src/__fixtures__/hostile-server.mjs', import.meta.url),
 );
 
+/** The console's own upstream (a lookup that can fail, a write), over stdio. */
+export const CONSOLE_UPSTREAM = fileURLToPath(new URL('./console-upstream.mjs', import.meta.url));
+
 /** The slow and unreliable upstream of the mcp package's fixtures. */
 export const SLOW_SERVER = fileURLToPath(
   new URL('../../../../packages/mcp/src/__fixtures__/slow-server.mjs', import.meta.url),

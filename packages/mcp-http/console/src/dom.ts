@@ -38,6 +38,19 @@ export function json(value: unknown): string {
   return JSON.stringify(value, null, 2) ?? String(value);
 }
 
+const MOMENT = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'long' });
+
+/** A moment as a `<time>`: the date, the time and the time zone, in the operator's locale. */
+export function when(moment: string | number): HTMLTimeElement {
+  const date = new Date(moment);
+  return h('time', { datetime: date.toISOString() }, MOMENT.format(date));
+}
+
+/** A moment as text: the date, the time and the time zone. */
+export function whenText(moment: string | number): string {
+  return MOMENT.format(new Date(moment));
+}
+
 /** A duration in words. */
 export function duration(ms: number | null): string {
   if (ms === null) return 'no calls yet';

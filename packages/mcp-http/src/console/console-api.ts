@@ -1,22 +1,18 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { answerPendingApproval, isApprovalDecision } from '@tool-search/mcp';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import { attachLearnedTerms } from './console-learning.js';
+import { toolPolicies } from './console-policy.js';
+import type { ConsoleHandler, ConsoleRequest } from './console-request.js';
 import { consoleSearch } from './console-search.js';
-import type { ConsoleState } from './console-state.js';
+import { CONSOLE_SERVER_CHANGES, CONSOLE_SERVER_READS } from './console-servers.js';
 import { consoleTools } from './console-tools.js';
+import { tryTool } from './console-try.js';
 
-/** One console API request. */
-export interface ConsoleRequest {
-  req: IncomingMessage;
-  res: ServerResponse;
-  url: URL;
-  state: ConsoleState;
-}
+export type { ConsoleRequest } from './console-request.js';
 
-type Handler = (request: ConsoleRequest) => Promise<void>;
+type Handler = ConsoleHandler;
 
 async function approvals({ res, state }: ConsoleRequest): Promise<void> {
   sendJson(res, 200, { approvals: await state.options.store.listPendingApprovals() });
@@ -39,6 +35,13 @@ async function tools({ res, state }: ConsoleRequest): Promise<void> {
     toolSearch: config.toolSearch,
     ...(contextWindow === undefined ? {} : { contextWindow }),
   });
+  const policies = await toolPolicies(pool.tools(), config);
+  const switchedOff = await state.options.store.switchedOffTools();
+  for (const tool of view.tools) {
+    const policy = tool.loading === 'held' ? undefined : policies.get(tool.name);
+    if (policy !== undefined) tool.policy = policy;
+    if (switchedOff.has(tool.key)) tool.switchedOff = true;
+  }
   // A store that fails costs the page its learned terms, never the page.
   if (learner !== undefined) {
     attachLearnedTerms(
@@ -123,13 +126,14 @@ async function upstreams({ res, state }: ConsoleRequest): Promise<void> {
 
 async function overview({ res, state }: ConsoleRequest): Promise<void> {
   const recent = await state.feed.recent(2000);
-  const hours = new Map<string, { calls: number; denials: number }>();
+  const hours = new Map<string, { calls: number; failures: number; denials: number }>();
   for (const line of recent) {
     if (line.kind !== 'call') continue;
     const hour = `${line.time.slice(0, 13)}:00`;
-    const bucket = hours.get(hour) ?? { calls: 0, denials: 0 };
+    const bucket = hours.get(hour) ?? { calls: 0, failures: 0, denials: 0 };
     bucket.calls += 1;
     if (line.status === 'denied') bucket.denials += 1;
+    if (line.status === 'tool_error' || line.status === 'error') bucket.failures += 1;
     hours.set(hour, bucket);
   }
   sendJson(res, 200, {
@@ -142,7 +146,7 @@ async function overview({ res, state }: ConsoleRequest): Promise<void> {
   });
 }
 
-async function answerApproval({ req, res, state }: ConsoleRequest): Promise<void> {
+async function answerApproval({ req, res, state, operator }: ConsoleRequest): Promise<void> {
   const body = await readJsonBody(req);
   const id = body?.['id'];
   const decision = body?.['decision'];
@@ -150,7 +154,7 @@ async function answerApproval({ req, res, state }: ConsoleRequest): Promise<void
     sendError(res, 400, "Send { id, decision: 'allow-once' | 'allow-session' | 'deny' }.");
     return;
   }
-  const routing = await answerPendingApproval(state.options.store, id, decision);
+  const routing = await answerPendingApproval(state.options.store, id, decision, operator);
   if (routing === 'delivered') sendJson(res, 200, { routing });
   else
     sendError(
@@ -180,6 +184,28 @@ function reviewAction(action: 'accept' | 'hold'): Handler {
       );
     }
   };
+}
+
+async function switchTool({ req, res, state }: ConsoleRequest): Promise<void> {
+  const body = await readJsonBody(req);
+  const key = body?.['key'];
+  const off = body?.['off'];
+  const known = state.options.pool
+    .tools()
+    .some(
+      (tool) => tool.origin !== undefined && `${tool.origin.server}/${tool.origin.name}` === key,
+    );
+  if (typeof key !== 'string' || typeof off !== 'boolean') {
+    sendError(res, 400, 'Send { key: "server/tool", off: true | false }.');
+    return;
+  }
+  // A tool can be switched on whatever it is now; only a served one can be switched off.
+  if (off && !known) {
+    sendError(res, 404, `No upstream serves the tool '${key}'.`);
+    return;
+  }
+  await state.options.store.switchTool(key, off);
+  sendJson(res, 200, { key, off });
 }
 
 async function endSession({ req, res, state }: ConsoleRequest): Promise<void> {
@@ -223,6 +249,7 @@ export const CONSOLE_READS: Readonly<Record<string, Handler>> = {
   sessions,
   upstreams,
   overview,
+  ...CONSOLE_SERVER_READS,
 };
 
 /** The console's changes (POST, CSRF-checked), by path below `/console/api/`. */
@@ -232,4 +259,7 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   'tools/hold': reviewAction('hold'),
   'sessions/end': endSession,
   'upstreams/reconnect': reconnect,
+  ...CONSOLE_SERVER_CHANGES,
+  'tools/try': tryTool,
+  'tools/switch': switchTool,
 };

@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { createHttpTokens } from '../http/http-auth.js';
@@ -37,6 +38,40 @@ describe('ConsoleAuth', () => {
       {},
     );
     expect(auth.operatorOf('anything-at-all-here')).toBeUndefined();
+  });
+
+  it('has no sign-in at all without tokens: a cookie or CSRF token forged with any known key fails', () => {
+    const tokens = createHttpTokens({ token: undefined, profiles: {}, defaultProfile: undefined });
+    const auth = new ConsoleAuth(tokens, {});
+    expect(auth.enabled).toBe(false);
+    const operator = { principal: 'default', expiresAt: Date.now() + 1e9, nonce: 'n' };
+    const payload = Buffer.from(JSON.stringify(operator)).toString('base64url');
+    // The keys an attacker can compute: the token secret of a gateway without tokens, and
+    // the constant it starts from.
+    const knownKeys = [
+      tokens.secret,
+      createHash('sha256').update('tool-search http tokens v1').digest(),
+    ];
+    for (const key of knownKeys) {
+      const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url');
+      const request = requestWith({
+        cookie: `${CONSOLE_COOKIE}=${payload}.${mac(`cookie:${payload}`)}`,
+        'x-csrf-token': mac('csrf:n'),
+      });
+      expect(auth.operatorOfRequest(request)).toBeUndefined();
+      expect(auth.csrfMatches(request, operator)).toBe(false);
+    }
+    expect(() => auth.signIn('default')).toThrow(/no operator credential/);
+  });
+
+  it('signs with a key of its own, not the listener’s token secret itself', () => {
+    const tokens = createHttpTokens({ token: GATEWAY, profiles: {}, defaultProfile: undefined });
+    const auth = new ConsoleAuth(tokens, {});
+    const { cookie } = auth.signIn('default');
+    const [payload, signature] = cookie.split('.');
+    expect(signature).not.toBe(
+      createHmac('sha256', tokens.secret).update(`cookie:${payload}`).digest('base64url'),
+    );
   });
 
   it('accepts its own cookie, on any replica of the same config, with its CSRF token only', () => {

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { ToolSearchError } from '@tool-search/core';
 import type { GatewayProfile } from '@tool-search/mcp/config';
 import type { HttpTokens } from '../http/http-auth.js';
 
@@ -23,24 +24,44 @@ export interface ConsoleOperator {
 const encode = (value: Buffer | string) => Buffer.from(value).toString('base64url');
 
 /**
- * Console sign-in without server-side state: the cookie holds the operator and an
- * expiry, signed with the listener's token secret, so that every replica of one config
+ * Console sign-in: the cookie holds the operator and an expiry, signed with a key
+ * derived from the listener's token secret, so that every replica of one config
  * accepts it and a new token ends every sign-in. The CSRF token is a MAC of the
- * sign-in's nonce.
+ * sign-in's nonce. A gateway without tokens has no key at all (never a constant one):
+ * nobody signs in, and no cookie is accepted.
  */
 export class ConsoleAuth {
+  /** The signing key: absent when the listener has no token (no operator credential). */
+  private readonly key: Buffer | undefined;
+
   constructor(
     private readonly tokens: HttpTokens,
     private readonly profiles: Readonly<Record<string, GatewayProfile>>,
-  ) {}
+  ) {
+    this.key =
+      tokens.size === 0
+        ? undefined
+        : createHmac('sha256', tokens.secret).update('tool-search console sessions').digest();
+  }
+
+  /** Whether anybody can sign in: the listener has a token (its own or a profile's). */
+  get enabled(): boolean {
+    return this.key !== undefined;
+  }
 
   private mac(text: string): Buffer {
-    return createHmac('sha256', this.tokens.secret).update(text).digest();
+    if (this.key === undefined) {
+      throw new ToolSearchError(
+        'invalid_config',
+        'The console has no operator credential: the listener has no token.',
+      );
+    }
+    return createHmac('sha256', this.key).update(text).digest();
   }
 
   /** The operator a bearer token is, or undefined (unknown, or not an operator's). */
   operatorOf(token: string): string | undefined {
-    if (this.tokens.size === 0 || token.length === 0) return undefined;
+    if (!this.enabled || token.length === 0) return undefined;
     const principal = this.tokens.authenticate(`Bearer ${token}`)?.principal;
     if (principal === 'default') return principal;
     if (principal?.startsWith('profile:')) {
@@ -50,7 +71,11 @@ export class ConsoleAuth {
     return undefined;
   }
 
-  /** A new sign-in's cookie value and CSRF token. */
+  /**
+   * A new sign-in's cookie value and CSRF token.
+   *
+   * @throws `ToolSearchError` `invalid_config` when the listener has no token
+   */
   signIn(principal: string, now = Date.now()): { cookie: string; csrf: string } {
     const operator: ConsoleOperator = {
       principal,
@@ -64,13 +89,18 @@ export class ConsoleAuth {
     };
   }
 
-  /** The CSRF token of a sign-in. */
+  /**
+   * The CSRF token of a sign-in.
+   *
+   * @throws `ToolSearchError` `invalid_config` when the listener has no token
+   */
   csrfOf(operator: ConsoleOperator): string {
     return encode(this.mac(`csrf:${operator.nonce}`));
   }
 
   /** The signed-in operator of a request (its cookie), or undefined. */
   operatorOfRequest(req: IncomingMessage, now = Date.now()): ConsoleOperator | undefined {
+    if (!this.enabled) return undefined;
     const value = cookieOf(req.headers.cookie, CONSOLE_COOKIE);
     const [payload, signature] = value?.split('.') ?? [];
     if (payload === undefined || signature === undefined) return undefined;
@@ -90,6 +120,7 @@ export class ConsoleAuth {
 
   /** Whether a change request carries its sign-in's CSRF token. */
   csrfMatches(req: IncomingMessage, operator: ConsoleOperator): boolean {
+    if (!this.enabled) return false;
     const sent = req.headers[CSRF_HEADER];
     return typeof sent === 'string' && sameText(sent, this.csrfOf(operator));
   }

@@ -9,7 +9,7 @@ describe('parseGatewayConfig: the console, approval.via and operator profiles', 
       approval: { via: 'elicitation-or-console' },
       profiles: { ops: { token: 'operator-token-0123456789', operator: true } },
     });
-    expect(config.console).toEqual({ enabled: true });
+    expect(config.console).toEqual({ enabled: true, callDetails: false });
     expect(config.approval.via).toBe('elicitation-or-console');
     expect(config.profiles['ops']?.operator).toBe(true);
     const plain = parseGatewayConfig({ mcpServers: {} });

@@ -24,6 +24,16 @@ export interface ConsoleActivity {
   /** Why it was denied or failed. */
   detail?: string;
   durationMs: number;
+  /**
+   * The approval step of a call that reached one: the decision (or `remembered`), and
+   * when an adapter answered, when, who (an operator's principal) and how long the call
+   * waited (`durationMs` less `waitMs` is the gateway's and the tool's time).
+   */
+  approval?: { decision: string; at?: string; by?: string; waitMs?: number };
+  /** The arguments as they ran, rendered and bounded (with `console.callDetails`). */
+  arguments?: string;
+  /** The start of the result, escaped and bounded (with `console.callDetails`). */
+  result?: string;
   /** Which replica served it. */
   replica?: string;
 }
@@ -32,7 +42,9 @@ export interface ConsoleActivity {
 export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined {
   const { record } = entry;
   if (record === undefined) return undefined;
-  const detail = record.reason ?? record.error;
+  // The dispatcher's `ok` of a tool that answered an error is a failed call here.
+  const toolError = record.status === 'ok' && typeof record.toolError === 'string';
+  const detail = record.reason ?? record.error ?? (toolError ? record.toolError : undefined);
   return {
     id: entry.id,
     time: record.startedAt,
@@ -45,9 +57,14 @@ export function activityOfAudit(entry: AuditEntry): ConsoleActivity | undefined 
     ...(record.profile === undefined ? {} : { profile: record.profile }),
     via: record.via,
     ...(record.programId === undefined ? {} : { programId: record.programId }),
-    status: record.status,
-    ...(detail === undefined ? {} : { detail }),
+    status: toolError ? 'tool_error' : record.status,
+    ...(detail === undefined || detail === '' ? {} : { detail }),
     durationMs: Math.round(record.durationMs),
+    ...(record.approval === undefined
+      ? {}
+      : { approval: { decision: record.approval, ...record.approvalAnswer } }),
+    ...(record.shownArguments === undefined ? {} : { arguments: record.shownArguments }),
+    ...(record.resultExcerpt === undefined ? {} : { result: record.resultExcerpt }),
     replica: record.replica,
   };
 }

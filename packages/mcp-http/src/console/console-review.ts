@@ -1,13 +1,14 @@
 import { ToolSearchError } from '@tool-search/core';
 import type { GatewayStore, UpstreamPool } from '@tool-search/mcp';
 import type { ToolReviewConfig } from '@tool-search/mcp/config';
-import { readToolReview, reviewKey, writeToolReview } from '@tool-search/mcp/review';
+import {
+  HELD_BY_OPERATOR,
+  readToolReview,
+  reviewKey,
+  writeToolReview,
+} from '@tool-search/mcp/review';
 
-/**
- * What the review keeps for a tool an operator held: no definition has this
- * fingerprint, so the tool is held as changed until it is accepted again.
- */
-export const HELD_BY_OPERATOR = 'held:by-operator';
+export { HELD_BY_OPERATOR };
 
 /** Where the accepted fingerprints live: the shared store with replicas, else the review file. */
 export interface ConsoleReview {
@@ -50,19 +51,25 @@ export function createConsoleReview(
     }
     return found.fingerprint;
   };
+  // One change at a time: two clicks never read the same review and lose one write.
+  let queue: Promise<unknown> = Promise.resolve();
+  const change = (key: string, value: (key: string) => string) => {
+    const next = queue.then(async () => {
+      const entry = value(key);
+      const accepted = await read();
+      accepted.set(key, entry);
+      await write(accepted);
+    });
+    queue = next.catch(() => undefined);
+    return next;
+  };
   return {
     read,
-    async accept(key) {
-      const fingerprint = current(key);
-      const accepted = await read();
-      accepted.set(key, fingerprint);
-      await write(accepted);
-    },
-    async hold(key) {
-      current(key);
-      const accepted = await read();
-      accepted.set(key, HELD_BY_OPERATOR);
-      await write(accepted);
-    },
+    accept: (key) => change(key, current),
+    hold: (key) =>
+      change(key, (checked) => {
+        current(checked);
+        return HELD_BY_OPERATOR;
+      }),
   };
 }

@@ -10,6 +10,7 @@ import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolse
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
 import { type AcceptedDefinitions, rememberAccepted } from './console-tools.js';
+import type { ServerControl } from './server-control.js';
 
 /** Options of {@link createGatewayConsole}. */
 export interface GatewayConsoleOptions {
@@ -33,6 +34,15 @@ export interface GatewayConsoleOptions {
   contextWindow?: number;
   /** The gateway's learner, when learning from use is on: the pages show what it learned. */
   learner?: SearchLearner;
+  /** The servers' recent output, restart and reload (the Servers page). */
+  servers?: ServerControl;
+  /**
+   * Opens a session for a signed-in operator (its principal's profile: an operator
+   * profile's own, the gateway's default profile for the gateway token), through which
+   * **Try** calls a tool with the same policy as a model's call. Absent: tools cannot be
+   * tried from this console.
+   */
+  openSession?: (principal: string) => GatewaySession;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

@@ -5,6 +5,7 @@ import type { GatewayConfig } from '@tool-search/mcp/config';
 import { findUnmatchedRules } from '@tool-search/mcp/config';
 import { detectToolPoisoning, reviewKey } from '@tool-search/mcp/review';
 import { type DiffLine, definitionLines, diffLines } from './console-diff.js';
+import type { ConsoleToolPolicy } from './console-policy.js';
 import { HELD_BY_OPERATOR } from './console-review.js';
 
 /** One tool as the console's Tools page shows it. */
@@ -33,6 +34,10 @@ export interface ConsoleTool {
    * console saw the accepted one served (absent when it was accepted before it started).
    */
   diff?: DiffLine[];
+  /** What applies to it (guardrails, approval, the upstream's read-only hint); absent for a held tool. */
+  policy?: ConsoleToolPolicy;
+  /** An operator switched it off (`tools/switch`): every call of it is refused, on every replica. */
+  switchedOff?: true;
   /** The terms learned from use that led to it, per profile (heaviest first), when learning is on. */
   learned?: { profile: string; terms: Record<string, number> }[];
 }

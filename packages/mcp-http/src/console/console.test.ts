@@ -1,3 +1,4 @@
+import { createHash, createHmac } from 'node:crypto';
 import { answerPendingApproval } from '@tool-search/mcp';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,11 +107,49 @@ describe('startGateway with the console', () => {
       });
     expect((await signOut('wrong')).status).toBe(403);
     expect((await signOut(csrf)).headers.get('set-cookie')).toContain('Max-Age=0');
+    // The signed-out cookie is dead on the server too, not only cleared in the browser.
+    expect((await api('api/tools', { headers: { cookie } })).status).toBe(401);
+    expect((await signOut(csrf)).status).toBe(401);
     // The page is the front end this package ships built, under the same policy.
     const page = await api('');
     expect(page.status).toBe(200);
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     expect(await page.text()).toContain('console.js');
+  });
+
+  it('has no console session at all on a gateway without a token, forged cookie or not', async () => {
+    const open = await startGateway({ config, http: { port: 0 } });
+    try {
+      const at = (path: string, init?: RequestInit) =>
+        fetch(new URL(`/console/${path}`, open.url), init);
+      const login = await at('api/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: 'anything-at-all-0123456789' }),
+      });
+      expect(login.status).toBe(401);
+      expect(((await login.json()) as { error: string }).error).toMatch(/no token/);
+      // A cookie and CSRF token signed with the constant a token-less gateway once used.
+      const key = createHash('sha256').update('tool-search http tokens v1').digest();
+      const mac = (text: string) => createHmac('sha256', key).update(text).digest('base64url');
+      const payload = Buffer.from(
+        JSON.stringify({ principal: 'default', expiresAt: Date.now() + 1e9, nonce: 'n' }),
+      ).toString('base64url');
+      const headers = {
+        cookie: `tool_search_console=${payload}.${mac(`cookie:${payload}`)}`,
+        'x-csrf-token': mac('csrf:n'),
+        'content-type': 'application/json',
+      };
+      expect((await at('api/approvals', { headers })).status).toBe(401);
+      const answered = await at('api/approvals/answer', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ id: 'x', decision: 'allow-once' }),
+      });
+      expect(answered.status).toBe(401);
+    } finally {
+      await open.close();
+    }
   });
 
   it('is served only from an HTTP listener: asked for without one, it is a config error', async () => {

@@ -28,6 +28,14 @@ export interface GatewayConsole extends HttpMount {
 
 async function signIn(auth: ConsoleAuth, { req, res }: HttpRequestContext): Promise<void> {
   const token = (await readJsonBody(req))?.['token'];
+  if (!auth.enabled) {
+    sendError(
+      res,
+      401,
+      'This gateway has no token, so nobody can sign in to the console: give it a token (--token, or a profile with "operator": true and a token).',
+    );
+    return;
+  }
   const principal = typeof token === 'string' ? auth.operatorOf(token) : undefined;
   if (principal === undefined) {
     sendError(
@@ -51,8 +59,11 @@ async function answerApi(
   const route = url.pathname.slice(API.length);
   if (req.method === 'POST' && route === 'login') return signIn(auth, context);
   const operator = auth.operatorOfRequest(req);
-  if (operator === undefined) return sendError(res, 401, 'Sign in first.');
-  const request: ConsoleRequest = { req, res, url, state };
+  // A sign-out ends the cookie on every replica (through the store), not only in this browser.
+  if (operator === undefined || (await state.options.store.isSignInRevoked(operator.nonce))) {
+    return sendError(res, 401, 'Sign in first.');
+  }
+  const request: ConsoleRequest = { req, res, url, state, operator: operator.principal };
   if (req.method === 'GET') {
     if (route === 'me') {
       return sendJson(res, 200, { principal: operator.principal, csrf: auth.csrfOf(operator) });
@@ -66,6 +77,7 @@ async function answerApi(
     return sendError(res, 403, 'The CSRF token is missing or wrong: reload the console.');
   }
   if (route === 'logout') {
+    await state.options.store.revokeSignIn(operator.nonce, operator.expiresAt);
     return sendJson(res, 200, {}, { 'set-cookie': sessionCookie('', isSecure(req)) });
   }
   return CONSOLE_CHANGES[route]!(request);

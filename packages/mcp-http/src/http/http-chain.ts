@@ -16,6 +16,8 @@ export interface HttpRequestContext {
   url: URL;
   /** Set by the authentication step. */
   auth?: HttpPrincipal;
+  /** The parsed body, when a step before the last read it (the era step). */
+  body?: { value: unknown };
 }
 
 /**

@@ -315,6 +315,48 @@ describe('DirectHttpTransport on its own', () => {
     expect((await send(direct.url, session, call(7, 'echo'))).status).toBe(200);
   });
 
+  it('refuses a reused id across the two paths: direct first, then the SDK’s', async () => {
+    const session = await initialize(direct.url);
+    const pending = send(direct.url, session, call(11, 'gate', { key: 'cross-1' }));
+    await expect.poll(() => gates.has('cross-1')).toBe(true);
+    // A content type the direct path does not take as it is: the SDK's path serves it.
+    const again = await send(direct.url, session, call(11, 'echo', { second: true }), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    expect(JSON.stringify(again.body)).not.toContain('gate:');
+    expect(again.body).toMatchObject([{ id: 11, error: { code: -32600 } }]);
+    gates.get('cross-1')!();
+    expect((await pending).body).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 11,
+        result: { content: [{ type: 'text', text: 'gate:{"key":"cross-1"}' }] },
+      },
+    ]);
+    gates.delete('cross-1');
+  });
+
+  it('refuses a reused id across the two paths: the SDK’s first, then direct', async () => {
+    const session = await initialize(direct.url);
+    const pending = send(direct.url, session, call(12, 'gate', { key: 'cross-2' }), {
+      'content-type': 'application/json; charset=utf-8',
+    });
+    await expect.poll(() => gates.has('cross-2')).toBe(true);
+    const again = await send(direct.url, session, call(12, 'echo', { second: true }));
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: { code: -32600 } });
+    gates.get('cross-2')!();
+    expect((await pending).body).toEqual([
+      {
+        jsonrpc: '2.0',
+        id: 12,
+        result: { content: [{ type: 'text', text: 'gate:{"key":"cross-2"}' }] },
+      },
+    ]);
+    gates.delete('cross-2');
+    expect((await send(direct.url, session, call(12, 'echo'))).status).toBe(200);
+  });
+
   it('forgets the stream of a client that went away, and the session goes on', async () => {
     const session = await initialize(direct.url);
     const controller = new AbortController();

@@ -118,6 +118,8 @@ export class DirectHttpTransport implements Transport {
   onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void;
   private readonly inner: StreamableHTTPServerTransport;
   private readonly streams = new Map<RequestId, DirectStream>();
+  /** The ids of the requests the SDK's path holds in flight (a reused id is refused on both paths). */
+  private readonly sdkInFlight = new Set<RequestId>();
   private headers: Record<string, string> | undefined;
   private closed = false;
   private readonly keepAliveSweeps: number;
@@ -152,7 +154,7 @@ export class DirectHttpTransport implements Transport {
    * @throws `Error` when started twice (the SDK's)
    */
   async start(): Promise<void> {
-    this.inner.onmessage = (message, extra) => this.onmessage?.(message, extra);
+    this.inner.onmessage = (message, extra) => this.fromSdk(message, extra);
     this.inner.onerror = (error) => this.onerror?.(error);
     this.inner.onclose = () => {
       this.closed = true;
@@ -171,7 +173,10 @@ export class DirectHttpTransport implements Transport {
     const answer = isResponse(message);
     const id = answer ? message.id : options?.relatedRequestId;
     const stream = id === undefined ? undefined : this.streams.get(id);
-    if (stream === undefined) return this.inner.send(message, options);
+    if (stream === undefined) {
+      if (answer) this.sdkInFlight.delete(message.id);
+      return this.inner.send(message, options);
+    }
     let event: string | undefined;
     try {
       event = `event: message\ndata: ${JSON.stringify(message)}\n\n`;
@@ -236,7 +241,7 @@ export class DirectHttpTransport implements Transport {
       // Batches, notifications, answers, bad messages: the SDK serves (or refuses) them.
       return this.inner.handleRequest(req, res, raw);
     }
-    if (this.streams.has(message.id)) {
+    if (this.streams.has(message.id) || this.sdkInFlight.has(message.id)) {
       const text = `Invalid Request: request id ${JSON.stringify(message.id)} is still in flight in this session`;
       this.onerror?.(new Error(text));
       return replyJsonError(res, 409, -32600, text);
@@ -282,6 +287,31 @@ export class DirectHttpTransport implements Transport {
       url: new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`),
     };
     this.onmessage?.(message, { requestInfo });
+  }
+
+  /**
+   * A message the SDK's path read: a request whose id is in flight on either path is
+   * refused (its answer would cross with the other's); any other goes on.
+   */
+  private fromSdk(message: JSONRPCMessage, extra?: MessageExtraInfo): void {
+    if ('method' in message && 'id' in message) {
+      const { id } = message;
+      if (this.streams.has(id) || this.sdkInFlight.has(id)) {
+        const text = `Invalid Request: request id ${JSON.stringify(id)} is still in flight in this session`;
+        this.onerror?.(new Error(text));
+        // The SDK holds this request's stream under the id: the refusal ends it.
+        void this.inner
+          .send({ jsonrpc: '2.0', id, error: { code: -32600, message: text } })
+          .catch(() => undefined);
+        return;
+      }
+      this.sdkInFlight.add(id);
+    } else if ('method' in message && message.method === 'notifications/cancelled') {
+      // A cancelled request is never answered: its id is free again.
+      const requestId = (message.params as { requestId?: RequestId } | undefined)?.requestId;
+      if (requestId !== undefined) this.sdkInFlight.delete(requestId);
+    }
+    this.onmessage?.(message, extra);
   }
 
   private forget(id: RequestId, stream: DirectStream): void {

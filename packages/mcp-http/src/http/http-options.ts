@@ -89,6 +89,19 @@ export interface GatewayHttpOptions {
    * (the operator console under `/console`). @defaultValue none
    */
   mounts?: readonly HttpMount[];
+  /**
+   * Which eras of MCP the endpoint serves: `'both'` (2025-11-25 sessions and the stateless
+   * 2026-07-28 revision on the same path, routed by each request), `'modern'` (2026-07-28
+   * only: a 2025 `initialize` is answered with the supported revision, -32022) or
+   * `'legacy'` (2025 only, as before the modern leg). @defaultValue 'both'
+   */
+  eras?: 'both' | 'modern' | 'legacy';
+  /**
+   * How long a 2026-07-28 client may keep `tools/list` and `server/discover` before it
+   * asks again (`ttlMs`); changes also reach it on `subscriptions/listen`.
+   * @defaultValue 60_000
+   */
+  modernTtlMs?: number;
 }
 
 /** The default of {@link GatewayHttpOptions.idleTimeoutMs}: 30 minutes. */

@@ -2,7 +2,16 @@ import type { HttpStep } from './http-chain.js';
 
 /** `Access-Control-Allow-Headers`: what an MCP client sends on the endpoint. */
 const CORS_ALLOW_HEADERS =
-  'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id';
+  'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name';
+
+/** The `Mcp-Param-*` headers a preflight asks for (a 2026-07-28 tool's mirrored arguments). */
+function requestedParamHeaders(requested: string | undefined): string {
+  const names = (requested ?? '')
+    .split(',')
+    .map((name) => name.trim().toLowerCase())
+    .filter((name) => /^mcp-param-[a-z0-9-]{1,100}$/.test(name));
+  return names.length === 0 ? '' : `, ${[...new Set(names)].slice(0, 32).join(', ')}`;
+}
 
 /**
  * The preflight step: answers `OPTIONS` (204, with the CORS headers when an origin
@@ -21,7 +30,9 @@ export function preflightStep(): HttpStep {
         ? {}
         : {
             'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
-            'access-control-allow-headers': CORS_ALLOW_HEADERS,
+            'access-control-allow-headers':
+              CORS_ALLOW_HEADERS +
+              requestedParamHeaders(req.headers['access-control-request-headers']),
             'access-control-max-age': '600',
           }),
     });

@@ -77,7 +77,8 @@ export function newSessionStep(front: HttpFront): HttpStep {
     }
     let body: unknown;
     try {
-      body = await readJson(req, front.maxBodyBytes);
+      body =
+        context.body === undefined ? await readJson(req, front.maxBodyBytes) : context.body.value;
     } catch (error) {
       reply(res, 400, `Bad request: ${describeError(error)}`);
       return true;

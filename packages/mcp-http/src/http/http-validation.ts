@@ -66,8 +66,9 @@ export function checkAllowedOrigin(origin: string): void {
  * @returns the number of tokens (principals) configured
  * @throws {@link ToolSearchError} `invalid_config` for an `idleTimeoutMs` that is not a
  * number of 0 or more, an allowed origin that is not a serialized origin, a token
- * shorter than 16 characters, a non-loopback `host` without any token, or a session,
- * connection or timeout limit that is not a whole number of 1 or more
+ * shorter than 16 characters, a non-loopback `host` without any token, a session,
+ * connection or timeout limit that is not a whole number of 1 or more, an unknown `eras`
+ * or a `modernTtlMs` outside 0 to a day
  */
 export function validateGatewayHttpOptions(
   options: GatewayHttpOptions,
@@ -95,6 +96,21 @@ export function validateGatewayHttpOptions(
     throw new ToolSearchError(
       'invalid_config',
       `Refusing to serve HTTP on ${bindHost} without a bearer token: anyone who can reach it could call your tools. Pass a token (at least 16 characters), give the profiles tokens, or bind to 127.0.0.1.`,
+    );
+  }
+  if (options.eras !== undefined && !['both', 'modern', 'legacy'].includes(options.eras)) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `eras must be 'both', 'modern' (2026-07-28 only) or 'legacy' (2025 sessions only), got ${JSON.stringify(options.eras)}.`,
+      { data: { field: 'eras' } },
+    );
+  }
+  const ttl = options.modernTtlMs;
+  if (ttl !== undefined && !(Number.isInteger(ttl) && ttl >= 0 && ttl <= 86_400_000)) {
+    throw new ToolSearchError(
+      'invalid_config',
+      `modernTtlMs must be a whole number of milliseconds from 0 to 86400000 (a day), got ${ttl}.`,
+      { data: { field: 'modernTtlMs' } },
     );
   }
   resolveHttpLimits(options, tokens);

@@ -288,7 +288,8 @@ describe('createGatewayServer over HTTP', () => {
           'GET, POST, DELETE, OPTIONS',
         );
         expect(response.headers.get('access-control-allow-headers')).toBe(
-          'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id',
+          // The 2026-07-28 leg's mirrored headers are allowed too.
+          'authorization, content-type, mcp-session-id, mcp-protocol-version, last-event-id, mcp-method, mcp-name',
         );
         expect(response.headers.get('access-control-max-age')).toBe('600');
       }

@@ -21,6 +21,8 @@ import {
   resolveHttpLimits,
   serverOptionsOf,
 } from './http-limits.js';
+import { createModernLeg, type ModernHost, type ModernLeg } from './http-modern.js';
+import { DEFAULT_MODERN_TTL_MS } from './http-modern-server.js';
 import { mountSteps } from './http-mount-step.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -59,6 +61,8 @@ interface GatewayHttpHost {
   readiness?: () => Promise<GatewayReadiness>;
   /** Told of store trouble that did not fail a request (a stream event not stored). */
   onStoreError?: (message: string) => void;
+  /** The stateless side, for 2026-07-28 clients; absent: the endpoint speaks 2025 only. */
+  modern?: ModernHost;
 }
 
 function formatHost(host: string): string {
@@ -129,7 +133,10 @@ function createFront(state: ListenerState): HttpFront {
 }
 
 /** The front, in order: each step answers the request or passes it on. */
-function frontSteps(state: ListenerState, tokens: HttpTokens): HttpStep[] {
+function frontSteps(
+  state: ListenerState,
+  tokens: HttpTokens,
+): { steps: HttpStep[]; modern: ModernLeg | undefined } {
   const ownOrigins = () =>
     new Set(
       ['127.0.0.1', 'localhost', '[::1]', formatHost(state.bindHost)].map(
@@ -142,7 +149,17 @@ function frontSteps(state: ListenerState, tokens: HttpTokens): HttpStep[] {
     loopback: isLoopbackHost(state.bindHost),
     port: () => state.port,
   });
-  return [
+  const eras = state.options.eras ?? 'both';
+  const modern =
+    state.host.modern === undefined || eras === 'legacy'
+      ? undefined
+      : createModernLeg(state.host.modern, front, {
+          eras,
+          ttlMs: state.options.modernTtlMs ?? DEFAULT_MODERN_TTL_MS,
+          // Without tokens their secret is no secret: the gateway keeps a random key.
+          stateKey: tokens.size > 0 ? tokens.secret : undefined,
+        });
+  const steps = [
     // A mount is a same-origin site of its own (no CORS): it checks Host and Origin itself.
     ...mountSteps(state.options.mounts ?? [], host, { tokens, port: () => state.port }),
     originStep({ allowedOrigins: new Set(state.options.allowedOrigins ?? []), ownOrigins }),
@@ -152,9 +169,12 @@ function frontSteps(state: ListenerState, tokens: HttpTokens): HttpStep[] {
     readinessStep(state.host.readiness),
     preflightStep(),
     authStep(tokens),
+    // Requests of the 2026-07-28 revision (no session, the envelope in `_meta`).
+    ...(modern === undefined ? [] : [modern.step]),
     sessionStep(front),
     newSessionStep(front),
   ];
+  return { steps, modern };
 }
 
 /** Starts the HTTP server on the state's host and port. */
@@ -245,8 +265,9 @@ export async function listenHttpHost(
     port: 0,
     accepting: true,
   };
-  const server = await openServer(state, frontSteps(state, tokens));
-  return listenerOf(state, server, routeAnswers(state));
+  const { steps, modern } = frontSteps(state, tokens);
+  const server = await openServer(state, steps);
+  return listenerOf(state, server, routeAnswers(state), modern);
 }
 
 /** The running listener: its address, the sweep of idle sessions, and its close. */
@@ -254,6 +275,7 @@ function listenerOf(
   state: ListenerState,
   server: Server,
   subscribed: ReturnType<typeof routeAnswers>,
+  modern: ModernLeg | undefined,
 ): GatewayHttpListener {
   const { bindHost, sessions, idleTimeoutMs } = state;
   const sweeper =
@@ -287,6 +309,7 @@ function listenerOf(
       const opened = [...sessions.entries()];
       for (const [id] of opened) sessions.delete(id);
       await Promise.allSettled(opened.map(([, entry]) => entry.transport.close()));
+      await modern?.close().catch(() => {});
       await (await subscribed)?.();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -341,6 +364,17 @@ export async function listenGatewayHttp(
       store: gateway.store,
       readiness: () => gateway.readiness(),
       ...(onStoreError === undefined ? {} : { onStoreError }),
+      modern: {
+        view: (profile, principal, stateKey) =>
+          gateway.statelessView({
+            ...(profile === undefined ? {} : { profile }),
+            principal,
+            ...(stateKey === undefined ? {} : { stateKey }),
+          }),
+        onToolsChanged: (listener) => gateway.onToolsChanged(listener),
+        serverInfo: gateway.serverInfo,
+        ...(gateway.instructions === undefined ? {} : { instructions: gateway.instructions }),
+      },
     },
     options,
   );

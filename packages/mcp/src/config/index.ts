@@ -39,3 +39,4 @@ export type {
   ToolReviewConfig,
   UpstreamServerConfig,
 } from './schemas.js';
+export type { MetricsConfig, TelemetryConfig } from './telemetry-schema.js';

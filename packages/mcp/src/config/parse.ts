@@ -5,6 +5,7 @@ import {
 } from '@tool-search/core';
 import { describeError, isRecord } from '@tool-search/core/internal';
 import { createToolsetRegistry, type ToolsetDefinition } from '@tool-search/toolsets';
+import type { z } from 'zod/v4';
 import { DEFAULT_REVIEW_FILE, DEFAULT_UPSTREAM_LIMITS } from './defaults.js';
 import { findTooDeep, MAX_CONFIG_DEPTH } from './depth.js';
 import { expandEnvVariables, formatPath } from './env.js';
@@ -37,6 +38,7 @@ import {
   type UpstreamServerConfig,
 } from './schemas.js';
 import { withServerLoading } from './server-loading.js';
+import { metricsSchema, telemetrySchema } from './telemetry-schema.js';
 
 export type { GatewayConfig };
 
@@ -65,6 +67,8 @@ const KNOWN_TOP_LEVEL = new Set([
   'learning',
   'programs',
   'program',
+  'telemetry',
+  'metrics',
   '$schema',
 ]);
 
@@ -376,6 +380,8 @@ export function parseGatewayConfig(
     expanded['learning'] === undefined
       ? undefined
       : parseSection(learningSchema, camelKeys(expanded['learning']), ['learning'], issues);
+  const telemetry = optionalSection(expanded, 'telemetry', telemetrySchema, issues);
+  const metrics = optionalSection(expanded, 'metrics', metricsSchema, issues);
   const programsKey = expanded['programs'] !== undefined ? 'programs' : 'program';
   const programs =
     expanded[programsKey] === undefined
@@ -399,9 +405,21 @@ export function parseGatewayConfig(
     ...(consoleSection === undefined ? {} : { console: consoleSection }),
     ...(learning === undefined ? {} : { learning: dropUndefined(learning) }),
     ...(programs === undefined ? {} : { programs }),
+    ...(telemetry === undefined ? {} : { telemetry: dropUndefined(telemetry) }),
+    ...(metrics === undefined ? {} : { metrics: dropUndefined(metrics) }),
     warnings,
   };
   checkToolsets(config, issues);
   if (issues.length > 0) failConfig(issues, options.source);
   return config;
+}
+
+function optionalSection<T>(
+  expanded: Record<string, unknown>,
+  key: string,
+  schema: z.ZodType<T>,
+  issues: Issue[],
+): T | undefined {
+  if (expanded[key] === undefined) return undefined;
+  return parseSection(schema, camelKeys(expanded[key]), [key], issues);
 }

@@ -24,6 +24,7 @@ describe('the programs section of the gateway config', () => {
     expect(parseGatewayConfig({ ...servers, programs: true }).programs).toEqual({
       enabled: true,
       readOnly: true,
+      readOnlyTools: [],
       allow: [],
       deny: [],
       limits: {},
@@ -37,6 +38,7 @@ describe('the programs section of the gateway config', () => {
       program: {
         enabled: true,
         read_only: false,
+        read_only_tools: ['notes/list_*'],
         allow: ['notes/create_*'],
         deny: ['*delete*'],
         limits: { cpu_time_ms: 2000, maxCalls: 10 },
@@ -47,6 +49,7 @@ describe('the programs section of the gateway config', () => {
     expect(config.programs).toEqual({
       enabled: true,
       readOnly: false,
+      readOnlyTools: ['notes/list_*'],
       allow: ['notes/create_*'],
       deny: ['*delete*'],
       limits: { cpuTimeMs: 2000, maxCalls: 10 },

@@ -43,10 +43,19 @@ export const programsSchema = z.strictObject({
    */
   enabled: z.boolean().optional().default(false),
   /**
-   * Let programs call every tool marked `readOnlyHint: true`. Without it, only the
-   * tools `allow` lists. @defaultValue true
+   * Let programs call every read-only tool: one `readOnlyTools` names, or one marked
+   * `readOnlyHint: true` (and not `destructiveHint: true`) by a server the operator
+   * vouches for (`trusted: true`, or `review.hold: 'new-and-changed'`). An untrusted
+   * server's own annotation never makes a tool read-only. Without it, only the tools
+   * `allow` lists. @defaultValue true
    */
   readOnly: z.boolean().optional().default(true),
+  /**
+   * Tools the operator says are read-only, whatever their annotations: programs may call
+   * them (with `readOnly`) and their calls do not count against `limits.maxWrites`. Globs
+   * matched against the exposed name, the upstream name and `server/name`. @defaultValue []
+   */
+  readOnlyTools: z.array(pattern).optional().default([]),
   /**
    * Tools programs may call whatever their annotations say: globs (`*`, `?`) matched
    * against the exposed name, the upstream name and `server/name`. @defaultValue []

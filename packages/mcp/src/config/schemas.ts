@@ -11,6 +11,7 @@ import {
   MIN_DESCRIPTION_CHARS,
 } from './defaults.js';
 import { programsSchema } from './program-schema.js';
+import { metricsSchema, telemetrySchema } from './telemetry-schema.js';
 
 // The schemas of the config's sections: the exported types are their outputs, so a
 // field is written once, with its documentation. The walk over the file is parse.ts.
@@ -38,6 +39,12 @@ const serverCommonSchema = z.object({
    * honoured. Descriptions are capped and schemas checked all the same. @defaultValue false
    */
   trusted: z.boolean().optional().default(false),
+  /**
+   * Whether the server may sample the user's model during a call: `deny`, `ask` (the
+   * client of the call is asked first) or `allow`. A server with held tools never samples.
+   * @defaultValue 'ask'
+   */
+  sampling: z.enum(['deny', 'ask', 'allow']).optional(),
   /** No answer and no progress for this long ends a call (wins over the gateway's default). */
   callTimeoutMs: z.number().int().positive().optional(),
   /** The longest call, however much progress it reports. */
@@ -191,6 +198,11 @@ export const toolPatternsSchema = z
   );
 
 /** The schema of `guardrails`. */
+/** Deny rules of resources or prompts (globs over `server/uri` or `server/name`). */
+const featureRulesSchema = z
+  .strictObject({ deny: z.array(pattern).optional().default([]) })
+  .optional();
+
 export const guardrailsSchema = z.strictObject({
   /** When set, only tools it matches may be called. */
   allow: toolPatternsSchema.optional(),
@@ -204,6 +216,13 @@ export const guardrailsSchema = z.strictObject({
   maxArgumentBytes: z.number().int().positive().optional(),
   /** Check arguments against the tool's input schema before calling. @defaultValue false */
   validateArguments: z.boolean().optional().default(false),
+  /**
+   * Resources never read nor subscribed: globs over `server/uri`, e.g.
+   * `files/file:///etc/*` or `*\/secret://*`. A denied resource looks like an unknown one.
+   */
+  resources: featureRulesSchema,
+  /** Prompts never listed nor got: globs over `server/name` (the server's own prompt name). */
+  prompts: featureRulesSchema,
 });
 
 /** Call policy that is checked before any upstream call. */
@@ -368,6 +387,14 @@ export interface UpstreamLimits extends z.output<typeof limitsSchema> {}
 export const consoleSchema = z.strictObject({
   /** Serve the operator console under `/console` of the gateway's HTTP listener. @defaultValue false */
   enabled: z.boolean().optional().default(false),
+  /**
+   * Keep each call's arguments and the start of its result in the audit trail, for the
+   * console's Activity page: rendered as an approval question renders arguments
+   * (escaped, at most 2,000 characters, cuts marked) and 500 characters of result. Off by
+   * default: arguments and results may hold secrets, and the trail is kept in the store.
+   * @defaultValue false
+   */
+  callDetails: z.boolean().optional().default(false),
 });
 
 /** The `console` section of a gateway config. */
@@ -459,6 +486,10 @@ export const gatewayConfigSchema = z.object({
   learning: learningSchema.optional(),
   /** `tool_program` for every client, with its policy and limits (off unless `enabled`). */
   programs: programsSchema.optional(),
+  /** OpenTelemetry traces (see "Observing the gateway"). */
+  telemetry: telemetrySchema.optional(),
+  /** The Prometheus endpoint `GET /metrics`. */
+  metrics: metricsSchema.optional(),
   /**
    * Where sessions, approvals, stream events and the audit trail are kept: `memory`
    * (absent: the default) or a `redis://host:port[/db]` URL, so that several replicas

@@ -1,5 +1,5 @@
 import type { DispatchResult } from '@tool-search/hooks';
-import { isCallToolResult } from '../tool-result/call-result.js';
+import { isCallToolResult, toolErrorText } from '../tool-result/call-result.js';
 import type { GatewayActivity } from './types.js';
 
 /** The activity status of a dispatched call. */
@@ -13,11 +13,8 @@ export function activityStatus(result: DispatchResult): GatewayActivity['status'
 /** Why a dispatched call did not succeed, for the activity feed. */
 export function activityDetail(result: DispatchResult): string | undefined {
   switch (result.status) {
-    case 'ok': {
-      if (!isCallToolResult(result.result) || !result.result.isError) return undefined;
-      const first = result.result.content[0];
-      return first?.type === 'text' ? first.text.slice(0, 300) : undefined;
-    }
+    case 'ok':
+      return toolErrorText(result.result) || undefined;
     case 'denied':
       return `${result.by.kind} '${result.by.name}': ${result.reason}`;
     case 'error':

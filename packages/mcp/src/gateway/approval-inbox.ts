@@ -36,11 +36,17 @@ export interface ApprovalInbox {
   close(): Promise<void>;
 }
 
-type Waiting = (decision: ApprovalDecision) => void;
+/** An operator's answer as it reaches the replica that asked: the decision and who gave it. */
+type Answer = { decision: ApprovalDecision; by?: string };
+type Waiting = (answer: Answer) => void;
 
-function decisionOf(message: JSONRPCMessage): ApprovalDecision {
-  const result = 'result' in message ? (message.result as { decision?: unknown }) : undefined;
-  return isApprovalDecision(result?.decision) ? result.decision : 'deny';
+function answerIn(message: JSONRPCMessage): Answer {
+  const result =
+    'result' in message ? (message.result as { decision?: unknown; by?: unknown }) : undefined;
+  const decision = isApprovalDecision(result?.decision) ? result.decision : 'deny';
+  return typeof result?.by === 'string' && result.by !== ''
+    ? { decision, by: result.by.slice(0, 200) }
+    : { decision };
 }
 
 /** The record of one call waiting in the inbox. */
@@ -60,6 +66,10 @@ function pendingOf(
     ...(origin === undefined ? {} : { origin: { server: origin.server, name: origin.name } }),
     ...(tool?.toolset === undefined ? {} : { toolset: tool.toolset }),
     arguments: call.arguments,
+    ...(request.via === undefined ? {} : { via: request.via }),
+    ...(typeof request.context?.programId === 'string'
+      ? { programId: request.context.programId }
+      : {}),
     ...(tool?.annotations?.destructiveHint === true ? { destructive: true } : {}),
     askedAt,
     expiresAt: askedAt + timeoutMs,
@@ -80,21 +90,21 @@ class InboxState {
   listen(): Promise<() => Promise<void>> {
     this.subscribed ??= this.store.subscribe(this.replica, ({ message }) => {
       const id = 'id' in message ? message.id : undefined;
-      if (typeof id === 'string') this.waiting.get(id)?.(decisionOf(message));
+      if (typeof id === 'string') this.waiting.get(id)?.(answerIn(message));
     });
     return this.subscribed;
   }
 
   async ask(pending: PendingApproval, signal: AbortSignal | undefined): Promise<ApprovalAnswer> {
     await this.listen();
-    const answered = new Promise<ApprovalDecision | 'timeout' | 'cancelled'>((resolve) => {
+    const answered = new Promise<Answer | 'timeout' | 'cancelled'>((resolve) => {
       const timer = setTimeout(() => resolve('timeout'), this.timeoutMs);
       const onAbort = () => resolve('cancelled');
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.waiting.set(pending.id, (decision) => {
+      this.waiting.set(pending.id, (answer) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        resolve(decision);
+        resolve(answer);
       });
     });
     await this.store.openQuestion({
@@ -120,7 +130,24 @@ class InboxState {
 
 function answerOf(
   pending: PendingApproval,
-  outcome: ApprovalDecision | 'timeout' | 'cancelled',
+  outcome: Answer | 'timeout' | 'cancelled',
+  timeoutMs: number,
+): ApprovalAnswer {
+  if (outcome === 'timeout' || outcome === 'cancelled')
+    return unanswered(pending, outcome, timeoutMs);
+  const answeredBy = outcome.by === undefined ? {} : { answeredBy: outcome.by };
+  return outcome.decision === 'deny'
+    ? {
+        decision: 'deny',
+        reason: `An operator denied the call of '${pending.tool}' in the console.`,
+        ...answeredBy,
+      }
+    : { decision: outcome.decision, ...answeredBy };
+}
+
+function unanswered(
+  pending: PendingApproval,
+  outcome: 'timeout' | 'cancelled',
   timeoutMs: number,
 ): ApprovalAnswer {
   switch (outcome) {
@@ -131,13 +158,6 @@ function answerOf(
       };
     case 'cancelled':
       return { decision: 'deny', reason: `The call of '${pending.tool}' was cancelled.` };
-    case 'deny':
-      return {
-        decision: 'deny',
-        reason: `An operator denied the call of '${pending.tool}' in the console.`,
-      };
-    default:
-      return { decision: outcome };
   }
 }
 
@@ -174,7 +194,7 @@ export function createApprovalInbox(
       };
     },
     async close() {
-      for (const resolve of state.waiting.values()) resolve('deny');
+      for (const resolve of state.waiting.values()) resolve({ decision: 'deny' });
       const unsubscribe = await state.listen().catch(() => undefined);
       await unsubscribe?.();
     },
@@ -188,6 +208,8 @@ export function createApprovalInbox(
  * @param store - the gateway's store
  * @param id - the pending approval's id
  * @param decision - the operator's answer
+ * @param answeredBy - who answered (e.g. the console operator's principal): the call's
+ * audit record names them
  * @returns `delivered`; `unknown` when nothing waits under that id (answered already,
  * timed out, cancelled); `orphaned` when the replica that asked is gone
  * @throws `ToolSearchError` `store_unavailable` when the store is down
@@ -196,12 +218,14 @@ export async function answerPendingApproval(
   store: GatewayStore,
   id: string,
   decision: ApprovalDecision,
+  answeredBy?: string,
 ): Promise<AnswerRouting> {
   const pending = (await store.listPendingApprovals()).find((item) => item.id === id);
   if (pending === undefined) return 'unknown';
+  const result = answeredBy === undefined ? { decision } : { decision, by: answeredBy };
   const routing = await store.routeAnswer({
     sessionId: pending.sessionId,
-    message: { jsonrpc: '2.0', id, result: { decision } },
+    message: { jsonrpc: '2.0', id, result },
   });
   if (routing !== 'delivered') await store.removePendingApproval(id);
   return routing;

@@ -1,3 +1,5 @@
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { admitSearch } from '@tool-search/bridge';
 import {
   createCatalog,
   type McpTool,
@@ -139,10 +141,15 @@ function scopeCatalog(state: SessionState): ToolCatalog {
  * `tools/list` with a query: the best tools of the session's scope for it, full
  * definitions, best first (at most the config's `maxSearchLimit`).
  *
- * @throws what the ranker throws
+ * @throws {@link McpError} -32600 when the session's runaway-search cap is reached; what
+ * the ranker throws
  */
 export async function queryTools(state: SessionState, query: string): Promise<McpTool[]> {
   const assembly = state.assembly!;
+  // A query spends the session's one runaway-search budget, as tool_search does.
+  const refused = admitSearch(assembly);
+  if (refused !== undefined)
+    throw new McpError(ErrorCode.InvalidRequest, refused.error, { reason: refused.code });
   const hits = await scopeCatalog(state).search(query, { limit: assembly.config.maxSearchLimit });
   return hits.map((hit) => toMcpTool(state.scoped.get(hit.name)!));
 }

@@ -18,7 +18,14 @@ import { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-resul
 import { activityStatus } from './activity.js';
 import type { SessionState } from './session-state.js';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * What a call needs of the client's request: its id, and a way to send it notifications
+ * (progress). A 2025 session passes its SDK's request context; the stateless leg its own.
+ */
+type Extra = Pick<
+  RequestHandlerExtra<ServerRequest, ServerNotification>,
+  'requestId' | 'sendNotification'
+>;
 
 /** Reports each settled nested call of one program to the client that asked for progress. */
 interface ProgramProgress {

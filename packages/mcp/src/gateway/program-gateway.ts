@@ -14,6 +14,7 @@ import {
   type ProgramsConfig,
 } from '../config/program-schema.js';
 import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
+import { operatorReadOnly, type ReadOnlyConfig } from './program-read-only.js';
 
 /** The gateway's programs: on for which sessions, under which policy, in which workers. */
 export interface GatewayPrograms {
@@ -38,6 +39,7 @@ export interface GatewayPrograms {
  * @param config - the `programs` section, when the config has one
  * @param profiles - the config's profiles
  * @param approval - the approval section (a nested call may wait for it)
+ * @param word - the servers and review: who vouches for a tool's read-only annotation
  * @returns the programs, or undefined
  * @throws `ToolSearchError` `invalid_argument` for a limit `createProgramTool` refuses
  */
@@ -45,6 +47,7 @@ export function createGatewayPrograms(
   config: ProgramsConfig | undefined,
   profiles: Record<string, GatewayProfile>,
   approval: ApprovalConfig,
+  word: Omit<ReadOnlyConfig, 'programs'> = {},
 ): GatewayPrograms | undefined {
   const programs = config ?? DEFAULT_PROGRAMS_CONFIG;
   const enabledFor = (profile: GatewayProfile | undefined) => profile?.programs ?? programs.enabled;
@@ -58,6 +61,7 @@ export function createGatewayPrograms(
       allow: programs.allow,
       deny: programs.deny,
       readOnly: programs.readOnly,
+      isReadOnly: operatorReadOnly({ ...word, programs }),
     }),
     workers,
     enabledFor,

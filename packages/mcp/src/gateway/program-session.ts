@@ -1,5 +1,6 @@
 // The program tool of one gateway session: over the session's own scoped tools, its
 // nested calls through the session's own dispatcher, in the gateway's shared workers.
+import { admitSearch } from '@tool-search/bridge';
 import { createProgramTool, type ProgramTool } from '@tool-search/code';
 import type { GatewayProfile } from '../config/schemas.js';
 import type { SessionState } from './session-state.js';
@@ -29,6 +30,8 @@ export function createSessionProgram(
       recordRefusal: (refusal) => auditHook.recordRefusal({ ...refusal, sessionId: state.id }),
     },
     pool: programs.workers,
+    // The session's one runaway-search budget, spent by a program's searches too.
+    admitSearch: () => (state.assembly === undefined ? undefined : admitSearch(state.assembly)),
     ...(options.ranker === undefined ? {} : { ranker: options.ranker }),
   });
 }

@@ -27,7 +27,7 @@ describe('tool_program from the gateway over stdio', () => {
       configPath,
       JSON.stringify({
         mcpServers: {
-          everything: everythingServer(),
+          everything: { ...everythingServer(), trusted: true },
           memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
         },
         toolSearch: { enabled: 'off' },

@@ -40,10 +40,11 @@ describe('the gateway serves tool_program', () => {
     served = await startServedGateway(
       {
         mcpServers: {
-          everything: everythingServer(),
-          memory: memoryServer(join(workspace.directory, 'memory.jsonl')),
+          // The operator vouches for these servers' read-only annotations.
+          everything: { ...everythingServer(), trusted: true },
+          memory: { ...memoryServer(join(workspace.directory, 'memory.jsonl')), trusted: true },
           hang: fixtureServer('hang-server.mjs'),
-          garbage: fixtureServer('garbage-server.mjs'),
+          garbage: { ...fixtureServer('garbage-server.mjs'), trusted: true },
         },
         toolSearch: { enabled: 'on' },
         profiles: {
@@ -283,10 +284,11 @@ describe('tool_program in a hostile pass', () => {
   beforeAll(async () => {
     served = await startServedGateway({
       mcpServers: {
-        everything: everythingServer(),
-        garbage: fixtureServer('garbage-server.mjs', {
-          GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024),
-        }),
+        everything: { ...everythingServer(), trusted: true },
+        garbage: {
+          ...fixtureServer('garbage-server.mjs', { GARBAGE_HUGE_BYTES: String(2 * 1024 * 1024) }),
+          trusted: true,
+        },
       },
       // One program at a time, and time enough to spin: only a stopped worker frees the slot.
       programs: {

@@ -21,6 +21,7 @@ describe('the gateway audits calls refused as out of the session scope', () => {
       mcpServers: { one: slowInProcess(), two: hangInProcess() },
       toolSearch: { enabled: 'on' },
       profiles: { narrow: { enabledToolsets: ['mcp-one'], token: NARROW } },
+      programs: { enabled: true },
     });
     pool = createUpstreamPool(config);
     await pool.start();
@@ -63,5 +64,23 @@ describe('the gateway audits calls refused as out of the session scope', () => {
       expect(JSON.stringify(record)).not.toContain('do not keep');
     }
     expect(records.map((record) => record?.via)).toEqual(['bridge', 'direct', 'bridge']);
+  }, 30_000);
+
+  it('writes the program id with a refusal made inside a program', async () => {
+    const before = (await store.readAudit({ count: 100 })).length;
+    const answer = await client.call('tool_program', {
+      source: `try { await tools.call('hang', { secret: 'do not keep' }); } catch (error) { return error.status; }`,
+    });
+    const program = JSON.parse(textOf(answer)) as { result: unknown; programId: string };
+    expect(program.result).toBe('denied');
+    const trail = await store.readAudit({ count: 100 });
+    expect(trail).toHaveLength(before + 1);
+    const refusal = trail.map((entry) => entry.record).find((record) => record?.via === 'program');
+    expect(refusal).toMatchObject({
+      tool: 'hang',
+      via: 'program',
+      programId: program.programId,
+      deniedBy: { kind: 'scope', name: 'session-scope' },
+    });
   }, 30_000);
 });

@@ -11,6 +11,7 @@ import {
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { GatewayStore } from '../store/types.js';
+import { observeGateway, observeSession } from '../telemetry/gateway-observe.js';
 import { DEFAULT_UPSTREAM_LIMITS } from '../upstream/limits.js';
 import type { UpstreamPool } from '../upstream/pool-types.js';
 import { waitForUpstreams } from '../upstream/wait.js';
@@ -22,6 +23,8 @@ import { createGatewayPrograms } from './program-gateway.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
 import { createSettleGate, DEFAULT_SETTLE_DEADLINE_MS, type SettleGate } from './settle-gate.js';
+import { createStatelessViews, type StatelessViews } from './stateless-session.js';
+import { createSwitchedOffGuardrail } from './switched-off.js';
 import type { GatewayActivity, GatewayServerOptions, GatewaySession } from './types.js';
 import { warmUpSearch } from './warm-up.js';
 
@@ -72,7 +75,13 @@ export interface GatewayState {
   readonly sessionContext: GatewaySessionContext;
   /** The learner of learning from use, when it is on. */
   readonly learner: SearchLearner | undefined;
+  /** What stateless (2026-07-28) clients see, per credential. */
+  readonly stateless: StatelessViews;
   upstreamsSettledYet: boolean;
+  /** What to call when a client's session closes (its OpenTelemetry session metrics). */
+  readonly sessionEnds: Map<string, () => void>;
+  /** Stops the OpenTelemetry observers of the upstreams and the learner. */
+  readonly stopObserving: () => void;
 }
 
 /**
@@ -84,13 +93,28 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
   const config = options.config ?? {};
   checkMilliseconds('batchDeadlineMs', options.batchDeadlineMs, 1);
   checkMilliseconds('settleDeadlineMs', options.settleDeadlineMs, 0);
+  checkMilliseconds('credentialAllowMs', options.credentialAllowMs, 1);
   const registry = toolsetRegistry(options);
   const profiles = config.profiles ?? {};
   checkProfile(profiles, options.profile);
   const sessions = new Map<string, GatewaySession>();
+  const sessionEnds = new Map<string, () => void>();
   const store = options.store ?? createMemoryStore();
   const drain = createCallDrain();
   const learner = createGatewayLearner(config.learning, store, options.learner);
+  // The audit trail names the profile of a stateless caller too (set right below).
+  const statelessProfile: { of: (id: string) => string | undefined } = { of: () => undefined };
+  const sessionContext = createSessionContext(options, {
+    registry,
+    sessions,
+    sessionEnds,
+    store,
+    drain,
+    learner,
+    statelessProfile,
+  });
+  const stateless = createStatelessViews(sessionContext, Object.keys(profiles).length > 0);
+  statelessProfile.of = (id) => stateless.profileOf(id);
   const state: GatewayState = {
     options,
     profiles,
@@ -98,9 +122,12 @@ export function createGatewayState(options: GatewayServerOptions): GatewayState 
     sessions,
     listeners: new Set(),
     drain,
-    sessionContext: createSessionContext(options, { registry, sessions, store, drain, learner }),
+    sessionContext,
+    sessionEnds,
     learner,
+    stateless,
     upstreamsSettledYet: options.upstreamsReady === undefined,
+    stopObserving: observeGateway(options.pool as Partial<UpstreamPool>, learner),
   };
   const settled = () => {
     state.upstreamsSettledYet = true;
@@ -128,6 +155,8 @@ function createSessionContext(
   options: GatewayServerOptions,
   shared: Pick<GatewaySessionContext, 'registry' | 'store' | 'drain' | 'learner'> & {
     sessions: Map<string, GatewaySession>;
+    statelessProfile: { of: (id: string) => string | undefined };
+    sessionEnds: Map<string, () => void>;
   },
 ): GatewaySessionContext {
   const config = options.config ?? {};
@@ -139,6 +168,8 @@ function createSessionContext(
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
   const guardrails = [
+    // The operator's off switch first: a tool switched off is refused, whatever else says.
+    createSwitchedOffGuardrail(store),
     ...createConfigGuardrails(
       config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
       options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
@@ -149,15 +180,22 @@ function createSessionContext(
     ? createAuditHook(() => {})
     : createStoreAuditHook(
         store,
-        (sessionId) => (sessionId === undefined ? undefined : sessions.get(sessionId)?.profile),
+        (sessionId) =>
+          sessionId === undefined
+            ? undefined
+            : (sessions.get(sessionId)?.profile ?? shared.statelessProfile.of(sessionId)),
         (record, error) =>
           options.onStoreError?.(
             `the audit record of a call of '${record.tool}' (session ${record.sessionId ?? '-'}) was not written: ${describeError(error)}`,
           ),
+        { callDetails: config.console?.callDetails === true },
       );
   const approvalConfig = config.approval ?? DEFAULT_APPROVAL_CONFIG;
   const { learner } = shared;
-  const programs = createGatewayPrograms(config.programs, config.profiles ?? {}, approvalConfig);
+  const programs = createGatewayPrograms(config.programs, config.profiles ?? {}, approvalConfig, {
+    ...(config.mcpServers === undefined ? {} : { mcpServers: config.mcpServers }),
+    ...(config.review === undefined ? {} : { review: config.review }),
+  });
   // The program policy decides only calls that come from a program (via 'program').
   if (programs !== undefined) guardrails.push(programs.policy);
   return {
@@ -176,7 +214,11 @@ function createSessionContext(
     settle,
     drain: shared.drain,
     emitActivity: (activity) => emitActivity(options, activity),
-    onClosed: (closedId) => sessions.delete(closedId),
+    onClosed: (closedId) => {
+      sessions.delete(closedId);
+      shared.sessionEnds.get(closedId)?.();
+      shared.sessionEnds.delete(closedId);
+    },
     store,
     auditHook,
     ...(learner === undefined ? {} : { learner }),
@@ -235,7 +277,7 @@ function emitActivity(options: GatewayServerOptions, activity: GatewayActivity):
 }
 
 /** The profile of that name; `invalid_config` naming the known ones when there is none. */
-function checkProfile(
+export function checkProfile(
   profiles: Record<string, GatewayProfile>,
   name: string | undefined,
 ): GatewayProfile | undefined {
@@ -261,6 +303,9 @@ export function openSession(
   const profile = checkProfile(state.profiles, profileName);
   const session = createGatewaySession(state.sessionContext, profileName, profile, id, principal);
   state.sessions.set(id, session);
+  // A client's session (not the warm-up's): counted until it closes.
+  const ended = observeSession();
+  if (ended !== undefined) state.sessionEnds.set(id, ended);
   return session;
 }
 

@@ -1,9 +1,11 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { type SearchLearner, ToolSearchError } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import type { DrainReport } from './call-drain.js';
 import {
+  checkProfile,
   createGatewayState,
   type GatewayHost,
   type GatewayReadiness,
@@ -11,6 +13,7 @@ import {
   gatewayReadiness,
   openSession,
 } from './server-state.js';
+import type { GatewayStatelessView } from './stateless-session.js';
 import type {
   GatewayCloseOptions,
   GatewayConnectOptions,
@@ -62,6 +65,37 @@ export interface GatewayServer {
    * @throws {@link ToolSearchError} `invalid_argument` once {@link GatewayServer.close} began
    */
   attachHost(host: GatewayHost): () => void;
+  /**
+   * What a stateless (2026-07-28) client of a credential sees: its tool list (the
+   * bridge tools and what its profile pins or loads eagerly) and its calls, through the
+   * same scope, guardrails, approval, audit and learning as a session of that profile,
+   * keyed by the credential instead of a session.
+   *
+   * @param options.profile - the credential's profile @defaultValue the gateway's `profile`
+   * @param options.principal - the credential's principal @defaultValue `''`
+   * @param options.stateKey - the HMAC key of its `requestState`s, the same on every
+   * replica (a host derives it from the operator's tokens) @defaultValue random, this
+   * process only
+   * @returns the view
+   * @throws {@link ToolSearchError} `invalid_config` for an unknown profile
+   */
+  statelessView(options?: {
+    profile?: string;
+    principal?: string;
+    stateKey?: Uint8Array;
+  }): GatewayStatelessView;
+  /**
+   * Listens for changes of the upstreams' tools (a stateless host tells its listeners).
+   *
+   * @param listener - called after each change
+   * @returns a function that stops listening
+   * @throws nothing
+   */
+  onToolsChanged(listener: () => void): () => void;
+  /** How the gateway introduces itself. */
+  readonly serverInfo: Implementation;
+  /** The instructions it gives clients, if any. */
+  readonly instructions: string | undefined;
   /** The config's profiles by name (a host maps its tokens to them). */
   readonly profiles: Readonly<Record<string, GatewayProfile>>;
   /** The profile of a session opened without one, if the options named one. */
@@ -134,7 +168,7 @@ const FLUSH_MS = 2_000;
  * @returns the gateway
  * @throws {@link ToolSearchError} `invalid_config` for an unknown `profile` or bad
  * toolset definitions (a cycle, an unknown include); `invalid_argument` when
- * `batchDeadlineMs` is not a positive integer
+ * `batchDeadlineMs` or `credentialAllowMs` is not a positive integer
  */
 export function createGatewayServer(options: GatewayServerOptions): GatewayServer {
   const state = createGatewayState(options);
@@ -159,6 +193,19 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       state.listeners.add(host);
       return () => state.listeners.delete(host);
     },
+    statelessView: (viewOptions = {}) => {
+      const profileName = viewOptions.profile ?? options.profile;
+      const profile = checkProfile(state.profiles, profileName);
+      return state.stateless.view(
+        profileName,
+        profile,
+        viewOptions.principal ?? '',
+        viewOptions.stateKey,
+      );
+    },
+    onToolsChanged: (listener) => options.pool.onToolsChanged(listener),
+    serverInfo: state.sessionContext.serverInfo,
+    instructions: options.instructions,
     profiles: state.profiles,
     defaultProfile: options.profile,
     onStoreError: options.onStoreError,
@@ -182,6 +229,7 @@ async function closeGateway(
 ): Promise<DrainReport> {
   const { listeners, sessions } = state;
   state.sessionContext.settle.dispose();
+  state.stopObserving();
   for (const listener of listeners) listener.stopAccepting();
   const report = await state.drain.drain(closeOptions.graceMs ?? 0);
   // The answers are on their way: stdio writes them within this turn, HTTP
@@ -190,6 +238,7 @@ async function closeGateway(
   await Promise.allSettled([...listeners].map((listener) => listener.close({ graceMs: FLUSH_MS })));
   listeners.clear();
   await Promise.allSettled([...sessions.values()].map((session) => session.close()));
+  state.stateless.close();
   await state.sessionContext.inbox?.close().catch(() => {});
   await state.sessionContext.programs?.close().catch(() => {});
   return report;

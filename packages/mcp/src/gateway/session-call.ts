@@ -22,17 +22,33 @@ import { bridgeAnswerResult, isBridgeError, toCallToolResult } from '../tool-res
 import { errorResult } from '../tool-result/error-result.js';
 import type { UpstreamCallOptions } from '../upstream/pool.js';
 import { type BatchDeadline, startBatchDeadline } from './batch-deadline.js';
+import { forwardedMeta } from './feature-session.js';
 import { callSessionProgram } from './program-call.js';
+import { callRelayOf } from './relay.js';
 import type { SessionState } from './session-state.js';
 import type { GatewayActivity } from './types.js';
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/**
+ * What a call needs of the client's request: its id, and a way to send it notifications
+ * (progress). A 2025 session passes its SDK's request context; the stateless leg its own.
+ */
+export type SessionCallExtra = Pick<
+  RequestHandlerExtra<ServerRequest, ServerNotification>,
+  'requestId' | 'sendNotification'
+> &
+  // A session's call can send requests to its client (the relay); a stateless one cannot.
+  Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>>;
+type Extra = SessionCallExtra;
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 export interface CallContext extends ToolCallContext {
   onProgress?: UpstreamCallOptions['onProgress'];
   /** The client's `tools/call` the call serves: an approval question goes on its stream. */
   requestId?: Extra['requestId'];
+  /** Where what the upstream asks during the call goes: this client, on this call's stream. */
+  relay?: UpstreamCallOptions['relay'];
+  /** The client's `_meta` of the call (without its progress token), sent on upstream. */
+  meta?: UpstreamCallOptions['meta'];
 }
 
 const DISPATCHED = Symbol('dispatched');
@@ -101,6 +117,18 @@ function forwardProgress(request: CallToolRequest, extra: Extra): ProgressForwar
   return { onProgress, settle: () => Promise.all(forwarded) };
 }
 
+/** The relay of the call and the client's `_meta` (the progress token is the gateway's to map). */
+function relayAndMeta(state: SessionState, request: CallToolRequest, extra: Extra) {
+  const meta = forwardedMeta(request.params as Record<string, unknown>);
+  const { sendRequest, sendNotification } = extra;
+  return {
+    ...(sendRequest === undefined
+      ? {}
+      : { relay: callRelayOf(state, { sendRequest, sendNotification }) }),
+    ...(meta === undefined ? {} : { meta }),
+  };
+}
+
 /** A refusal's record goes the way of every other (a lost one is reported by the hook). */
 function auditRefusal(state: SessionState, refusal: Omit<AuditRefusal, 'sessionId'>): void {
   void Promise.resolve()
@@ -126,7 +154,7 @@ export async function callSessionTool(
   const began = performance.now();
   const progress = forwardProgress(request, extra);
   const deadline = startBatchDeadline(call, state.batchDeadlineMs);
-  const answer = bridgeCall(state, current, call, { progress, deadline, signal, extra });
+  const answer = bridgeCall(state, current, call, { progress, deadline, signal, extra, request });
   if (answer !== undefined) {
     const settled = await answer.finally(() => deadline?.clear());
     return bridgeResult(state, call, settled, began);
@@ -146,6 +174,7 @@ export async function callSessionTool(
     tool,
     onProgress: progress.onProgress,
     requestId: extra.requestId,
+    ...relayAndMeta(state, request, extra),
   };
   const result = await state.dispatcher(call, context);
   await progress.settle();
@@ -164,9 +193,11 @@ function bridgeCall(
     deadline: BatchDeadline | undefined;
     signal: AbortSignal;
     extra: Extra;
+    request: CallToolRequest;
   },
 ) {
   const { progress, deadline, signal, extra } = request;
+  const clientRequest = request.request;
   return handleBridgeCall(
     current,
     call,
@@ -181,6 +212,7 @@ function bridgeCall(
         tool: ctx.tool,
         onProgress: progress.onProgress,
         requestId: extra.requestId,
+        ...relayAndMeta(state, clientRequest, extra),
       };
       let result = await state.dispatcher(real, context);
       await progress.settle();

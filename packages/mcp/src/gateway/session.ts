@@ -13,6 +13,7 @@ import {
 } from '@tool-search/hooks';
 import type { GatewayProfile } from '../config/schemas.js';
 import { withStoredApprovals } from '../store/stored-approvals.js';
+import { observeToolsCall } from '../telemetry/request-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { DEFAULT_MAX_CALL_TIME_MS } from '../upstream/call.js';
@@ -23,6 +24,7 @@ import {
   createGatewayApproval,
 } from './approval.js';
 import { LENIENT_CALL_TOOL_REQUEST_SCHEMA } from './call-request-schema.js';
+import { callAsOperator } from './console-call.js';
 import {
   disclosureCapabilities,
   handleDisclosureRequests,
@@ -34,6 +36,7 @@ import { createDisclosureState } from './disclosure-state.js';
 import { changedHands } from './identity-check.js';
 import { sessionLearning } from './learning.js';
 import { createSessionProgram } from './program-session.js';
+import { featureCapabilities, installProtocolFeatures } from './protocol-features.js';
 import { type CallContext, callSessionTool } from './session-call.js';
 import {
   type GatewaySessionContext,
@@ -71,6 +74,7 @@ export function createGatewaySession(
   const approval = sessionApproval(state);
   state.dispatcher = createSessionDispatcher(state, approval);
   handleRequests(state);
+  const stopFeatures = installProtocolFeatures(state);
   const unsubscribe = context.options.pool.onToolsChanged(() => {
     // Until the first connect round settles, the list is partial: the decision waits.
     if (state.closed || !context.settle.open) return;
@@ -86,6 +90,7 @@ export function createGatewaySession(
   const end = () => {
     state.closed = true;
     unsubscribe();
+    stopFeatures();
     stopWaiting();
     context.onClosed(id);
   };
@@ -96,6 +101,7 @@ export function createGatewaySession(
     assembly: () => state.assembly!,
     tools: () => [...state.scoped.values()],
     telemetry: () => state.telemetry,
+    callAsOperator: (call, options) => callAsOperator(state, call, options),
     async close() {
       if (state.closed) return;
       end();
@@ -125,7 +131,7 @@ function takeFirstDecision(state: SessionState): void {
   }
 }
 
-function createSessionState(
+export function createSessionState(
   context: GatewaySessionContext,
   profileName: string | undefined,
   profile: GatewayProfile | undefined,
@@ -136,6 +142,7 @@ function createSessionState(
   const server = new Server(context.serverInfo, {
     capabilities: {
       tools: { listChanged: true },
+      ...featureCapabilities(context, scope),
       ...(options.experimentalCatalog === false ? {} : { experimental: disclosureCapabilities() }),
     },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
@@ -187,7 +194,7 @@ function servedRequestOf(state: SessionState, request: ApprovalRequest): Request
 }
 
 /** Who is asked, by `approval.via`: the options' adapter, the client, or the console's inbox. */
-function askerOf(state: SessionState) {
+export function askerOf(state: SessionState) {
   const { options, approvalConfig, inbox } = state.context;
   const session = {
     id: state.id,
@@ -203,7 +210,7 @@ function askerOf(state: SessionState) {
 }
 
 /** The approval of the session's calls: the options' adapter, the client, or the console. */
-function sessionApproval(state: SessionState) {
+export function sessionApproval(state: SessionState) {
   const { approvalConfig, store } = state.context;
   const asker = askerOf(state);
   // With replicas, an 'allow-session' answer given on one holds on all of them.
@@ -242,7 +249,7 @@ function activityHook(state: SessionState): ToolCallHook {
 }
 
 /** The session's pipeline: guardrails, hooks, approval, then the tool source. */
-function createSessionDispatcher(
+export function createSessionDispatcher(
   state: SessionState,
   approval: ReturnType<typeof sessionApproval>,
 ): Dispatcher {
@@ -259,9 +266,11 @@ function createSessionDispatcher(
       if (changed !== undefined) return errorResult('tool_changed', changed);
       // The dispatcher hands the caller's context through: the client's progress
       // listener, when it asked for progress.
-      const { onProgress } = ctx as CallContext;
+      const { onProgress, relay, meta } = ctx as CallContext;
       return options.pool.callTool(call.name, call.arguments, {
         signal: ctx.signal,
+        ...(relay === undefined ? {} : { relay }),
+        ...(meta === undefined ? {} : { meta }),
         ...(options.callTimeoutMs === undefined ? {} : { defaultTimeoutMs: options.callTimeoutMs }),
         ...(onProgress === undefined ? {} : { onProgress }),
       });
@@ -271,6 +280,9 @@ function createSessionDispatcher(
     ...(approval === undefined ? {} : { approval }),
     resolveTool: (name) => state.scoped.get(name),
     timeouts: { approval: approvalConfig.timeoutMs },
+    ...(state.context.options.config?.telemetry?.recordContent === true
+      ? { telemetry: { recordContent: true } }
+      : {}),
   });
 }
 
@@ -297,7 +309,10 @@ function handleRequests(state: SessionState): void {
       // The SDK's server has just checked this very request against CallToolRequestSchema
       // (a bad one never gets here): parsing it again would only copy it.
       const request = raw as CallToolRequest;
-      const result = await callSessionTool(state, request, extra, signal);
+      const session = { id: state.id, knows: (name: string) => state.scoped.has(name) };
+      const result = await observeToolsCall(session, request, extra, () =>
+        callSessionTool(state, request, extra, signal),
+      );
       return serialisableResult(request.params.name, result);
     }, extra.signal),
   );

@@ -1,5 +1,5 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { Assembly, BridgeTelemetry } from '@tool-search/bridge';
 import type { Ranker, SearchLearner, TokenCounter, ToolDefinition } from '@tool-search/core';
 import type { SkippedKeyword } from '@tool-search/core/validate';
@@ -17,8 +17,20 @@ export interface GatewayActivity {
   sessionId: string;
   /** The session's profile, when it has one. */
   profile?: string;
-  /** `call` for a tool call (through `tool_call`, direct, or visible); `search` / `describe` for the bridge. */
-  kind: 'call' | 'search' | 'describe';
+  /**
+   * `call` for a tool call (through `tool_call`, direct, or visible); `search` / `describe`
+   * for the bridge; `resource` for a resource read, `prompt` for a prompt get; `sampling`,
+   * `elicitation`, `roots` for a server request relayed to the client of a call.
+   */
+  kind:
+    | 'call'
+    | 'search'
+    | 'describe'
+    | 'resource'
+    | 'prompt'
+    | 'sampling'
+    | 'elicitation'
+    | 'roots';
   /** The real tool name (never `tool_call`), or `tool_search` / `tool_describe`. */
   name: string;
   /** The real arguments. */
@@ -52,7 +64,10 @@ export interface WarmUpReport {
 export interface GatewayServerOptions {
   /** Where the tools come from, usually a started {@link UpstreamPool}. */
   pool: GatewayToolSource;
-  /** The gateway config (tool search, toolsets, profiles, guardrails, approval). */
+  /**
+   * The gateway config (tool search, toolsets, profiles, guardrails, approval; the servers'
+   * `trusted` and the review's `hold` say whose read-only annotations programs believe).
+   */
   config?: Partial<
     Pick<
       GatewayConfig,
@@ -63,7 +78,11 @@ export interface GatewayServerOptions {
       | 'approval'
       | 'limits'
       | 'learning'
+      | 'telemetry'
       | 'programs'
+      | 'mcpServers'
+      | 'review'
+      | 'console'
     >
   >;
   /** The client model's context window in tokens, for the activation decision. */
@@ -161,6 +180,11 @@ export interface GatewayServerOptions {
    * lets several replicas serve the same sessions. @defaultValue an in-memory store
    */
   store?: GatewayStore;
+  /**
+   * How long "allow for this credential" holds, when a person chooses it for a stateless
+   * (2026-07-28) client's call, in milliseconds; kept in the store. @defaultValue 3_600_000
+   */
+  credentialAllowMs?: number;
   /** Told of store trouble that failed no request (an audit record or event not stored). */
   onStoreError?: (message: string) => void;
   /**
@@ -186,8 +210,31 @@ export interface GatewaySession {
   tools(): ToolDefinition[];
   /** The bridge counters of this session. */
   telemetry(): BridgeTelemetry;
+  /**
+   * Calls a tool of the session's scope as an operator of the gateway console: the same
+   * pipeline as a model's call (guardrails, hooks, the approval, the audit), with
+   * `via: 'console'` and the operator in the audit record.
+   *
+   * @param call - the tool's exposed name and its arguments
+   * @param options - who calls (`operator`) and an abort signal
+   * @returns the MCP result: an error result for a denial, a failure or a tool outside
+   * the session's scope
+   * @throws nothing
+   */
+  callAsOperator(
+    call: { name: string; arguments: Record<string, unknown> },
+    options: GatewayOperatorCallOptions,
+  ): Promise<CallToolResult>;
   /** Ends the session and its transport. */
   close(): Promise<void>;
+}
+
+/** Options of {@link GatewaySession.callAsOperator}. */
+export interface GatewayOperatorCallOptions {
+  /** The operator's principal (`default`, `profile:<name>`): the audit record names it. */
+  operator: string;
+  /** Cancels the call. */
+  signal?: AbortSignal;
 }
 
 /** Options of {@link GatewayServer.connect}. */

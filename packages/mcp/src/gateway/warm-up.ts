@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { TOOL_SEARCH } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
+import { withoutTelemetry } from '@tool-search/core/internal';
 import type { GatewayProfile } from '../config/schemas.js';
 import { createGatewaySession } from './session.js';
 import type { GatewaySessionContext } from './session-state.js';
@@ -85,7 +86,11 @@ async function warmUpScope(
   let searched = false;
   for (let round = 0; round < SESSIONS_PER_SCOPE && !isClosed(); round += 1) {
     await nextTurn();
-    searched = (await searchInSession(context, profileName, profile, round === 0)) || searched;
+    // The warm-up's searches are the gateway's own: no client's spans or metrics.
+    const searchedNow = await withoutTelemetry(() =>
+      searchInSession(context, profileName, profile, round === 0),
+    );
+    searched = searchedNow || searched;
   }
   return searched;
 }

@@ -32,7 +32,11 @@ export {
   DEFAULT_REVIEW_FILE,
   diffToolReview,
   fingerprintTool,
-  readToolReview,
   reviewKey,
-  writeToolReview,
 } from '../upstream/review.js';
+export {
+  HELD_BY_OPERATOR,
+  HELD_INVALID_ENTRY,
+  readToolReview,
+  writeToolReview,
+} from '../upstream/review-file.js';

@@ -52,7 +52,29 @@ class MemoryRecords {
   readonly questions = new Map<string, Map<string, string>>();
   fingerprints = new Map<string, string>();
   readonly pending = new Map<string, PendingApproval>();
+  // console sign-in id → when it would have ended
+  readonly revokedSignIns = new Map<string, number>();
+  // one-time tokens and grants → when they are forgotten
+  readonly timed = new Map<string, number>();
+  readonly switchedOff = new Set<string>();
   private sequence = 0;
+
+  /** Keeps a timed key; now and then forgets every expired one, so that they never pile up. */
+  keepTimed(key: string, until: number): void {
+    this.timed.set(key, until);
+    if (this.timed.size % 1024 !== 0) return;
+    const now = Date.now();
+    for (const [name, expiresAt] of this.timed) if (expiresAt <= now) this.timed.delete(name);
+  }
+
+  /** Whether a timed key is in force (an expired one is forgotten). */
+  inForce(key: string): boolean {
+    const until = this.timed.get(key);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    this.timed.delete(key);
+    return false;
+  }
 
   constructor(
     private readonly maxAudit: number,
@@ -215,6 +237,14 @@ class MemoryRecords {
     return [...this.pending.values()].sort((a, b) => a.askedAt - b.askedAt).map(copy);
   }
 
+  isSignInRevoked(id: string): boolean {
+    const now = Date.now();
+    for (const [revoked, until] of this.revokedSignIns) {
+      if (until <= now) this.revokedSignIns.delete(revoked);
+    }
+    return this.revokedSignIns.has(id);
+  }
+
   private prune(idleMs: number): void {
     if (idleMs <= 0) return;
     const oldest = Date.now() - idleMs;
@@ -262,6 +292,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
       return memory.approvals.get(sessionId)?.has(key) === true;
     },
     rememberApproval: async (sessionId, key) => memory.rememberApproval(sessionId, key),
+    async claimOnce(key, ttlMs) {
+      if (memory.inForce(`once:${key}`)) return false;
+      memory.keepTimed(`once:${key}`, expiry(ttlMs));
+      return true;
+    },
+    async putGrant(key, ttlMs) {
+      memory.keepTimed(`grant:${key}`, expiry(ttlMs));
+    },
+    hasGrant: async (key) => memory.inForce(`grant:${key}`),
     appendEvent: async (sessionId, streamId, message) =>
       memory.appendEvent(sessionId, streamId, message),
     eventsAfter: async (sessionId, eventId) => memory.eventsAfter(sessionId, eventId),
@@ -284,6 +323,15 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): GatewayStor
     async putFingerprints(accepted) {
       memory.fingerprints = new Map(accepted);
     },
+    async revokeSignIn(id, expiresAt) {
+      if (expiresAt > Date.now()) memory.revokedSignIns.set(id, expiresAt);
+    },
+    isSignInRevoked: async (id) => memory.isSignInRevoked(id),
+    async switchTool(key, off) {
+      if (off) memory.switchedOff.add(key);
+      else memory.switchedOff.delete(key);
+    },
+    switchedOffTools: async () => new Set(memory.switchedOff),
     // One learning store per gateway store: the first call's options make it.
     learningStore(learningOptions = {}) {
       learning ??= createMemoryLearningStore({

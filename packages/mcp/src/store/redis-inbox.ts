@@ -2,6 +2,7 @@ import type { RedisConnections } from './redis-connection.js';
 import type { PendingApproval } from './types.js';
 
 // The console's approvals inbox in Redis: one hash, question id → the waiting call.
+// And its ended sign-ins.
 
 export async function putPendingApproval(
   redis: RedisConnections,
@@ -54,4 +55,52 @@ export async function removePendingApproval(redis: RedisConnections, id: string)
     redis.keys.pendingApprovals,
     id,
   ]);
+}
+
+// The console's ended sign-ins: one key each, expiring when the sign-in would have.
+
+export async function revokeSignIn(
+  redis: RedisConnections,
+  id: string,
+  expiresAt: number,
+): Promise<void> {
+  const ttl = Math.ceil(expiresAt - Date.now());
+  if (ttl <= 0) return;
+  await redis.call('ending the console sign-in', [
+    'SET',
+    redis.keys.revokedSignIn(id),
+    '1',
+    'PX',
+    String(ttl),
+  ]);
+}
+
+export async function isSignInRevoked(redis: RedisConnections, id: string): Promise<boolean> {
+  const found = await redis.call<number>('reading the ended console sign-ins', [
+    'EXISTS',
+    redis.keys.revokedSignIn(id),
+  ]);
+  return Number(found) > 0;
+}
+
+// The tools an operator switched off: one set of review keys.
+
+export async function switchTool(
+  redis: RedisConnections,
+  key: string,
+  off: boolean,
+): Promise<void> {
+  await redis.call(off ? 'switching the tool off' : 'switching the tool on', [
+    off ? 'SADD' : 'SREM',
+    redis.keys.switchedOff,
+    key,
+  ]);
+}
+
+export async function switchedOffTools(redis: RedisConnections): Promise<Set<string>> {
+  const keys = await redis.call<string[]>('reading the tools switched off', [
+    'SMEMBERS',
+    redis.keys.switchedOff,
+  ]);
+  return new Set(keys.map(String));
 }

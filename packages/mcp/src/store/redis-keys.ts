@@ -10,10 +10,18 @@ export interface RedisKeys {
   fingerprints: string;
   /** The console's approvals inbox: question id → the waiting call (JSON). */
   pendingApprovals: string;
+  /** The review keys of the tools an operator switched off (a set). */
+  switchedOff: string;
+  /** A console sign-in that was ended (expires when the sign-in would have). */
+  revokedSignIn(id: string): string;
   /** The channel of the answers to one replica's questions. */
   routedTo(replica: string): string;
   /** The prefix of the learned terms' keys (see redis-learning-scripts.ts). */
   learning: string;
+  /** A one-time token (`claimOnce`). */
+  once(key: string): string;
+  /** A grant for a stated time (`putGrant`). */
+  grant(key: string): string;
 }
 
 /**
@@ -35,8 +43,12 @@ export function redisKeys(prefix: string): RedisKeys {
     audit: `${prefix}audit`,
     fingerprints: `${prefix}fingerprints`,
     pendingApprovals: `${prefix}pending-approvals`,
+    revokedSignIn: (id) => `${prefix}console-signout:${id}`,
+    switchedOff: `${prefix}switched-off`,
     routedTo: (replica) => `${prefix}routed:${replica}`,
     learning: `${prefix}learning:`,
+    once: (key) => `${prefix}once:${key}`,
+    grant: (key) => `${prefix}grant:${key}`,
   };
 }
 

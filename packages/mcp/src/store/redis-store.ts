@@ -35,7 +35,8 @@ export function redactRedisUrl(url: string): string {
  * (a set), `questions:<id>` (a hash: open question id → the replica that asked),
  * `events:<id>` (a stream of at most `eventsPerSession`), `caps:all` and
  * `caps:p:<principal>` (sorted sets by last request), `audit` (a stream of at most
- * about `maxAuditRecords`), `fingerprints` (a hash), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
+ * about `maxAuditRecords`), `fingerprints` (a hash), `console-signout:<id>` (an ended console sign-in, until it
+ * would have expired), `switched-off` (a set of review keys), the learned terms under `learning:` (with learning on); channels `routed:<replica>`, one per replica.
  *
  * @param options - see {@link RedisStoreOptions}
  * @returns the store, connecting
@@ -72,6 +73,28 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     admitSession: (id, principal, limits) => sessions.admitSession(redis, id, principal, limits),
     hasApproval: (sessionId, key) => sessions.hasApproval(redis, sessionId, key),
     rememberApproval: (sessionId, key) => sessions.rememberApproval(redis, sessionId, key),
+    async claimOnce(key, ttlMs) {
+      const set = await redis.call('claiming a one-time token', [
+        'SET',
+        redis.keys.once(key),
+        '1',
+        'NX',
+        'PX',
+        Math.max(1, Math.ceil(ttlMs)),
+      ]);
+      return set !== null;
+    },
+    async putGrant(key, ttlMs) {
+      await redis.call('storing a grant', [
+        'SET',
+        redis.keys.grant(key),
+        '1',
+        'PX',
+        Math.max(1, Math.ceil(ttlMs)),
+      ]);
+    },
+    hasGrant: async (key) =>
+      Number(await redis.call('reading a grant', ['EXISTS', redis.keys.grant(key)])) === 1,
     appendEvent: (sessionId, streamId, message) =>
       sessions.appendEvent(redis, sessionId, streamId, message),
     eventsAfter: (sessionId, eventId) => sessions.eventsAfter(redis, sessionId, eventId),
@@ -86,6 +109,10 @@ export function createRedisStore(options: RedisStoreOptions): GatewayStore {
     removePendingApproval: (id) => inbox.removePendingApproval(redis, id),
     getFingerprints: () => shared.getFingerprints(redis),
     putFingerprints: (accepted) => shared.putFingerprints(redis, accepted),
+    revokeSignIn: (id, expiresAt) => inbox.revokeSignIn(redis, id, expiresAt),
+    isSignInRevoked: (id) => inbox.isSignInRevoked(redis, id),
+    switchTool: (key, off) => inbox.switchTool(redis, key, off),
+    switchedOffTools: () => inbox.switchedOffTools(redis),
     learningStore: (learningOptions) => createRedisLearningStore(redis, learningOptions),
     close: () => redis.close(),
   };

@@ -1,6 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import type { LearningLimits, LearningStore } from '@tool-search/core';
-import type { AuditRecord } from '@tool-search/hooks';
+import type { AuditRecord, CallRoute } from '@tool-search/hooks';
 
 /**
  * A session as the store keeps it: enough for any replica to serve its next request
@@ -107,6 +107,10 @@ export interface PendingApproval {
   toolset?: string;
   /** The arguments exactly as they will run. */
   arguments: Record<string, unknown>;
+  /** How the call came in (`bridge`, `direct`, `program`), when the dispatcher said. */
+  via?: CallRoute;
+  /** The program that made the call, when `via` is `program`. */
+  programId?: string;
   /** Whether the tool says it may be destructive. */
   destructive?: boolean;
   /** When it was asked (`Date.now()`). */
@@ -118,8 +122,8 @@ export interface PendingApproval {
 /**
  * Where a gateway keeps the state that must outlive one process: sessions, their
  * `allow-session` approvals, their open questions to the client, the events of their streams (for `Last-Event-ID`), the
- * session caps, the audit trail, the calls waiting in the console's approvals inbox and the
- * accepted tool fingerprints. Two
+ * session caps, the audit trail, the calls waiting in the console's approvals inbox, the
+ * accepted tool fingerprints, the console's ended sign-ins and the tools an operator switched off. Two
  * implementations: {@link createMemoryStore} (one process, the default) and
  * {@link createRedisStore} (any number of replicas, Redis or Valkey).
  *
@@ -205,6 +209,26 @@ export interface GatewayStore {
     listener: (routed: RoutedMessage) => void,
   ): Promise<() => Promise<void>>;
 
+  /**
+   * Takes a one-time token (a `requestState`'s nonce): true the first time on any replica
+   * that shares the store, false for every later claim until `ttlMs` passes. Optional:
+   * without it a gateway offers no one-time answers (it answers as before them).
+   *
+   * @param key - the token
+   * @param ttlMs - how long it is remembered (at least as long as it can be presented)
+   * @returns whether this claim was the first
+   */
+  claimOnce?(key: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Grants something for a stated time ('allow this tool for this credential for an hour'),
+   * seen by every replica that shares the store. Optional, with {@link GatewayStore.hasGrant}.
+   *
+   * @param key - what is granted (it names the credential and the tool)
+   * @param ttlMs - for how long
+   */
+  putGrant?(key: string, ttlMs: number): Promise<void>;
+  /** Whether a grant is in force. @param key - as given to {@link GatewayStore.putGrant} */
+  hasGrant?(key: string): Promise<boolean>;
   /** Lists a call waiting in the console's approvals inbox (until `expiresAt`). */
   putPendingApproval(pending: PendingApproval): Promise<void>;
   /** The calls waiting in the approvals inbox, oldest first (expired ones dropped). */
@@ -216,6 +240,24 @@ export interface GatewayStore {
   getFingerprints(): Promise<Map<string, string>>;
   /** Replaces the accepted tool fingerprints. */
   putFingerprints(accepted: ReadonlyMap<string, string>): Promise<void>;
+
+  /**
+   * Ends a console sign-in on every replica that shares the store (its operator signed
+   * out): {@link GatewayStore.isSignInRevoked} answers true for `id` until `expiresAt`
+   * (`Date.now()` scale, when the sign-in would have ended anyway), after which the
+   * store may forget it.
+   */
+  revokeSignIn(id: string, expiresAt: number): Promise<void>;
+  /** Whether a console sign-in was ended by {@link GatewayStore.revokeSignIn} (and has not expired). */
+  isSignInRevoked(id: string): Promise<boolean>;
+
+  /**
+   * Switches a tool off (`off: true`) or back on, by its review key (`server/name`), for
+   * every replica: the gateway refuses its calls while it is off, whatever the route.
+   */
+  switchTool(key: string, off: boolean): Promise<void>;
+  /** The review keys of the tools an operator switched off. */
+  switchedOffTools(): Promise<Set<string>>;
 
   /**
    * The store of learning from use (which tool was called after which search), kept

@@ -12,6 +12,19 @@ export function isCallToolResult(value: unknown): value is CallToolResult {
   );
 }
 
+/** How much of a tool's error text an activity line or audit record keeps. */
+const TOOL_ERROR_CHARS = 300;
+
+/**
+ * The text of a result the tool answered as an error (`isError: true`): its first text
+ * block, bounded; `''` for an error result without text; undefined for anything else.
+ */
+export function toolErrorText(value: unknown): string | undefined {
+  if (!isCallToolResult(value) || value.isError !== true) return undefined;
+  const first = value.content[0];
+  return first?.type === 'text' ? first.text.slice(0, TOOL_ERROR_CHARS) : '';
+}
+
 /** The MCP result of a dispatched call: a tool's own result, or an error result saying why not. */
 export function toCallToolResult(result: DispatchResult): CallToolResult {
   switch (result.status) {

@@ -1,4 +1,4 @@
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/client';
 import type { UpstreamProgressEvent } from './pool-types.js';
 import type { RequestWatch } from './request-watch.js';
 

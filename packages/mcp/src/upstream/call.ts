@@ -1,16 +1,18 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import {
-  type CallToolResult,
-  CallToolResultSchema,
-  ErrorCode,
-  McpError,
-  type RequestId,
-} from '@modelcontextprotocol/sdk/types.js';
+import { type RequestId, SdkError, SdkErrorCode } from '@modelcontextprotocol/client';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import { z } from 'zod/v4';
+import { upstreamTraceMeta } from '../telemetry/upstream-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import type { CallQueue } from './call-queue.js';
+import type { UpstreamClient } from './client.js';
 import type { RetryDemand } from './failed-retry.js';
+import {
+  callWithInputRounds,
+  type HeaderTool,
+  type ToolCallLeg,
+  type UpstreamInputHandler,
+} from './input-required.js';
 import type { RequestWatch } from './request-watch.js';
 
 /** The pool's default call timeout: no answer and no progress for this long ends a call. */
@@ -100,9 +102,11 @@ export interface UpstreamCall {
   /** The tool's name on the server. */
   upstreamName: string;
   args: Record<string, unknown>;
+  /** The client's `_meta`, sent on (the SDK adds the progress token). */
+  meta?: Record<string, unknown> | undefined;
   limits: CallLimits;
   /** The live client, read after the queue (the server may have gone meanwhile). */
-  client: () => Client | undefined;
+  client: () => UpstreamClient | undefined;
   /** The answer when no client is there after the wait. */
   unavailable: () => CallToolResult;
   queue?: CallQueue | undefined;
@@ -113,14 +117,23 @@ export interface UpstreamCall {
   /** Whether a crashed server is being restarted (for the message). */
   restarting: boolean;
   /** The watch of the client's connection, to learn the id the call goes out with. */
-  watch?: ((client: Client) => RequestWatch | undefined) | undefined;
+  watch?: ((client: UpstreamClient) => RequestWatch | undefined) | undefined;
   /**
    * Settles when a call that was sent and then abandoned (timed out or cancelled) has
    * really stopped upstream: answered late, or its connection closed (restarted after a
    * grace). The call's queue slot is held until then. Never rejects.
    */
-  hold?: ((client: Client, id: RequestId | undefined) => Promise<void>) | undefined;
+  hold?: ((client: UpstreamClient, id: RequestId | undefined) => Promise<void>) | undefined;
+  /** The upstream's definition when it declares `x-mcp-header` arguments (2026 headers). */
+  headerTool?: HeaderTool | undefined;
+  /** Answers the upstream's `input_required`; absent: such a call ends with an error result. */
+  onInputRequired?: UpstreamInputHandler | undefined;
+  /** The most `input_required` rounds answered for one call. */
+  maxInputRounds: number;
 }
+
+const isSdkError = (error: unknown, code: SdkErrorCode) =>
+  error instanceof SdkError && error.code === code;
 
 const TOTAL_TIME_UP = Symbol('max call time');
 
@@ -176,27 +189,57 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
     }
     const client = call.client();
     if (client === undefined) return call.unavailable();
-    const send = () =>
-      client.request(
-        { method: 'tools/call', params: { name: call.upstreamName, arguments: call.args } },
-        CallToolResultSchema,
-        {
+    const watch = call.watch?.(client);
+    // The leg in flight: its request id is what a hold waits on.
+    let sent: { readonly id: RequestId | undefined } = { id: undefined };
+    const sendLeg = (leg: ToolCallLeg) => {
+      // A copy per leg: its identity is how the watch finds the request on the wire.
+      // The client's `_meta` is sent on; the trace context rides in it too, as the MCP
+      // specification reserves it (the SDK adds the progress token).
+      const trace = upstreamTraceMeta();
+      const meta =
+        call.meta === undefined && trace === undefined ? undefined : { ...call.meta, ...trace };
+      const params = {
+        ...leg,
+        arguments: { ...leg.arguments },
+        ...(meta === undefined ? {} : { _meta: meta }),
+      };
+      const send = () =>
+        client.callTool(params, {
           timeout: limits.timeoutMs,
           resetTimeoutOnProgress: true,
           signal,
           // Always ask for progress: it is what lets a long call outlive the timeout.
           onprogress: (progress) => call.onProgress?.(progress),
-        },
-      );
-    const watch = call.watch?.(client);
-    const sent = watch === undefined ? { value: send(), id: undefined } : watch.capture(send);
+          allowInputRequired: true,
+          ...(call.headerTool === undefined ? {} : { toolDefinition: call.headerTool }),
+        });
+      const capture = watch?.capture(
+        send,
+        (message) =>
+          'method' in message &&
+          message.method === 'tools/call' &&
+          (message.params as { arguments?: unknown } | undefined)?.arguments === params.arguments,
+      ) ?? { value: send(), id: undefined };
+      sent = capture;
+      return capture.value.then((result) => {
+        if (capture.id !== undefined) watch?.forget(capture.id);
+        return result;
+      });
+    };
     try {
-      const result = await sent.value;
-      if (sent.id !== undefined) watch?.forget(sent.id);
-      return result as CallToolResult;
+      return (await callWithInputRounds({
+        send: sendLeg,
+        server,
+        tool: name,
+        upstreamName: call.upstreamName,
+        arguments: call.args,
+        handler: call.onInputRequired,
+        maxRounds: call.maxInputRounds,
+        signal,
+      })) as CallToolResult;
     } catch (error) {
-      const abandoned =
-        signal.aborted || (error instanceof McpError && error.code === ErrorCode.RequestTimeout);
+      const abandoned = signal.aborted || isSdkError(error, SdkErrorCode.RequestTimeout);
       // The SDK has told the upstream to cancel, but it may run on: with a queue, the
       // slot stays taken until the upstream has really stopped.
       if (abandoned && release !== undefined && call.hold !== undefined) {
@@ -206,19 +249,23 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
       }
       if (call.signal?.aborted) return cancelled();
       if (timeUp) return overTime();
-      if (error instanceof McpError && error.code === ErrorCode.RequestTimeout) {
+      if (isSdkError(error, SdkErrorCode.RequestTimeout)) {
         return errorResult(
           'upstream_timeout',
           `Server '${server}' did not answer the call of '${name}' within ${limits.timeoutMs} ms (no result and no progress for that long); the call was cancelled. Try again, or with simpler arguments.`,
         );
       }
-      if (error instanceof McpError && error.code === ErrorCode.ConnectionClosed) {
+      if (isSdkError(error, SdkErrorCode.ConnectionClosed)) {
         return errorResult(
           'upstream_failed',
           `Server '${server}' closed the connection during the call of '${name}' (it may have crashed)${call.restarting ? '; it is being restarted, try again shortly' : ''}.`,
         );
       }
-      if (error instanceof z.ZodError || (error instanceof Error && error.name === 'ZodError')) {
+      if (
+        isSdkError(error, SdkErrorCode.InvalidResult) ||
+        error instanceof z.ZodError ||
+        (error instanceof Error && error.name === 'ZodError')
+      ) {
         return errorResult(
           'upstream_failed',
           `Server '${server}' answered the call of '${name}' with a malformed result.`,

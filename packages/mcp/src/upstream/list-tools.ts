@@ -1,4 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Tool } from '@modelcontextprotocol/client';
 import {
   fromMcpTool,
   type McpTool,
@@ -6,6 +6,7 @@ import {
   validateToolDefinitions,
 } from '@tool-search/core';
 import { z } from 'zod/v4';
+import type { UpstreamClient } from './client.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { RejectedTool } from './pool-types.js';
 import { screenUpstreamTools } from './screen.js';
@@ -13,6 +14,9 @@ import { screenUpstreamTools } from './screen.js';
 const ListToolsPageSchema = z.looseObject({
   tools: z.array(z.unknown()),
   nextCursor: z.string().optional(),
+  // Cache hints of the 2026-07-28 era (absent in 2025).
+  ttlMs: z.unknown().optional(),
+  cacheScope: z.unknown().optional(),
 });
 
 const MAX_LIST_PAGES = 100;
@@ -29,6 +33,15 @@ export interface ListedTools {
   ignoredPins: string[];
   /** Definitions that were refused, with why. */
   rejected: RejectedTool[];
+  /**
+   * The upstream's own definition of each accepted tool that declares `x-mcp-header`
+   * arguments, by upstream name: what a 2026-07-28 call mirrors into `Mcp-Param-*` headers.
+   */
+  headerTools: Map<string, Tool>;
+  /** How long the list may be used before it is stale (2026-07-28 `ttlMs`; first page). */
+  ttlMs?: number;
+  /** Whether the list is the same for every caller (`public`) or for this credential only. */
+  cacheScope?: 'public' | 'private';
 }
 
 /** Options of {@link listUpstreamTools}. */
@@ -57,19 +70,21 @@ export interface ListUpstreamToolsOptions {
  * @throws the request's error when a page cannot be listed
  */
 export async function listUpstreamTools(
-  client: Client,
+  client: UpstreamClient,
   options: ListUpstreamToolsOptions,
 ): Promise<ListedTools> {
   const { signal } = options;
   const raws: unknown[] = [];
   const cursors = new Set<string>();
   let cursor: string | undefined;
+  let hints: { ttlMs?: unknown; cacheScope?: unknown } | undefined;
   for (let page = 0; page < MAX_LIST_PAGES; page += 1) {
     const result = await client.request(
       { method: 'tools/list', params: cursor === undefined ? {} : { cursor } },
       ListToolsPageSchema,
       { timeout: options.timeoutMs, ...(signal ? { signal } : {}) },
     );
+    hints ??= result;
     raws.push(...result.tools);
     cursor = result.nextCursor;
     if (cursor === undefined || cursors.has(cursor)) break;
@@ -87,7 +102,21 @@ export async function listUpstreamTools(
   // Keep the objects of unchanged tools: downstream work (token estimates, ranker
   // analysis) is memoized per tool object.
   const previous = new Map(options.previous.map((tool) => [tool.name, tool]));
+  const accepted = new Set(screened.tools.map((tool) => tool.origin?.name ?? tool.name));
+  const headerTools = new Map<string, Tool>();
+  for (const raw of raws) {
+    const tool = raw as Tool;
+    if (typeof tool?.name !== 'string' || !accepted.has(tool.name)) continue;
+    if (JSON.stringify(tool.inputSchema ?? {}).includes('"x-mcp-header"')) {
+      headerTools.set(tool.name, { name: tool.name, inputSchema: tool.inputSchema });
+    }
+  }
+  const ttlMs = hints?.ttlMs;
+  const cacheScope = hints?.cacheScope;
   return {
+    headerTools,
+    ...(typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs >= 0 ? { ttlMs } : {}),
+    ...(cacheScope === 'public' || cacheScope === 'private' ? { cacheScope } : {}),
     listed: screened.tools.map((tool) => {
       const before = previous.get(tool.name);
       return before !== undefined && JSON.stringify(before) === JSON.stringify(tool)

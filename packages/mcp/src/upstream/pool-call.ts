@@ -1,10 +1,17 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestId } from '@modelcontextprotocol/client';
 import { echoName } from '@tool-search/bridge';
 import { describeError } from '@tool-search/core/internal';
+import { observeUpstreamCall, upstreamObserved } from '../telemetry/upstream-observe.js';
 import { errorResult } from '../tool-result/error-result.js';
 import { holdAbandonedSlot } from './abandoned-hold.js';
-import { resolveCallLimits, runUpstreamCall, unavailableResult } from './call.js';
+import {
+  resolveCallLimits,
+  runUpstreamCall,
+  type UpstreamCall,
+  unavailableResult,
+} from './call.js';
+import type { UpstreamClient } from './client.js';
+import { DEFAULT_MAX_INPUT_ROUNDS } from './input-required.js';
 import { addProgressListener, type PoolState } from './pool-state.js';
 import type { UpstreamPool } from './pool-types.js';
 import type { Upstream } from './upstream-state.js';
@@ -39,8 +46,10 @@ export async function callPoolTool(
       `The gateway could not serialise the arguments of '${name}' (${describeError(error)}); the call was not sent to server '${upstream.name}'. This is a fault in the gateway or one of its hooks, not in the server.`,
     );
   }
-  return runUpstreamCall({
+  const untrack = state.features.track(upstream.name, callOptions.relay);
+  const call: UpstreamCall = {
     server: upstream.name,
+    meta: callOptions.meta,
     name,
     upstreamName: entry.tool.name,
     args,
@@ -57,7 +66,20 @@ export async function callPoolTool(
     restarting: state.reconnect !== undefined,
     watch: (client) => state.watches.get(client),
     hold: (client, id) => holdAbandoned(state, upstream, client, id).catch(() => {}),
-  });
+    headerTool: upstream.headerTools.get(entry.tool.name),
+    // A 2026 upstream asks by input_required what a 2025 one asks by a server request:
+    // without a handler of the caller's, it goes to the call's relay.
+    onInputRequired:
+      callOptions.onInputRequired ??
+      (callOptions.relay === undefined
+        ? undefined
+        : state.features.inputHandler(upstream.name, callOptions.relay)),
+    maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
+  };
+  const run = upstreamObserved()
+    ? observeUpstreamCall(call, () => runUpstreamCall(call))
+    : runUpstreamCall(call);
+  return run.finally(untrack);
 }
 
 function unavailableFor(state: PoolState, upstream: Upstream, name: string) {
@@ -76,7 +98,7 @@ function unavailableFor(state: PoolState, upstream: Upstream, name: string) {
 function holdAbandoned(
   state: PoolState,
   upstream: Upstream,
-  client: Client,
+  client: UpstreamClient,
   id: RequestId | undefined,
 ) {
   return holdAbandonedSlot(

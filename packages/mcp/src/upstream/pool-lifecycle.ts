@@ -1,7 +1,8 @@
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { describeError } from '@tool-search/core/internal';
 import { connectUpstream, type UpstreamConnection } from './connect.js';
+import { describeConnectError, eraKey } from './era.js';
 import { createFailedServerRetry } from './failed-retry.js';
+import { featureClientOf } from './features/feature-client.js';
+import { armTtl, keepFresh, stopFresh } from './listen.js';
 import {
   emit,
   listAll,
@@ -41,6 +42,7 @@ export async function closePool(state: PoolState): Promise<void> {
     state.upstreams.map(async (upstream) => {
       if (upstream.reconnectTimer) clearTimeout(upstream.reconnectTimer);
       if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+      stopFresh(upstream);
       upstream.connecting?.abort(new Error('the pool is closing'));
       upstream.generation += 1;
       const connection = upstream.connection;
@@ -60,7 +62,8 @@ export function attachFailedRetry(state: PoolState): void {
   });
 }
 
-async function startOne(state: PoolState, upstream: Upstream): Promise<void> {
+/** Connects a `pending` server once; a failure marks it `failed` (and retried later). */
+export async function startOne(state: PoolState, upstream: Upstream): Promise<void> {
   if (upstream.state !== 'pending') return;
   upstream.state = 'connecting';
   emit(state, 'connecting', upstream);
@@ -73,7 +76,7 @@ async function startOne(state: PoolState, upstream: Upstream): Promise<void> {
 }
 
 /** One connect-and-list attempt; true when the server is ready. */
-async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
+export async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
   const generation = ++upstream.generation;
   const began = performance.now();
   const controller = new AbortController();
@@ -86,6 +89,7 @@ async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
   try {
     connection = await openConnection(state, upstream, generation, controller.signal);
     await listAll(state, upstream, connection.client, controller.signal);
+    await state.features.list(upstream.name, controller.signal);
     if (state.closed || upstream.generation !== generation) {
       await connection.client.close().catch(() => {});
       return false;
@@ -95,8 +99,13 @@ async function connect(state: PoolState, upstream: Upstream): Promise<boolean> {
   } catch (error) {
     upstream.error = controller.signal.aborted
       ? `did not start, connect and list its tools within ${state.connectTimeoutMs} ms`
-      : describeError(error);
-    if (connection) await connection.client.close().catch(() => {});
+      : describeConnectError(error);
+    if (connection) {
+      // An era that cannot even list tools may be stale or wrong (the server changed era,
+      // or its probe answer was not to be trusted): the next attempt probes again.
+      state.eras.delete(eraKey(upstream.name, upstream.config));
+      await connection.client.close().catch(() => {});
+    }
     return false;
   } finally {
     clearTimeout(timer);
@@ -113,11 +122,18 @@ function openConnection(
   const onStderr = state.options.onStderr;
   return connectUpstream(upstream.config, {
     clientInfo: state.clientInfo,
+    // What the gateway can relay, and what the pool's caller answers (its own wins).
+    capabilities: { ...state.features.clientCapabilities, ...state.options.clientCapabilities },
+    eras: { cache: state.eras, key: eraKey(upstream.name, upstream.config) },
     timeoutMs: state.connectTimeoutMs,
     signal,
     onStderr: onStderr && ((text) => onStderr(upstream.name, text)),
     prepare: (client) => {
-      client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      state.features.attach(upstream.name, featureClientOf(client), {
+        sampling: upstream.config.sampling,
+        held: () => upstream.held.length > 0,
+      });
+      client.setNotificationHandler('notifications/tools/list_changed', async () => {
         scheduleRefresh(state, upstream, generation);
       });
       client.onclose = () => onClosed(state, upstream, generation);
@@ -135,12 +151,15 @@ function markReady(
   const transport = connection.client.transport;
   if (transport !== undefined) state.watches.set(connection.client, watchRequests(transport));
   upstream.transport = connection.kind;
+  upstream.era = connection.era;
   upstream.connectMs = Math.round(performance.now() - began);
   upstream.state = 'ready';
   upstream.readyAt = Date.now();
   delete upstream.error;
   recompute(state);
   emit(state, 'ready', upstream);
+  upstream.onListed = () => armTtl(state, upstream);
+  keepFresh(state, upstream, connection.client);
 }
 
 function scheduleReconnect(state: PoolState, upstream: Upstream): void {
@@ -177,6 +196,8 @@ function onClosed(state: PoolState, upstream: Upstream, generation: number): voi
   if (state.closed || upstream.generation !== generation || upstream.state !== 'ready') return;
   const tail = upstream.connection?.stderrTail() ?? '';
   upstream.connection = undefined;
+  stopFresh(upstream);
+  state.features.detach(upstream.name);
   if (upstream.readyAt !== undefined && Date.now() - upstream.readyAt >= STABLE_CONNECTION_MS) {
     upstream.attempts = 0;
   }

@@ -1,5 +1,4 @@
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import type { Implementation } from '@modelcontextprotocol/client';
 import type { ToolDefinition } from '@tool-search/core';
 import { describeError, sameTools } from '@tool-search/core/internal';
 import {
@@ -7,8 +6,11 @@ import {
   DEFAULT_CANCEL_GRACE_MS,
   DEFAULT_MAX_CALL_TIME_MS,
 } from './call.js';
+import type { UpstreamClient } from './client.js';
+import { createEraCache, type EraCache } from './era.js';
 import { createExposedTools, type ExposedTools } from './exposed-tools.js';
 import { DEFAULT_RETRY_FAILED_MS, type FailedServerRetry } from './failed-retry.js';
+import { createUpstreamFeatureHub, type UpstreamFeatureHub } from './features/upstream-features.js';
 import { DEFAULT_UPSTREAM_LIMITS, type UpstreamLimits } from './limits.js';
 import { listUpstreamTools } from './list-tools.js';
 import type {
@@ -23,6 +25,8 @@ import { createToolReviewGate, type ToolReviewGate } from './review.js';
 import { createUpstream, LISTED_STATES, type Upstream, upstreamStatus } from './upstream-state.js';
 
 const LIST_CHANGED_DEBOUNCE_MS = 25;
+// A flood of notifications does not starve the re-list: one runs at least this often.
+const LIST_CHANGED_MAX_WAIT_MS = 1_000;
 
 /** Everything one upstream pool knows: its settings, its servers and its listeners. */
 export interface PoolState {
@@ -36,12 +40,16 @@ export interface PoolState {
   readonly clientInfo: Implementation;
   readonly limits: UpstreamLimits;
   readonly review: ToolReviewGate;
-  readonly watches: WeakMap<Client, RequestWatch>;
+  readonly watches: WeakMap<UpstreamClient, RequestWatch>;
+  /** The era of each origin, decided once by a probe. */
+  readonly eras: EraCache;
   readonly upstreams: Upstream[];
   readonly byName: Map<string, Upstream>;
   readonly exposed: ExposedTools;
   readonly toolsListeners: Set<(tools: ToolDefinition[]) => void>;
   readonly progressListeners: Set<(event: UpstreamProgressEvent) => void>;
+  /** Resources, prompts, logs and relays of the servers (beyond tools). */
+  readonly features: UpstreamFeatureHub;
   /** The periodic and on-demand retry of failed servers (none without reconnecting). */
   retry: FailedServerRetry | undefined;
   started: Promise<UpstreamServerStatus[]> | undefined;
@@ -56,6 +64,8 @@ export function createPoolState(
   const upstreams = Object.entries(config.mcpServers).map(([name, server]) =>
     createUpstream(name, server),
   );
+  const limits = { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits };
+  const review = createToolReviewGate(config.review, options.sharedReview);
   const state: PoolState = {
     options,
     connectTimeoutMs: options.connectTimeoutMs ?? 30_000,
@@ -73,14 +83,20 @@ export function createPoolState(
             ...(typeof options.reconnect === 'object' ? options.reconnect : {}),
           },
     clientInfo: options.clientInfo ?? { name: 'tool-search-gateway', version: '0.0.0' },
-    limits: { ...DEFAULT_UPSTREAM_LIMITS, ...config.limits },
-    review: createToolReviewGate(config.review, options.sharedReview),
+    limits,
+    review,
     watches: new WeakMap(),
+    eras: createEraCache(),
     upstreams,
     byName: new Map(upstreams.map((upstream) => [upstream.name, upstream])),
     exposed: createExposedTools(config.pins),
     toolsListeners: new Set(),
     progressListeners: new Set(),
+    features: createUpstreamFeatureHub({
+      order: upstreams.map((upstream) => upstream.name),
+      maxDescriptionChars: limits.maxDescriptionChars,
+      held: (server, name, fingerprint) => review.held(server, name, fingerprint),
+    }),
     retry: undefined,
     started: undefined,
     closed: false,
@@ -138,7 +154,7 @@ export function recompute(state: PoolState): boolean {
 export async function listAll(
   state: PoolState,
   upstream: Upstream,
-  client: Client,
+  client: UpstreamClient,
   signal?: AbortSignal,
 ): Promise<void> {
   const listed = await listUpstreamTools(client, {
@@ -154,6 +170,9 @@ export async function listAll(
   upstream.cut = listed.cut;
   upstream.ignoredPins = listed.ignoredPins;
   upstream.rejected = listed.rejected;
+  upstream.headerTools = listed.headerTools;
+  upstream.listTtlMs = listed.ttlMs;
+  upstream.listScope = listed.cacheScope;
   applyReview(state, upstream);
 }
 
@@ -185,10 +204,24 @@ export function onReviewChanged(state: PoolState): void {
 
 /** A `tools/list_changed` arrived: re-lists the server after a short debounce. */
 export function scheduleRefresh(state: PoolState, upstream: Upstream, generation: number): void {
-  if (upstream.refreshTimer) clearTimeout(upstream.refreshTimer);
+  const now = Date.now();
+  if (upstream.refreshTimer) {
+    // Past the longest wait, the pending re-list keeps its time: no more postponing.
+    if (now - (upstream.refreshSince ?? now) >= LIST_CHANGED_MAX_WAIT_MS) return;
+    clearTimeout(upstream.refreshTimer);
+  } else {
+    upstream.refreshSince = now;
+  }
   upstream.refreshTimer = setTimeout(() => {
     upstream.refreshTimer = undefined;
-    upstream.listing = upstream.listing.then(() => refresh(state, upstream, generation));
+    upstream.refreshSince = undefined;
+    // One re-list waiting behind the running one is enough: it will see every change.
+    if (upstream.refreshQueued) return;
+    upstream.refreshQueued = true;
+    upstream.listing = upstream.listing.then(() => {
+      upstream.refreshQueued = false;
+      return refresh(state, upstream, generation);
+    });
   }, LIST_CHANGED_DEBOUNCE_MS);
 }
 
@@ -205,5 +238,6 @@ async function refresh(state: PoolState, upstream: Upstream, generation: number)
     return;
   }
   if (upstream.generation !== generation) return;
+  upstream.onListed?.();
   if (recompute(state)) emit(state, 'tools_changed', upstream);
 }

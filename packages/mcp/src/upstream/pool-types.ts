@@ -1,10 +1,24 @@
+import type { ClientCapabilities } from '@modelcontextprotocol/client';
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { RetryDemand } from './failed-retry.js';
+import type { CallRelay } from './features/relay.js';
+import type { UpstreamFeatures } from './features/upstream-features.js';
+import type { UpstreamInputHandler } from './input-required.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
+
+/** What `restart` did: `restarted` (ready again), `failed` (it did not come back), or why not. */
+export type RestartOutcome = 'restarted' | 'failed' | 'unknown' | 'disabled' | 'closed';
+
+/** What `reload` changed, by server name. */
+export interface PoolReloadReport {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
 
 /** What the pool needs of a config: the servers, and optionally the pins. */
 export interface UpstreamPoolConfig {
@@ -48,6 +62,16 @@ export interface UpstreamServerStatus {
   state: UpstreamState;
   /** How it is reached, once connected. */
   transport?: UpstreamTransportKind;
+  /**
+   * The MCP era it speaks, once connected: `modern` (2026-07-28, found by `server/discover`)
+   * or `legacy` (2025, the `initialize` handshake).
+   */
+  era?: 'modern' | 'legacy';
+  /**
+   * The cache scope of its last tool list (2026-07-28): `private` when the list is what the
+   * pool's credential for it sees (not to be shared beyond that credential); absent in 2025.
+   */
+  listScope?: 'public' | 'private';
   /** The tools it serves through the pool (a `failed` server's are its last known ones). */
   toolCount: number;
   /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
@@ -132,6 +156,11 @@ export interface UpstreamPoolOptions {
   /** How the pool introduces itself to upstream servers. */
   clientInfo?: Implementation;
   /**
+   * The capabilities the pool declares to upstream servers (e.g. `{ elicitation: {} }` when
+   * callers pass `onInputRequired` that can answer elicitations). @defaultValue `{}`
+   */
+  clientCapabilities?: ClientCapabilities;
+  /**
    * What stdio servers write to stderr (their logs). Absent: kept only as a short
    * tail for error messages, never printed. The text is the server's, raw: print it
    * through `sanitizeTerminalText`.
@@ -149,6 +178,19 @@ export interface UpstreamCallOptions {
   defaultTimeoutMs?: number;
   /** Progress notifications of the upstream for this call. */
   onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /**
+   * Answers the upstream's `input_required` (2026-07-28): see {@link UpstreamInputHandler}.
+   * The pool retries the call with the answers and the upstream's `requestState`. Absent:
+   * a call that needs input ends with an `upstream_failed` error result that names the
+   * server and what it asked.
+   */
+  onInputRequired?: UpstreamInputHandler;
+  /** The most `input_required` rounds answered for this call. @defaultValue 8 */
+  maxInputRounds?: number;
+  /** Where what the upstream asks during the call goes (the client of the call). */
+  relay?: CallRelay;
+  /** The client's `_meta` of the call, sent on to the upstream (the gateway sets the progress token). */
+  meta?: Record<string, unknown>;
 }
 
 /** Where a pooled tool comes from. */
@@ -234,6 +276,28 @@ export interface UpstreamPool {
    * @throws nothing
    */
   retry(server: string): RetryDemand | 'not_failed' | 'unknown' | 'off';
+  /**
+   * Restarts a server now, whatever its state (a healthy one that misbehaves too): its
+   * connection or process is closed and a new one connects; its last known tools stay
+   * listed meanwhile (the console's Restart).
+   *
+   * @param server - the server's name in the config
+   * @returns `restarted`, `failed` (it did not come back; retried later), `unknown`,
+   * `disabled` or `closed` (the pool is closed)
+   * @throws nothing
+   */
+  restart(server: string): Promise<RestartOutcome>;
+  /**
+   * Applies a new `mcpServers` while the pool serves: servers no longer there are closed,
+   * new ones connect, changed ones restart with their new entry; the others are untouched.
+   *
+   * @param servers - the new `mcpServers`
+   * @returns the names added, removed and changed, once each new or changed one is ready or failed
+   * @throws nothing
+   */
+  reload(servers: Readonly<Record<string, UpstreamServerInput>>): Promise<PoolReloadReport>;
   /** Disconnects from every server and stops reconnecting. */
   close(): Promise<void>;
+  /** Resources, prompts, completions, logs and relays beyond tools (absent: tools only). */
+  readonly features?: UpstreamFeatures;
 }

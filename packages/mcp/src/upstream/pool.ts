@@ -1,5 +1,6 @@
 import { callPoolTool } from './pool-call.js';
 import { attachFailedRetry, closePool, startPool } from './pool-lifecycle.js';
+import { reloadUpstreams, restartUpstream } from './pool-reload.js';
 import { addProgressListener, createPoolState, statusOf } from './pool-state.js';
 import type { UpstreamPool, UpstreamPoolConfig, UpstreamPoolOptions } from './pool-types.js';
 import { liveFingerprints } from './upstream-state.js';
@@ -7,8 +8,10 @@ import { liveFingerprints } from './upstream-state.js';
 export { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
 export type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 export type {
+  PoolReloadReport,
   ReconnectOptions,
   RejectedTool,
+  RestartOutcome,
   UpstreamCallOptions,
   UpstreamPool,
   UpstreamPoolConfig,
@@ -81,7 +84,8 @@ export function createUpstreamPool(
       };
     },
     status: () => state.upstreams.map((upstream) => statusOf(state, upstream)),
-    fingerprints: () => liveFingerprints(state.upstreams),
+    fingerprints: () => [...liveFingerprints(state.upstreams), ...state.features.fingerprints()],
+    features: state.features,
     callTool: (name, args, callOptions) => callPoolTool(state, name, args, callOptions),
     onToolsChanged(listener) {
       state.toolsListeners.add(listener);
@@ -94,6 +98,8 @@ export function createUpstreamPool(
       if (upstream.state !== 'failed') return 'not_failed';
       return state.retry?.demand(server) ?? 'off';
     },
+    restart: (server) => restartUpstream(state, server),
+    reload: (servers) => reloadUpstreams(state, servers),
     close: () => closePool(state),
   };
 }

@@ -1,5 +1,4 @@
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId, Transport } from '@modelcontextprotocol/client';
 
 /** How a watched request ended on the wire. */
 export type WatchedEnd = 'answered' | 'closed';
@@ -14,10 +13,14 @@ export type WatchedEnd = 'answered' | 'closed';
  */
 export interface RequestWatch {
   /**
-   * Runs `send`, which must send exactly one request synchronously (the SDK's
-   * `client.request` does), and returns the id that request went out with.
+   * Runs `send` and learns the id of the request it sends: the first request, sent now or
+   * later (the SDK's `callTool` sends after a tick), that `match` accepts, else (no
+   * `match`) the first one sent synchronously. `id` is `undefined` until it is sent.
    */
-  capture<T>(send: () => T): { value: T; id: RequestId | undefined };
+  capture<T>(
+    send: () => T,
+    match?: (message: JSONRPCMessage) => boolean,
+  ): { value: T; readonly id: RequestId | undefined };
   /**
    * Settles when request `id` has been answered (a result or an error, however late) or
    * the connection has closed, then forgets the request. Never rejects.
@@ -47,11 +50,25 @@ const isAnswer = (message: JSONRPCMessage): message is JSONRPCMessage & { id: Re
 export function watchRequests(transport: Transport): RequestWatch {
   const entries = new Map<RequestId, Entry>();
   let capturing: ((id: RequestId) => void) | undefined;
+  // Captures waiting for a later send, each with what it is waiting for.
+  const pending = new Set<{
+    match: (message: JSONRPCMessage) => boolean;
+    found: (id: RequestId) => void;
+  }>();
   let closed = false;
 
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
-    if (capturing !== undefined && 'method' in message && 'id' in message) capturing(message.id);
+    if ('method' in message && 'id' in message) {
+      if (capturing !== undefined) capturing(message.id);
+      for (const waiter of pending) {
+        if (waiter.match(message)) {
+          pending.delete(waiter);
+          waiter.found(message.id);
+          break;
+        }
+      }
+    }
     return send(message, options);
   };
   const onmessage = transport.onmessage;
@@ -76,15 +93,32 @@ export function watchRequests(transport: Transport): RequestWatch {
   };
 
   return {
-    capture(run) {
+    capture(run, match) {
       let id: RequestId | undefined;
-      capturing = (sent) => {
-        id ??= sent;
+      const found = (sent: RequestId) => {
+        if (id !== undefined) return;
+        id = sent;
+        if (!closed) entries.set(sent, { answered: false, waiters: [] });
       };
-      try {
+      if (match !== undefined) {
+        const waiter = { match, found };
+        pending.add(waiter);
         const value = run();
-        if (id !== undefined && !closed) entries.set(id, { answered: false, waiters: [] });
-        return { value, id };
+        // A call that ends before it sends anything leaves no waiter behind.
+        const done = () => {
+          pending.delete(waiter);
+        };
+        Promise.resolve(value).then(done, done);
+        return {
+          value,
+          get id() {
+            return id;
+          },
+        };
+      }
+      capturing = found;
+      try {
+        return { value: run(), id };
       } finally {
         capturing = undefined;
       }

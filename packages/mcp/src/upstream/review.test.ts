@@ -6,13 +6,13 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { textOf, until } from '../__fixtures__/clients.js';
 import { hostileInProcess } from '../__fixtures__/in-process.js';
 import { createUpstreamPool, type UpstreamPool } from './pool.js';
+import { acceptToolReview, diffToolReview, fingerprintTool } from './review.js';
 import {
-  acceptToolReview,
-  diffToolReview,
-  fingerprintTool,
+  HELD_BY_OPERATOR,
+  HELD_INVALID_ENTRY,
   readToolReview,
   writeToolReview,
-} from './review.js';
+} from './review-file.js';
 
 const directory = mkdtempSync(join(tmpdir(), 'tool-search-review-'));
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
@@ -67,10 +67,34 @@ describe('the review file', () => {
 
   it('refuses a file that is not a review file, saying how to write it anew', async () => {
     const file = join(directory, 'bad.json');
-    writeFileSync(file, '{"tools": {"a/b": "md5:1"}}');
+    writeFileSync(file, '{"version": 1, "fingerprints": {}}');
     await expect(readToolReview(file)).rejects.toMatchObject({
       code: 'invalid_config',
-      message: expect.stringMatching(/bad fingerprint for 'a\/b'.*inspect --accept/),
+      message: expect.stringMatching(/no "tools" object.*inspect --accept/),
+    });
+  });
+
+  it('reads a bad entry as that one tool held, and an operator hold as it was written', async () => {
+    const fingerprint = fingerprintTool({ name: 'a', inputSchema: {} });
+    const file = join(directory, 'one-bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        tools: { 'a/b': 'md5:1', 'a/c': 42, 'a/d': fingerprint, 'a/e': HELD_BY_OPERATOR },
+      }),
+    );
+    const read = await readToolReview(file);
+    expect(Object.fromEntries(read)).toEqual({
+      'a/b': HELD_INVALID_ENTRY,
+      'a/c': HELD_INVALID_ENTRY,
+      'a/d': fingerprint,
+      'a/e': HELD_BY_OPERATOR,
+    });
+    // What is written is what is read back, whatever the map held.
+    await writeToolReview(file, new Map([...read, ['a/f', 'anything']]));
+    expect(Object.fromEntries(await readToolReview(file))).toEqual({
+      ...Object.fromEntries(read),
+      'a/f': HELD_INVALID_ENTRY,
     });
   });
 

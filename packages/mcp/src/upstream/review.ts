@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { unwatchFile, watchFile } from 'node:fs';
-import { readFile, rename, writeFile } from 'node:fs/promises';
-import { type ToolDefinition, ToolSearchError } from '@tool-search/core';
+import type { ToolDefinition } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { DEFAULT_REVIEW_FILE } from '../config/defaults.js';
 import type { ReviewHold, ToolReviewConfig } from '../config/schemas.js';
+import { HELD_BY_OPERATOR, HELD_INVALID_ENTRY, readToolReview } from './review-file.js';
 
 export type { ReviewHold, ToolReviewConfig };
 export { DEFAULT_REVIEW_FILE };
@@ -23,8 +23,11 @@ export interface ToolFingerprint {
 export interface HeldTool {
   /** The tool's name on its server. */
   name: string;
-  /** Never accepted, or different from what was accepted. */
-  reason: 'new' | 'changed' | 'unreviewable';
+  /**
+   * `new`: never accepted; `changed`: different from what was accepted; `held`: held by
+   * an operator; `unreviewable`: the review (or this tool's entry in it) cannot be used.
+   */
+  reason: 'new' | 'changed' | 'held' | 'unreviewable';
   /** Why, in words, with what to do. */
   detail: string;
   /** The definition held back (after the limits), for review. */
@@ -75,78 +78,6 @@ export function fingerprintTool(
 
 /** The key of a tool in the review file. */
 export const reviewKey = (server: string, name: string): string => `${server}/${name}`;
-
-/**
- * Reads a review file: the accepted fingerprints by `server/upstreamName`.
- *
- * @param file - the file's path
- * @returns the accepted fingerprints (empty when the file does not exist)
- * @throws {@link ToolSearchError} `invalid_config` when the file cannot be read or is
- * not a review file
- */
-export async function readToolReview(file: string): Promise<Map<string, string>> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return new Map();
-    throw new ToolSearchError(
-      'invalid_config',
-      `Cannot read the tool review file ${file}: ${describeError(error)}.`,
-      { cause: error, data: { path: file } },
-    );
-  }
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new ToolSearchError(
-      'invalid_config',
-      `The tool review file ${file} is not valid JSON: ${describeError(error)}. Run inspect --accept to write it anew.`,
-      { cause: error, data: { path: file } },
-    );
-  }
-  const tools = (raw as { tools?: unknown } | null)?.tools;
-  if (typeof tools !== 'object' || tools === null || Array.isArray(tools)) {
-    throw new ToolSearchError(
-      'invalid_config',
-      `The tool review file ${file} has no "tools" object. Run inspect --accept to write it anew.`,
-      { data: { path: file, field: 'tools' } },
-    );
-  }
-  const accepted = new Map<string, string>();
-  for (const [key, value] of Object.entries(tools)) {
-    if (typeof value !== 'string' || !/^sha256:[0-9a-f]{64}$/.test(value)) {
-      throw new ToolSearchError(
-        'invalid_config',
-        `The tool review file ${file} has a bad fingerprint for '${key}'. Run inspect --accept to write it anew.`,
-        { data: { path: file, field: `tools.${key}` } },
-      );
-    }
-    accepted.set(key, value);
-  }
-  return accepted;
-}
-
-/**
- * Writes a review file: `{ "version": 1, "tools": { "<server>/<name>": "sha256:…" } }`,
- * keys sorted, one line per tool, so that it reads well in a diff. Written to a
- * temporary file and renamed, so that a reader never sees half a file.
- *
- * @param file - the file's path
- * @param accepted - the fingerprints by `server/upstreamName`
- * @returns nothing, once written
- * @throws the file system's error when the file cannot be written
- */
-export async function writeToolReview(
-  file: string,
-  accepted: ReadonlyMap<string, string>,
-): Promise<void> {
-  const tools = Object.fromEntries([...accepted.entries()].sort(([a], [b]) => (a < b ? -1 : 1)));
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, `${JSON.stringify({ version: 1, tools }, null, 2)}\n`);
-  await rename(temporary, file);
-}
 
 /**
  * Compares current fingerprints with accepted ones. A tool of a server that is not in
@@ -281,7 +212,22 @@ export function createToolReviewGate(
           detail: `held: the review file cannot be used (${problem})`,
         };
       }
-      const before = accepted.get(reviewKey(server, name));
+      const key = reviewKey(server, name);
+      const before = accepted.get(key);
+      if (before === HELD_BY_OPERATOR) {
+        return {
+          name,
+          reason: 'held',
+          detail: `held: an operator held '${key}'; accept it (console or inspect --accept) to serve it`,
+        };
+      }
+      if (before === HELD_INVALID_ENTRY) {
+        return {
+          name,
+          reason: 'unreviewable',
+          detail: `held: the entry of '${key}' in the review is not a fingerprint (only this tool is held); review it and accept it again (console or inspect --accept)`,
+        };
+      }
       if (before === undefined) {
         return hold === 'new-and-changed'
           ? {

@@ -1,7 +1,6 @@
 import type { Writable } from 'node:stream';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { afterEach, describe, expect, it } from 'vitest';
 import { everythingServer } from '../__fixtures__/servers.js';
 import { batchStdioWrites } from './stdio-batch.js';
@@ -45,10 +44,7 @@ async function echoAll(client: Client, count: number) {
   const messages = Array.from({ length: count }, (_, index) => `message ${index}`);
   const results = await Promise.all(
     messages.map((message) =>
-      client.request(
-        { method: 'tools/call', params: { name: 'echo', arguments: { message } } },
-        CallToolResultSchema,
-      ),
+      client.request({ method: 'tools/call', params: { name: 'echo', arguments: { message } } }),
     ),
   );
   return { messages, texts: results.map((result) => (result.content[0] as { text: string }).text) };

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
 /** The child process the SDK's stdio transport keeps (not part of its typed surface). */
 interface WithProcess {

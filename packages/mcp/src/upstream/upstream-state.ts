@@ -1,6 +1,8 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { type CallQueue, createCallQueue } from './call-queue.js';
+import type { UpstreamEra } from './client.js';
 import type { UpstreamConnection, UpstreamServerInput, UpstreamTransportKind } from './connect.js';
+import type { HeaderTool } from './input-required.js';
 import type { CutTool } from './limits.js';
 import type { RejectedTool, UpstreamServerStatus, UpstreamState } from './pool-types.js';
 import type { HeldTool, ToolFingerprint } from './review.js';
@@ -38,6 +40,12 @@ export interface Upstream {
   generation: number;
   listing: Promise<void>;
   refreshTimer?: NodeJS.Timeout | undefined;
+  /** When the pending re-list was first asked for (ms since the epoch). */
+  refreshSince?: number | undefined;
+  /** A re-list is waiting behind the running one. */
+  refreshQueued?: boolean;
+  /** Runs after each re-list of the live connection (re-arms the `ttlMs` timer). */
+  onListed?: (() => void) | undefined;
   reconnectTimer?: NodeJS.Timeout | undefined;
   /** Aborts the connect attempt in progress. */
   connecting?: AbortController;
@@ -45,6 +53,17 @@ export interface Upstream {
   readyAt?: number;
   /** The FIFO limit of `maxConcurrency`, when the server has one. */
   queue?: CallQueue | undefined;
+  /** The upstream's definitions of its tools with `x-mcp-header` arguments, by upstream name. */
+  headerTools: Map<string, HeaderTool>;
+  /** The era of the live (or last) connection. */
+  era?: UpstreamEra;
+  /** The 2026 cache hints of the last tool list. */
+  listTtlMs?: number | undefined;
+  listScope?: 'public' | 'private' | undefined;
+  /** Re-lists when the last list's `ttlMs` has passed. */
+  ttlTimer?: NodeJS.Timeout | undefined;
+  /** The open `subscriptions/listen` of a modern connection. */
+  listening?: { close(): void } | undefined;
 }
 
 /**
@@ -70,6 +89,7 @@ export function createUpstream(name: string, server: UpstreamServerInput): Upstr
     attempts: 0,
     generation: 0,
     listing: Promise.resolve(),
+    headerTools: new Map(),
     queue: server.maxConcurrency === undefined ? undefined : createCallQueue(server.maxConcurrency),
   };
 }
@@ -94,6 +114,8 @@ export function upstreamStatus(upstream: Upstream, toolCount: number): UpstreamS
     reconnectAttempts: upstream.attempts,
   };
   if (upstream.transport !== undefined) status.transport = upstream.transport;
+  if (upstream.era !== undefined) status.era = upstream.era;
+  if (upstream.listScope !== undefined) status.listScope = upstream.listScope;
   if (upstream.error !== undefined) status.error = upstream.error;
   if (upstream.connectMs !== undefined) status.connectMs = upstream.connectMs;
   return status;

@@ -1,6 +1,6 @@
 import type { PendingApproval } from '@tool-search/mcp';
 import { get, post } from '../api.js';
-import { duration, h, json, replace } from '../dom.js';
+import { duration, h, json, replace, when } from '../dom.js';
 import { every, type Page } from './types.js';
 
 const CHOICES = [
@@ -8,6 +8,8 @@ const CHOICES = [
   { decision: 'allow-session', label: 'Allow for the session', className: 'allow' },
   { decision: 'deny', label: 'Deny', className: 'deny' },
 ] as const;
+
+const left = (item: { expiresAt: number }) => duration(Math.max(0, item.expiresAt - Date.now()));
 
 function card(item: PendingApproval, answer: (decision: string) => void): HTMLElement {
   const where = item.origin ? `${item.origin.server}/${item.origin.name}` : item.tool;
@@ -22,7 +24,24 @@ function card(item: PendingApproval, answer: (decision: string) => void): HTMLEl
       item.toolset ? ` · toolset ${item.toolset}` : '',
       ` · session ${item.sessionId.slice(0, 8)}`,
       item.profile ? ` · profile ${item.profile}` : ' · gateway token',
-      ` · waiting ${duration(Date.now() - item.askedAt)}, denied in ${duration(Math.max(0, item.expiresAt - Date.now()))}`,
+    ),
+    item.via === 'program'
+      ? h(
+          'p',
+          { class: 'flag', 'data-program': item.programId ?? '' },
+          `Called by a program (tool_program)${item.programId ? `, program ${item.programId}` : ''}: the model wrote code that makes this call.`,
+        )
+      : null,
+    h(
+      'p',
+      {},
+      'Asked ',
+      when(item.askedAt),
+      '; denied unanswered at ',
+      when(item.expiresAt),
+      ', in ',
+      h('span', { class: 'countdown', 'data-countdown': String(item.expiresAt) }, left(item)),
+      '.',
     ),
     item.destructive ? h('p', { class: 'flag' }, 'The tool says it may be destructive.') : null,
     h('p', {}, 'Arguments, exactly as they will run:'),
@@ -51,9 +70,13 @@ function card(item: PendingApproval, answer: (decision: string) => void): HTMLEl
 export const approvalsPage: Page = (main, say) => {
   const list = h('div', { id: 'approvals' });
   replace(main, h('h2', {}, 'Approvals'), list);
-  let shown = '';
+  // Undefined until the first answer: an empty inbox is drawn (and said) on first load.
+  let shown: string | undefined;
   const load = async () => {
     const { approvals } = await get<{ approvals: PendingApproval[] }>('approvals');
+    for (const countdown of list.querySelectorAll<HTMLElement>('[data-countdown]')) {
+      countdown.textContent = left({ expiresAt: Number(countdown.dataset['countdown']) });
+    }
     const ids = approvals.map((item) => item.id).join(',');
     if (ids === shown) return;
     shown = ids;
@@ -74,7 +97,7 @@ export const approvalsPage: Page = (main, say) => {
                 .then(() => say(`${decision === 'deny' ? 'Denied' : 'Allowed'}: ${item.tool}`))
                 .catch((error: Error) => say(error.message))
                 .finally(() => {
-                  shown = '';
+                  shown = undefined;
                   void load();
                 });
             }),

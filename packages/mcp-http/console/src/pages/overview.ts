@@ -1,5 +1,5 @@
 import { get } from '../api.js';
-import { h, replace, table } from '../dom.js';
+import { h, replace, table, whenText } from '../dom.js';
 import { every, type Page } from './types.js';
 
 interface Overview {
@@ -8,7 +8,7 @@ interface Overview {
   sessions: number;
   pendingApprovals: number;
   tokensSaved: { time: string; sessions: number; tokensSaved: number }[];
-  perHour: { hour: string; calls: number; denials: number }[];
+  perHour: { hour: string; calls: number; failures?: number; denials: number }[];
 }
 
 const SVG = 'http://www.w3.org/2000/svg';
@@ -19,34 +19,70 @@ function svg(tag: string, attributes: Record<string, string | number>): SVGEleme
   return element;
 }
 
-/** A bar chart of the tokens a turn is spared, sample by sample. */
+/** Text in the chart (as a text node: nothing in it is markup). */
+function label(x: number, y: number, text: string, anchor = 'start'): SVGElement {
+  const node = svg('text', { x, y, 'text-anchor': anchor });
+  node.textContent = text;
+  return node;
+}
+
+const clock = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+/**
+ * A bar chart of the tokens a turn is spared, sample by sample: a y axis with its scale
+ * (0 and the most), an x axis with the first and last sample's time, and the latest value.
+ */
 function chart(samples: Overview['tokensSaved']): SVGElement {
-  const width = 600;
-  const height = 120;
+  const width = 640;
+  const height = 170;
+  const left = 56;
+  const bottom = 24;
+  const top = 14;
+  const plotWidth = width - left - 8;
+  const plotHeight = height - bottom - top;
   const most = Math.max(1, ...samples.map((sample) => sample.tokensSaved));
   // One sample a minute over two hours at most: a bar is never wider than 24 pixels.
-  const bar = Math.min(24, width / Math.max(1, samples.length));
+  const bar = Math.min(24, plotWidth / Math.max(1, samples.length));
+  const latest = samples.at(-1)?.tokensSaved ?? 0;
   const root = svg('svg', {
     class: 'chart',
     viewBox: `0 0 ${width} ${height}`,
     width,
     height,
     role: 'img',
+    'aria-labelledby': 'tokens-chart-title',
   });
-  const title = svg('title', {});
-  title.textContent = `Tokens saved per turn: latest ${samples.at(-1)?.tokensSaved ?? 0}, most ${most}`;
+  const title = svg('title', { id: 'tokens-chart-title' });
+  title.textContent = `Tokens saved per turn: latest ${latest}, most ${most}, over ${samples.length} samples`;
   root.append(title);
-  samples.forEach((sample, index) => {
-    const tall = Math.round((sample.tokensSaved / most) * (height - 10));
+  const baseline = top + plotHeight;
+  root.append(
+    svg('line', { class: 'axis', x1: left, y1: top, x2: left, y2: baseline }),
+    svg('line', { class: 'axis', x1: left, y1: baseline, x2: width - 8, y2: baseline }),
+    label(left - 6, top + 8, most.toLocaleString(), 'end'),
+    label(left - 6, baseline, '0', 'end'),
+    label(4, top + plotHeight / 2, 'tokens', 'start'),
+  );
+  if (samples.length > 0) {
+    root.append(label(left, height - 6, clock.format(new Date(samples[0]!.time))));
     root.append(
-      svg('rect', {
-        x: index * bar + 1,
-        y: height - tall,
-        width: Math.max(1, bar - 2),
-        height: tall,
-      }),
+      label(width - 8, height - 6, `${clock.format(new Date(samples.at(-1)!.time))} (now)`, 'end'),
     );
+  }
+  samples.forEach((sample, index) => {
+    const tall = Math.round((sample.tokensSaved / most) * plotHeight);
+    const rect = svg('rect', {
+      x: left + index * bar + 1,
+      y: baseline - tall,
+      width: Math.max(1, bar - 2),
+      height: tall,
+    });
+    const tip = svg('title', {});
+    tip.textContent = `${clock.format(new Date(sample.time))}: ${sample.tokensSaved.toLocaleString()} tokens, ${sample.sessions} sessions`;
+    rect.append(tip);
+    root.append(rect);
   });
+  root.append(label(width - 8, top, `latest ${latest.toLocaleString()}`, 'end'));
   return root;
 }
 
@@ -72,15 +108,18 @@ export const overviewPage: Page = (main) => {
       ),
       h('h3', {}, 'Tokens saved per turn (one sample a minute)'),
       chart(view.tokensSaved),
-      table(
-        'Calls and denials per hour (latest 2,000 calls)',
-        ['Hour (UTC)', 'Calls', 'Denials'],
-        view.perHour.map((hour) => [
-          hour.hour.replace('T', ' '),
-          String(hour.calls),
-          String(hour.denials),
-        ]),
-      ),
+      view.perHour.length === 0
+        ? h('p', { class: 'muted' }, 'No call yet.')
+        : table(
+            'Calls, failures and denials per hour (latest 2,000 calls)',
+            ['Hour', 'Calls', 'Failed', 'Denied'],
+            view.perHour.map((hour) => [
+              whenText(`${hour.hour}:00Z`),
+              String(hour.calls),
+              String(hour.failures ?? 0),
+              String(hour.denials),
+            ]),
+          ),
     );
   });
 };

@@ -124,6 +124,35 @@ export function exchangeChecks(kit: StoreHarness): void {
     expect(await store.listPendingApprovals()).toEqual([expected]);
   });
 
+  it('lets a one-time token be claimed once across replicas, and forgets it after its time', async () => {
+    const store = await kit.open();
+    if (store.claimOnce === undefined) return;
+    const other = await kit.replica(store);
+    const claims = await Promise.all([
+      store.claimOnce('nonce-a', 60_000),
+      other.claimOnce!('nonce-a', 60_000),
+      store.claimOnce('nonce-a', 60_000),
+    ]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await other.claimOnce!('nonce-b', 60_000)).toBe(true);
+    expect(await store.claimOnce('short', 30)).toBe(true);
+    await sleep(80);
+    expect(await other.claimOnce!('short', 30)).toBe(true);
+  });
+
+  it('keeps a grant in force for its stated time on every replica, then drops it', async () => {
+    const store = await kit.open();
+    if (store.putGrant === undefined || store.hasGrant === undefined) return;
+    const other = await kit.replica(store);
+    expect(await other.hasGrant!('p/tool')).toBe(false);
+    await store.putGrant('p/tool', 60_000);
+    expect(await other.hasGrant!('p/tool')).toBe(true);
+    expect(await other.hasGrant!('q/tool')).toBe(false);
+    await store.putGrant('p/brief', 30);
+    await sleep(80);
+    expect(await other.hasGrant!('p/brief')).toBe(false);
+  });
+
   it('shares the accepted tool fingerprints, replacing the whole list on every put', async () => {
     const store = await kit.open();
     const other = await kit.replica(store);

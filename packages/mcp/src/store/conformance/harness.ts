@@ -114,6 +114,8 @@ export function samplePending(id: string, askedAt: number, expiresIn = 60_000): 
     origin: { server: 'files', name: 'write' },
     toolset: 'mcp-files',
     arguments: { path: '/tmp/a.txt', content: 'x', nested: { list: [1, 2, 3] } },
+    via: 'program',
+    programId: 'program-1',
     destructive: true,
     askedAt,
     expiresAt: Date.now() + expiresIn,

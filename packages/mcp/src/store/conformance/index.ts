@@ -1,5 +1,6 @@
 import { afterEach, describe } from 'vitest';
 import type { GatewayStore } from '../types.js';
+import { consoleChecks } from './console.js';
 import { exchangeChecks } from './exchange.js';
 import { StoreHarness, type TestGatewayStoreOptions } from './harness.js';
 import { learningChecks } from './learning.js';
@@ -21,7 +22,7 @@ export type { TestGatewayStoreOptions } from './harness.js';
  * one replica that asked, once, also when many answers race; closed questions; replicas
  * that stopped listening); the approvals inbox (order, expiry, replacement, removal);
  * the accepted tool fingerprints (whole-list replacement, 5,000 of them, two puts at
- * once); and its learning from use against core's `createLearningRules` (counting, token
+ * once); the console's ended sign-ins (on every replica, until they expire) and switched-off tools; and its learning from use against core's `createLearningRules` (counting, token
  * caps, bounds per tool and in all, decay, views, export and import). For a store that
  * says it is `shared`, the suite opens a second store on the same namespace as a second
  * replica and checks that each sees and races the other's writes. Some checks wait for a
@@ -55,6 +56,7 @@ export function testGatewayStore(options: TestGatewayStoreOptions): void {
     describe('sessions, caps and approvals', () => sessionChecks(kit));
     describe('stream events and the audit trail', () => streamChecks(kit));
     describe('answers, the approvals inbox and fingerprints', () => exchangeChecks(kit));
+    describe('the console', () => consoleChecks(kit));
     if (options.learning !== false) describe('learning from use', () => learningChecks(kit));
   });
 }

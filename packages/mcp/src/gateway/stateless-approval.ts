@@ -1,0 +1,292 @@
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { ToolSearchError } from '@tool-search/core';
+import {
+  type ApprovalAdapter,
+  type ApprovalAnswer,
+  type ApprovalRequest,
+  renderApprovalQuestion,
+} from '@tool-search/hooks';
+import type { GatewayStore } from '../store/types.js';
+
+/** The key of the approval question in an `input_required` result's `inputRequests`. */
+export const APPROVAL_INPUT_KEY = 'approval';
+
+/** How long "allow for this credential" holds when a person chooses it: one hour. */
+export const DEFAULT_CREDENTIAL_ALLOW_MS = 60 * 60 * 1000;
+
+/** What a signed approval state holds: who, which call, until when, and its one-time nonce. */
+interface ApprovalState {
+  v: 1;
+  /** The principal the question was asked for. */
+  p: string;
+  /** The final tool name the approval saw. */
+  t: string;
+  /** The hash of the final arguments the approval saw. */
+  h: string;
+  /** When it lapses (ms since the epoch). */
+  e: number;
+  /** The nonce: the state is redeemed once. */
+  n: string;
+}
+
+/** The question a stateless call returns instead of running: an elicitation and its state. */
+export interface ApprovalQuestion {
+  message: string;
+  requestedSchema: Record<string, unknown>;
+  requestState: string;
+}
+
+/** A stable JSON text of a value (object keys sorted), for hashing arguments. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** The hash of a call's final arguments, as the approval binds them. */
+export function argumentsHash(args: Record<string, unknown>): string {
+  return createHash('sha256').update(canonical(args)).digest('base64url');
+}
+
+function mac(key: Uint8Array, body: string): Buffer {
+  return createHmac('sha256', key)
+    .update('tool-search requestState v1\u0000')
+    .update(body)
+    .digest();
+}
+
+function sign(key: Uint8Array, state: ApprovalState): string {
+  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
+  return `${body}.${mac(key, body).toString('base64url')}`;
+}
+
+function refuse(message: string): never {
+  throw new ToolSearchError('invalid_argument', message, { data: { field: 'requestState' } });
+}
+
+/**
+ * Reads a `requestState` back: its signature, version, expiry and principal checked.
+ *
+ * @throws {@link ToolSearchError} `invalid_argument` (`data.field`: `requestState`) when it
+ * fails a check (forged, expired, another principal's)
+ */
+function verify(key: Uint8Array, raw: string, principal: string, now: number): ApprovalState {
+  const [body, signature, extra] = raw.split('.');
+  if (body === undefined || signature === undefined || extra !== undefined || raw.length > 4096) {
+    refuse('The requestState is not one this gateway issued.');
+  }
+  const expected = mac(key, body);
+  const given = Buffer.from(signature, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    refuse('The requestState is not one this gateway issued (its signature does not match).');
+  }
+  let state: ApprovalState;
+  try {
+    state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ApprovalState;
+  } catch {
+    refuse('The requestState is not one this gateway issued.');
+  }
+  if (state.v !== 1) refuse('The requestState is of an unknown version.');
+  if (state.p !== principal) {
+    refuse('The requestState was issued to another client: ask again.');
+  }
+  if (!(state.e > now)) refuse('The requestState has expired: call the tool again.');
+  return state;
+}
+
+/** One call's approval channel: how the stateless approval answers for it. */
+type Channel =
+  | {
+      mode: 'ask';
+      pending?: { name: string; arguments: Record<string, unknown>; question: string };
+    }
+  | { mode: 'answer'; state: ApprovalState; decision: 'allow-once' | 'allow-session' | 'deny' };
+
+/** What the approval of one credential's stateless calls needs. */
+export interface StatelessApprovalOptions {
+  principal: string;
+  store: GatewayStore;
+  /** The HMAC key of `requestState` (the operator's token secret, or random per gateway). */
+  key: Uint8Array;
+  /** How long a person has to answer: the state's lifetime. */
+  timeoutMs: number;
+  /** How long "allow for this credential" holds. */
+  allowForMs: number;
+  /** Who is asked when the client cannot be (the console's inbox, the options' adapter). */
+  fallback: () => ApprovalAdapter | undefined;
+  /** What the policy answers when nobody can be asked (`approval.fallback`). */
+  policyFallback: 'allow' | 'deny';
+  /** How a question renders the call. */
+  question: { maxArgumentChars?: number };
+}
+
+/**
+ * The approval of one credential's stateless calls: a client that declared elicitation is
+ * asked by `input_required` (the call returns the question with a signed, expiring,
+ * one-time `requestState` bound to the principal, the tool and the hash of its final
+ * arguments; the retry with the answer runs exactly that call, once); any other is
+ * answered as a session's client without elicitation is (the fallback). "Allow for this
+ * credential" is a grant in the store for a stated time, which every replica honours.
+ *
+ * @param options - the principal, store, key and timings
+ * @returns the adapter (for `createGatewayApproval`) and the per-call channels
+ * @throws nothing
+ */
+export function createStatelessApproval(options: StatelessApprovalOptions) {
+  const channels = new Map<string, Channel>();
+  const { store, principal } = options;
+  const grantKey = (request: ApprovalRequest) => {
+    const { call, tool } = request;
+    const origin = tool !== undefined && tool.name === call.name ? tool.origin : undefined;
+    return `${principal}\u0000${origin === undefined ? call.name : `${origin.server}/${origin.name}`}`;
+  };
+  const grant = async (request: ApprovalRequest): Promise<ApprovalAnswer> => {
+    if (store.putGrant === undefined) return { decision: 'allow-once' };
+    try {
+      await store.putGrant(grantKey(request), options.allowForMs);
+    } catch {
+      // Not remembered anywhere: this call only.
+    }
+    // Never 'allow-session' to the dispatcher: it would remember it in this process alone.
+    return { decision: 'allow-once' };
+  };
+  const adapter: ApprovalAdapter = {
+    name: 'approval',
+    async request(request) {
+      if (store.hasGrant !== undefined && (await store.hasGrant(grantKey(request)))) {
+        return { decision: 'allow-once' };
+      }
+      const id = request.context?.['requestId'];
+      const channel = typeof id === 'string' ? channels.get(id) : undefined;
+      if (channel?.mode === 'answer') {
+        const { state, decision } = channel;
+        if (state.t !== request.call.name || state.h !== argumentsHash(request.call.arguments)) {
+          return {
+            decision: 'deny',
+            reason: `The call of '${request.call.name}' is not the one that was approved (its tool or final arguments changed): call it again to be asked.`,
+          };
+        }
+        if (decision === 'deny') {
+          return {
+            decision: 'deny',
+            reason: `The user denied the call of '${request.call.name}'.`,
+          };
+        }
+        return decision === 'allow-session' ? grant(request) : { decision: 'allow-once' };
+      }
+      if (channel?.mode === 'ask' && store.claimOnce !== undefined) {
+        const rendered = renderApprovalQuestion(request.call, options.question);
+        if (rendered.denial) return rendered.denial;
+        channel.pending = {
+          name: request.call.name,
+          arguments: request.call.arguments,
+          question: `Allow the call of '${rendered.tool}' with ${rendered.arguments}?${rendered.notice === undefined ? '' : ` ${rendered.notice}`}`,
+        };
+        return {
+          decision: 'deny',
+          reason: `The call of '${request.call.name}' waits for the user's approval.`,
+        };
+      }
+      const fallback = options.fallback();
+      if (fallback === undefined) {
+        if (options.policyFallback === 'allow') return { decision: 'allow-once' };
+        return {
+          decision: 'deny',
+          reason: `The call of '${request.call.name}' needs approval, and this client cannot be asked (it did not declare MCP elicitation), so the gateway's policy denies it.`,
+        };
+      }
+      const given = await fallback.request(request);
+      // The adapter that decided is named in a denial, not this wrapper.
+      const decidedBy = fallback.name ?? 'approval';
+      const answer: ApprovalAnswer =
+        typeof given === 'string'
+          ? { decision: given, decidedBy }
+          : { ...given, decidedBy: given.decidedBy ?? decidedBy };
+      return answer.decision === 'allow-session'
+        ? { ...(await grant(request)), decidedBy }
+        : answer;
+    },
+  };
+  return {
+    adapter,
+    /**
+     * Opens a call's channel: `ask` when its client declared elicitation, `answer` when it
+     * retries with a verified state and the person's answer.
+     *
+     * @throws {@link ToolSearchError} `invalid_argument` for a forged, expired, replayed or
+     * another principal's `requestState`
+     */
+    async open(call: {
+      elicitation: boolean;
+      requestState?: string;
+      answer?: unknown;
+    }): Promise<{ id: string; close(): void; question(): ApprovalQuestion | undefined }> {
+      const id = `stateless-call:${randomUUID()}`;
+      const now = Date.now();
+      if (call.requestState !== undefined) {
+        const state = verify(options.key, call.requestState, principal, now);
+        if (
+          store.claimOnce === undefined ||
+          !(await store.claimOnce(`approval:${state.n}`, state.e - now + 1000))
+        ) {
+          refuse('The requestState was already used: call the tool again to be asked.');
+        }
+        channels.set(id, { mode: 'answer', state, decision: decisionOf(call.answer) });
+      } else if (call.elicitation) {
+        channels.set(id, { mode: 'ask' });
+      }
+      return {
+        id,
+        close: () => channels.delete(id),
+        question() {
+          const channel = channels.get(id);
+          if (channel?.mode !== 'ask' || channel.pending === undefined) return undefined;
+          const { pending } = channel;
+          const state: ApprovalState = {
+            v: 1,
+            p: principal,
+            t: pending.name,
+            h: argumentsHash(pending.arguments),
+            e: Date.now() + options.timeoutMs,
+            n: randomUUID(),
+          };
+          return {
+            message: pending.question,
+            requestedSchema: questionSchema(options.allowForMs),
+            requestState: sign(options.key, state),
+          };
+        },
+      };
+    },
+  };
+}
+
+function questionSchema(allowForMs: number): Record<string, unknown> {
+  const minutes = Math.max(1, Math.round(allowForMs / 60_000));
+  return {
+    type: 'object',
+    properties: {
+      decision: {
+        type: 'string',
+        title: 'Decision',
+        enum: ['allow-once', 'allow-session', 'deny'],
+        enumNames: ['Allow once', `Allow for this credential for ${minutes} minutes`, 'Deny'],
+      },
+    },
+    required: ['decision'],
+  };
+}
+
+/** The person's decision from an elicitation answer; anything else denies. */
+function decisionOf(answer: unknown): 'allow-once' | 'allow-session' | 'deny' {
+  if (typeof answer !== 'object' || answer === null) return 'deny';
+  const { action, content } = answer as { action?: unknown; content?: unknown };
+  if (action !== 'accept' || typeof content !== 'object' || content === null) return 'deny';
+  const decision = (content as { decision?: unknown }).decision;
+  return decision === 'allow-once' || decision === 'allow-session' ? decision : 'deny';
+}

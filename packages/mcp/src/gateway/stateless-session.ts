@@ -1,0 +1,295 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { BRIDGE_TOOL_NAMES, TOOL_CALL } from '@tool-search/bridge';
+import { TOOL_PROGRAM } from '@tool-search/code';
+import { type McpTool, toMcpTool } from '@tool-search/core';
+import type { GatewayProfile } from '../config/schemas.js';
+import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { createGatewayApproval } from './approval.js';
+import { sessionLearning } from './learning.js';
+import { createSessionProgram } from './program-session.js';
+import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
+import { callSessionTool, type SessionCallExtra } from './session-call.js';
+import {
+  assembleScoped,
+  type GatewaySessionContext,
+  type SessionState,
+  scopedPoolTools,
+} from './session-state.js';
+import {
+  APPROVAL_INPUT_KEY,
+  type ApprovalQuestion,
+  createStatelessApproval,
+  DEFAULT_CREDENTIAL_ALLOW_MS,
+} from './stateless-approval.js';
+
+/** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
+export const STATELESS_ID_PREFIX = 'stateless:';
+
+/** What a stateless `tools/list` answers: the tools and whether they depend on the caller. */
+export interface StatelessToolList {
+  /** The bridge tools and the tools the profile pins or loads eagerly, in a stable order. */
+  tools: McpTool[];
+  /** `private` when the list depends on the caller's profile (the config has profiles). */
+  cacheScope: 'public' | 'private';
+}
+
+/** What a stateless call carries besides its params. */
+export interface StatelessCallContext {
+  /** The client's request id (approval questions and audit name it). */
+  requestId: string | number;
+  /** Aborts when the client goes away: the call is cancelled upstream. */
+  signal: AbortSignal;
+  /** Sends a notification on the call's own response stream (progress). */
+  notify?: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
+  /** Whether the request declared the `elicitation` capability (approvals are then asked by `input_required`). */
+  elicitation?: boolean;
+  /** The `requestState` a retry echoes. */
+  requestState?: string;
+  /** The answers a retry carries (`inputResponses`). */
+  inputResponses?: Record<string, unknown>;
+}
+
+/** What a stateless call answers: its result, or a question for a person first. */
+export type StatelessCallOutcome =
+  | { result: CallToolResult }
+  | {
+      /** The approval question (`inputRequests[key]`, an elicitation) and the signed state. */
+      question: ApprovalQuestion;
+      /** The `inputRequests` key of the question. */
+      key: string;
+    };
+
+/** The params of a stateless `tools/call`. */
+export interface StatelessCallParams {
+  name: string;
+  arguments?: Record<string, unknown>;
+  _meta?: Record<string, unknown>;
+}
+
+/**
+ * The gateway as a stateless (2026-07-28) client of one credential sees it: the same
+ * scope, assembly, guardrails, approval, audit and learning as a session of that
+ * profile, keyed by the credential instead of a session. Holds nothing a request
+ * leaves behind: any replica answers any request the same way.
+ */
+export interface GatewayStatelessView {
+  /** The profile the credential selects. */
+  readonly profile: string | undefined;
+  /** The credential's principal (`''` without tokens). */
+  readonly principal: string;
+  /**
+   * The credential's tool list, once the upstreams settled.
+   *
+   * @returns the tools and their cache scope
+   * @throws nothing
+   */
+  listTools(): Promise<StatelessToolList>;
+  /**
+   * Calls a tool: a bridge tool through the bridge, a listed tool directly, through the
+   * same hooks pipeline as a session's calls.
+   *
+   * A call that needs a person's approval, from a client that declared elicitation,
+   * answers a question instead (`input_required`): the retry with the answer and the
+   * echoed `requestState` runs exactly that call (the same tool and final arguments), once.
+   *
+   * @param params - the call's name, arguments and `_meta`
+   * @param context - the request id, the client's signal, notification channel and answers
+   * @returns the MCP result (errors the model sees are results, not throws), or a question
+   * @throws {@link ToolSearchError} `invalid_argument` (`data.field` `requestState`) for a
+   * forged, expired, replayed or another principal's `requestState`; the shutdown
+   * error once the gateway drains
+   */
+  callTool(
+    params: StatelessCallParams,
+    context: StatelessCallContext,
+  ): Promise<StatelessCallOutcome>;
+}
+
+/** One credential's stateless state, derived from the config and the pool alone. */
+interface StatelessEntry {
+  readonly state: SessionState;
+  readonly view: GatewayStatelessView;
+  /** The pool's tools changed since the last assembly. */
+  stale: boolean;
+  readonly unsubscribe: () => void;
+}
+
+/** The stateless views of a gateway, one per credential. */
+export interface StatelessViews {
+  /**
+   * The view of a credential, made on first use.
+   *
+   * @throws nothing (the profile was checked by the caller)
+   */
+  view(
+    profileName: string | undefined,
+    profile: GatewayProfile | undefined,
+    principal: string,
+    stateKey?: Uint8Array,
+  ): GatewayStatelessView;
+  /** The profile of a stateless id, for the audit trail. */
+  profileOf(id: string): string | undefined;
+  /** Forgets every view. */
+  close(): void;
+}
+
+/**
+ * The stateless views of one gateway: per credential (a bounded set: the config's
+ * tokens), a session state that is never connected and whose assembly is rebuilt from
+ * the pool alone (no previous assembly: two replicas decide alike).
+ *
+ * @param context - what every session shares with the gateway
+ * @param hasProfiles - whether lists depend on the caller (the config has profiles)
+ * @returns the views
+ * @throws nothing
+ */
+export function createStatelessViews(
+  context: GatewaySessionContext,
+  hasProfiles: boolean,
+  ownKey: Uint8Array = randomBytes(32),
+): StatelessViews {
+  const entries = new Map<string, StatelessEntry>();
+  return {
+    view(profileName, profile, principal, stateKey = ownKey) {
+      const keyId = createHash('sha256').update(stateKey).digest('hex').slice(0, 16);
+      const key = `${principal}\u0000${profileName ?? ''}\u0000${keyId}`;
+      let entry = entries.get(key);
+      if (entry === undefined) {
+        entry = createEntry(context, { profileName, profile, principal, hasProfiles, stateKey });
+        entries.set(key, entry);
+      }
+      return entry.view;
+    },
+    profileOf(id) {
+      for (const entry of entries.values()) if (entry.state.id === id) return entry.view.profile;
+      return undefined;
+    },
+    close() {
+      for (const entry of entries.values()) entry.unsubscribe();
+      entries.clear();
+    },
+  };
+}
+
+function createEntry(
+  context: GatewaySessionContext,
+  who: {
+    profileName: string | undefined;
+    profile: GatewayProfile | undefined;
+    principal: string;
+    hasProfiles: boolean;
+    stateKey: Uint8Array;
+  },
+): StatelessEntry {
+  const { profileName, profile, principal } = who;
+  const state = createSessionState(context, profileName, profile, STATELESS_ID_PREFIX + principal);
+  const learning = sessionLearning(context.learner, profileName, principal, context.learningWindow);
+  if (learning !== undefined) state.learning = learning;
+  const program = createSessionProgram(state, profile);
+  if (program !== undefined) state.program = program;
+  const { approvalConfig, store } = context;
+  const approval = createStatelessApproval({
+    principal,
+    store,
+    key: who.stateKey,
+    timeoutMs: approvalConfig.timeoutMs,
+    allowForMs: context.options.credentialAllowMs ?? DEFAULT_CREDENTIAL_ALLOW_MS,
+    fallback: askerOf(state),
+    policyFallback: approvalConfig.fallback,
+    question:
+      approvalConfig.maxArgumentChars === undefined
+        ? {}
+        : { maxArgumentChars: approvalConfig.maxArgumentChars },
+  });
+  state.dispatcher = createSessionDispatcher(
+    state,
+    createGatewayApproval(approvalConfig, () => approval.adapter),
+  );
+  const entry: StatelessEntry = {
+    state,
+    stale: true,
+    unsubscribe: context.options.pool.onToolsChanged(() => {
+      entry.stale = true;
+    }),
+    view: {
+      profile: profileName,
+      principal,
+      listTools: async () => {
+        await context.upstreamsSettled();
+        return {
+          tools: listedTools(current(entry)),
+          cacheScope: who.hasProfiles ? 'private' : 'public',
+        };
+      },
+      callTool: async (params, callContext) => {
+        const channel = await approval.open({
+          // A batch of several calls or a program may run other calls before one needs a
+          // person: the retry would run them again, so those are answered as today.
+          elicitation: callContext.elicitation === true && asksOneCall(params),
+          ...(callContext.requestState === undefined
+            ? {}
+            : { requestState: callContext.requestState }),
+          answer: callContext.inputResponses?.[APPROVAL_INPUT_KEY],
+        });
+        try {
+          const result = await context.drain.run(async (signal) => {
+            await context.upstreamsSettled();
+            const request = { method: 'tools/call', params } as CallToolRequest;
+            // The call's own key: its approval channel is found by it (client ids may repeat).
+            const extra: SessionCallExtra = {
+              requestId: channel.id,
+              sendNotification: (notification) =>
+                callContext.notify?.(notification as never) ?? Promise.resolve(),
+            };
+            const called = await callSessionTool(current(entry), request, extra, signal);
+            return serialisableResult(params.name, called);
+          }, callContext.signal);
+          const question = channel.question();
+          return question === undefined ? { result } : { question, key: APPROVAL_INPUT_KEY };
+        } finally {
+          channel.close();
+        }
+      },
+    },
+  };
+  return entry;
+}
+
+/**
+ * The credential's state with an assembly of the pool's current tools. Made from the pool
+ * and the config alone (never from an earlier assembly), so every replica lists alike.
+ */
+function current(entry: StatelessEntry): SessionState {
+  const { state } = entry;
+  if (!entry.stale && state.assembly !== undefined) return state;
+  entry.stale = false;
+  const tools = scopedPoolTools(state.context, state.scope);
+  state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
+  state.assembly = assembleScoped(state.context, tools, undefined, state.telemetry, {
+    ...(state.learning === undefined ? {} : { learning: state.learning }),
+    ...(state.program === undefined ? {} : { program: state.program }),
+  });
+  state.listed = state.assembly.tools.map(toMcpTool);
+  return state;
+}
+
+/** Whether a call stands for one tool call (not a batch of several, not a program). */
+function asksOneCall(params: StatelessCallParams): boolean {
+  if (params.name === TOOL_PROGRAM) return false;
+  const calls = params.name === TOOL_CALL ? params.arguments?.['calls'] : undefined;
+  return !Array.isArray(calls) || calls.length <= 1;
+}
+
+const TRAILING: readonly string[] = [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM];
+
+/** The listed tools in a deterministic order: by name, the bridge tools (and programs) last. */
+function listedTools(state: SessionState): McpTool[] {
+  // Tools of the scope first (-1), then the bridge tools and programs in their own order.
+  const rank = (name: string) => TRAILING.indexOf(name);
+  return [...state.listed].sort((a, b) => {
+    const byRank = rank(a.name) - rank(b.name);
+    if (byRank !== 0) return byRank;
+    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
+  });
+}

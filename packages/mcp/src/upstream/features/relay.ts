@@ -1,4 +1,5 @@
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { OTEL_ATTRIBUTES as A, activeTracer, runInSpan } from '@tool-search/core/internal';
 import type { JsonObject, RelayedMethod } from './feature-client.js';
 
 /** A server's permission to sample the user's model. */
@@ -72,7 +73,24 @@ export function refusal(message: string, code: number = ErrorCode.InvalidRequest
  * @throws McpError for a request that is not attributable, not allowed or not supported
  * by the client of the call; the client's own error
  */
-export async function relayServerRequest(input: {
+export async function relayServerRequest(input: RelayRequest): Promise<JsonObject> {
+  const tracer = activeTracer();
+  if (tracer === undefined) return relayUnobserved(input);
+  // One span a relay, under the call in flight where the request arrived within it; a
+  // refusal marks it failed (runInSpan records the error).
+  return runInSpan(
+    tracer,
+    {
+      name: `${input.method} relay`,
+      kind: 'server',
+      attributes: { [A.mcpMethod]: input.method, [A.server]: input.server },
+    },
+    () => relayUnobserved(input),
+  );
+}
+
+/** What {@link relayServerRequest} relays, and for whom. */
+export interface RelayRequest {
   server: string;
   method: RelayedMethod;
   params: JsonObject;
@@ -81,7 +99,9 @@ export async function relayServerRequest(input: {
   sampling: SamplingPolicy;
   held: boolean;
   record: (record: RelayRecord) => void;
-}): Promise<JsonObject> {
+}
+
+async function relayUnobserved(input: RelayRequest): Promise<JsonObject> {
   const { server, method, params, signal, inFlight } = input;
   const problem = attributionProblem(method, inFlight.length);
   const relay = inFlight[0];

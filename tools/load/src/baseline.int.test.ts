@@ -73,8 +73,8 @@ describe('the baseline options', () => {
   });
 
   it('reads --otel with --baseline only', () => {
-    expect(parseOptions(['--baseline', '--otel']).otel).toBe(true);
-    expect(parseOptions(['--baseline']).otel).toBe(false);
+    expect(parseOptions(['--baseline', '--otel'])).toMatchObject({ otel: true });
+    expect(parseOptions(['--baseline'])).toMatchObject({ otel: false });
     expect(() => parseOptions(['--otel'])).toThrow(UsageError);
   });
 });

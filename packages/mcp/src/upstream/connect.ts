@@ -1,3 +1,4 @@
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
@@ -6,6 +7,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import type { UpstreamAuthConfig } from '../config/upstream-auth-schema.js';
+import { createAuthAwareFetch } from './auth/auth-fetch.js';
 import { batchStdioWrites } from './stdio-batch.js';
 
 /** How a connected upstream is reached (`in-process`: a transport an entry's function made). */
@@ -44,6 +47,8 @@ export type UpstreamServerInput = UpstreamCallLimitsInput &
         type?: 'http' | 'streamable-http' | 'sse';
         url: string;
         headers?: Readonly<Record<string, string>>;
+        /** How the gateway signs in (the pool's `authProvider` option makes the client). */
+        auth?: UpstreamAuthConfig | undefined;
         disabled?: boolean;
         /** Honour the server's own pins. @defaultValue false */
         trusted?: boolean;
@@ -100,6 +105,8 @@ export async function connectUpstream(
     signal: AbortSignal;
     prepare: (client: Client) => void;
     onStderr?: ((text: string) => void) | undefined;
+    /** The OAuth client of an HTTP server that needs sign-in (absent: fixed headers only). */
+    authProvider?: (() => Promise<OAuthClientProvider | undefined>) | undefined;
   },
 ): Promise<UpstreamConnection> {
   const attempt = async (
@@ -175,21 +182,30 @@ export async function connectUpstream(
   }
 
   const url = new URL(server.url);
+  const authProvider = await options.authProvider?.();
   const requestInit: RequestInit = { headers: { ...(server.headers ?? {}) } };
+  const httpOptions = {
+    requestInit,
+    ...(authProvider === undefined
+      ? {}
+      : { authProvider, fetch: createAuthAwareFetch(server.url) }),
+  };
   const none = () => '';
   if (server.type === 'sse') {
-    return attempt(new SSEClientTransport(url, { requestInit }), 'sse', none);
+    return attempt(new SSEClientTransport(url, httpOptions), 'sse', none);
   }
   try {
     return await attempt(
-      new StreamableHTTPClientTransport(url, { requestInit }),
+      new StreamableHTTPClientTransport(url, httpOptions),
       'streamable-http',
       none,
     );
   } catch (error) {
-    if (server.type === 'streamable-http' || options.signal.aborted) throw error;
+    // A server that needs sign-in is no old SSE server: say so, not that both failed.
+    const signIn = ToolSearchError.isInstance(error) && error.code.startsWith('upstream_sign_in');
+    if (server.type === 'streamable-http' || options.signal.aborted || signIn) throw error;
     try {
-      return await attempt(new SSEClientTransport(url, { requestInit }), 'sse', none);
+      return await attempt(new SSEClientTransport(url, httpOptions), 'sse', none);
     } catch (fallbackError) {
       throw new ToolSearchError(
         'upstream_unavailable',

@@ -1,0 +1,293 @@
+import { randomBytes } from 'node:crypto';
+import type {
+  OAuthClientProvider,
+  OAuthDiscoveryState,
+} from '@modelcontextprotocol/sdk/client/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
+import { ToolSearchError } from '@tool-search/core';
+import type { OAuthUpstreamAuth } from '../../config/upstream-auth-schema.js';
+import { type SignInStore, type StoredSignIn, signInKey } from './credentials.js';
+
+/** Who a provider signs in as, and where its sign-in is kept. */
+export interface SignInTarget {
+  /** The server's name in the config. */
+  server: string;
+  /** Its MCP endpoint. */
+  url: string;
+  /** Its `auth` (the interactive kind). */
+  auth: OAuthUpstreamAuth;
+  /** Where the sign-in is kept. */
+  store: SignInStore;
+  /** The profile signing in; absent: the operator. */
+  profile?: string | undefined;
+}
+
+/** The client name the gateway registers and presents. */
+const CLIENT_NAME = 'tool-search gateway';
+
+/** Trailing slashes aside, the same URL text. */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
+}
+
+/**
+ * The error of a server the gateway has no usable sign-in for: it names the server and
+ * the command that signs in. Never carries a token.
+ *
+ * @param target - the server (and profile)
+ * @param why - what is missing, e.g. `no sign-in is stored`
+ * @returns the error, code `upstream_sign_in_required`
+ * @throws nothing
+ */
+export function signInRequiredError(
+  target: Pick<SignInTarget, 'server' | 'profile'>,
+  why: string,
+): ToolSearchError {
+  const who = target.profile === undefined ? '' : ` --profile ${target.profile}`;
+  return new ToolSearchError(
+    'upstream_sign_in_required',
+    `server '${target.server}' needs sign-in${target.profile === undefined ? '' : ` for profile '${target.profile}'`} (${why}): run tool-search-gateway login ${target.server}${who} --config <file>`,
+    {
+      data: {
+        server: target.server,
+        ...(target.profile === undefined ? {} : { profile: target.profile }),
+      },
+    },
+  );
+}
+
+/**
+ * The gateway's OAuth client for one server, handed to the MCP SDK's transport (which runs
+ * the SDK's `auth()`: discovery, registration, PKCE, refresh, step-up). This object keeps
+ * the sign-in (in a {@link SignInStore}), the PKCE verifier and `state` of a login, and
+ * checks what the SDK leaves to it: the metadata's issuer, and the redirect's `state` and
+ * `iss` (RFC 9207).
+ */
+export class UpstreamOAuthProvider implements OAuthClientProvider {
+  readonly #target: SignInTarget;
+  readonly #login: { redirectUrl: string; onAuthorizationUrl: (url: URL) => void } | undefined;
+  #record: StoredSignIn;
+  #verifier: string | undefined;
+  #state: string | undefined;
+  #discovery: OAuthDiscoveryState | undefined;
+
+  private constructor(
+    target: SignInTarget,
+    record: StoredSignIn,
+    login: { redirectUrl: string; onAuthorizationUrl: (url: URL) => void } | undefined,
+  ) {
+    this.#target = target;
+    this.#record = record;
+    this.#login = login;
+  }
+
+  /**
+   * A provider that uses and refreshes the stored sign-in (what `serve` hands its
+   * transports). When there is none, or it was refused, the transport's request fails with
+   * `upstream_sign_in_required`; it never starts a sign-in of its own.
+   *
+   * @param target - the server and store
+   * @returns the provider, with the stored sign-in read
+   * @throws nothing (a store that cannot be read reads as no sign-in)
+   */
+  static async forUse(target: SignInTarget): Promise<UpstreamOAuthProvider> {
+    return new UpstreamOAuthProvider(target, await UpstreamOAuthProvider.#read(target), undefined);
+  }
+
+  /**
+   * A provider for `login`: it starts a new sign-in (stored tokens are not reused; a stored
+   * registration for the same redirect URI is), and hands the authorization URL to
+   * `onAuthorizationUrl`.
+   *
+   * @param target - the server and store
+   * @param login.redirectUrl - the loopback URI the authorization server redirects to
+   * @param login.onAuthorizationUrl - called with the URL a person opens to sign in
+   * @returns the provider
+   * @throws nothing
+   */
+  static async forLogin(
+    target: SignInTarget,
+    login: { redirectUrl: string; onAuthorizationUrl: (url: URL) => void },
+  ): Promise<UpstreamOAuthProvider> {
+    const stored = await UpstreamOAuthProvider.#read(target);
+    const { tokens: _tokens, expiresAt: _expiresAt, obtainedAt: _obtainedAt, ...rest } = stored;
+    return new UpstreamOAuthProvider(target, { ...rest, redirectUrl: login.redirectUrl }, login);
+  }
+
+  static async #read(target: SignInTarget): Promise<StoredSignIn> {
+    const fresh: StoredSignIn = {
+      version: 1,
+      server: target.server,
+      serverUrl: target.url,
+      ...(target.profile === undefined ? {} : { profile: target.profile }),
+    };
+    const stored = await target.store
+      .load(signInKey(target.server, target.profile))
+      .catch(() => undefined);
+    // A sign-in for another endpoint (the config's URL changed) is not presented to this one.
+    return stored !== undefined && stored.serverUrl === target.url ? stored : fresh;
+  }
+
+  async #save(): Promise<void> {
+    await this.#target.store.save(
+      signInKey(this.#target.server, this.#target.profile),
+      this.#record,
+    );
+  }
+
+  get redirectUrl(): string | undefined {
+    // A stored sign-in keeps the redirect URI it was made with; `serve` never redirects,
+    // but the SDK takes a provider without one for a machine account.
+    return this.#login?.redirectUrl ?? this.#record.redirectUrl ?? 'http://127.0.0.1/callback';
+  }
+
+  get clientMetadataUrl(): string | undefined {
+    return this.#target.auth.clientMetadataUrl;
+  }
+
+  get clientMetadata(): OAuthClientMetadata {
+    const auth = this.#target.auth;
+    const method =
+      auth.tokenEndpointAuthMethod ??
+      (auth.clientSecret === undefined ? 'none' : 'client_secret_basic');
+    return {
+      client_name: CLIENT_NAME,
+      redirect_uris: [this.redirectUrl ?? ''],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: method,
+      ...(auth.scopes === undefined ? {} : { scope: auth.scopes.join(' ') }),
+    };
+  }
+
+  state(): string {
+    this.#state = randomBytes(24).toString('base64url');
+    return this.#state;
+  }
+
+  /** The `state` of the authorization request under way, for the redirect's check. */
+  get expectedState(): string | undefined {
+    return this.#state;
+  }
+
+  /** The authorization server metadata discovery found (for the redirect's `iss` check). */
+  get discovered(): OAuthDiscoveryState | undefined {
+    return this.#discovery ?? this.#record.discovery;
+  }
+
+  clientInformation(): OAuthClientInformationMixed | undefined {
+    const auth = this.#target.auth;
+    const stored = this.#record.clientInformation;
+    if (auth.clientId !== undefined) {
+      // Pre-registered: the stored copy only adds the issuer the SDK bound it to.
+      if (stored?.client_id === auth.clientId) return stored;
+      return {
+        client_id: auth.clientId,
+        ...(auth.clientSecret === undefined ? {} : { client_secret: auth.clientSecret }),
+        ...(auth.tokenEndpointAuthMethod === undefined
+          ? {}
+          : { token_endpoint_auth_method: auth.tokenEndpointAuthMethod }),
+      } as OAuthClientInformationMixed;
+    }
+    if (stored === undefined) return undefined;
+    // A dynamic registration made for another loopback port: register again.
+    const uris = 'redirect_uris' in stored ? stored.redirect_uris : undefined;
+    if (this.#login && Array.isArray(uris) && !uris.includes(this.#login.redirectUrl)) {
+      return undefined;
+    }
+    return stored;
+  }
+
+  async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
+    this.#record = { ...this.#record, clientInformation: information };
+    await this.#save();
+  }
+
+  async tokens(): Promise<OAuthTokens | undefined> {
+    if (this.#login) return this.#record.tokens;
+    // Replicas refresh the same sign-in: read what the store holds now.
+    const current = await UpstreamOAuthProvider.#read(this.#target);
+    this.#record = current;
+    if (current.tokens === undefined) {
+      throw signInRequiredError(this.#target, 'no sign-in is stored');
+    }
+    return current.tokens;
+  }
+
+  async saveTokens(tokens: OAuthTokens & { issuer?: string }): Promise<void> {
+    const now = Date.now();
+    const issuer = tokens.issuer ?? this.discovered?.authorizationServerUrl;
+    const resource = this.discovered?.resourceMetadata?.resource;
+    this.#record = {
+      ...this.#record,
+      tokens,
+      obtainedAt: now,
+      ...(issuer === undefined ? {} : { issuer }),
+      ...(resource === undefined ? {} : { resource }),
+    };
+    if (tokens.expires_in === undefined) delete this.#record.expiresAt;
+    else this.#record.expiresAt = now + tokens.expires_in * 1000;
+    await this.#save();
+  }
+
+  redirectToAuthorization(authorizationUrl: URL): void {
+    if (!this.#login) {
+      throw signInRequiredError(this.#target, 'the stored sign-in was refused or has expired');
+    }
+    this.#login.onAuthorizationUrl(authorizationUrl);
+  }
+
+  saveCodeVerifier(codeVerifier: string): void {
+    this.#verifier = codeVerifier;
+  }
+
+  codeVerifier(): string {
+    if (this.#verifier === undefined) {
+      throw new ToolSearchError('upstream_sign_in_failed', 'no sign-in is under way');
+    }
+    return this.#verifier;
+  }
+
+  async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
+    const issuer = state.authorizationServerMetadata?.issuer;
+    if (issuer !== undefined && !sameIssuer(issuer, state.authorizationServerUrl)) {
+      throw new ToolSearchError(
+        'upstream_sign_in_failed',
+        `server '${this.#target.server}': the authorization server metadata fetched for ${state.authorizationServerUrl} names another issuer (${issuer}); refused`,
+        { data: { server: this.#target.server } },
+      );
+    }
+    this.#discovery = state;
+    if (this.#login) return;
+    this.#record = { ...this.#record, discovery: state };
+    await this.#save().catch(() => {});
+  }
+
+  discoveryState(): OAuthDiscoveryState | undefined {
+    // A login discovers anew (the server may have moved); a refresh reuses what it found.
+    return this.#login ? undefined : this.#record.discovery;
+  }
+
+  async invalidateCredentials(
+    scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery',
+  ): Promise<void> {
+    if (scope === 'verifier') {
+      this.#verifier = undefined;
+      return;
+    }
+    const next: StoredSignIn = { ...this.#record };
+    if (scope === 'all' || scope === 'tokens') {
+      delete next.tokens;
+      delete next.expiresAt;
+      delete next.obtainedAt;
+    }
+    if (scope === 'all' || scope === 'client') delete next.clientInformation;
+    if (scope === 'all' || scope === 'discovery') delete next.discovery;
+    this.#record = next;
+    await this.#save().catch(() => {});
+  }
+}

@@ -10,6 +10,7 @@ import { ConfigFileError } from './errors.js';
 import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
 import { createProgressReporter } from './progress.js';
+import { signInPoolOptions } from './serve-sign-in.js';
 
 /**
  * The banner's upstream lines: which servers are still connecting (the gateway serves
@@ -223,7 +224,15 @@ export async function runServe(options: ServeOptions): Promise<number> {
   };
   process.once('SIGINT', () => shutdown(state, 'SIGINT'));
   process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
-  const common = commonOptions(state);
+  const common = {
+    ...commonOptions(state),
+    ...(await signInPoolOptions({
+      configPath: options.config,
+      config,
+      store: options.store,
+      profile: options.profile,
+    })),
+  };
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.
     process.stdin.once('end', () => shutdown(state, undefined));

@@ -16,6 +16,8 @@ const SYNOPSIS_HEAD: Record<CommandName, string> = {
   'recorded-server': 'recorded-server',
   audit: 'audit',
   learning: 'learning export|import|clear',
+  login: 'login <server>',
+  logout: 'logout <server>',
 };
 
 /** Stands for a space inside one flag of a synopsis while it is wrapped (private use). */
@@ -74,6 +76,9 @@ Commands:
   recorded-server  a stdio MCP server of 397 recorded real tool definitions (no backend)
   audit            print (and follow) the audit trail that gateways write to a Redis store
   learning         export, import or clear what the gateways learned from use (Redis store)
+  login            sign in to a server that needs OAuth: prints the URL to open, waits
+                   for the redirect on a loopback port, stores the tokens
+  logout           forget a server's stored sign-in
 
 Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`;
 
@@ -126,6 +131,23 @@ file's counts (within the config's bounds), clear forgets one profile (--profile
 With a memory store they live in the serving gateway's process: use a redis:// store.
 
 ${options(COMMAND_FLAGS.learning)}`,
+  login: `${usageLine('login')}
+
+For a server whose entry has "auth": "oauth" (or an oauth object). Prints
+"Open this URL to sign in: <url>" on a line of its own; open it in a browser and sign
+in. The authorization server sends the browser back to a loopback port of this command
+(its state and issuer checked), the tokens are stored (owner-only files in the state
+folder, or encrypted in a Redis store) and never printed. serve then uses and refreshes
+them. With --profile the sign-in is that profile's own: serve --profile <name> uses it,
+never the gateway's.
+
+${options(COMMAND_FLAGS.login)}`,
+  logout: `${usageLine('logout')}
+
+Forgets the stored sign-in (tokens and client registration) of the server, for the
+gateway or, with --profile, for that profile.
+
+${options(COMMAND_FLAGS.logout)}`,
   'recorded-server': `${usageLine('recorded-server')}
 
 A stdio MCP server that lists recorded tool definitions of 23 published MCP servers

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { connectUpstream } from '../connect.js';
-import { followAsBrowser, type StandIn, startOAuthStandIn } from './__fixtures__/oauth-stand-in.js';
+import { followAsBrowser, type StandIn, startOAuthStandIn } from '../../testing/oauth-stand-in.js';
 import { signInKey } from './credentials.js';
 import { createFileSignInStore } from './file-store.js';
 import { createUpstreamAuthProviders } from './providers.js';

@@ -80,10 +80,14 @@ function protectedServer(): McpServer {
 }
 
 /**
- * Starts the stand-in on a free loopback port.
+ * Starts a local OAuth 2.1 authorization server and an MCP server that requires its bearer
+ * token (one tool, `whoami`) on a free loopback port: for tests of sign-in. Its switches
+ * make it hostile (another issuer, another resource, a wrong `state` or `iss`, a token
+ * endpoint that answers garbage or slowly, a 401 to every token).
  *
  * @param options - its misbehaviours
- * @returns the running stand-in
+ * @returns the running stand-in (`mcpUrl` is the endpoint to configure)
+ * @throws the socket's error when it cannot listen
  */
 export async function startOAuthStandIn(options: StandInOptions = {}): Promise<StandIn> {
   const codes = new Map<
@@ -296,7 +300,8 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
  * back to the gateway's loopback port.
  *
  * @param url - the authorization URL the gateway printed
- * @returns the status of the last page
+ * @returns the status of the last page (200 when the gateway took the sign-in)
+ * @throws the fetch's error when a page cannot be reached
  */
 export async function followAsBrowser(url: string): Promise<number> {
   let next = url;

@@ -32,6 +32,11 @@ export interface StoredSignIn {
   expiresAt?: number;
   /** The client registration (dynamic, a metadata document URL, or pre-registered). */
   clientInformation?: OAuthClientInformationMixed & { issuer?: string };
+  /**
+   * The scopes a request of `serve` was refused for (`insufficient_scope`, a step-up that
+   * needs a person): the next `login` asks for them too.
+   */
+  stepUpScope?: string;
   /** What discovery found, so that a refresh skips it. */
   discovery?: OAuthDiscoveryState;
 }

@@ -29,6 +29,15 @@ export interface SignInTarget {
 /** The client name the gateway registers and presents. */
 const CLIENT_NAME = 'tool-search gateway';
 
+/** The same scheme, host and port. */
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
+  }
+}
+
 /** Trailing slashes aside, the same URL text. */
 function sameIssuer(a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
@@ -222,8 +231,9 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
     const now = Date.now();
     const issuer = tokens.issuer ?? this.discovered?.authorizationServerUrl;
     const resource = this.discovered?.resourceMetadata?.resource;
+    const { stepUpScope: _granted, ...rest } = this.#record;
     this.#record = {
-      ...this.#record,
+      ...rest,
       tokens,
       obtainedAt: now,
       ...(issuer === undefined ? {} : { issuer }),
@@ -234,9 +244,27 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
     await this.#save();
   }
 
-  redirectToAuthorization(authorizationUrl: URL): void {
+  async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
+    const scope = authorizationUrl.searchParams.get('scope') ?? undefined;
     if (!this.#login) {
-      throw signInRequiredError(this.#target, 'the stored sign-in was refused or has expired');
+      // A step-up (or a refused sign-in) needs a person: remember the scopes it asked for,
+      // so that the next login asks for them.
+      const stepUp = this.#record.tokens !== undefined && scope !== undefined;
+      if (stepUp) {
+        this.#record = { ...this.#record, stepUpScope: scope };
+        await this.#save().catch(() => {});
+      }
+      throw signInRequiredError(
+        this.#target,
+        stepUp
+          ? `a call needs more scopes (${scope})`
+          : 'the stored sign-in was refused or has expired',
+      );
+    }
+    const wanted = this.#record.stepUpScope;
+    if (wanted !== undefined) {
+      const scopes = new Set([...(scope ?? '').split(' '), ...wanted.split(' ')].filter(Boolean));
+      authorizationUrl.searchParams.set('scope', [...scopes].join(' '));
     }
     this.#login.onAuthorizationUrl(authorizationUrl);
   }
@@ -254,7 +282,15 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
 
   async saveDiscoveryState(state: OAuthDiscoveryState): Promise<void> {
     const issuer = state.authorizationServerMetadata?.issuer;
-    if (issuer !== undefined && !sameIssuer(issuer, state.authorizationServerUrl)) {
+    // With protected resource metadata the server named its authorization server, and the
+    // metadata must name the same issuer (RFC 8414 3.3). Without it (the 2025-03-26
+    // fallback) the server's origin was only a guess: the issuer must be of that origin.
+    const mismatch =
+      issuer !== undefined &&
+      (state.resourceMetadata === undefined
+        ? !sameOrigin(issuer, state.authorizationServerUrl)
+        : !sameIssuer(issuer, state.authorizationServerUrl));
+    if (mismatch) {
       throw new ToolSearchError(
         'upstream_sign_in_failed',
         `server '${this.#target.server}': the authorization server metadata fetched for ${state.authorizationServerUrl} names another issuer (${issuer}); refused`,

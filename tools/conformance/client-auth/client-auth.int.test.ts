@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { runClientSuite } from './suite.js';
+
+// The conformance suite 0.1.16's client `auth/*` scenarios against the gateway's upstream
+// client (client.ts: `login` as documented, a browser following the printed URL, then
+// the pool with the stored sign-in). Each run starts the suite's own authorization and
+// MCP servers on loopback.
+
+describe('the conformance suite 0.1.16, client auth scenarios, through the gateway', () => {
+  it('passes every check of the auth suite (2025-11-25: discovery, CIMD, DCR, scopes, step-up, retry limit, token endpoint auth, pre-registration)', async () => {
+    const run = await runClientSuite(['--suite', 'auth']);
+    expect(run.output).toContain('auth/scope-step-up');
+    expect({ failed: run.failed, warnings: run.warnings }, run.output).toEqual({
+      failed: 0,
+      warnings: 0,
+    });
+    expect(run.passed).toBeGreaterThan(250);
+    expect(run.code).toBe(0);
+  }, 600_000);
+
+  it('passes the 2025-03-26 back-compat scenarios', async () => {
+    const run = await runClientSuite(['--suite', 'backcompat']);
+    expect({ failed: run.failed, warnings: run.warnings }, run.output).toEqual({
+      failed: 0,
+      warnings: 0,
+    });
+    expect(run.passed).toBeGreaterThan(20);
+    expect(run.code).toBe(0);
+  }, 300_000);
+
+  it.each([
+    'auth/client-credentials-basic',
+    'auth/client-credentials-jwt',
+    'auth/resource-mismatch',
+  ])(
+    'passes %s',
+    async (scenario) => {
+      const run = await runClientSuite(['--scenario', scenario]);
+      expect({ failed: run.failed, warnings: run.warnings }, run.output).toEqual({
+        failed: 0,
+        warnings: 0,
+      });
+      expect(run.passed).toBeGreaterThan(0);
+      expect(run.code).toBe(0);
+    },
+    120_000,
+  );
+});

@@ -46,3 +46,32 @@ describe('the conformance suite 0.1.16, client auth scenarios, through the gatew
     120_000,
   );
 });
+
+// The 0.2.0-alpha.11 auth scenarios whose MCP server speaks 2025-11-25 run here. Those whose
+// server is 2026-07-28 only (auth/iss-supported, auth/iss-not-advertised,
+// auth/authorization-server-migration, auth/offline-access-scope,
+// auth/offline-access-not-supported) refuse an initialize without MCP-Protocol-Version:
+// they wait for the upstream client on the v2 SDK (2026 requests).
+describe('the conformance suite 0.2.0-alpha.11, client auth scenarios, through the gateway', () => {
+  it.each([
+    'auth/iss-supported-missing',
+    'auth/iss-wrong-issuer',
+    'auth/iss-unexpected',
+    'auth/iss-normalized',
+    'auth/metadata-issuer-mismatch',
+    'auth/basic-cimd',
+    'auth/client-credentials-basic',
+  ])(
+    'passes %s',
+    async (scenario) => {
+      const run = await runClientSuite(['--scenario', scenario], '0.2.0-alpha.11');
+      expect({ failed: run.failed, warnings: run.warnings }, run.output).toEqual({
+        failed: 0,
+        warnings: 0,
+      });
+      expect(run.passed).toBeGreaterThan(0);
+      expect(run.code).toBe(0);
+    },
+    120_000,
+  );
+});

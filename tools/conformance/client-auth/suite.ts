@@ -21,15 +21,25 @@ export interface SuiteRun {
   warnings: number;
 }
 
+/** The suite's releases: 0.1.16 (2025 scenarios) and 0.2.0-alpha.11 (2026-07-28 and drafts). */
+const SUITES = {
+  '0.1.16': '@modelcontextprotocol/conformance/dist/index.js',
+  '0.2.0-alpha.11': 'mcp-conformance-2026/dist/index.js',
+} as const;
+
 /**
- * Runs the conformance suite's `client` command (0.1.16, on Node 22) with our client.
+ * Runs the conformance suite's `client` command (on Node 22) with our client.
  *
  * @param selection - `['--suite', 'auth']` or `['--scenario', 'auth/...']`
+ * @param release - which release of the suite @defaultValue '0.1.16'
  * @returns the run, with the checks it counted
  */
-export async function runClientSuite(selection: readonly string[]): Promise<SuiteRun> {
+export async function runClientSuite(
+  selection: readonly string[],
+  release: keyof typeof SUITES = '0.1.16',
+): Promise<SuiteRun> {
   const { runtime } = await installNodeLine('22');
-  const cli = require.resolve('@modelcontextprotocol/conformance/dist/index.js');
+  const cli = require.resolve(SUITES[release]);
   const child = spawn(
     runtime.execPath,
     [cli, 'client', '--command', clientCommand(), ...selection, '--verbose'],

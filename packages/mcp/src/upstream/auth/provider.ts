@@ -163,7 +163,9 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
     const method =
       auth.tokenEndpointAuthMethod ??
       (auth.clientSecret === undefined ? 'none' : 'client_secret_basic');
-    return {
+    // A loopback redirect: a native application (SEP-837, RFC 8252); SDK 1.32's type lacks it.
+    const metadata: OAuthClientMetadata & { application_type: 'native' } = {
+      application_type: 'native',
       client_name: CLIENT_NAME,
       redirect_uris: [this.redirectUrl ?? ''],
       grant_types: ['authorization_code', 'refresh_token'],
@@ -171,6 +173,7 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
       token_endpoint_auth_method: method,
       ...(auth.scopes === undefined ? {} : { scope: auth.scopes.join(' ') }),
     };
+    return metadata;
   }
 
   state(): string {

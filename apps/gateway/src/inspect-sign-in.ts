@@ -1,4 +1,9 @@
-import { type SignInSummary, signInKey, summarizeSignIn } from '@tool-search/mcp/auth';
+import {
+  type SignInStore,
+  type SignInSummary,
+  signInKey,
+  summarizeSignIn,
+} from '@tool-search/mcp/auth';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import { safeText } from './inspect-review.js';
 import { openSignInStore } from './sign-in-store.js';
@@ -34,35 +39,55 @@ export async function readSignIns(options: {
   store?: string | undefined;
   profile?: string | undefined;
 }): Promise<ServerSignIn[]> {
-  const entries = Object.entries(options.config.mcpServers).flatMap(([server, entry]) =>
-    'url' in entry && entry.auth !== undefined
-      ? [{ server, auth: entry.auth, url: entry.url }]
-      : [],
-  );
-  if (entries.length === 0) return [];
+  if (!needsSignIn(options.config)) return [];
   const opened = await openSignInStore(options);
   try {
-    const profile = options.profile === undefined ? {} : { profile: options.profile };
-    const lines: ServerSignIn[] = [];
-    for (const { server, auth, url } of entries) {
-      if (auth.type === 'client_credentials') {
-        lines.push({
-          server,
-          kind: 'client_credentials',
-          state: 'signed-in',
-          refreshable: false,
-          ...profile,
-        });
-        continue;
-      }
-      const record = await opened.store.load(signInKey(server, options.profile));
-      const usable = record !== undefined && record.serverUrl === url ? record : undefined;
-      lines.push({ server, kind: 'oauth', ...summarizeSignIn(usable), ...profile });
-    }
-    return lines;
+    return await summarizeSignIns(options.config, opened.store, options.profile);
   } finally {
     await opened.close();
   }
+}
+
+/** Whether any server of the config signs in. */
+export function needsSignIn(config: GatewayConfig): boolean {
+  return Object.values(config.mcpServers).some(
+    (entry) => 'url' in entry && entry.auth !== undefined,
+  );
+}
+
+/**
+ * The sign-in state of every server of the config that signs in, from an open store.
+ *
+ * @param config - the config
+ * @param store - where sign-ins are kept
+ * @param profile - read this profile's sign-ins (absent: the gateway's own)
+ * @returns one line a server that signs in, in config order
+ * @throws nothing (a record that cannot be read reads as none)
+ */
+export async function summarizeSignIns(
+  config: GatewayConfig,
+  store: SignInStore,
+  profile?: string,
+): Promise<ServerSignIn[]> {
+  const who = profile === undefined ? {} : { profile };
+  const lines: ServerSignIn[] = [];
+  for (const [server, entry] of Object.entries(config.mcpServers)) {
+    if (!('url' in entry) || entry.auth === undefined) continue;
+    if (entry.auth.type === 'client_credentials') {
+      lines.push({
+        server,
+        kind: 'client_credentials',
+        state: 'signed-in',
+        refreshable: false,
+        ...who,
+      });
+      continue;
+    }
+    const record = await store.load(signInKey(server, profile)).catch(() => undefined);
+    const usable = record !== undefined && record.serverUrl === entry.url ? record : undefined;
+    lines.push({ server, kind: 'oauth', ...summarizeSignIn(usable), ...who });
+  }
+  return lines;
 }
 
 function expiry(line: ServerSignIn, now: number): string {

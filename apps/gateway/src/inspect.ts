@@ -40,7 +40,7 @@ async function withPool<T>(
   signIn: { configPath: string; store?: string | undefined; profile?: string | undefined },
 ): Promise<T> {
   // Servers that need sign-in are reached with the stored sign-in (the profile's own).
-  const { pool: withSignIn } = await signInPoolOptions({ ...signIn, config });
+  const { pool: withSignIn, close } = await signInPoolOptions({ ...signIn, config });
   const pool = createUpstreamPool(config, {
     ...withSignIn,
     reconnect: false,
@@ -51,6 +51,7 @@ async function withPool<T>(
     return await run(pool);
   } finally {
     await pool.close();
+    await close?.();
   }
 }
 

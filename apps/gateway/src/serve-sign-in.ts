@@ -1,6 +1,7 @@
 import { createUpstreamAuthProviders } from '@tool-search/mcp/auth';
 import type { GatewayConfig } from '@tool-search/mcp/config';
-import type { StartGatewayOptions } from '@tool-search/mcp-http';
+import type { ConsoleSignInReader, StartGatewayOptions } from '@tool-search/mcp-http';
+import { needsSignIn, summarizeSignIns } from './inspect-sign-in.js';
 import { openSignInStore } from './sign-in-store.js';
 
 /**
@@ -13,7 +14,8 @@ import { openSignInStore } from './sign-in-store.js';
  * @param options.config - the config
  * @param options.store - the `--store` flag
  * @param options.profile - the profile whose sign-ins to use
- * @returns the `pool` options to spread into `startGateway`'s, or `{}`
+ * @returns the `pool` options for `startGateway`, the console's reader of sign-ins, and what
+ * closes the store (a Redis connection); or `{}`
  * @throws what opening the sign-in store throws (a Redis store without its key)
  */
 export async function signInPoolOptions(options: {
@@ -21,18 +23,20 @@ export async function signInPoolOptions(options: {
   config: GatewayConfig;
   store?: string | undefined;
   profile?: string | undefined;
-}): Promise<Pick<StartGatewayOptions, 'pool'>> {
-  const needs = Object.values(options.config.mcpServers).some(
-    (entry) => 'url' in entry && entry.auth !== undefined,
-  );
-  if (!needs) return {};
+}): Promise<
+  Pick<StartGatewayOptions, 'pool'> & { signIns?: ConsoleSignInReader; close?: () => Promise<void> }
+> {
+  if (!needsSignIn(options.config)) return {};
   const opened = await openSignInStore(options);
   return {
+    close: () => opened.close(),
     pool: {
       authProvider: createUpstreamAuthProviders({
         store: opened.store,
         ...(options.profile === undefined ? {} : { profile: options.profile }),
       }),
     },
+    // The console's sign-in section reads the same store (never a token).
+    signIns: () => summarizeSignIns(options.config, opened.store, options.profile),
   };
 }

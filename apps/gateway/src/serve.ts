@@ -224,15 +224,18 @@ export async function runServe(options: ServeOptions): Promise<number> {
   };
   process.once('SIGINT', () => shutdown(state, 'SIGINT'));
   process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
-  const common = {
-    ...commonOptions(state),
-    ...(await signInPoolOptions({
-      configPath: options.config,
-      config,
-      store: options.store,
-      profile: options.profile,
-    })),
-  };
+  // The sign-in store lives as long as the process (serve ends with process.exit).
+  const {
+    signIns,
+    close: _close,
+    ...withSignIn
+  } = await signInPoolOptions({
+    configPath: options.config,
+    config,
+    store: options.store,
+    profile: options.profile,
+  });
+  const common = { ...commonOptions(state), ...withSignIn };
   if (options.transport === 'stdio') {
     // The client closing our stdin is the end of the session.
     process.stdin.once('end', () => shutdown(state, undefined));
@@ -248,7 +251,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const consoleOn = options.console === true || config.console?.enabled === true;
   await startServing(state, common, {
     http: httpOptionsOf(options),
-    ...(consoleOn ? { console: {} } : {}),
+    ...(consoleOn ? { console: signIns === undefined ? {} : { signIns } } : {}),
   });
   reportListening(state);
   return 0;

@@ -32,6 +32,7 @@ export { CONSOLE_PATH, createGatewayConsole } from './console/console.js';
 export type { DiffLine } from './console/console-diff.js';
 export type { ConsoleActivity } from './console/console-feed.js';
 export type { ConsoleSearchHit } from './console/console-search.js';
+export type { ConsoleSignIn, ConsoleSignInReader } from './console/console-sign-ins.js';
 export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
 export { createSessionEventStore } from './http/event-store.js';
 export { listenGatewayHttp } from './http/http.js';

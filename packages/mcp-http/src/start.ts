@@ -18,6 +18,7 @@ import {
 } from '@tool-search/mcp';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import { createGatewayConsole, type GatewayConsole } from './console/console.js';
+import type { ConsoleSignInReader } from './console/console-sign-ins.js';
 import { listenGatewayHttp } from './http/http.js';
 import type { GatewayHttpOptions } from './http/http-options.js';
 import { validateGatewayHttpOptions } from './http/http-validation.js';
@@ -55,7 +56,7 @@ export interface StartGatewayOptions
    * `assetsDirectory` is the folder of its built front end (this package ships one, the default).
    * Needs `http`.
    */
-  console?: { assetsDirectory?: string };
+  console?: { assetsDirectory?: string; signIns?: ConsoleSignInReader };
 }
 
 /** A running gateway: its upstream pool, its MCP server and where it listens. */
@@ -259,6 +260,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
         ? {}
         : { assetsDirectory: consoleOption.assetsDirectory }),
       ...(server.learner === undefined ? {} : { learner: server.learner }),
+      ...(consoleOption?.signIns === undefined ? {} : { signIns: consoleOption.signIns }),
     });
   }
   const starting = pool.start();

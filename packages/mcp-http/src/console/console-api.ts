@@ -5,6 +5,7 @@ import { answerPendingApproval, isApprovalDecision } from '@tool-search/mcp';
 import { readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import { attachLearnedTerms } from './console-learning.js';
 import { consoleSearch } from './console-search.js';
+import { signIns } from './console-sign-ins.js';
 import type { ConsoleState } from './console-state.js';
 import { consoleTools } from './console-tools.js';
 
@@ -223,6 +224,7 @@ export const CONSOLE_READS: Readonly<Record<string, Handler>> = {
   sessions,
   upstreams,
   overview,
+  'sign-ins': signIns,
 };
 
 /** The console's changes (POST, CSRF-checked), by path below `/console/api/`. */

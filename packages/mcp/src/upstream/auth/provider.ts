@@ -127,25 +127,43 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
     return new UpstreamOAuthProvider(target, { ...rest, redirectUrl: login.redirectUrl }, login);
   }
 
-  static async #read(target: SignInTarget): Promise<StoredSignIn> {
-    const fresh: StoredSignIn = {
+  static #fresh(target: SignInTarget): StoredSignIn {
+    return {
       version: 1,
       server: target.server,
       serverUrl: target.url,
       ...(target.profile === undefined ? {} : { profile: target.profile }),
     };
-    const stored = await target.store
-      .load(signInKey(target.server, target.profile))
-      .catch(() => undefined);
-    // A sign-in for another endpoint (the config's URL changed) is not presented to this one.
-    return stored !== undefined && stored.serverUrl === target.url ? stored : fresh;
   }
 
-  async #save(): Promise<void> {
-    await this.#target.store.save(
-      signInKey(this.#target.server, this.#target.profile),
-      this.#record,
+  /** The stored record if it is for this endpoint, else a fresh one. */
+  static #usable(target: SignInTarget, stored: StoredSignIn | undefined): StoredSignIn {
+    // A sign-in for another endpoint (the config's URL changed) is not presented to this one.
+    return stored !== undefined && stored.serverUrl === target.url
+      ? stored
+      : UpstreamOAuthProvider.#fresh(target);
+  }
+
+  static async #read(target: SignInTarget): Promise<StoredSignIn> {
+    const key = signInKey(target.server, target.profile);
+    return UpstreamOAuthProvider.#usable(
+      target,
+      await target.store.load(key).catch(() => undefined),
     );
+  }
+
+  /**
+   * Changes the record and stores it. In use, the change applies to what the store holds
+   * now (another replica may have refreshed since this one read it), never to a stale copy;
+   * a store that cannot be read is not written.
+   */
+  async #update(change: (record: StoredSignIn) => StoredSignIn): Promise<void> {
+    const key = signInKey(this.#target.server, this.#target.profile);
+    const base = this.#login
+      ? this.#record
+      : UpstreamOAuthProvider.#usable(this.#target, await this.#target.store.load(key));
+    this.#record = change(base);
+    await this.#target.store.save(key, this.#record);
   }
 
   get redirectUrl(): string | undefined {
@@ -215,8 +233,7 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
   }
 
   async saveClientInformation(information: OAuthClientInformationMixed): Promise<void> {
-    this.#record = { ...this.#record, clientInformation: information };
-    await this.#save();
+    await this.#update((record) => ({ ...record, clientInformation: information }));
   }
 
   async tokens(): Promise<OAuthTokens | undefined> {
@@ -234,17 +251,17 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
     const now = Date.now();
     const issuer = tokens.issuer ?? this.discovered?.authorizationServerUrl;
     const resource = this.discovered?.resourceMetadata?.resource;
-    const { stepUpScope: _granted, ...rest } = this.#record;
-    this.#record = {
-      ...rest,
-      tokens,
-      obtainedAt: now,
-      ...(issuer === undefined ? {} : { issuer }),
-      ...(resource === undefined ? {} : { resource }),
-    };
-    if (tokens.expires_in === undefined) delete this.#record.expiresAt;
-    else this.#record.expiresAt = now + tokens.expires_in * 1000;
-    await this.#save();
+    await this.#update((record) => {
+      const { stepUpScope: _granted, expiresAt: _expired, ...rest } = record;
+      return {
+        ...rest,
+        tokens,
+        obtainedAt: now,
+        ...(issuer === undefined ? {} : { issuer }),
+        ...(resource === undefined ? {} : { resource }),
+        ...(tokens.expires_in === undefined ? {} : { expiresAt: now + tokens.expires_in * 1000 }),
+      };
+    });
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {
@@ -254,8 +271,7 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
       // so that the next login asks for them.
       const stepUp = this.#record.tokens !== undefined && scope !== undefined;
       if (stepUp) {
-        this.#record = { ...this.#record, stepUpScope: scope };
-        await this.#save().catch(() => {});
+        await this.#update((record) => ({ ...record, stepUpScope: scope })).catch(() => {});
       }
       throw signInRequiredError(
         this.#target,
@@ -302,8 +318,7 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
     }
     this.#discovery = state;
     if (this.#login) return;
-    this.#record = { ...this.#record, discovery: state };
-    await this.#save().catch(() => {});
+    await this.#update((record) => ({ ...record, discovery: state })).catch(() => {});
   }
 
   discoveryState(): OAuthDiscoveryState | undefined {
@@ -318,15 +333,26 @@ export class UpstreamOAuthProvider implements OAuthClientProvider {
       this.#verifier = undefined;
       return;
     }
-    const next: StoredSignIn = { ...this.#record };
-    if (scope === 'all' || scope === 'tokens') {
-      delete next.tokens;
-      delete next.expiresAt;
-      delete next.obtainedAt;
+    if (!this.#login && (scope === 'all' || scope === 'tokens')) {
+      // Another replica may have refreshed meanwhile (a rotated refresh token refused here
+      // is its doing): keep what it stored, and let the SDK try with that.
+      const current = await UpstreamOAuthProvider.#read(this.#target);
+      const held = this.#record.tokens?.access_token;
+      if (current.tokens !== undefined && current.tokens.access_token !== held) {
+        this.#record = current;
+        return;
+      }
     }
-    if (scope === 'all' || scope === 'client') delete next.clientInformation;
-    if (scope === 'all' || scope === 'discovery') delete next.discovery;
-    this.#record = next;
-    await this.#save().catch(() => {});
+    await this.#update((record) => {
+      const next: StoredSignIn = { ...record };
+      if (scope === 'all' || scope === 'tokens') {
+        delete next.tokens;
+        delete next.expiresAt;
+        delete next.obtainedAt;
+      }
+      if (scope === 'all' || scope === 'client') delete next.clientInformation;
+      if (scope === 'all' || scope === 'discovery') delete next.discovery;
+      return next;
+    }).catch(() => {});
   }
 }

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { followAsBrowser, type StandIn, startOAuthStandIn } from '../../testing/oauth-stand-in.js';
 import { connectUpstream } from '../connect.js';
-import { signInKey } from './credentials.js';
+import { type SignInStore, signInKey } from './credentials.js';
 import { createFileSignInStore } from './file-store.js';
 import { createUpstreamAuthProviders } from './providers.js';
 import { signInToUpstream, signOutOfUpstream } from './sign-in.js';
@@ -129,6 +129,15 @@ describe('signInToUpstream', () => {
       code: 'upstream_sign_in_required',
     });
     expect(standIn.hits.get('/token')).toBe(hitsAfter);
+  });
+
+  it('stops a 401 loop in use: a server that refuses every token fails the connect, with one refresh at most', async () => {
+    const { standIn, store } = await setUp();
+    await login({ url: standIn.mcpUrl, store }).result;
+    standIn.options.alwaysUnauthorized = true;
+    const before = standIn.hits.get('/token') ?? 0;
+    await expect(use(standIn.mcpUrl, store)).rejects.toThrow();
+    expect((standIn.hits.get('/token') ?? 0) - before).toBeLessThanOrEqual(1);
   });
 
   it("keeps a profile apart: its own sign-in, and never the operator's token", async () => {

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { followAsBrowser, type StandIn, startOAuthStandIn } from '../../testing/oauth-stand-in.js';
 import { connectUpstream } from '../connect.js';
-import { type SignInStore, signInKey } from './credentials.js';
+import { signInKey } from './credentials.js';
 import { createFileSignInStore } from './file-store.js';
 import { createUpstreamAuthProviders } from './providers.js';
 import { signInToUpstream, signOutOfUpstream } from './sign-in.js';

@@ -5,6 +5,7 @@ import { approvalsPage } from './pages/approvals.js';
 import { overviewPage } from './pages/overview.js';
 import { searchPage } from './pages/search.js';
 import { sessionsPage } from './pages/sessions.js';
+import { signInsPage } from './pages/sign-ins.js';
 import { toolsPage } from './pages/tools.js';
 import type { Page } from './pages/types.js';
 
@@ -15,6 +16,7 @@ const PAGES: { id: string; title: string; page: Page }[] = [
   { id: 'tools', title: 'Tools', page: toolsPage },
   { id: 'search', title: 'Search', page: searchPage },
   { id: 'sessions', title: 'Sessions and upstreams', page: sessionsPage },
+  { id: 'sign-ins', title: 'Sign-in', page: signInsPage },
 ];
 
 const main = document.getElementById('main')!;

@@ -56,11 +56,12 @@ describe("the console's Sign-in page", () => {
     await table.waitFor();
     const rows = table.getByRole('row');
     await expect.poll(() => rows.count()).toBe(3);
-    expect(await rows.nth(1).innerText()).toMatch(/docs\s+the gateway\s+signed in\s+in \d+ min/);
-    expect(await rows.nth(2).innerText()).toContain('needs sign-in');
-    expect(await rows.nth(2).innerText()).toContain(
-      'tool-search-gateway login tracker --config <file>',
-    );
+    const cells = (row: number) => rows.nth(row).getByRole('cell').allTextContents();
+    const [docsRow, trackerRow] = [await cells(1), await cells(2)];
+    expect(docsRow.slice(0, 3)).toEqual(['docs', 'the gateway', 'signed in']);
+    expect(docsRow[3]).toMatch(/^in \d+ min$/);
+    expect(trackerRow.slice(0, 3)).toEqual(['tracker', 'the gateway', 'needs sign-in']);
+    expect(trackerRow.at(-1)).toBe('tool-search-gateway login tracker --config <file>');
     const html = await page.content();
     for (const token of docs.issued) expect(html).not.toContain(token);
     await page.close();

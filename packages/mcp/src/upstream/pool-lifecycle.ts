@@ -118,7 +118,15 @@ function openConnection(
   signal: AbortSignal,
 ): Promise<UpstreamConnection> {
   const onStderr = state.options.onStderr;
-  return connectUpstream(upstream.config, {
+  const { authProvider } = state.options;
+  const config = upstream.config;
+  const auth = 'url' in config ? config.auth : undefined;
+  return connectUpstream(config, {
+    // A server that needs sign-in gets its OAuth client at every connect.
+    authProvider:
+      authProvider && auth && 'url' in config
+        ? () => authProvider(upstream.name, { url: config.url, auth })
+        : undefined,
     clientInfo: state.clientInfo,
     capabilities: state.options.clientCapabilities,
     eras: { cache: state.eras, key: eraKey(upstream.name, upstream.config) },

@@ -4,7 +4,6 @@ import {
   type OAuthClientProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
-  type Transport,
 } from '@modelcontextprotocol/client';
 import {
   StdioClientTransport,
@@ -42,7 +41,9 @@ export interface HttpTransportOptions {
  * @throws nothing
  * @internal
  */
-export function createHttpTransport(options: HttpTransportOptions): Transport {
+export function createHttpTransport(
+  options: HttpTransportOptions,
+): StreamableHTTPClientTransport | SSEClientTransport {
   const requestInit: RequestInit = { headers: { ...(options.headers ?? {}) } };
   const common = {
     requestInit,

@@ -47,11 +47,8 @@ describe('the conformance suite 0.1.16, client auth scenarios, through the gatew
   );
 });
 
-// The 0.2.0-alpha.11 auth scenarios whose MCP server speaks 2025-11-25 run here. Those whose
-// server is 2026-07-28 only (auth/iss-supported, auth/iss-not-advertised,
-// auth/authorization-server-migration, auth/offline-access-scope,
-// auth/offline-access-not-supported) refuse an initialize without MCP-Protocol-Version:
-// they wait for the upstream client on the v2 SDK (2026 requests).
+// The 0.2.0-alpha.11 auth scenarios: those whose MCP server speaks 2025-11-25, and those
+// whose server is 2026-07-28 only (the upstream client negotiates the era: SDK v2).
 describe('the conformance suite 0.2.0-alpha.11, client auth scenarios, through the gateway', () => {
   it.each([
     'auth/iss-supported-missing',
@@ -61,6 +58,12 @@ describe('the conformance suite 0.2.0-alpha.11, client auth scenarios, through t
     'auth/metadata-issuer-mismatch',
     'auth/basic-cimd',
     'auth/client-credentials-basic',
+    // 2026-07-28 servers:
+    'auth/iss-supported',
+    'auth/iss-not-advertised',
+    'auth/authorization-server-migration',
+    'auth/offline-access-scope',
+    'auth/offline-access-not-supported',
   ])(
     'passes %s',
     async (scenario) => {

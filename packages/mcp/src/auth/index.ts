@@ -23,6 +23,7 @@ export type {
   OAuthUpstreamAuth,
   UpstreamAuthConfig,
 } from '../config/upstream-auth-schema.js';
+export type { AuthAwareFetchOptions } from '../upstream/auth/auth-fetch.js';
 export {
   createAuthAwareFetch,
   DEFAULT_AUTH_REQUEST_TIMEOUT_MS,

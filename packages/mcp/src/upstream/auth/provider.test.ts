@@ -86,3 +86,34 @@ describe('UpstreamOAuthProvider.forUse', () => {
     ).rejects.toMatchObject({ code: 'upstream_sign_in_failed' });
   });
 });
+
+describe('UpstreamOAuthProvider.forLogin', () => {
+  it('discovers anew at each 401 but binds the code exchange to what it found, and keeps that for refreshes', async () => {
+    const store = memoryStore();
+    store.map.set('docs', signedIn('old'));
+    const provider = await UpstreamOAuthProvider.forLogin(
+      { server: 'docs', url: URL_, auth: { type: 'oauth' }, store },
+      { redirectUrl: 'http://127.0.0.1:1234/callback', onAuthorizationUrl: () => {} },
+    );
+    // A login never starts from the stored discovery (the server may have moved).
+    expect(provider.discoveryState()).toBeUndefined();
+    const moved = {
+      authorizationServerUrl: 'https://auth2.example',
+      authorizationServerMetadata: {
+        issuer: 'https://auth2.example',
+        authorization_endpoint: 'https://auth2.example/authorize',
+        token_endpoint: 'https://auth2.example/token',
+        response_types_supported: ['code'],
+      },
+    };
+    await provider.saveDiscoveryState(moved);
+    provider.saveCodeVerifier('verifier');
+    // The callback leg: the SDK binds the code exchange to the issuer found before.
+    expect(provider.discoveryState()).toEqual(moved);
+    await provider.saveTokens({ access_token: 'new', token_type: 'Bearer' });
+    // After the exchange, the next 401 of this login discovers again.
+    expect(provider.discoveryState()).toBeUndefined();
+    // The stored sign-in refreshes against the server this login found.
+    expect(store.map.get('docs')?.discovery?.authorizationServerUrl).toBe('https://auth2.example');
+  });
+});

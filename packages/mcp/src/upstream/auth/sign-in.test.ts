@@ -110,6 +110,28 @@ describe('signInToUpstream', () => {
     expect(standIn.lastToken?.get('grant_type')).toBe('refresh_token');
   });
 
+  it('does not fall back to SSE for a server that needs sign-in (an entry of no transport type)', async () => {
+    const { standIn, store } = await setUp();
+    const providers = createUpstreamAuthProviders({ store });
+    const connect = (type: 'streamable-http' | undefined) =>
+      connectUpstream(
+        { ...(type === undefined ? {} : { type }), url: standIn.mcpUrl, auth: { type: 'oauth' } },
+        {
+          clientInfo: { name: 'test', version: '1' },
+          timeoutMs: 10_000,
+          signal: new AbortController().signal,
+          prepare: () => {},
+          authProvider: () => providers('docs', { url: standIn.mcpUrl, auth: { type: 'oauth' } }),
+        },
+      ).catch((caught: unknown) => caught);
+    const direct = await connect('streamable-http');
+    const error = await connect(undefined);
+    expect(direct).toMatchObject({ code: 'upstream_sign_in_required' });
+    expect(error).toMatchObject({ code: 'upstream_sign_in_required' });
+    // Not "Streamable HTTP failed (...), and so did the SSE fallback (...)".
+    expect(String((error as Error).message)).not.toMatch(/SSE/);
+  });
+
   it('fails with upstream_sign_in_required naming the server when nothing is stored', async () => {
     const { standIn, store } = await setUp();
     await expect(use(standIn.mcpUrl, store)).rejects.toMatchObject({

@@ -10,6 +10,7 @@ import { describeError } from '@tool-search/core/internal';
 import type { UpstreamAuthConfig } from '../config/upstream-auth-schema.js';
 import { tracedFetch } from '../telemetry/upstream-observe.js';
 import { createAuthAwareFetch } from './auth/auth-fetch.js';
+import { UpstreamOAuthProvider } from './auth/provider.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamEra } from './client.js';
 import { describeConnectError, type EraCache, isEraFailure, verdictOf } from './era.js';
 import { batchStdioWrites } from './stdio-batch.js';
@@ -205,6 +206,8 @@ export async function connectUpstream(
     createHttpTransport({
       ...options.http,
       ...(authProvider === undefined ? {} : { authProvider }),
+      // Our sign-in provider checks the issuer itself (by origin in the 2025-03-26 fallback).
+      providerChecksIssuer: authProvider instanceof UpstreamOAuthProvider,
       // The active trace context rides on each request's headers, when traced.
       fetch: tracedFetch(base),
       kind,

@@ -191,10 +191,9 @@ describe('signInToUpstream, hostile authorization servers', () => {
   it('refuses metadata that names another issuer', async () => {
     const { standIn, store } = await setUp({ metadataIssuer: 'https://evil.example' });
     const { result } = login({ url: standIn.mcpUrl, store });
-    // The SDK v2 checks this itself (RFC 8414 3.3) before our provider sees the metadata.
     await expect(result).rejects.toMatchObject({
       code: 'upstream_sign_in_failed',
-      message: expect.stringMatching(/issuer.*https:\/\/evil\.example/i),
+      message: expect.stringContaining('names another issuer'),
     });
     expect(standIn.hits.get('/authorize')).toBeUndefined();
   });

@@ -76,6 +76,8 @@ export async function signInToUpstream(options: SignInOptions): Promise<SignInSu
         url: new URL(options.url),
         headers: options.headers,
         authProvider: provider,
+        // The provider checks the metadata's issuer (by origin in the 2025-03-26 fallback).
+        providerChecksIssuer: true,
         fetch: createAuthAwareFetch(options.url, { timeoutMs: options.requestTimeoutMs }),
       });
       // The pool's client (either era), so that the proof below is what serve will do.

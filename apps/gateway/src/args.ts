@@ -12,6 +12,7 @@ import {
   type ServeOptions,
 } from './command-flags.js';
 import { FlagError, parseArgsOptions, type RawFlagValues, readFlags } from './flag-table.js';
+import type { LoginOptions } from './login-flags.js';
 
 export type { CommandName } from './command-flags.js';
 export {
@@ -47,7 +48,8 @@ export type Command =
   | ({ command: 'recorded-server' } & RecordedServerOptions)
   | ({ command: 'audit' } & AuditOptions)
   | ({ command: 'reload' } & ReloadOptions)
-  | ({ command: 'learning'; action: LearningAction } & LearningOptions);
+  | ({ command: 'learning'; action: LearningAction } & LearningOptions)
+  | ({ command: 'login' | 'logout'; server: string } & LoginOptions);
 
 /** What `learning` does with the learned terms. */
 export type LearningAction = 'export' | 'import' | 'clear';
@@ -88,7 +90,11 @@ export function parseCommandLine(
       args: [...rest],
       options: parseArgsOptions(COMMAND_FLAGS[command]),
       strict: true,
-      allowPositionals: command === 'search' || command === 'learning',
+      allowPositionals:
+        command === 'search' ||
+        command === 'learning' ||
+        command === 'login' ||
+        command === 'logout',
     }));
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
@@ -144,6 +150,16 @@ function commandOf(
       }
       const options = readFlags(command, COMMAND_FLAGS.learning, values, env);
       return { command, action: action as LearningAction, ...options };
+    }
+    case 'login':
+    case 'logout': {
+      const [server, ...more] = positionals;
+      if (server === undefined || server.trim() === '' || more.length > 0) {
+        throw new FlagError(
+          `${command} needs one server name, e.g. ${command} docs --config gateway.json.`,
+        );
+      }
+      return { command, server, ...readFlags(command, COMMAND_FLAGS[command], values, env) };
     }
   }
 }

@@ -11,6 +11,7 @@ import {
   TOKEN_ENV,
 } from './flag-defaults.js';
 import { FlagError, type FlagTable, type FlagValues } from './flag-table.js';
+import { LOGIN_FLAGS } from './login-flags.js';
 
 /**
  * One origin of `--allow-origin`, as a browser sends it: scheme, host and port only.
@@ -408,6 +409,8 @@ export const COMMAND_FLAGS = {
   audit: AUDIT_FLAGS,
   learning: LEARNING_FLAGS,
   reload: RELOAD_FLAGS,
+  login: LOGIN_FLAGS,
+  logout: LOGIN_FLAGS,
 } as const satisfies Record<string, FlagTable>;
 
 /** The subcommands. */

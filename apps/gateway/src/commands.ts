@@ -36,6 +36,10 @@ async function dispatch(command: Exclude<Command, { command: 'help' }>): Promise
       return (await import('./learning-command.js')).runLearning(command);
     case 'reload':
       return (await import('./reload-command.js')).runReload(command);
+    case 'login':
+      return (await import('./login.js')).runLogin(command);
+    case 'logout':
+      return (await import('./login.js')).runLogout(command);
     case 'recorded-server': {
       const recorded = await import('./recorded-server.js');
       if (command.list) {

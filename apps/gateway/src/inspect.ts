@@ -23,7 +23,9 @@ import { printServerFeatures } from './inspect-features.js';
 import { printLearning } from './inspect-learning.js';
 import { printPrograms } from './inspect-programs.js';
 import { printToolReview, printUntrustedDefinitions, safeText } from './inspect-review.js';
+import { printSignIns, readSignIns } from './inspect-sign-in.js';
 import { createProgressReporter } from './progress.js';
+import { signInPoolOptions } from './serve-sign-in.js';
 
 /** The context windows `inspect` decides activation for. */
 export const INSPECT_CONTEXT_WINDOWS = [32_000, 128_000, 200_000, 1_000_000] as const;
@@ -36,8 +38,12 @@ interface Output {
 async function withPool<T>(
   config: GatewayConfig,
   run: (pool: UpstreamPool) => Promise<T>,
+  signIn: { configPath: string; store?: string | undefined; profile?: string | undefined },
 ): Promise<T> {
+  // Servers that need sign-in are reached with the stored sign-in (the profile's own).
+  const { pool: withSignIn, close } = await signInPoolOptions({ ...signIn, config });
   const pool = createUpstreamPool(config, {
+    ...withSignIn,
     reconnect: false,
     onProgress: createProgressReporter({ color: shouldColor(process.stderr) }),
   });
@@ -46,6 +52,7 @@ async function withPool<T>(
     return await run(pool);
   } finally {
     await pool.close();
+    await close?.();
   }
 }
 
@@ -68,41 +75,45 @@ export async function runSearch(
 ): Promise<number> {
   const config = await readConfigFile(options.config, options);
   const style = createStyle(shouldColor(process.stdout));
-  return withPool(config, async (pool) => {
-    const tools = toolsOfProfile(pool.tools(), config, options.profile);
-    const catalog = createCatalog(tools);
-    const limit = options.limit ?? config.toolSearch.searchDefaultLimit;
-    const hits = await catalog.search(options.query, { limit });
-    const servers = new Set(tools.map((tool) => serverOf(pool, tool)));
-    out.write(
-      `${style.bold(`search ${JSON.stringify(options.query)}`)} over ${formatInt(tools.length)} tools of ${servers.size} servers` +
-        `${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
-    );
-    if (hits.length === 0) {
-      out.write('  no matches; try other or fewer words\n');
-    } else {
-      const lines = renderTable(
-        [
-          { header: '#', align: 'right' },
-          { header: 'score', align: 'right' },
-          { header: 'tool' },
-          { header: 'server' },
-          { header: 'description', maxWidth: 64 },
-        ],
-        hits.map((hit, index) => [
-          String(index + 1),
-          hit.score.toFixed(2),
-          safeText(hit.name),
-          safeText(serverOf(pool, catalog.get(hit.name) ?? { name: hit.name, inputSchema: {} })),
-          truncate(safeText(hit.description), 64),
-        ]),
-        { style },
+  return withPool(
+    config,
+    async (pool) => {
+      const tools = toolsOfProfile(pool.tools(), config, options.profile);
+      const catalog = createCatalog(tools);
+      const limit = options.limit ?? config.toolSearch.searchDefaultLimit;
+      const hits = await catalog.search(options.query, { limit });
+      const servers = new Set(tools.map((tool) => serverOf(pool, tool)));
+      out.write(
+        `${style.bold(`search ${JSON.stringify(options.query)}`)} over ${formatInt(tools.length)} tools of ${servers.size} servers` +
+          `${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
       );
-      out.write(`${lines.join('\n')}\n`);
-    }
-    printFailures(pool, out, style);
-    return 0;
-  });
+      if (hits.length === 0) {
+        out.write('  no matches; try other or fewer words\n');
+      } else {
+        const lines = renderTable(
+          [
+            { header: '#', align: 'right' },
+            { header: 'score', align: 'right' },
+            { header: 'tool' },
+            { header: 'server' },
+            { header: 'description', maxWidth: 64 },
+          ],
+          hits.map((hit, index) => [
+            String(index + 1),
+            hit.score.toFixed(2),
+            safeText(hit.name),
+            safeText(serverOf(pool, catalog.get(hit.name) ?? { name: hit.name, inputSchema: {} })),
+            truncate(safeText(hit.description), 64),
+          ]),
+          { style },
+        );
+        out.write(`${lines.join('\n')}\n`);
+      }
+      printFailures(pool, out, style);
+      return 0;
+    },
+    { configPath: options.config, profile: options.profile },
+  );
 }
 
 function printFailures(pool: UpstreamPool, out: Output, style: Style): void {
@@ -306,53 +317,66 @@ export async function runInspect(
 ): Promise<number> {
   const config = await readConfigFile(options.config, options);
   const style = createStyle(shouldColor(process.stdout));
-  return withPool(config, async (pool) => {
-    const tools = toolsOfProfile(pool.tools(), config, options.profile);
-    const { visible, deferrable } = classifyTools(tools);
-    out.write(
-      `${style.bold('inspect')} ${options.config}${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
-    );
-    const inspection: Inspection = {
-      options,
-      config,
-      pool,
-      tools,
-      visible,
-      deferrable,
-      out,
-      style,
-    };
-    printConfigWarnings(config, out, style);
-    printServers(inspection);
-    printServerFeatures(pool, out, style);
-    printActivation(inspection);
-    printUnmatchedRules(config, pool, out, style);
-    printUntrustedDefinitions(pool, out, style);
-    printArgumentChecks(tools, out, style);
-    await printLearning(
-      config,
-      {
-        ...(options.profile === undefined ? {} : { profile: options.profile }),
-        ...(options.store === undefined ? {} : { store: options.store }),
-      },
-      out,
-      style,
-    );
-    printPrograms(config, tools, options.profile, out, style);
-    const shared = options.store ?? config.store;
-    await printToolReview(
-      pool,
-      config,
-      {
-        accept: options.accept === true,
-        ...(shared === undefined || shared === 'memory' ? {} : { store: shared }),
-      },
-      out,
-      style,
-    );
-    return pool.status().some((status) => status.state === 'ready') ||
-      Object.values(config.mcpServers).every((server) => server.disabled)
-      ? 0
-      : 1;
-  });
+  return withPool(
+    config,
+    async (pool) => {
+      const tools = toolsOfProfile(pool.tools(), config, options.profile);
+      const { visible, deferrable } = classifyTools(tools);
+      out.write(
+        `${style.bold('inspect')} ${options.config}${options.profile ? ` (profile ${options.profile})` : ''}\n\n`,
+      );
+      const inspection: Inspection = {
+        options,
+        config,
+        pool,
+        tools,
+        visible,
+        deferrable,
+        out,
+        style,
+      };
+      printConfigWarnings(config, out, style);
+      printServers(inspection);
+      printServerFeatures(pool, out, style);
+      printSignIns(
+        await readSignIns({
+          configPath: options.config,
+          config,
+          store: options.store,
+          profile: options.profile,
+        }),
+        out,
+      );
+      printActivation(inspection);
+      printUnmatchedRules(config, pool, out, style);
+      printUntrustedDefinitions(pool, out, style);
+      printArgumentChecks(tools, out, style);
+      await printLearning(
+        config,
+        {
+          ...(options.profile === undefined ? {} : { profile: options.profile }),
+          ...(options.store === undefined ? {} : { store: options.store }),
+        },
+        out,
+        style,
+      );
+      printPrograms(config, tools, options.profile, out, style);
+      const shared = options.store ?? config.store;
+      await printToolReview(
+        pool,
+        config,
+        {
+          accept: options.accept === true,
+          ...(shared === undefined || shared === 'memory' ? {} : { store: shared }),
+        },
+        out,
+        style,
+      );
+      return pool.status().some((status) => status.state === 'ready') ||
+        Object.values(config.mcpServers).every((server) => server.disabled)
+        ? 0
+        : 1;
+    },
+    { configPath: options.config, store: options.store, profile: options.profile },
+  );
 }

@@ -11,6 +11,7 @@ import { shouldColor } from './format.js';
 import { skippedKeywordLine } from './inspect-arguments.js';
 import { createProgressReporter } from './progress.js';
 import { formatReloadReport } from './reload-command.js';
+import { signInPoolOptions } from './serve-sign-in.js';
 import { type ServeTelemetry, startServeTelemetry } from './serve-telemetry.js';
 
 /**
@@ -239,7 +240,22 @@ export async function runServe(options: ServeOptions): Promise<number> {
   });
   process.once('SIGINT', () => shutdown(state, 'SIGINT'));
   process.once('SIGTERM', () => shutdown(state, 'SIGTERM'));
-  const common = { ...commonOptions(state), ...state.telemetry.gatewayOptions };
+  // The sign-in store lives as long as the process (serve ends with process.exit).
+  const {
+    signIns,
+    close: _close,
+    ...withSignIn
+  } = await signInPoolOptions({
+    configPath: options.config,
+    config,
+    store: options.store,
+    profile: options.profile,
+  });
+  const common = {
+    ...commonOptions(state),
+    ...state.telemetry.gatewayOptions,
+    ...withSignIn,
+  };
   // SIGHUP reads the config again; the report goes to the log.
   process.on('SIGHUP', () => {
     const gateway = state.gateway;
@@ -265,7 +281,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const consoleOn = options.console === true || config.console?.enabled === true;
   await startServing(state, common, {
     http: httpOptionsOf(options),
-    ...(consoleOn ? { console: {} } : {}),
+    ...(consoleOn ? { console: signIns === undefined ? {} : { signIns } } : {}),
   });
   reportListening(state);
   return 0;

@@ -17,6 +17,8 @@ const SYNOPSIS_HEAD: Record<CommandName, string> = {
   audit: 'audit',
   learning: 'learning export|import|clear',
   reload: 'reload',
+  login: 'login <server>',
+  logout: 'logout <server>',
 };
 
 /** Stands for a space inside one flag of a synopsis while it is wrapped (private use). */
@@ -77,6 +79,9 @@ Commands:
   learning         export, import or clear what the gateways learned from use (Redis store)
   reload           a running gateway reads its config again: servers added, removed and
                    changed apply while sessions go on (also SIGHUP, the console's Reload)
+  login            sign in to a server that needs OAuth: prints the URL to open, waits
+                   for the redirect on a loopback port, stores the tokens
+  logout           forget a server's stored sign-in
 
 Exit codes: 0 done, 1 failed, 2 bad command line or bad config file.`;
 
@@ -138,6 +143,23 @@ changed apply while sessions go on; what else changed (profiles, rules) is liste
 applying at the next start. SIGHUP to the serve process does the same.
 
 ${options(COMMAND_FLAGS.reload)}`,
+  login: `${usageLine('login')}
+
+For a server whose entry has "auth": "oauth" (or an oauth object). Prints
+"Open this URL to sign in: <url>" on a line of its own; open it in a browser and sign
+in. The authorization server sends the browser back to a loopback port of this command
+(its state and issuer checked), the tokens are stored (owner-only files in the state
+folder, or encrypted in a Redis store) and never printed. serve then uses and refreshes
+them. With --profile the sign-in is that profile's own: serve --profile <name> uses it,
+never the gateway's.
+
+${options(COMMAND_FLAGS.login)}`,
+  logout: `${usageLine('logout')}
+
+Forgets the stored sign-in (tokens and client registration) of the server, for the
+gateway or, with --profile, for that profile.
+
+${options(COMMAND_FLAGS.logout)}`,
   'recorded-server': `${usageLine('recorded-server')}
 
 A stdio MCP server that lists recorded tool definitions of 23 published MCP servers

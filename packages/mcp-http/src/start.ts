@@ -18,6 +18,7 @@ import {
 } from '@tool-search/mcp';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import { createGatewayConsole, type GatewayConsole } from './console/console.js';
+import type { ConsoleSignInReader } from './console/console-sign-ins.js';
 import type { GatewayReloadReport } from './console/reload.js';
 import { createServerControl, type ServerControl } from './console/server-control.js';
 import { listenGatewayHttp } from './http/http.js';
@@ -62,7 +63,7 @@ export interface StartGatewayOptions
    * `assetsDirectory` is the folder of its built front end (this package ships one, the default).
    * Needs `http`.
    */
-  console?: { assetsDirectory?: string };
+  console?: { assetsDirectory?: string; signIns?: ConsoleSignInReader };
   /**
    * Serve `GET /metrics` (Prometheus text from `source`) on the HTTP listener, to the
    * gateway's token or an operator profile's; needs `http`. (For a loopback port of its
@@ -308,6 +309,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
           : server.defaultProfile;
         return server.openSession({ ...(profile === undefined ? {} : { profile }), principal });
       },
+      ...(consoleOption?.signIns === undefined ? {} : { signIns: consoleOption.signIns }),
     });
   }
   const starting = pool.start();

@@ -30,6 +30,12 @@ import { defineErrorCodes } from '@tool-search/core';
  * - `store_unavailable`: the gateway's shared store (Redis) did not answer; what needs it
  *   (a session on another replica, an approval, the audit trail) failed closed. The
  *   gateway reconnects on its own: try again in a few seconds.
+ * - `upstream_sign_in_required`: an upstream that needs OAuth has no usable sign-in (none
+ *   stored for the gateway or the profile, or the server and its refresh refused it); the
+ *   tool was not called. Run `tool-search-gateway login <server>` (with `--profile`).
+ * - `upstream_sign_in_failed`: a sign-in did not complete: the authorization server refused
+ *   or answered what does not check out (another issuer, another resource, a wrong `state`
+ *   or `iss`, garbage, too slow), or the server still refused the new token.
  */
 export const MCP_ERROR_CODES = [
   'denied',
@@ -42,6 +48,8 @@ export const MCP_ERROR_CODES = [
   'upstream_failed',
   'gateway_failed',
   'store_unavailable',
+  'upstream_sign_in_required',
+  'upstream_sign_in_failed',
 ] as const;
 
 /** One of {@link MCP_ERROR_CODES}. */

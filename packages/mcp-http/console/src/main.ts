@@ -6,6 +6,7 @@ import { overviewPage } from './pages/overview.js';
 import { searchPage } from './pages/search.js';
 import { serversPage } from './pages/servers.js';
 import { sessionsPage } from './pages/sessions.js';
+import { signInsPage } from './pages/sign-ins.js';
 import { toolsPage } from './pages/tools.js';
 import type { Page } from './pages/types.js';
 import { notificationButton, watchWaiting } from './waiting.js';
@@ -18,6 +19,7 @@ const PAGES: { id: string; title: string; page: Page }[] = [
   { id: 'search', title: 'Search', page: searchPage },
   { id: 'sessions', title: 'Sessions and upstreams', page: sessionsPage },
   { id: 'servers', title: 'Servers', page: serversPage },
+  { id: 'sign-ins', title: 'Sign-in', page: signInsPage },
 ];
 
 const main = document.getElementById('main')!;

@@ -7,6 +7,7 @@ import { toolPolicies } from './console-policy.js';
 import type { ConsoleHandler, ConsoleRequest } from './console-request.js';
 import { consoleSearch } from './console-search.js';
 import { CONSOLE_SERVER_CHANGES, CONSOLE_SERVER_READS } from './console-servers.js';
+import { signIns } from './console-sign-ins.js';
 import { consoleTools } from './console-tools.js';
 import { tryTool } from './console-try.js';
 
@@ -250,6 +251,7 @@ export const CONSOLE_READS: Readonly<Record<string, Handler>> = {
   upstreams,
   overview,
   ...CONSOLE_SERVER_READS,
+  'sign-ins': signIns,
 };
 
 /** The console's changes (POST, CSRF-checked), by path below `/console/api/`. */

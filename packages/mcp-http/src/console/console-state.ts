@@ -9,6 +9,7 @@ import type { GatewayConfig } from '@tool-search/mcp/config';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
+import type { ConsoleSignInReader } from './console-sign-ins.js';
 import { type AcceptedDefinitions, rememberAccepted } from './console-tools.js';
 import type { ServerControl } from './server-control.js';
 
@@ -43,6 +44,8 @@ export interface GatewayConsoleOptions {
    * tried from this console.
    */
   openSession?: (principal: string) => GatewaySession;
+  /** Reads the upstreams' sign-ins (`GET /console/api/sign-ins`). @defaultValue none shown */
+  signIns?: ConsoleSignInReader;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

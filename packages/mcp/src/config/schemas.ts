@@ -12,6 +12,7 @@ import {
 } from './defaults.js';
 import { programsSchema } from './program-schema.js';
 import { metricsSchema, telemetrySchema } from './telemetry-schema.js';
+import { upstreamAuthSchema } from './upstream-auth-schema.js';
 
 // The schemas of the config's sections: the exported types are their outputs, so a
 // field is written once, with its documentation. The walk over the file is parse.ts.
@@ -95,6 +96,13 @@ export const httpServerSchema = serverCommonSchema.extend({
   url: z.url({ message: 'must be an http(s) URL', protocol: /^https?$/ }),
   /** Headers sent with every request, e.g. `Authorization`. */
   headers: stringRecord.optional().default({}),
+  /**
+   * Sign-in to a server that needs it (OAuth 2.1, the MCP authorization spec): `'oauth'`
+   * (a person signs in with `tool-search-gateway login <server>`), an object of the same
+   * type with a pre-registered client or a Client ID Metadata Document URL, or
+   * `client_credentials` for a machine account. @defaultValue none (fixed headers only)
+   */
+  auth: upstreamAuthSchema.optional(),
 });
 
 /** What a config file says when it names a `transport`: only code can give one. */

@@ -1,12 +1,16 @@
 import type {
   ClientCapabilities,
   Implementation,
+  OAuthClientProvider,
   PriorDiscovery,
   Transport,
 } from '@modelcontextprotocol/client';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
+import type { UpstreamAuthConfig } from '../config/upstream-auth-schema.js';
 import { tracedFetch } from '../telemetry/upstream-observe.js';
+import { createAuthAwareFetch } from './auth/auth-fetch.js';
+import { UpstreamOAuthProvider } from './auth/provider.js';
 import { createUpstreamClient, type UpstreamClient, type UpstreamEra } from './client.js';
 import { describeConnectError, type EraCache, isEraFailure, verdictOf } from './era.js';
 import type { UpstreamRelayPolicyInput } from './features/relay.js';
@@ -55,6 +59,8 @@ export type UpstreamServerInput = UpstreamCallLimitsInput &
         type?: 'http' | 'streamable-http' | 'sse';
         url: string;
         headers?: Readonly<Record<string, string>>;
+        /** How the gateway signs in (the pool's `authProvider` option makes the client). */
+        auth?: UpstreamAuthConfig | undefined;
         disabled?: boolean;
         /** Honour the server's own pins. @defaultValue false */
         trusted?: boolean;
@@ -99,6 +105,11 @@ export interface ConnectUpstreamOptions {
   eras?: { cache: EraCache; key: string } | undefined;
   /** Extra options of every HTTP transport of this entry (sign-in, `fetch`). */
   http?: Omit<HttpTransportOptions, 'kind' | 'url' | 'headers'> | undefined;
+  /**
+   * The OAuth client of an HTTP server that needs sign-in, made at each connect (absent,
+   * or resolving to none: the entry's fixed headers only).
+   */
+  authProvider?: (() => Promise<OAuthClientProvider | undefined>) | undefined;
 }
 
 const STDERR_TAIL_CHARS = 2_000;
@@ -190,11 +201,20 @@ export async function connectUpstream(
   if (isStdio(server)) return connectStdio(server, options, cached, attempt);
 
   const url = new URL(server.url);
+  const authProvider = await options.authProvider?.();
+  // With sign-in, discovery, registration and token requests get a deadline.
+  const base =
+    authProvider === undefined
+      ? options.http?.fetch
+      : createAuthAwareFetch(server.url, { base: options.http?.fetch });
   const http = (kind: HttpTransportKind) =>
     createHttpTransport({
       ...options.http,
+      ...(authProvider === undefined ? {} : { authProvider }),
+      // Our sign-in provider checks the issuer itself (by origin in the 2025-03-26 fallback).
+      providerChecksIssuer: authProvider instanceof UpstreamOAuthProvider,
       // The active trace context rides on each request's headers, when traced.
-      fetch: tracedFetch(options.http?.fetch),
+      fetch: tracedFetch(base),
       kind,
       url,
       headers: server.headers,
@@ -205,7 +225,9 @@ export async function connectUpstream(
   try {
     return await attempt(http('streamable-http'), 'streamable-http', none, cached);
   } catch (error) {
-    if (server.type === 'streamable-http' || options.signal.aborted) throw error;
+    // A server that needs sign-in is no old SSE server: say so, not that both failed.
+    const signIn = ToolSearchError.isInstance(error) && error.code.startsWith('upstream_sign_in');
+    if (server.type === 'streamable-http' || options.signal.aborted || signIn) throw error;
     try {
       return await attempt(http('sse'), 'sse', none, { kind: 'legacy' });
     } catch (fallbackError) {

@@ -120,7 +120,15 @@ function openConnection(
   signal: AbortSignal,
 ): Promise<UpstreamConnection> {
   const onStderr = state.options.onStderr;
-  return connectUpstream(upstream.config, {
+  const { authProvider } = state.options;
+  const config = upstream.config;
+  const auth = 'url' in config ? config.auth : undefined;
+  return connectUpstream(config, {
+    // A server that needs sign-in gets its OAuth client at every connect.
+    authProvider:
+      authProvider && auth && 'url' in config
+        ? () => authProvider(upstream.name, { url: config.url, auth })
+        : undefined,
     clientInfo: state.clientInfo,
     // What the gateway can relay, and what the pool's caller answers (its own wins).
     capabilities: { ...state.features.clientCapabilities, ...state.options.clientCapabilities },

@@ -1,7 +1,8 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/client';
+import type { ClientCapabilities, OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { CallToolResult, Implementation } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
+import type { UpstreamAuthConfig } from '../config/upstream-auth-schema.js';
 import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { RetryDemand } from './failed-retry.js';
 import type { CallRelay } from './features/relay.js';
@@ -166,7 +167,18 @@ export interface UpstreamPoolOptions {
    * through `sanitizeTerminalText`.
    */
   onStderr?: (server: string, text: string) => void;
+  /**
+   * The OAuth client for an HTTP server whose entry has `auth` (called at every connect;
+   * e.g. `createUpstreamAuthProviders`). Absent: such servers get only their headers.
+   */
+  authProvider?: UpstreamAuthProviderFactory;
 }
+
+/** Makes the OAuth client of one server that needs sign-in, or none. */
+export type UpstreamAuthProviderFactory = (
+  server: string,
+  entry: { url: string; auth: UpstreamAuthConfig },
+) => Promise<OAuthClientProvider | undefined>;
 
 /** Options of one {@link UpstreamPool.callTool} call. */
 export interface UpstreamCallOptions {

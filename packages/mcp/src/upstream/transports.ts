@@ -4,7 +4,6 @@ import {
   type OAuthClientProvider,
   SSEClientTransport,
   StreamableHTTPClientTransport,
-  type Transport,
 } from '@modelcontextprotocol/client';
 import {
   StdioClientTransport,
@@ -31,6 +30,12 @@ export interface HttpTransportOptions {
   authProvider?: AuthProvider | OAuthClientProvider | undefined;
   /** The `fetch` the transport uses. @defaultValue the global `fetch` */
   fetch?: FetchLike | undefined;
+  /**
+   * The OAuth provider checks the authorization server metadata's `issuer` itself (so that
+   * the 2025-03-26 fallback, where the server's origin is only a guess, is judged by
+   * origin): the SDK's strict RFC 8414 3.3 check is left out. @defaultValue false
+   */
+  providerChecksIssuer?: boolean | undefined;
 }
 
 /**
@@ -42,12 +47,15 @@ export interface HttpTransportOptions {
  * @throws nothing
  * @internal
  */
-export function createHttpTransport(options: HttpTransportOptions): Transport {
+export function createHttpTransport(
+  options: HttpTransportOptions,
+): StreamableHTTPClientTransport | SSEClientTransport {
   const requestInit: RequestInit = { headers: { ...(options.headers ?? {}) } };
   const common = {
     requestInit,
     ...(options.authProvider === undefined ? {} : { authProvider: options.authProvider }),
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+    ...(options.providerChecksIssuer === true ? { skipIssuerMetadataValidation: true } : {}),
   };
   return options.kind === 'sse'
     ? new SSEClientTransport(options.url, common)

@@ -15,5 +15,8 @@
  *
  * @packageDocumentation
  */
+
+export type { RedisSignInStore } from '../../upstream/auth/redis-store.js';
+export { openRedisSignInStore } from '../../upstream/auth/redis-store.js';
 export type { RedisStoreOptions } from '../redis-store.js';
 export { createRedisStore, redactRedisUrl } from '../redis-store.js';

@@ -1,0 +1,42 @@
+import { createUpstreamAuthProviders } from '@tool-search/mcp/auth';
+import type { GatewayConfig } from '@tool-search/mcp/config';
+import type { ConsoleSignInReader, StartGatewayOptions } from '@tool-search/mcp-http';
+import { needsSignIn, summarizeSignIns } from './inspect-sign-in.js';
+import { openSignInStore } from './sign-in-store.js';
+
+/**
+ * The pool options that let `serve` (and `inspect`) reach servers that need sign-in: each
+ * such server's transport gets an OAuth client over the stored sign-ins (the profile's
+ * own with `profile`, never the gateway's then), or a machine account's. Nothing when no
+ * server has `auth`.
+ *
+ * @param options.configPath - the config file
+ * @param options.config - the config
+ * @param options.store - the `--store` flag
+ * @param options.profile - the profile whose sign-ins to use
+ * @returns the `pool` options for `startGateway`, the console's reader of sign-ins, and what
+ * closes the store (a Redis connection); or `{}`
+ * @throws what opening the sign-in store throws (a Redis store without its key)
+ */
+export async function signInPoolOptions(options: {
+  configPath: string;
+  config: GatewayConfig;
+  store?: string | undefined;
+  profile?: string | undefined;
+}): Promise<
+  Pick<StartGatewayOptions, 'pool'> & { signIns?: ConsoleSignInReader; close?: () => Promise<void> }
+> {
+  if (!needsSignIn(options.config)) return {};
+  const opened = await openSignInStore(options);
+  return {
+    close: () => opened.close(),
+    pool: {
+      authProvider: createUpstreamAuthProviders({
+        store: opened.store,
+        ...(options.profile === undefined ? {} : { profile: options.profile }),
+      }),
+    },
+    // The console's sign-in section reads the same store (never a token).
+    signIns: () => summarizeSignIns(options.config, opened.store, options.profile),
+  };
+}

@@ -31,6 +31,12 @@
  *
  * @packageDocumentation
  */
+
+export type {
+  ClientCredentialsUpstreamAuthConfig,
+  OAuthUpstreamAuthConfig,
+  UpstreamAuthConfig,
+} from './config/upstream-auth-schema.js';
 export type { McpErrorCode } from './errors.js';
 export { isMcpErrorCode, MCP_ERROR_CODES } from './errors.js';
 export {
@@ -140,6 +146,7 @@ export type {
   ReconnectOptions,
   RejectedTool,
   RestartOutcome,
+  UpstreamAuthProviderFactory,
   UpstreamCallOptions,
   UpstreamPool,
   UpstreamPoolConfig,

@@ -10,7 +10,7 @@ export interface ServerControl {
   readonly logs: ServerLogs;
   /** Restarts one server (any state); noted in its log. */
   restart(server: string): ReturnType<UpstreamPool['restart']>;
-  /** Reloads the config (see {@link GatewayReloader.reload}); `undefined` loader: refused. */
+  /** Reloads the config (as {@link StartedGateway.reload} does); `undefined` loader: refused. */
   reload(options?: { dryRun?: boolean }): Promise<GatewayReloadReport>;
 }
 

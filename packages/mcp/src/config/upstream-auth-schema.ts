@@ -57,8 +57,15 @@ export const upstreamAuthSchema = z
     { message: 'client_credentials needs exactly one of clientSecret and privateKeyJwt' },
   );
 
+/** An interactive sign-in of an entry's `auth`, parsed (`'oauth'` reads as `{ type: 'oauth' }`). */
+export interface OAuthUpstreamAuthConfig extends z.output<typeof oauthAuthSchema> {}
+
+/** A machine account's sign-in of an entry's `auth`, parsed. */
+export interface ClientCredentialsUpstreamAuthConfig
+  extends z.output<typeof clientCredentialsAuthSchema> {}
+
 /** How the gateway signs in to one HTTP server (the parsed `auth` of its entry). */
-export type UpstreamAuthConfig = z.output<typeof upstreamAuthSchema>;
+export type UpstreamAuthConfig = OAuthUpstreamAuthConfig | ClientCredentialsUpstreamAuthConfig;
 
 /** An interactive sign-in (`login`), parsed. */
 export type OAuthUpstreamAuth = Extract<UpstreamAuthConfig, { type: 'oauth' }>;

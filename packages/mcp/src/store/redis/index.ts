@@ -16,6 +16,7 @@
  * @packageDocumentation
  */
 
+export type { SignInStore, StoredSignIn } from '../../upstream/auth/credentials.js';
 export type { RedisSignInStore } from '../../upstream/auth/redis-store.js';
 export { openRedisSignInStore } from '../../upstream/auth/redis-store.js';
 export type { RedisStoreOptions } from '../redis-store.js';

@@ -7,5 +7,8 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // Its integration files mostly wait on the gateway processes they start, and they are
+    // CI's longest package: four at a time.
+    maxWorkers: 4,
   }),
 });

@@ -48,6 +48,10 @@ export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
 export { openLearningStore } from './gateway/learning.js';
+export type {
+  GatewayPolicyConfig,
+  GatewayPolicyReport,
+} from './gateway/policy-reload.js';
 export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
 export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';

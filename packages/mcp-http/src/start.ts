@@ -295,6 +295,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       store,
       pool,
       config,
+      // Who may sign in follows a reload of the config (`applyConfig` replaces them).
+      profiles: () => server.profiles,
       sessions: () => server.sessions(),
       ...(serverOptions.ranker === undefined ? {} : { ranker: serverOptions.ranker }),
       ...(serverOptions.contextWindow === undefined

@@ -48,6 +48,7 @@ describe('a reload applies rules and profiles while sessions go on (real process
       JSON.stringify({
         mcpServers: { first: noisy('first') },
         toolSearch: { enabled: 'off' },
+        console: { enabled: true },
         ...rest,
       }),
     );
@@ -131,6 +132,27 @@ describe('a reload applies rules and profiles while sessions go on (real process
     // The other sessions go on.
     expect((await agent.call('first_pid', {})).isError).toBeFalsy();
     expect((await initialize(AGENT_TOKEN)).status).toBe(200);
+  });
+
+  it('lets an operator profile added by a reload sign in to the console, and signs it out once removed', async () => {
+    const api = (path: string, init?: RequestInit) =>
+      fetch(new URL(`/console/api/${path}`, gateway.url), init);
+    const login = () =>
+      api('login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ token: OPS_TOKEN }),
+      });
+    expect((await login()).status).not.toBe(200);
+    await writeConfig({ profiles: { ...agentProfile, ops: { token: OPS_TOKEN, operator: true } } });
+    expect(await gateway.reload()).toMatchObject({ ok: true, profiles: { added: ['ops'] } });
+    const signedIn = await login();
+    expect(signedIn.status).toBe(200);
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await api('servers/logs?server=first', { headers: { cookie } })).status).toBe(200);
+    await writeConfig({ profiles: agentProfile });
+    expect(await gateway.reload()).toMatchObject({ ok: true, profiles: { removed: ['ops'] } });
+    expect((await api('servers/logs?server=first', { headers: { cookie } })).status).toBe(401);
   });
 
   it('changes nothing when the new config does not parse', async () => {

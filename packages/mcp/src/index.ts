@@ -140,6 +140,7 @@ export {
 } from './upstream/limits.js';
 export { createUpstreamPool } from './upstream/pool.js';
 export type {
+  PoolReloadOptions,
   PoolReloadReport,
   ReconnectOptions,
   RejectedTool,

@@ -155,6 +155,22 @@ describe('a reload applies rules and profiles while sessions go on (real process
     expect((await api('servers/logs?server=first', { headers: { cookie } })).status).toBe(401);
   });
 
+  it('applies new pins to the pool on a reload', async () => {
+    const pinned = () =>
+      gateway.pool
+        .tools()
+        .filter((tool) => tool.alwaysLoad === true)
+        .map((tool) => tool.name);
+    expect(pinned()).toEqual([]);
+    await writeConfig({ profiles: agentProfile, pins: { tools: ['first_pid'] } });
+    const report = await gateway.reload();
+    expect(report).toMatchObject({ ok: true, applied: ['pins'], notApplied: [] });
+    expect(pinned()).toEqual(['first_pid']);
+    await writeConfig({ profiles: agentProfile });
+    expect(await gateway.reload()).toMatchObject({ ok: true, applied: ['pins'] });
+    expect(pinned()).toEqual([]);
+  });
+
   it('changes nothing when the new config does not parse', async () => {
     await writeFile(configPath, '{ "mcpServers": ');
     const report = await gateway.reload();

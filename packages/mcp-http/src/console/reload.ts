@@ -41,11 +41,11 @@ export type GatewayReloadReport =
       /**
        * What changed and applies to the open sessions from their next request (with
        * `dryRun`: what would): `profiles` (scope, tokens, removal), `guardrails`,
-       * `approval`, `toolsets`, `toolSearch`.
+       * `approval`, `toolsets`, `toolSearch`, and `pins` (the pool's).
        */
       applied: string[];
       /**
-       * What changed but applies only when the gateway starts again (`pins`, `review`,
+       * What changed but applies only when the gateway starts again (`review`,
        * `programs`, `learning`, `limits`, `console`, `store`).
        */
       notApplied: string[];
@@ -105,6 +105,8 @@ function diffNames(
 /** `current` with the servers of `next`, and with `live` its profiles and live sections too. */
 function appliedConfig(current: GatewayConfig, next: GatewayConfig, live: boolean): GatewayConfig {
   const merged: Record<string, unknown> = { ...current, mcpServers: next.mcpServers };
+  if (next.pins === undefined) delete merged['pins'];
+  else merged['pins'] = next.pins;
   if (live) {
     for (const key of ['profiles', ...LIVE_SECTIONS]) {
       const value = next[key as keyof GatewayConfig];
@@ -143,8 +145,9 @@ export function createGatewayReloader(options: GatewayReloaderOptions): GatewayR
       profiles.added.length + profiles.removed.length + profiles.changed.length > 0;
     const live = options.apply === undefined ? new Set<string>() : LIVE_SECTIONS;
     const changed = [...(profilesChanged ? ['profiles'] : []), ...sections];
+    // The pins are the pool's: they apply with the servers, with or without `apply`.
     const applied = changed.filter((key) =>
-      key === 'profiles' ? options.apply !== undefined : live.has(key),
+      key === 'pins' ? true : key === 'profiles' ? options.apply !== undefined : live.has(key),
     );
     const notApplied = changed.filter((key) => !applied.includes(key));
     const report: GatewayReloadReport = {
@@ -167,7 +170,7 @@ export function createGatewayReloader(options: GatewayReloaderOptions): GatewayR
         return { ok: false, error: `nothing changed: ${describeError(error)}` };
       }
     }
-    report.servers = await options.pool.reload(next.mcpServers);
+    report.servers = await options.pool.reload(next.mcpServers, { pins: next.pins });
     // The servers and the live sections are the new ones; the rest stays as it started.
     current = appliedConfig(current, next, options.apply !== undefined);
     options.onApplied?.(current, report);

@@ -85,6 +85,20 @@ describe('GatewayServer.applyConfig', () => {
     expect(() => gateway!.openSession({ profile: 'narrow' })).toThrow(/Unknown profile 'narrow'/);
   });
 
+  it('asks for approval at the next call once a reload requires it (a client that cannot be asked: denied)', async () => {
+    await start({});
+    const client = await connect();
+    expect(textOf(await client.call('echo', { message: 'free' }))).toContain('free');
+    await gateway!.applyConfig(configOf({ approval: { require: { tools: ['echo'] } } }));
+    const refused = await client.call('echo', { message: 'held' });
+    expect(refused.isError).toBe(true);
+    expect(textOf(refused)).not.toContain('Echo: held');
+    await gateway!.applyConfig(
+      configOf({ approval: { require: { tools: ['echo'] }, fallback: 'allow' } }),
+    );
+    expect(textOf(await client.call('echo', { message: 'let' }))).toContain('let');
+  });
+
   it('changes nothing for a config it cannot apply', async () => {
     const config = configOf({ profiles: { wide: { token: WIDE } } });
     pool = createUpstreamPool(config);

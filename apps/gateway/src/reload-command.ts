@@ -30,6 +30,12 @@ export function formatReloadReport(report: GatewayReloadReport): string {
     );
   }
   if (report.sections.length > 0) lines.push(`  sections changed: ${names(report.sections)}`);
+  if (report.applied.length > 0) {
+    lines.push(`  applied to the open sessions: ${names(report.applied)}`);
+  }
+  if (report.endedSessions.length > 0) {
+    lines.push(`  sessions ended (profile removed): ${report.endedSessions.length}`);
+  }
   if (report.notApplied.length > 0) {
     lines.push(`  applies at the next start: ${names(report.notApplied)}`);
   }

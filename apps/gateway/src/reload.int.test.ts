@@ -12,6 +12,7 @@ import { startReplica, type TestReplica } from './__fixtures__/replicas.js';
 import { runCli } from './__fixtures__/run.js';
 
 const TOKEN = 'reload-gateway-token-0123456789ab';
+const OPS_TOKEN = 'reload-ops-token-0123456789abcdef';
 const NOISY_SERVER = fileURLToPath(
   new URL('../../../packages/mcp-http/src/__fixtures__/noisy-server.mjs', import.meta.url),
 );
@@ -80,5 +81,41 @@ describe('tool-search-gateway reload, and SIGHUP', () => {
     const agent = await plainClient(`${url}mcp`, TOKEN);
     expect(textOf(await agent.call('first_echo', { message: 'd' }))).toBe('echo: d');
     await agent.client.close();
+  }, 60_000);
+
+  it('applies a deny rule and a profile token on SIGHUP to the running process, and refuses the token once removed', async () => {
+    writeConfig({ first: noisy('first') });
+    const agent = await plainClient(`${url}mcp`, TOKEN);
+    expect(textOf(await agent.call('first_echo', { message: 'e' }))).toBe('echo: e');
+    await expect(plainClient(`${url}mcp`, OPS_TOKEN)).rejects.toThrow();
+    writeFileSync(
+      configPath,
+      JSON.stringify({
+        mcpServers: { first: noisy('first') },
+        console: { enabled: true },
+        guardrails: { deny: ['first_echo'] },
+        profiles: { ops: { token: OPS_TOKEN } },
+      }),
+    );
+    gateway.child.kill('SIGHUP');
+    await expect
+      .poll(() => gateway.stderr(), { timeout: 20_000 })
+      .toMatch(/applied to the open sessions: profiles, guardrails/);
+    // The open session's next call of the denied tool is refused; the session goes on.
+    const denied = await agent.call('first_echo', { message: 'f' });
+    expect(denied.isError).toBe(true);
+    expect((await agent.call('first_say', { text: 'g' })).isError).toBeFalsy();
+    // The token added connects at once.
+    const ops = await plainClient(`${url}mcp`, OPS_TOKEN);
+    expect((await ops.call('first_pid', {})).isError).toBeFalsy();
+    writeConfig({ first: noisy('first') });
+    const run = await runCli(['reload', '--config', configPath, '--url', url, '--token', TOKEN]);
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('sessions ended (profile removed): 1');
+    await expect(ops.call('first_pid', {})).rejects.toThrow();
+    await expect(plainClient(`${url}mcp`, OPS_TOKEN)).rejects.toThrow();
+    expect(textOf(await agent.call('first_echo', { message: 'h' }))).toBe('echo: h');
+    await agent.client.close();
+    await ops.client.close().catch(() => {});
   }, 60_000);
 });

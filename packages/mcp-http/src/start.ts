@@ -112,9 +112,12 @@ export interface StartedGateway {
    */
   close(options?: GatewayCloseOptions): Promise<void>;
   /**
-   * Reads the config again (`loadConfig`) and applies its servers while sessions go on:
-   * servers added connect, removed ones close, changed ones restart. What else changed
-   * (profiles, rules) is reported as applying at the next start. A config that does not
+   * Reads the config again (`loadConfig`) and applies it while sessions go on: servers
+   * added connect, removed ones close, changed ones restart; profiles, guardrails,
+   * approval, toolsets and tool search apply to every open session's next request
+   * (`GatewayServer.applyConfig`; a profile token added works at once, one removed is
+   * refused at once, a removed profile's sessions end). The other sections are reported
+   * as applying at the next start. A config that does not
    * parse changes nothing (`ok: false`, and why). With `dryRun`, only reports.
    *
    * @throws nothing
@@ -263,7 +266,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
   const store = await storeOf(storeSpec, serverOptions.onStoreError);
   const control = createServerControl(config, http?.token, loadConfig);
   const pool = poolOf(options, store, control.poolOptions);
-  const servers = control.attach(pool);
+  // The server is made below; a reload (never before this function returns) applies to it.
+  const servers = control.attach(pool, (next) => server.applyConfig(next));
   // Serve at once: a slow upstream must not keep every client waiting for it. Its tools
   // reach the sessions through the pool's onToolsChanged (list_changed); a request that
   // comes before the first connect round is over waits for it briefly.
@@ -292,6 +296,8 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       store,
       pool,
       config,
+      // Who may sign in follows a reload of the config (`applyConfig` replaces them).
+      profiles: () => server.profiles,
       sessions: () => server.sessions(),
       ...(serverOptions.ranker === undefined ? {} : { ranker: serverOptions.ranker }),
       ...(serverOptions.contextWindow === undefined

@@ -54,6 +54,10 @@ export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
 export { openLearningStore } from './gateway/learning.js';
+export type {
+  GatewayPolicyConfig,
+  GatewayPolicyReport,
+} from './gateway/policy-reload.js';
 export type { GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
 export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';
@@ -142,6 +146,7 @@ export {
 } from './upstream/limits.js';
 export { createUpstreamPool } from './upstream/pool.js';
 export type {
+  PoolReloadOptions,
   PoolReloadReport,
   ReconnectOptions,
   RejectedTool,

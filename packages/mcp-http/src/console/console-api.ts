@@ -60,7 +60,8 @@ async function tools({ res, state }: ConsoleRequest): Promise<void> {
 async function search({ res, url, state }: ConsoleRequest): Promise<void> {
   const query = url.searchParams.get('q') ?? '';
   const profileName = url.searchParams.get('profile') ?? '';
-  const profile = profileName === '' ? undefined : state.options.config.profiles[profileName];
+  const profiles = state.options.profiles?.() ?? state.options.config.profiles;
+  const profile = profileName === '' ? undefined : profiles[profileName];
   if (profileName !== '' && profile === undefined) {
     sendError(res, 404, `No profile '${profileName}'.`);
     return;
@@ -82,7 +83,7 @@ async function search({ res, url, state }: ConsoleRequest): Promise<void> {
         });
   sendJson(res, 200, {
     query,
-    profiles: Object.keys(state.options.config.profiles),
+    profiles: Object.keys(profiles),
     learning: state.options.learner !== undefined,
     hits,
   });

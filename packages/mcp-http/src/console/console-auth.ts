@@ -34,10 +34,16 @@ export class ConsoleAuth {
   /** The signing key: absent when the listener has no token (no operator credential). */
   private readonly key: Buffer | undefined;
 
+  /** The profiles in force (a reload of the config may replace them). */
+  private readonly profilesNow: () => Readonly<Record<string, GatewayProfile>>;
+
   constructor(
     private readonly tokens: HttpTokens,
-    private readonly profiles: Readonly<Record<string, GatewayProfile>>,
+    profiles:
+      | Readonly<Record<string, GatewayProfile>>
+      | (() => Readonly<Record<string, GatewayProfile>>),
   ) {
+    this.profilesNow = typeof profiles === 'function' ? profiles : () => profiles;
     this.key =
       tokens.size === 0
         ? undefined
@@ -65,7 +71,7 @@ export class ConsoleAuth {
     const principal = this.tokens.authenticate(`Bearer ${token}`)?.principal;
     if (principal === 'default') return principal;
     if (principal?.startsWith('profile:')) {
-      const profile = this.profiles[principal.slice('profile:'.length)];
+      const profile = this.profilesNow()[principal.slice('profile:'.length)];
       return profile?.operator === true ? principal : undefined;
     }
     return undefined;
@@ -111,7 +117,7 @@ export class ConsoleAuth {
       // A token that lost its operator mark (the config changed) signs nobody in.
       const stillOperator =
         operator.principal === 'default' ||
-        this.profiles[operator.principal.slice('profile:'.length)]?.operator === true;
+        this.profilesNow()[operator.principal.slice('profile:'.length)]?.operator === true;
       return stillOperator ? operator : undefined;
     } catch {
       return undefined;

@@ -5,7 +5,7 @@ import {
   type SearchLearner,
 } from '@tool-search/core';
 import type { GatewayActivity, GatewaySession, GatewayStore, UpstreamPool } from '@tool-search/mcp';
-import type { GatewayConfig } from '@tool-search/mcp/config';
+import type { GatewayConfig, GatewayProfile } from '@tool-search/mcp/config';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
@@ -25,6 +25,11 @@ export interface GatewayConsoleOptions {
     GatewayConfig,
     'guardrails' | 'approval' | 'pins' | 'review' | 'profiles' | 'toolsets' | 'toolSearch'
   >;
+  /**
+   * The profiles in force (`GatewayServer.profiles`): who may sign in as an operator
+   * follows a reload of the config. @defaultValue the config's `profiles`
+   */
+  profiles?: () => Readonly<Record<string, GatewayProfile>>;
   /** This replica's open sessions. */
   sessions: () => GatewaySession[];
   /** The ranker of `tool_search`, for the Search page. @defaultValue core's default */

@@ -84,7 +84,10 @@ async function answerApi(
 }
 
 function consoleStep(state: ConsoleState, mountContext: HttpMountContext): HttpStep {
-  const auth = new ConsoleAuth(mountContext.tokens, state.options.config.profiles);
+  const auth = new ConsoleAuth(
+    mountContext.tokens,
+    state.options.profiles ?? (() => state.options.config.profiles),
+  );
   return async (context) => {
     const { req, res, url } = context;
     try {

@@ -18,6 +18,14 @@ const RULE_SECTIONS = [
   'store',
 ] as const;
 
+/** The sections a reload applies to the open sessions (with the profiles), given an `apply`. */
+const LIVE_SECTIONS: ReadonlySet<string> = new Set([
+  'guardrails',
+  'approval',
+  'toolsets',
+  'toolSearch',
+]);
+
 /** What a reload found and did. */
 export type GatewayReloadReport =
   | {
@@ -31,10 +39,18 @@ export type GatewayReloadReport =
       /** The other sections that changed (`guardrails`, `approval`, …). */
       sections: string[];
       /**
-       * What changed but applies only when the gateway starts again (profiles and rule
-       * sections are fixed for the life of a gateway's sessions).
+       * What changed and applies to the open sessions from their next request (with
+       * `dryRun`: what would): `profiles` (scope, tokens, removal), `guardrails`,
+       * `approval`, `toolsets`, `toolSearch`, and `pins` (the pool's).
+       */
+      applied: string[];
+      /**
+       * What changed but applies only when the gateway starts again (`review`,
+       * `programs`, `learning`, `limits`, `console`, `store`).
        */
       notApplied: string[];
+      /** The sessions ended because their profile was removed, by id. */
+      endedSessions: string[];
     }
   | {
       ok: false;
@@ -45,6 +61,11 @@ export type GatewayReloadReport =
 /** Options of {@link createGatewayReloader}. */
 export interface GatewayReloaderOptions {
   pool: Pick<UpstreamPool, 'reload'>;
+  /**
+   * Applies the new config's policy to the open sessions (`GatewayServer.applyConfig`);
+   * throws, changing nothing, when it cannot. Absent: only the servers apply.
+   */
+  apply?: (config: GatewayConfig) => Promise<{ ended: string[] }>;
   /** The config the gateway runs with now. */
   current: GatewayConfig;
   /** Reads the config file again (`loadGatewayConfig(path)`); throws when it does not parse. */
@@ -53,11 +74,11 @@ export interface GatewayReloaderOptions {
   onApplied?: (config: GatewayConfig, report: GatewayReloadReport) => void;
 }
 
-/** Reloads a gateway's config: the servers live, the rest reported. */
+/** Reloads a gateway's config: the servers, profiles and rules live, the rest reported. */
 export interface GatewayReloader {
   /**
-   * Reads the config again and applies its servers (added, removed, changed) while the
-   * sessions go on; with `dryRun`, only says what would change. A config that does not
+   * Reads the config again and applies its servers (added, removed, changed) and, with
+   * `apply`, its profiles and rules while the sessions go on; with `dryRun`, only says what would change. A config that does not
    * parse changes nothing: the answer says why. One reload at a time.
    *
    * @throws nothing
@@ -79,6 +100,21 @@ function diffNames(
     else if (!isDeepStrictEqual(before[name], value)) report.changed.push(name);
   }
   return report;
+}
+
+/** `current` with the servers of `next`, and with `live` its profiles and live sections too. */
+function appliedConfig(current: GatewayConfig, next: GatewayConfig, live: boolean): GatewayConfig {
+  const merged: Record<string, unknown> = { ...current, mcpServers: next.mcpServers };
+  if (next.pins === undefined) delete merged['pins'];
+  else merged['pins'] = next.pins;
+  if (live) {
+    for (const key of ['profiles', ...LIVE_SECTIONS]) {
+      const value = next[key as keyof GatewayConfig];
+      if (value === undefined) delete merged[key];
+      else merged[key] = value;
+    }
+  }
+  return merged as unknown as GatewayConfig;
 }
 
 /**
@@ -105,24 +141,38 @@ export function createGatewayReloader(options: GatewayReloaderOptions): GatewayR
       (key) =>
         !isDeepStrictEqual(current[key as keyof GatewayConfig], next[key as keyof GatewayConfig]),
     );
-    const notApplied = [
-      ...(profiles.added.length + profiles.removed.length + profiles.changed.length > 0
-        ? ['profiles']
-        : []),
-      ...sections,
-    ];
+    const profilesChanged =
+      profiles.added.length + profiles.removed.length + profiles.changed.length > 0;
+    const live = options.apply === undefined ? new Set<string>() : LIVE_SECTIONS;
+    const changed = [...(profilesChanged ? ['profiles'] : []), ...sections];
+    // The pins are the pool's: they apply with the servers, with or without `apply`.
+    const applied = changed.filter((key) =>
+      key === 'pins' ? true : key === 'profiles' ? options.apply !== undefined : live.has(key),
+    );
+    const notApplied = changed.filter((key) => !applied.includes(key));
     const report: GatewayReloadReport = {
       ok: true,
       dryRun,
       servers,
       profiles,
       sections,
+      applied,
       notApplied,
+      endedSessions: [],
     };
     if (dryRun) return report;
-    report.servers = await options.pool.reload(next.mcpServers);
-    // The servers are the new ones; the rest stays as the gateway started.
-    current = { ...current, mcpServers: next.mcpServers };
+    // The policy first: it is checked before anything changes, so a config it refuses
+    // leaves the servers as they are too.
+    if (options.apply !== undefined && applied.length > 0) {
+      try {
+        report.endedSessions = (await options.apply(next)).ended;
+      } catch (error) {
+        return { ok: false, error: `nothing changed: ${describeError(error)}` };
+      }
+    }
+    report.servers = await options.pool.reload(next.mcpServers, { pins: next.pins });
+    // The servers and the live sections are the new ones; the rest stays as it started.
+    current = appliedConfig(current, next, options.apply !== undefined);
     options.onApplied?.(current, report);
     return report;
   };

@@ -42,7 +42,11 @@ export function createServerControl(
 ): {
   logs: ServerLogs;
   poolOptions: (given: UpstreamPoolOptions) => UpstreamPoolOptions;
-  attach: (pool: UpstreamPool) => ServerControl;
+  /** `apply`: the gateway's `applyConfig`, so that a reload applies profiles and rules too. */
+  attach: (
+    pool: UpstreamPool,
+    apply?: (config: GatewayConfig) => Promise<{ ended: string[] }>,
+  ) => ServerControl;
 } {
   let current = config;
   const logs = createServerLogs(() => secretsOf(current, token));
@@ -55,7 +59,7 @@ export function createServerControl(
         given.onStderr?.(server, text);
       },
     }),
-    attach(pool) {
+    attach(pool, apply) {
       pool.onProgress((event) => logs.event(event));
       const reloader: GatewayReloader | undefined =
         load === undefined
@@ -64,6 +68,7 @@ export function createServerControl(
               pool,
               current: config,
               load,
+              ...(apply === undefined ? {} : { apply }),
               onApplied: (next, report) => {
                 current = next;
                 if (!report.ok) return;

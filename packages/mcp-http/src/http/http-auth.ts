@@ -29,37 +29,63 @@ export interface HttpTokens {
  * default profile) and each profile's `token` (principal `profile:<name>`).
  *
  * @param options.token - the gateway's token
- * @param options.profiles - the config's profiles
+ * @param options.profiles - the config's profiles, or a function that answers the profiles
+ * in force (read at each request: the tokens follow a reload of the config)
  * @param options.defaultProfile - the profile of the gateway token and of no token
  * @returns the tokens
  * @throws nothing
  */
 export function createHttpTokens(options: {
   token: string | undefined;
-  profiles: Readonly<Record<string, GatewayProfile>>;
+  profiles:
+    | Readonly<Record<string, GatewayProfile>>
+    | (() => Readonly<Record<string, GatewayProfile>>);
   defaultProfile: string | undefined;
 }): HttpTokens {
-  const tokens = new Map<string, { digest: Buffer; profile: string | undefined }>();
-  if (options.token !== undefined) {
-    tokens.set('default', { digest: digest(options.token), profile: options.defaultProfile });
-  }
-  for (const [name, profile] of Object.entries(options.profiles)) {
-    if (profile.token !== undefined)
-      tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
-  }
+  const profilesNow =
+    typeof options.profiles === 'function'
+      ? options.profiles
+      : () => options.profiles as Readonly<Record<string, GatewayProfile>>;
+  type Table = Map<string, { digest: Buffer; profile: string | undefined }>;
+  const tableOf = (profiles: Readonly<Record<string, GatewayProfile>>): Table => {
+    const tokens: Table = new Map();
+    if (options.token !== undefined) {
+      tokens.set('default', { digest: digest(options.token), profile: options.defaultProfile });
+    }
+    for (const [name, profile] of Object.entries(profiles)) {
+      if (profile.token !== undefined)
+        tokens.set(`profile:${name}`, { digest: digest(profile.token), profile: name });
+    }
+    return tokens;
+  };
+  // The table follows the profiles in force: a reload that replaces them replaces it
+  // in place, so a token added works at once and one removed is refused at once.
+  let seen = profilesNow();
+  let tokens = tableOf(seen);
+  const current = (): Table => {
+    const profiles = profilesNow();
+    if (profiles !== seen) {
+      seen = profiles;
+      tokens = tableOf(profiles);
+    }
+    return tokens;
+  };
+  // Whether the listener authenticates is fixed when it starts: one started without
+  // tokens stays open, one started with tokens never opens (even with none left).
+  const size = tokens.size;
   const secret = createHash('sha256').update('tool-search http tokens v1');
   for (const [principal, entry] of [...tokens].sort(([a], [b]) => (a < b ? -1 : 1))) {
     secret.update(principal).update(entry.digest);
   }
   return {
-    size: tokens.size,
+    size,
     secret: secret.digest(),
     authenticate(authorization) {
-      if (tokens.size === 0) return { principal: '', profile: options.defaultProfile };
+      if (size === 0) return { principal: '', profile: options.defaultProfile };
       const match = /^Bearer\s+(.+)$/i.exec(authorization ?? '');
       if (!match) return undefined;
       const presented = digest(match[1]!.trim());
-      for (const [principal, entry] of tokens) {
+      for (const [principal, entry] of current()) {
         if (timingSafeEqual(presented, entry.digest)) return { principal, profile: entry.profile };
       }
       return undefined;

@@ -99,3 +99,50 @@ describe('authStep', () => {
     expect(answer.headers['www-authenticate']).toContain('Bearer');
   });
 });
+
+describe('createHttpTokens with the profiles in force', () => {
+  const auth = (tokens: ReturnType<typeof createHttpTokens>, token: string) =>
+    tokens.authenticate(`Bearer ${token}`);
+
+  it('follows the profiles that a reload replaces: a token added works, one removed is refused', () => {
+    let profiles: Record<string, { token?: string }> = { ops: { token: 'ops-token-0123456789' } };
+    const tokens = createHttpTokens({
+      token: 'gateway-token-0123456789',
+      profiles: () => profiles as never,
+      defaultProfile: undefined,
+    });
+    const secret = tokens.secret;
+    expect(auth(tokens, 'new-token-0123456789')).toBeUndefined();
+    profiles = { added: { token: 'new-token-0123456789' } };
+    expect(auth(tokens, 'new-token-0123456789')).toEqual({
+      principal: 'profile:added',
+      profile: 'added',
+    });
+    expect(auth(tokens, 'ops-token-0123456789')).toBeUndefined();
+    expect(auth(tokens, 'gateway-token-0123456789')?.principal).toBe('default');
+    // The key of the listener's signatures stays the one it started with.
+    expect(tokens.secret).toEqual(secret);
+  });
+
+  it('never opens a listener that started with tokens, nor closes one that started without', () => {
+    let profiles: Record<string, { token?: string }> = { ops: { token: 'ops-token-0123456789' } };
+    const closed = createHttpTokens({
+      token: undefined,
+      profiles: () => profiles as never,
+      defaultProfile: undefined,
+    });
+    profiles = {};
+    expect(closed.size).toBe(1);
+    expect(closed.authenticate(undefined)).toBeUndefined();
+    expect(auth(closed, 'ops-token-0123456789')).toBeUndefined();
+    let later: Record<string, { token?: string }> = {};
+    const open = createHttpTokens({
+      token: undefined,
+      profiles: () => later as never,
+      defaultProfile: undefined,
+    });
+    later = { ops: { token: 'ops-token-0123456789' } };
+    expect(open.size).toBe(0);
+    expect(open.authenticate(undefined)).toEqual({ principal: '', profile: undefined });
+  });
+});

@@ -50,7 +50,8 @@ export { DEFAULT_IDLE_TIMEOUT_MS } from './http-options.js';
 interface GatewayHttpHost {
   /** Opens a session; `principal` is who opened it (its token's principal, '' for none). */
   createSession(profile: string | undefined, id: string, principal?: string): GatewaySession;
-  profiles: Readonly<Record<string, GatewayProfile>>;
+  /** The profiles in force (read at each request: a reload may replace them). */
+  readonly profiles: Readonly<Record<string, GatewayProfile>>;
   defaultProfile?: string;
   /**
    * Where sessions are kept. A shared one (Redis) lets any replica serve any session;
@@ -243,7 +244,8 @@ export async function listenHttpHost(
   validateGatewayHttpOptions(options, { profiles: host.profiles });
   const tokens = createHttpTokens({
     token: options.token,
-    profiles: host.profiles,
+    // Read at each request: a reload that replaces the profiles replaces the tokens.
+    profiles: () => host.profiles,
     defaultProfile: host.defaultProfile,
   });
   const limits = resolveHttpLimits(options, tokens.size);
@@ -359,7 +361,10 @@ export async function listenGatewayHttp(
           id,
           ...(principal === undefined ? {} : { principal }),
         }),
-      profiles: gateway.profiles,
+      // A getter: the profiles in force, which a reload of the config replaces.
+      get profiles() {
+        return gateway.profiles;
+      },
       ...(gateway.defaultProfile === undefined ? {} : { defaultProfile: gateway.defaultProfile }),
       store: gateway.store,
       readiness: () => gateway.readiness(),

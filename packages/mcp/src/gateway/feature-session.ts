@@ -39,8 +39,7 @@ export interface FeatureRecord {
  * @throws nothing
  */
 export function createFeatureSession(state: SessionState, hub: UpstreamFeatures): FeatureSession {
-  const { registry, options } = state.context;
-  const rules = options.config?.guardrails;
+  const { registry, rules } = state.context;
   const resourceDenied = createGlobMatcher(rules?.resources?.deny ?? []);
   const promptDenied = createGlobMatcher(rules?.prompts?.deny ?? []);
   const inScope = (server: string) => {

@@ -1,12 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type SearchLearner, ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import { createAuditHook } from '@tool-search/hooks';
+import { createAuditHook, type Guardrail } from '@tool-search/hooks';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import {
   DEFAULT_APPROVAL_CONFIG,
   DEFAULT_GUARDRAILS_CONFIG,
   type GatewayProfile,
+  type GuardrailsConfig,
 } from '../config/schemas.js';
 import { createStoreAuditHook } from '../store/audit-trail.js';
 import { createMemoryStore } from '../store/memory-store.js';
@@ -65,7 +66,8 @@ export interface GatewayHost {
 /** One gateway's state: the checked config, its open sessions and hosts. */
 export interface GatewayState {
   readonly options: GatewayServerOptions;
-  readonly profiles: Record<string, GatewayProfile>;
+  /** The profiles in force: a reload ({@link applyGatewayPolicy}) replaces them. */
+  profiles: Record<string, GatewayProfile>;
   readonly store: GatewayStore;
   readonly sessions: Map<string, GatewaySession>;
   readonly listeners: Set<GatewayHost>;
@@ -167,15 +169,7 @@ function createSessionContext(
   );
   // Shared by every session: they hold no per-session state (the schema guardrail finds
   // the tool in the dispatch context, which each session resolves within its own scope).
-  const guardrails = [
-    // The operator's off switch first: a tool switched off is refused, whatever else says.
-    createSwitchedOffGuardrail(store),
-    ...createConfigGuardrails(
-      config.guardrails ?? DEFAULT_GUARDRAILS_CONFIG,
-      options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
-    ),
-    ...(options.guardrails ?? []),
-  ];
+  const guardrails = sessionGuardrails(options, config.guardrails, store);
   const auditHook = measuredWithoutAudit()
     ? createAuditHook(() => {})
     : createStoreAuditHook(
@@ -204,6 +198,7 @@ function createSessionContext(
     toolSearch: config.toolSearch,
     approvalConfig,
     guardrails,
+    ...(config.guardrails === undefined ? {} : { rules: config.guardrails }),
     ...(config.guardrails?.maxArgumentBytes === undefined
       ? {}
       : { maxArgumentBytes: config.guardrails.maxArgumentBytes }),
@@ -228,6 +223,28 @@ function createSessionContext(
       : { inbox: createApprovalInbox(store, { timeoutMs: approvalConfig.timeoutMs }) }),
     ...(programs === undefined ? {} : { programs }),
   };
+}
+
+/**
+ * The guardrails of every session: the operator's off switch, the configured ones, then
+ * the options' (the program policy goes last, added by its owner).
+ *
+ * @throws nothing
+ */
+export function sessionGuardrails(
+  options: GatewayServerOptions,
+  rules: GuardrailsConfig | undefined,
+  store: GatewayStore,
+): Guardrail[] {
+  return [
+    // The operator's off switch first: a tool switched off is refused, whatever else says.
+    createSwitchedOffGuardrail(store),
+    ...createConfigGuardrails(
+      rules ?? DEFAULT_GUARDRAILS_CONFIG,
+      options.onSkippedKeyword === undefined ? {} : { onSkippedKeyword: options.onSkippedKeyword },
+    ),
+    ...(options.guardrails ?? []),
+  ];
 }
 
 /**
@@ -258,7 +275,12 @@ function checkMilliseconds(name: string, value: number | undefined, least: 0 | 1
   );
 }
 
-function toolsetRegistry(options: GatewayServerOptions): ToolsetRegistry {
+/**
+ * The toolset registry of a config's `toolsets`.
+ *
+ * @throws {@link ToolSearchError} `invalid_config` for toolsets that do not make a registry
+ */
+export function toolsetRegistry(options: Pick<GatewayServerOptions, 'config'>): ToolsetRegistry {
   try {
     return createToolsetRegistry(options.config?.toolsets ?? []);
   } catch (error) {

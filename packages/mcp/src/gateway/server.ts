@@ -5,6 +5,11 @@ import type { GatewayProfile } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import type { DrainReport } from './call-drain.js';
 import {
+  applyGatewayPolicy,
+  type GatewayPolicyConfig,
+  type GatewayPolicyReport,
+} from './policy-reload.js';
+import {
   checkProfile,
   createGatewayState,
   type GatewayHost,
@@ -96,7 +101,26 @@ export interface GatewayServer {
   readonly serverInfo: Implementation;
   /** The instructions it gives clients, if any. */
   readonly instructions: string | undefined;
-  /** The config's profiles by name (a host maps its tokens to them). */
+  /**
+   * Applies a reloaded config's policy while the sessions go on: its guardrails, approval,
+   * toolsets, tool search and profiles. Every open session meets the new rules at its next
+   * request (calls in flight finish under the old ones); a session whose profile changed
+   * takes the new scope (a 2025 client is told `tools/list_changed` when its list
+   * changed); a session whose profile was removed is ended, and a later request with its
+   * id is refused as an unknown session. Stateless (2026-07-28) clients get the new
+   * policy at their next request. The servers, pins and other sections are not this
+   * method's (the pool reloads servers). The profiles' tokens are read by a listener of
+   * {@link listenGatewayHttp} at each request, so a token added works at once and one
+   * removed is refused at once.
+   *
+   * @param config - the reloaded config (a {@link GatewayConfig} fits)
+   * @returns how many sessions were refreshed, and the ids of those ended
+   * @throws {@link ToolSearchError} `invalid_config`, changing nothing, for toolsets that
+   * do not make a registry or a config without the gateway's default profile;
+   * `invalid_argument` once `close()` began
+   */
+  applyConfig(config: GatewayPolicyConfig): Promise<GatewayPolicyReport>;
+  /** The profiles in force by name (a host maps its tokens to them; a reload replaces them). */
   readonly profiles: Readonly<Record<string, GatewayProfile>>;
   /** The profile of a session opened without one, if the options named one. */
   readonly defaultProfile: string | undefined;
@@ -206,7 +230,13 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
     onToolsChanged: (listener) => options.pool.onToolsChanged(listener),
     serverInfo: state.sessionContext.serverInfo,
     instructions: options.instructions,
-    profiles: state.profiles,
+    get profiles() {
+      return state.profiles;
+    },
+    applyConfig: (config) => {
+      refuseWhileDraining(state, 'it takes no new config');
+      return applyGatewayPolicy(state, config);
+    },
     defaultProfile: options.profile,
     onStoreError: options.onStoreError,
     sessions: () => [...state.sessions.values()],

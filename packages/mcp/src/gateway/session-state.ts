@@ -12,7 +12,7 @@ import {
 } from '@tool-search/core';
 import type { AuditHook, Dispatcher, Guardrail } from '@tool-search/hooks';
 import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-search/toolsets';
-import type { ApprovalConfig, GatewayProfile } from '../config/schemas.js';
+import type { ApprovalConfig, GatewayProfile, GuardrailsConfig } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
 import type { ApprovalInbox } from './approval-inbox.js';
@@ -34,6 +34,8 @@ export interface GatewaySessionContext {
   approvalConfig: ApprovalConfig;
   /** The guardrails of every session (configured ones, then the options'). */
   guardrails: readonly Guardrail[];
+  /** The config's `guardrails` section (its `resources` / `prompts` rules), as last applied. */
+  rules?: GuardrailsConfig;
   /**
    * The size limit of a call's arguments (`guardrails.maxArgumentBytes`), when one is
    * configured: the bridge refuses larger arguments before it checks their schema.
@@ -72,7 +74,8 @@ export interface SessionState {
   readonly context: GatewaySessionContext;
   readonly id: string;
   readonly profileName: string | undefined;
-  readonly scope: SessionScope;
+  /** The profile's toolsets: a reload that changes the profile replaces it. */
+  scope: SessionScope;
   readonly server: Server;
   readonly telemetry: BridgeTelemetry;
   readonly batchDeadlineMs: number;

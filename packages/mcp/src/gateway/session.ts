@@ -112,7 +112,35 @@ export function createGatewaySession(
     if (state.closed) return;
     end();
   };
+  refreshers.set(session, (next) => refreshPolicy(state, next));
   return session;
+}
+
+/** How each open session takes a reloaded policy (see {@link refreshSessionPolicy}). */
+const refreshers = new WeakMap<GatewaySession, (profile: GatewayProfile | undefined) => void>();
+
+/**
+ * Makes an open session follow the gateway's current policy (the guardrails and approval
+ * in its context, its profile's scope): its next call meets the new rules, and a 2025
+ * client is told `tools/list_changed` when its list changed. Calls in flight finish
+ * under the rules they started with.
+ *
+ * @param session - a session of this module
+ * @param profile - its profile as the reloaded config defines it
+ * @throws nothing
+ */
+export function refreshSessionPolicy(
+  session: GatewaySession,
+  profile: GatewayProfile | undefined,
+): void {
+  refreshers.get(session)?.(profile);
+}
+
+function refreshPolicy(state: SessionState, profile: GatewayProfile | undefined): void {
+  if (state.closed) return;
+  state.scope = scopeOfProfile(profile);
+  state.dispatcher = createSessionDispatcher(state, sessionApproval(state));
+  if (reassemble(state) && state.initialized) announce(state);
 }
 
 function announce(state: SessionState): void {

@@ -25,6 +25,8 @@ export interface ExposedTools {
   get(name: string): ExposedTool | undefined;
   /** How many tools a server has in the list. */
   countOf(server: string): number;
+  /** Replaces the pins (a reload of the config); the next `update` applies them. */
+  setPins(pins: Partial<GatewayPins> | undefined): void;
 }
 
 /**
@@ -37,8 +39,8 @@ export interface ExposedTools {
  * @throws nothing
  */
 export function createExposedTools(pins: Partial<GatewayPins> | undefined): ExposedTools {
-  const pinnedServers = new Set(pins?.servers ?? []);
-  const pinnedTool = createPinMatcher(pins?.tools ?? []);
+  let pinnedServers = new Set(pins?.servers ?? []);
+  let pinnedTool = createPinMatcher(pins?.tools ?? []);
   const isPinned = (server: string, tool: ToolDefinition, name: string) =>
     pinnedServers.has(server) || pinnedTool(name, { server, name: tool.name });
 
@@ -81,5 +83,9 @@ export function createExposedTools(pins: Partial<GatewayPins> | undefined): Expo
     list: () => exposed,
     get: (name) => index.get(name),
     countOf: (server) => named.filter((entry) => entry.server === server).length,
+    setPins(next) {
+      pinnedServers = new Set(next?.servers ?? []);
+      pinnedTool = createPinMatcher(next?.tools ?? []);
+    },
   };
 }

@@ -58,4 +58,25 @@ describe('pool.reload and pool.restart', () => {
     await pool.close();
     expect(await pool.restart('slow')).toBe('closed');
   });
+
+  it('replaces the pins on a reload: a tool pinned or unpinned is listed anew', async () => {
+    const slow = slowInProcess();
+    pool = createUpstreamPool({ mcpServers: { slow } });
+    await pool.start();
+    const pinned = () => pool!.tools().filter((tool) => tool.alwaysLoad === true).length;
+    expect(pinned()).toBe(0);
+    let changes = 0;
+    pool.onToolsChanged(() => {
+      changes += 1;
+    });
+    await pool.reload({ slow }, { pins: { servers: ['slow'], tools: [] } });
+    expect(pinned()).toBe(pool.tools().length);
+    expect(changes).toBe(1);
+    // The same servers without a `pins` key keep the pins.
+    await pool.reload({ slow });
+    expect(pinned()).toBe(pool.tools().length);
+    await pool.reload({ slow }, { pins: undefined });
+    expect(pinned()).toBe(0);
+    expect(changes).toBe(2);
+  });
 });

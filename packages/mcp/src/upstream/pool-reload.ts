@@ -6,7 +6,7 @@ import { createCallQueue } from './call-queue.js';
 import type { UpstreamServerInput } from './connect.js';
 import { connect, startOne } from './pool-lifecycle.js';
 import { emit, type PoolState, recompute } from './pool-state.js';
-import type { PoolReloadReport, RestartOutcome } from './pool-types.js';
+import type { PoolReloadOptions, PoolReloadReport, RestartOutcome } from './pool-types.js';
 import { createUpstream, type Upstream } from './upstream-state.js';
 
 // Ends a server's connection (and any attempt or timer) without the pool reading it as a crash.
@@ -59,16 +59,23 @@ function sameEntry(a: UpstreamServerInput, b: UpstreamServerInput): boolean {
 /**
  * Applies a new `mcpServers` to a running pool: a server no longer there is closed and
  * its tools go; a new one is connected; a changed one is restarted with its new entry.
- * The servers that did not change are not touched.
+ * The servers that did not change are not touched. With `options.pins`, the pins are
+ * replaced too (absent key: kept).
  *
  * @throws nothing
  */
 export async function reloadUpstreams(
   state: PoolState,
   servers: Readonly<Record<string, UpstreamServerInput>>,
+  options: PoolReloadOptions = {},
 ): Promise<PoolReloadReport> {
   const report: PoolReloadReport = { added: [], removed: [], changed: [] };
   if (state.closed) return report;
+  if (Object.hasOwn(options, 'pins')) {
+    // New pins: the listed tools whose `alwaysLoad` changes are new definitions.
+    state.exposed.setPins(options.pins);
+    recompute(state);
+  }
   for (const upstream of [...state.upstreams]) {
     if (Object.hasOwn(servers, upstream.name)) continue;
     report.removed.push(upstream.name);

@@ -14,6 +14,12 @@ import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } fr
 /** What `restart` did: `restarted` (ready again), `failed` (it did not come back), or why not. */
 export type RestartOutcome = 'restarted' | 'failed' | 'unknown' | 'disabled' | 'closed';
 
+/** Options of `reload`. */
+export interface PoolReloadOptions {
+  /** The new pins (`pins` of the config): tools pinned or unpinned are listed anew. Absent key: kept. */
+  pins?: Partial<GatewayPins> | undefined;
+}
+
 /** What `reload` changed, by server name. */
 export interface PoolReloadReport {
   added: string[];
@@ -304,10 +310,14 @@ export interface UpstreamPool {
    * new ones connect, changed ones restart with their new entry; the others are untouched.
    *
    * @param servers - the new `mcpServers`
+   * @param options - `pins`: the new pins (absent key: kept)
    * @returns the names added, removed and changed, once each new or changed one is ready or failed
    * @throws nothing
    */
-  reload(servers: Readonly<Record<string, UpstreamServerInput>>): Promise<PoolReloadReport>;
+  reload(
+    servers: Readonly<Record<string, UpstreamServerInput>>,
+    options?: PoolReloadOptions,
+  ): Promise<PoolReloadReport>;
   /** Disconnects from every server and stops reconnecting. */
   close(): Promise<void>;
   /** Resources, prompts, completions, logs and relays beyond tools (absent: tools only). */

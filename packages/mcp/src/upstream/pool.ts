@@ -99,7 +99,7 @@ export function createUpstreamPool(
       return state.retry?.demand(server) ?? 'off';
     },
     restart: (server) => restartUpstream(state, server),
-    reload: (servers) => reloadUpstreams(state, servers),
+    reload: (servers, options) => reloadUpstreams(state, servers, options),
     close: () => closePool(state),
   };
 }

@@ -27,7 +27,9 @@ interface ReloadReport {
   servers: Names;
   profiles: Names;
   sections: string[];
+  applied: string[];
   notApplied: string[];
+  endedSessions: string[];
 }
 
 const list = (names: string[]) => (names.length > 0 ? names.join(', ') : 'none');
@@ -46,6 +48,12 @@ function reportOf(report: ReloadReport): HTMLElement {
     );
   }
   if (report.sections.length > 0) items.push(`Sections changed: ${list(report.sections)}`);
+  if (report.applied.length > 0) {
+    items.push(`Applies to the open sessions' next requests: ${list(report.applied)}`);
+  }
+  if (report.endedSessions.length > 0) {
+    items.push(`Sessions ended (their profile was removed): ${report.endedSessions.length}`);
+  }
   if (report.notApplied.length > 0) {
     items.push(`Applies when the gateway starts again: ${list(report.notApplied)}`);
   }

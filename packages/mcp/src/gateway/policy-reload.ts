@@ -8,12 +8,12 @@ import { createApprovalInbox } from './approval-inbox.js';
 import { type GatewayState, sessionGuardrails, toolsetRegistry } from './server-state.js';
 import { refreshSessionPolicy } from './session.js';
 
-/** The parts of a config that {@link applyGatewayPolicy} applies. */
+/** The parts of a config that `GatewayServer.applyConfig` applies. */
 export type GatewayPolicyConfig = Partial<
   Pick<GatewayConfig, 'guardrails' | 'approval' | 'profiles' | 'toolsets' | 'toolSearch'>
 >;
 
-/** What {@link applyGatewayPolicy} did to the open sessions. */
+/** What `GatewayServer.applyConfig` did to the open sessions. */
 export interface GatewayPolicyReport {
   /** The sessions that follow the new policy from their next request. */
   refreshed: number;

@@ -7,6 +7,8 @@ import type { ServerFeatures, UpstreamFeatures } from '../upstream/features/upst
 import type { SessionState } from './session-state.js';
 import type { GatewayActivity } from './types.js';
 
+type Matcher = ReturnType<typeof createGlobMatcher>;
+
 /** What a session's protocol features share: its state, the pool's features and its policy. */
 export interface FeatureSession {
   readonly state: SessionState;
@@ -39,9 +41,20 @@ export interface FeatureRecord {
  * @throws nothing
  */
 export function createFeatureSession(state: SessionState, hub: UpstreamFeatures): FeatureSession {
-  const { registry, rules } = state.context;
-  const resourceDenied = createGlobMatcher(rules?.resources?.deny ?? []);
-  const promptDenied = createGlobMatcher(rules?.prompts?.deny ?? []);
+  const { registry } = state.context;
+  // The rules as last applied (a reload replaces them): matchers made again when they change.
+  let matched: { rules: unknown; resources: Matcher; prompts: Matcher } | undefined;
+  const matchers = () => {
+    const rules = state.context.rules;
+    if (matched === undefined || matched.rules !== rules) {
+      matched = {
+        rules,
+        resources: createGlobMatcher(rules?.resources?.deny ?? []),
+        prompts: createGlobMatcher(rules?.prompts?.deny ?? []),
+      };
+    }
+    return matched;
+  };
   const inScope = (server: string) => {
     const toolset = `mcp-${server}`;
     // The server's toolset as a whole, or any of its tools the scope lets through.
@@ -60,8 +73,7 @@ export function createFeatureSession(state: SessionState, hub: UpstreamFeatures)
     hub,
     servers: () => hub.servers().filter((features) => inScope(features.server)),
     inScope,
-    denied: (kind, server, name) =>
-      (kind === 'resources' ? resourceDenied : promptDenied)(`${server}/${name}`),
+    denied: (kind, server, name) => matchers()[kind](`${server}/${name}`),
     record(entry) {
       const activity: GatewayActivity = {
         sessionId: state.id,

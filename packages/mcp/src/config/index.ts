@@ -26,17 +26,15 @@ export type {
   ApprovalConfig,
   ApprovalHintName,
   ApprovalRuleConfig,
-  ConsoleConfig,
   GatewayConfig,
   GatewayPins,
   GatewayProfile,
   GuardrailsConfig,
   HttpServerConfig,
   InProcessServerConfig,
-  LearningConfig,
   StdioServerConfig,
   ToolPatternsConfig,
-  ToolReviewConfig,
   UpstreamServerConfig,
 } from './schemas.js';
+export type { ConsoleConfig, LearningConfig, ToolReviewConfig } from './section-schemas.js';
 export type { MetricsConfig, TelemetryConfig } from './telemetry-schema.js';

@@ -14,7 +14,6 @@ import { programsSchema } from './program-schema.js';
 import {
   type ApprovalConfig,
   approvalSchema,
-  consoleSchema,
   DEFAULT_APPROVAL_CONFIG,
   DEFAULT_GUARDRAILS_CONFIG,
   dropUndefined,
@@ -26,17 +25,20 @@ import {
   type HttpServerConfig,
   httpServerSchema,
   inProcessServerSchema,
-  learningSchema,
-  limitsSchema,
   pinsSchema,
   profileSchema,
-  reviewSchema,
   stdioServerSchema,
-  type ToolReviewConfig,
   toolsetSchema,
-  type UpstreamLimits,
   type UpstreamServerConfig,
 } from './schemas.js';
+import {
+  consoleSchema,
+  learningSchema,
+  limitsSchema,
+  reviewSchema,
+  type ToolReviewConfig,
+  type UpstreamLimits,
+} from './section-schemas.js';
 import { withServerLoading } from './server-loading.js';
 import { metricsSchema, telemetrySchema } from './telemetry-schema.js';
 

@@ -12,7 +12,7 @@ import {
   type LearningStore,
   type SearchLearner,
 } from '@tool-search/core';
-import type { LearningConfig } from '../config/schemas.js';
+import type { LearningConfig } from '../config/section-schemas.js';
 import type { GatewayStore } from '../store/types.js';
 
 /** The config's bounds, as core's {@link LearningLimits} (only those it sets). */

@@ -1,6 +1,6 @@
 import type { ToolDefinition } from '@tool-search/core';
 import { DEFAULT_UPSTREAM_LIMITS, MIN_DESCRIPTION_CHARS } from '../config/defaults.js';
-import type { UpstreamLimits } from '../config/schemas.js';
+import type { UpstreamLimits } from '../config/section-schemas.js';
 
 export type { UpstreamLimits };
 export { DEFAULT_UPSTREAM_LIMITS, MIN_DESCRIPTION_CHARS };

@@ -3,7 +3,7 @@ import { unwatchFile, watchFile } from 'node:fs';
 import type { ToolDefinition } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import { DEFAULT_REVIEW_FILE } from '../config/defaults.js';
-import type { ReviewHold, ToolReviewConfig } from '../config/schemas.js';
+import type { ReviewHold, ToolReviewConfig } from '../config/section-schemas.js';
 import { HELD_BY_OPERATOR, HELD_INVALID_ENTRY, readToolReview } from './review-file.js';
 
 export type { ReviewHold, ToolReviewConfig };

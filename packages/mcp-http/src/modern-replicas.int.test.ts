@@ -4,7 +4,8 @@ import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesystemServer, tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
-import { type StartedGateway, startGateway } from './start.js';
+import { startReplicas } from './__fixtures__/replicas.js';
+import type { StartedGateway } from './start.js';
 
 const TOKEN = 'modern-replica-token-0123456789';
 const OTHER_TOKEN = 'modern-other-token-0123456789ab';
@@ -68,16 +69,7 @@ describe('the modern leg on replicas sharing a Redis store', () => {
       approval: { require: ['write_file'], fallback: 'deny' },
       profiles: { other: { token: OTHER_TOKEN } },
     });
-    for (let index = 0; index < 2; index += 1) {
-      replicas.push(
-        await startGateway({
-          config,
-          store: redis.url,
-          http: { host: '127.0.0.1', port: 0, token: TOKEN },
-        }),
-      );
-    }
-    await Promise.all(replicas.map((replica) => replica.ready()));
+    replicas.push(...(await startReplicas({ config, store: redis.url, token: TOKEN })));
   }, 60_000);
 
   afterAll(async () => {

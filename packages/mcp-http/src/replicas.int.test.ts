@@ -1,104 +1,23 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
-import { reviewKey } from '@tool-search/mcp/review';
 import { createRedisStore } from '@tool-search/mcp/store/redis';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesystemServer, tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
 import { textOf } from './__fixtures__/clients.js';
-import { type StartedGateway, startGateway } from './start.js';
-
-const TOKEN = 'replica-token-0123456789abcdef';
-const READER_TOKEN = 'replica-reader-token-0123456789';
-const WRITER_TOKEN = 'replica-writer-token-0123456789';
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/**
- * A client whose POSTs go where `route` says, by their body, with no standing GET
- * stream: a balancer without affinity that happens to split one session's calls.
- * Every answer to a question the client sends is kept in `answers`.
- */
-async function routedClient(
-  token: string,
-  route: (body: string) => string,
-  elicit: (message: string, questionId: string | number) => Promise<string>,
-) {
-  const answers: string[] = [];
-  const client = new Client(
-    { name: 'replica-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler(ElicitRequestSchema, async (request, extra) => ({
-    action: 'accept',
-    content: { decision: await elicit(request.params.message, extra.requestId) },
-  }));
-  const transport = new StreamableHTTPClientTransport(new URL(route('')), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } },
-    fetch: async (_input, init) => {
-      if (init?.method === 'GET') return new Response(null, { status: 405 });
-      const body = typeof init?.body === 'string' ? init.body : '';
-      if (body.includes('"result"') && !body.includes('"method"')) answers.push(body);
-      return fetch(route(body), init);
-    },
-  });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { client, transport, call, answers };
-}
-
-/** Posts a raw JSON-RPC message on a session, as a client would. */
-async function postRaw(url: string, token: string, sessionId: string, message: unknown) {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${token}`,
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-session-id': sessionId,
-      'mcp-protocol-version': '2025-11-25',
-    },
-    body: JSON.stringify(message),
-  });
-  return { status: response.status, text: await response.text() };
-}
-
-/**
- * A client whose every request goes to the next replica in turn: round robin with no
- * stickiness, as a load balancer without session affinity does.
- */
-async function roundRobinClient(urls: string[], answers: string[]) {
-  let turn = 0;
-  const seen: string[] = [];
-  const client = new Client(
-    { name: 'replica-test', version: '1.0.0' },
-    { capabilities: { elicitation: { form: {} } } },
-  );
-  client.setRequestHandler(ElicitRequestSchema, async () => {
-    const decision = answers.shift() ?? 'deny';
-    return { action: 'accept', content: { decision } };
-  });
-  const transport = new StreamableHTTPClientTransport(new URL(urls[0]!), {
-    requestInit: { headers: { authorization: `Bearer ${TOKEN}` } },
-    fetch: async (_input, init) => {
-      // No standing GET stream: every exchange is a POST that may land anywhere.
-      if (init?.method === 'GET') return new Response(null, { status: 405 });
-      const target = urls[turn % urls.length]!;
-      turn += 1;
-      seen.push(target);
-      return fetch(target, init);
-    },
-  });
-  await client.connect(transport);
-  const call = async (name: string, args: Record<string, unknown>) =>
-    (await client.callTool({ name, arguments: args })) as CallToolResult;
-  return { client, transport, call, seen };
-}
+import {
+  postRaw,
+  READER_TOKEN,
+  roundRobinClient,
+  routedClient,
+  sleep,
+  startReplicas,
+  TOKEN,
+  WRITER_TOKEN,
+} from './__fixtures__/replicas.js';
+import type { StartedGateway } from './start.js';
 
 describe('gateway replicas on a shared Redis store', () => {
   let redis: TestRedis;
@@ -118,16 +37,7 @@ describe('gateway replicas on a shared Redis store', () => {
         writer: { enabledToolsets: ['mcp-filesystem'], token: WRITER_TOKEN },
       },
     });
-    for (let index = 0; index < 2; index += 1) {
-      replicas.push(
-        await startGateway({
-          config,
-          store: redis.url,
-          http: { host: '127.0.0.1', port: 0, token: TOKEN },
-        }),
-      );
-    }
-    await Promise.all(replicas.map((replica) => replica.ready()));
+    replicas.push(...(await startReplicas({ config, store: redis.url, token: TOKEN })));
   }, 60_000);
 
   afterAll(async () => {
@@ -429,127 +339,4 @@ describe('gateway replicas on a shared Redis store', () => {
   it('refuses a store URL that is not redis:// with invalid_config', () => {
     expect(() => createRedisStore({ url: 'http://127.0.0.1:1' })).toThrow(/redis:\/\/host:port/);
   });
-});
-
-describe('approval questions that time out on replicas', () => {
-  let redis: TestRedis;
-  let workspace: ReturnType<typeof tempWorkspace>;
-  const replicas: StartedGateway[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    workspace = tempWorkspace();
-    const config = parseGatewayConfig({
-      mcpServers: { filesystem: filesystemServer(workspace.directory) },
-      toolSearch: { enabled: 'off' },
-      approval: { require: ['write_file'], fallback: 'deny', timeoutMs: 400 },
-    });
-    for (let index = 0; index < 2; index += 1) {
-      replicas.push(
-        await startGateway({
-          config,
-          store: redis.url,
-          http: { host: '127.0.0.1', port: 0, token: TOKEN },
-        }),
-      );
-    }
-    await Promise.all(replicas.map((replica) => replica.ready()));
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(replicas.map((replica) => replica.close()));
-    await redis?.dispose();
-    workspace?.cleanup();
-  });
-
-  it('closes a question nobody answered in time, denies its call, and refuses a late answer', async () => {
-    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
-    const asked: (string | number)[] = [];
-    const session = await routedClient(
-      TOKEN,
-      (body) => (body.includes('"method"') ? a : b),
-      async (_message, questionId) => {
-        asked.push(questionId);
-        await sleep(2_000);
-        return 'allow-once';
-      },
-    );
-    const path = join(workspace.directory, 'late.txt');
-    const result = await session.call('write_file', { path, content: 'late' });
-    expect(result.isError, textOf(result)).toBe(true);
-    expect(textOf(result)).toMatch(/Nobody approved|did not answer|timed out/i);
-    // The question was cancelled (the client was told, under the id it saw) and closed.
-    const sessionId = session.transport.sessionId!;
-    expect(asked).toHaveLength(1);
-    expect(redis.cli(['HLEN', `tool-search:questions:${sessionId}`])).toBe('0');
-    // An answer that comes late all the same is refused, on either replica, and nothing runs.
-    for (const url of [a, b]) {
-      const answer = await postRaw(url, TOKEN, sessionId, {
-        jsonrpc: '2.0',
-        id: asked[0],
-        result: { action: 'accept', content: { decision: 'allow-once' } },
-      });
-      expect(answer.status).toBe(400);
-      expect(answer.text).toMatch(/no open question of this session/);
-    }
-    await sleep(200);
-    expect(existsSync(path)).toBe(false);
-    await session.client.close();
-  }, 30_000);
-});
-
-describe('tool review across replicas on a shared Redis store', () => {
-  let redis: TestRedis;
-  let workspace: ReturnType<typeof tempWorkspace>;
-  const replicas: StartedGateway[] = [];
-
-  beforeAll(async () => {
-    redis = await startRedis();
-    workspace = tempWorkspace();
-    const config = parseGatewayConfig({
-      mcpServers: { filesystem: filesystemServer(workspace.directory) },
-      toolSearch: { enabled: 'off' },
-      review: { file: join(workspace.directory, 'tool-review.json'), hold: 'new-and-changed' },
-    });
-    for (let index = 0; index < 2; index += 1) {
-      replicas.push(await startGateway({ config, store: redis.url, http: true }));
-    }
-    await Promise.all(replicas.map((replica) => replica.ready()));
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(replicas.map((replica) => replica.close()));
-    await redis?.dispose();
-    workspace?.cleanup();
-  });
-
-  it('holds new tools on every replica until their fingerprints are accepted in the store, then serves them on every replica', async () => {
-    const served = (replica: StartedGateway) =>
-      replica.pool.tools().some((tool) => tool.name === 'write_file');
-    expect(replicas.map(served)).toEqual([false, false]);
-    const accepted = new Map(
-      replicas[0]!.pool
-        .fingerprints()
-        .map((tool) => [reviewKey(tool.server, tool.name), tool.fingerprint] as const),
-    );
-    expect(accepted.size).toBeGreaterThan(0);
-    // What `inspect --accept --store` does: one write, read by every replica.
-    const store = createRedisStore({ url: redis.url });
-    const deadline = Date.now() + 10_000;
-    for (;;) {
-      try {
-        await store.putFingerprints(accepted);
-        break;
-      } catch (error) {
-        if (Date.now() > deadline) throw error;
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-    }
-    await store.close();
-    const until = Date.now() + 15_000;
-    while (!replicas.every(served)) {
-      if (Date.now() > until) throw new Error('a replica still holds the accepted tools');
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }, 60_000);
 });

@@ -8,6 +8,8 @@ import type { DispatchResult } from '@tool-search/hooks';
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import fc from 'fast-check';
 import {
+  deniedBy,
+  type Outcome,
   type ParityCall,
   type ParityTool,
   type ParityWorld,
@@ -133,6 +135,20 @@ export interface Live {
   world: ParityWorld;
   recorder: Recorder;
   settled: DispatchResult[];
+}
+
+/** The outcome a gateway call met: what the upstream ran, who denied it, what was asked. */
+export function liveOutcome(result: CallToolResult, live: Live): Outcome {
+  const outcome: Outcome = { status: 'denied' };
+  const ran = upstreamArguments(result);
+  if (ran !== undefined) {
+    outcome.status = 'ran';
+    outcome.ran = ran;
+  }
+  const by = deniedBy(live.settled.at(-1));
+  if (by !== undefined) outcome.by = by;
+  if (live.recorder.asked.length > 0) outcome.asked = live.recorder.asked.at(-1)!.arguments;
+  return outcome;
 }
 
 export function livePolicy(live: Live) {

@@ -17,6 +17,7 @@ import {
   barrier,
   consoleOperator,
   type Live,
+  liveOutcome,
   livePolicy,
   modelCall,
   type Route,
@@ -29,14 +30,7 @@ import {
   worldArbitrary,
 } from './gateway-world.js';
 import { direct } from './library-surfaces.js';
-import {
-  callArbitrary,
-  createRecorder,
-  deniedBy,
-  type Outcome,
-  type ParityWorld,
-  policyOf,
-} from './model.js';
+import { callArbitrary, createRecorder, type ParityWorld, policyOf } from './model.js';
 
 async function connect(urls: string[], elicit?: (message: string) => Promise<string>) {
   let turn = 0;
@@ -114,16 +108,7 @@ describe('parity: the gateway on one replica', () => {
           route === 'console'
             ? await tryInConsole(modelCall('direct-name', call))
             : ((await client.callTool(modelCall(route, call))) as CallToolResult);
-        const outcome: Outcome = { status: 'denied' };
-        const ran = upstreamArguments(result);
-        if (ran !== undefined) {
-          outcome.status = 'ran';
-          outcome.ran = ran;
-        }
-        const by = deniedBy(live.settled.at(-1));
-        if (by !== undefined) outcome.by = by;
-        if (live.recorder.asked.length > 0) outcome.asked = live.recorder.asked.at(-1)!.arguments;
-        expect(outcome).toEqual(await direct(world, call));
+        expect(liveOutcome(result, live)).toEqual(await direct(world, call));
       }),
       { numRuns: 40 },
     );

@@ -12,6 +12,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   type Live,
+  liveOutcome,
   livePolicy,
   modelCall,
   type Route,
@@ -23,14 +24,7 @@ import {
   worldArbitrary,
 } from './gateway-world.js';
 import { direct } from './library-surfaces.js';
-import {
-  callArbitrary,
-  createRecorder,
-  deniedBy,
-  type Outcome,
-  type ParityWorld,
-  policyOf,
-} from './model.js';
+import { callArbitrary, createRecorder, type ParityWorld, policyOf } from './model.js';
 
 async function connectModern(urls: string[], elicit?: (message: string) => Promise<string>) {
   let turn = 0;
@@ -101,16 +95,7 @@ describe('parity: the modern leg on one replica', () => {
       fc.asyncProperty(scenario, async ({ world, call, route }) => {
         Object.assign(live, { world, recorder: createRecorder(), settled: [] });
         const result = (await client.callTool(modelCall(route, call))) as CallToolResult;
-        const outcome: Outcome = { status: 'denied' };
-        const ran = upstreamArguments(result);
-        if (ran !== undefined) {
-          outcome.status = 'ran';
-          outcome.ran = ran;
-        }
-        const by = deniedBy(live.settled.at(-1));
-        if (by !== undefined) outcome.by = by;
-        if (live.recorder.asked.length > 0) outcome.asked = live.recorder.asked.at(-1)!.arguments;
-        expect(outcome).toEqual(await direct(world, call));
+        expect(liveOutcome(result, live)).toEqual(await direct(world, call));
       }),
       { numRuns: 40 },
     );

@@ -1,3 +1,4 @@
+import { DATA_KEYWORDS, SCHEMA_MAPS } from './keyword-kinds.js';
 /**
  * The references of a schema for the interpreting validator: every schema resource
  * (`$id`), anchor (`$anchor`, draft-07's `$id: '#name'`), dynamic anchor
@@ -24,26 +25,6 @@ export interface SchemaReferences {
   /** The base URI each schema object is evaluated in. */
   baseOf: WeakMap<object, string>;
 }
-
-// Values that are data, not schemas: never walked.
-const DATA_KEYWORDS = new Set([
-  'enum',
-  'const',
-  'default',
-  'examples',
-  'required',
-  'type',
-  'dependentRequired',
-]);
-// Keywords whose value maps names to subschemas.
-const SCHEMA_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-]);
 
 function withoutFragment(uri: string): string {
   const hash = uri.indexOf('#');

@@ -1,3 +1,4 @@
+import { DATA_KEYWORDS, SCHEMA_MAPS } from './keyword-kinds.js';
 import type { SkippedKeyword } from './skipped.js';
 
 /** The keyword that counts each evaluation of a subschema (its value: the location id). */
@@ -22,25 +23,6 @@ export interface PreparedSchema {
 /** Can the linear-time engine run this pattern? The reason when it cannot. */
 export type PatternCheck = (pattern: string) => string | undefined;
 
-// Values that are data, not schemas: never walked, never changed.
-const DATA_KEYWORDS = new Set([
-  'enum',
-  'const',
-  'default',
-  'examples',
-  'required',
-  'type',
-  'dependentRequired',
-]);
-// Keywords whose value maps names to subschemas: the map itself is not a schema.
-const SCHEMA_MAPS = new Set([
-  'properties',
-  'patternProperties',
-  '$defs',
-  'definitions',
-  'dependentSchemas',
-  'dependencies',
-]);
 // In-place applicators: each evaluates more subschemas on the same value, so a cycle
 // through them multiplies work. Branching ones first: they are what a budget overrun drops.
 const BRANCHING = ['anyOf', 'oneOf', 'allOf', 'if', 'dependentSchemas', 'dependencies'];

@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { ToolSearchError } from '@tool-search/core';
 import {
   type ApprovalAdapter,
@@ -7,6 +7,14 @@ import {
   renderApprovalQuestion,
 } from '@tool-search/hooks';
 import type { GatewayStore } from '../store/types.js';
+import {
+  argumentsHash,
+  readSignedState,
+  type SignedStateEnvelope,
+  signState,
+} from './signed-state.js';
+
+export { argumentsHash } from './signed-state.js';
 
 /** The key of the approval question in an `input_required` result's `inputRequests`. */
 export const APPROVAL_INPUT_KEY = 'approval';
@@ -15,16 +23,11 @@ export const APPROVAL_INPUT_KEY = 'approval';
 export const DEFAULT_CREDENTIAL_ALLOW_MS = 60 * 60 * 1000;
 
 /** What a signed approval state holds: who, which call, until when, and its one-time nonce. */
-interface ApprovalState {
-  v: 1;
-  /** The principal the question was asked for. */
-  p: string;
+interface ApprovalState extends SignedStateEnvelope {
   /** The final tool name the approval saw. */
   t: string;
   /** The hash of the final arguments the approval saw. */
   h: string;
-  /** When it lapses (ms since the epoch). */
-  e: number;
   /** The nonce: the state is redeemed once. */
   n: string;
 }
@@ -36,67 +39,22 @@ export interface ApprovalQuestion {
   requestState: string;
 }
 
-/** A stable JSON text of a value (object keys sorted), for hashing arguments. */
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (typeof value === 'object' && value !== null) {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonical((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-/** The hash of a call's final arguments, as the approval binds them. */
-export function argumentsHash(args: Record<string, unknown>): string {
-  return createHash('sha256').update(canonical(args)).digest('base64url');
-}
-
-function mac(key: Uint8Array, body: string): Buffer {
-  return createHmac('sha256', key)
-    .update('tool-search requestState v1\u0000')
-    .update(body)
-    .digest();
-}
-
-function sign(key: Uint8Array, state: ApprovalState): string {
-  const body = Buffer.from(JSON.stringify(state)).toString('base64url');
-  return `${body}.${mac(key, body).toString('base64url')}`;
-}
-
 function refuse(message: string): never {
   throw new ToolSearchError('invalid_argument', message, { data: { field: 'requestState' } });
 }
 
 /**
- * Reads a `requestState` back: its signature, version, expiry and principal checked.
+ * Reads an approval's `requestState` back: its signature, version, expiry and principal checked.
  *
  * @throws {@link ToolSearchError} `invalid_argument` (`data.field`: `requestState`) when it
  * fails a check (forged, expired, another principal's)
  */
 function verify(key: Uint8Array, raw: string, principal: string, now: number): ApprovalState {
-  const [body, signature, extra] = raw.split('.');
-  if (body === undefined || signature === undefined || extra !== undefined || raw.length > 4096) {
-    refuse('The requestState is not one this gateway issued.');
-  }
-  const expected = mac(key, body);
-  const given = Buffer.from(signature, 'base64url');
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-    refuse('The requestState is not one this gateway issued (its signature does not match).');
-  }
-  let state: ApprovalState;
-  try {
-    state = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as ApprovalState;
-  } catch {
-    refuse('The requestState is not one this gateway issued.');
-  }
-  if (state.v !== 1) refuse('The requestState is of an unknown version.');
-  if (state.p !== principal) {
-    refuse('The requestState was issued to another client: ask again.');
-  }
-  if (!(state.e > now)) refuse('The requestState has expired: call the tool again.');
-  return state;
+  return readSignedState<ApprovalState>(key, 'approval', raw, {
+    principal,
+    now,
+    advice: 'call the tool again to be asked',
+  });
 }
 
 /** One call's approval channel: how the stateless approval answers for it. */
@@ -258,7 +216,7 @@ export function createStatelessApproval(options: StatelessApprovalOptions) {
           return {
             message: pending.question,
             requestedSchema: questionSchema(options.allowForMs),
-            requestState: sign(options.key, state),
+            requestState: signState(options.key, 'approval', state),
           };
         },
       };

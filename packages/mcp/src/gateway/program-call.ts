@@ -15,7 +15,9 @@ import type { Dispatcher, DispatchResult, ToolCallContext } from '@tool-search/h
 import { isMcpErrorCode } from '../errors.js';
 import { isCallToolResult } from '../tool-result/call-result.js';
 import { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
+import type { CallRelay } from '../upstream/features/relay.js';
 import { activityStatus } from './activity.js';
+import { callRelayOf } from './relay.js';
 import type { SessionState } from './session-state.js';
 
 /**
@@ -25,7 +27,9 @@ import type { SessionState } from './session-state.js';
 type Extra = Pick<
   RequestHandlerExtra<ServerRequest, ServerNotification>,
   'requestId' | 'sendNotification'
->;
+> &
+  // A session's program can send requests to its client (the relay); a stateless one cannot.
+  Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>>;
 
 /** Reports each settled nested call of one program to the client that asked for progress. */
 interface ProgramProgress {
@@ -96,19 +100,24 @@ export function forProgram(result: DispatchResult): DispatchResult {
 
 /**
  * The dispatcher of one program's nested calls: the session's own, inside the client's
- * request (an approval question goes on that request's stream), each settled call reported.
+ * request (an approval question, and what an upstream asks during a nested call, go on
+ * that request's stream), each settled call reported.
  */
 function programDispatcher(
   state: SessionState,
-  requestId: Extra['requestId'],
+  extra: Extra,
   progress: ProgramProgress,
 ): Dispatcher {
+  const { requestId, sendRequest, sendNotification } = extra;
+  const relay =
+    sendRequest === undefined ? undefined : callRelayOf(state, { sendRequest, sendNotification });
   return async (call, ctx) => {
     // The client request the program serves: an approval question goes on its stream.
-    const context: ToolCallContext & { requestId: Extra['requestId'] } = {
+    const context: ToolCallContext & { requestId: Extra['requestId']; relay?: CallRelay } = {
       ...ctx,
       sessionId: state.id,
       requestId,
+      ...(relay === undefined ? {} : { relay }),
     };
     const result = await state.dispatcher(call, context);
     progress.report(result);
@@ -157,7 +166,7 @@ export async function callSessionProgram(
   const result = await program.run(request.params.arguments, {
     sessionId: state.id,
     signal,
-    dispatch: programDispatcher(state, extra.requestId, progress),
+    dispatch: programDispatcher(state, extra, progress),
   });
   await progress.settle();
   return programCallResult(result);

@@ -195,3 +195,49 @@ describe('hostile upstreams and clients', () => {
     expect(setup.pool.features?.get('alpha')?.findings).toEqual([]);
   });
 });
+
+describe('what an upstream asks during a call of a program', () => {
+  let setup: FeatureGateway | undefined;
+  afterEach(async () => {
+    await setup?.close();
+    setup = undefined;
+  });
+
+  const programOf = async (heard: Awaited<ReturnType<typeof featureClient>>, source: string) =>
+    JSON.parse(
+      textOf(
+        (await heard.client.callTool({
+          name: 'tool_program',
+          arguments: { source },
+        })) as CallToolResult,
+      ),
+    ) as { status: string; result?: unknown };
+
+  it("reaches the client of the tool_program call, on that call's stream", async () => {
+    setup = await startFeatureGateway({
+      config: { programs: { enabled: true, allow: ['alpha_*'] } },
+    });
+    const heard = await featureClient(setup.gateway);
+    const program = await programOf(
+      heard,
+      `return [await tools.call('alpha_elicit', {}), await tools.call('alpha_roots', {})]`,
+    );
+    expect(program.status).toBe('completed');
+    expect(JSON.stringify(program.result)).toContain('elicited: accept');
+    expect(JSON.stringify(program.result)).toContain('roots: file:///work');
+    expect(heard.asked.map((asked) => asked.method)).toEqual(['elicitation/create']);
+    expect(setup.activity).toContainEqual(
+      expect.objectContaining({ kind: 'elicitation', name: 'elicitation/create', status: 'ok' }),
+    );
+  });
+
+  it('is refused with the reason when the client of the program cannot be asked', async () => {
+    setup = await startFeatureGateway({
+      config: { programs: { enabled: true, allow: ['alpha_*'] } },
+    });
+    const bare = await featureClient(setup.gateway, { bare: true });
+    const program = await programOf(bare, `return await tools.call('alpha_roots', {})`);
+    expect(JSON.stringify(program)).toMatch(/does not support roots\/list/);
+    expect(bare.asked).toEqual([]);
+  });
+});

@@ -69,7 +69,10 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
       guardrails: [
         {
           name: 'seen',
-          check: (seenCall) => (seen.push(structuredClone(seenCall)), { allow: true }),
+          check: (seenCall) => {
+            seen.push(structuredClone(seenCall));
+            return { allow: true };
+          },
         },
       ],
     });

@@ -81,7 +81,7 @@ function refused(error: unknown): CallToolResult {
   const result = errorResult('invalid_argument', message);
   return {
     ...result,
-    structuredContent: { error: message, code: 'invalid_working_set', field: WORKING_SET_ARGUMENT },
+    structuredContent: { error: message, code: 'invalid_argument', field: WORKING_SET_ARGUMENT },
   };
 }
 

@@ -213,7 +213,7 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
       expect(result.isError).toBe(true);
       expect(result._meta?.['tool-search/error']).toBe('invalid_argument');
       expect(result.structuredContent).toMatchObject({
-        code: 'invalid_working_set',
+        code: 'invalid_argument',
         field: WORKING_SET_ARGUMENT,
       });
       expect(textOf(result)).toMatch(pattern);

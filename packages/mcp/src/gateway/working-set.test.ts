@@ -10,6 +10,7 @@ import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import { signState } from './signed-state.js';
 import type { GatewayStatelessView, StatelessCallOutcome } from './stateless-session.js';
+import type { GatewayActivity } from './types.js';
 import { WORKING_SET_ARGUMENT, WORKING_SET_MAX_CHARS, WORKING_SET_TTL_MS } from './working-set.js';
 
 const KEY = new Uint8Array(32).fill(7);
@@ -40,6 +41,7 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
   let replicaA: GatewayServer;
   let replicaB: GatewayServer;
   const seen: { name: string; arguments: Record<string, unknown> }[] = [];
+  const activity: GatewayActivity[] = [];
   const call = { requestId: 1, signal: new AbortController().signal };
 
   beforeAll(async () => {
@@ -65,6 +67,7 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
       config,
       contextWindow: 32_000,
       learner,
+      onActivity: (entry) => activity.push(entry),
       // What the one hooks pipeline sees of each call.
       guardrails: [
         {
@@ -200,6 +203,14 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
       arguments: { path: file },
     });
     expect(JSON.stringify(seen)).not.toContain(WORKING_SET_ARGUMENT);
+    // Nor does the activity feed (the console) see it on a search or describe.
+    activity.length = 0;
+    await run(view(replicaA), 'tool_describe', {
+      name: 'get_file_info',
+      [WORKING_SET_ARGUMENT]: handle,
+    });
+    expect(activity.map((entry) => entry.kind)).toContain('describe');
+    expect(JSON.stringify(activity)).not.toContain(WORKING_SET_ARGUMENT);
     // null (a strict client's "none") is no handle.
     const none = await run(view(replicaA), 'tool_search', {
       query: 'file',

@@ -57,6 +57,7 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
         tools: { enabledToolsets: ['mcp-everything'] },
       },
       learning: { enabled: true },
+      approval: { require: ['write_file'], fallback: 'deny' },
     });
     pool = createUpstreamPool(config);
     await pool.start();
@@ -186,6 +187,50 @@ describe('the working-set handle of the stateless (2026-07-28) view', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(learner.stats.recorded).toBe(before + 1);
+  });
+
+  it('updates the learner a 2025 session of the profile ranks with', async () => {
+    // Learned above from stateless traffic: a session of the same profile finds it first.
+    const session = await connectClient(replicaA, { profile: 'files' });
+    try {
+      const answer = await session.bridge('tool_search', { query: 'zorblat' });
+      const matches = answer['matches'] as { name: string }[];
+      expect(matches[0]?.name).toBe('get_file_info');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('asks by input_required with a handle, and the retry on another replica runs the approved call', async () => {
+    const path = `${workspace.directory}/approved.txt`;
+    const handle = handleOf(
+      await run(view(replicaA), 'tool_search', { query: 'write file quuxly', limit: 20 }),
+    );
+    const args = { name: 'write_file', arguments: { path, content: 'ok' } };
+    const asked = await view(replicaA).callTool(
+      { name: 'tool_call', arguments: { ...args, [WORKING_SET_ARGUMENT]: handle } },
+      { ...call, elicitation: true },
+    );
+    if (!('question' in asked)) throw new Error(`not asked: ${JSON.stringify(asked)}`);
+    // The question shows the final arguments, never the handle.
+    expect(asked.question.message).not.toContain(WORKING_SET_ARGUMENT);
+    const before = learner.stats.recorded;
+    const retried = resultOf(
+      await view(replicaB).callTool(
+        { name: 'tool_call', arguments: { ...args, [WORKING_SET_ARGUMENT]: handle } },
+        {
+          ...call,
+          elicitation: true,
+          requestState: asked.question.requestState,
+          inputResponses: { approval: { action: 'accept', content: { decision: 'allow-once' } } },
+        },
+      ),
+    );
+    expect(retried.isError ?? false, textOf(retried)).toBe(false);
+    expect(handleOf(retried)).not.toBe(handle);
+    await vi.waitFor(() => expect(learner.stats.recorded).toBe(before + 1));
+    const learned = (await learner.export('files')).profiles['files'] ?? {};
+    expect(learned['write_file']).toMatchObject({ quuxli: 1 });
   });
 
   it('takes the handle off before the hooks pipeline: the call runs with the same final arguments', async () => {

@@ -69,6 +69,11 @@ export interface OpenedWorkingSet {
   finish(name: string, result: CallToolResult): CallToolResult;
 }
 
+function textOf(result: CallToolResult): string {
+  const first = result.content[0];
+  return first?.type === 'text' ? first.text : '';
+}
+
 function refused(error: unknown): CallToolResult {
   const said = ToolSearchError.isInstance(error)
     ? error.message
@@ -97,7 +102,7 @@ function refused(error: unknown): CallToolResult {
  * @throws nothing
  */
 export function openWorkingSet(
-  taken: TakenWorkingSet<unknown>,
+  taken: TakenWorkingSet<{ name: string }>,
   caller: WorkingSetCaller,
   state: SessionState,
 ): OpenedWorkingSet {
@@ -120,7 +125,20 @@ export function openWorkingSet(
         })
       : { v: 1, p: caller.principal, e: 0, f: caller.profile ?? '', d: [], s: [] };
   } catch (error) {
-    return { ...identity, refusal: refused(error) };
+    const refusal = refused(error);
+    // A handle refused (another client's, forged, expired) is in the audit trail.
+    void Promise.resolve()
+      .then(() =>
+        state.context.auditHook.recordRefusal({
+          tool: taken.params.name,
+          reason: textOf(refusal),
+          via: 'bridge',
+          refusedBy: WORKING_SET_ARGUMENT,
+          sessionId: state.id,
+        }),
+      )
+      .catch(() => {});
+    return { ...identity, refusal };
   }
   const { learner, learningWindow, store } = state.context;
   const learning =

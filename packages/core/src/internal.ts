@@ -15,7 +15,8 @@
  * - `callSucceeded`: whether a dispatched call's outcome counts as a success; bridge,
  *   providers, mcp.
  * - `learningOf`: the learning state of an assembly, which the bridge and the providers'
- *   client mode note searches and calls into.
+ *   client mode note searches and calls into; `LearningSessionState`, its class, which the
+ *   gateway's working-set handle extends (searches carried by the client, not the process); mcp.
  * - `describeError`: the one-line rendering of a thrown value; `isRecord` and `ownValue`:
  *   the plain-record checks; most packages.
  * - `modelFacingJson`: the model-facing JSON that token estimates count; tools/bench.
@@ -49,7 +50,7 @@ export {
 } from './classify.js';
 export { describeError } from './errors.js';
 export { isRecord, ownValue } from './is-record.js';
-export { learningOf } from './learning/learning-session.js';
+export { LearningSessionState, learningOf } from './learning/learning-session.js';
 export {
   activeInstruments,
   type Meter,

@@ -85,6 +85,11 @@ export type {
   GatewayToolSource,
   WarmUpReport,
 } from './gateway/types.js';
+export {
+  WORKING_SET_ARGUMENT,
+  WORKING_SET_META_KEY,
+  WORKING_SET_TTL_MS,
+} from './gateway/working-set.js';
 export { openGatewayStore } from './store/open-store.js';
 export type {
   AnswerRouting,

@@ -24,7 +24,13 @@ import {
   worldArbitrary,
 } from './gateway-world.js';
 import { direct } from './library-surfaces.js';
-import { callArbitrary, createRecorder, type ParityWorld, policyOf } from './model.js';
+import {
+  callArbitrary,
+  createRecorder,
+  type ParityCall,
+  type ParityWorld,
+  policyOf,
+} from './model.js';
 
 async function connectModern(urls: string[], elicit?: (message: string) => Promise<string>) {
   let turn = 0;
@@ -54,11 +60,40 @@ async function connectModern(urls: string[], elicit?: (message: string) => Promi
   return client;
 }
 
+// The modern leg's bridge tools also take a working-set handle, which the gateway takes
+// off before the hooks pipeline: with it, a call meets the same policy on the same
+// final arguments.
+type ModernRoute = Route | 'tool_call+working_set' | 'batch+working_set';
+const HANDLE_ROUTES: ModernRoute[] = ['tool_call+working_set', 'batch+working_set'];
+
+function modernCall(route: ModernRoute, call: ParityCall, handle: string) {
+  if (!route.endsWith('+working_set')) return modelCall(route as Route, call);
+  const base = modelCall(route.replace('+working_set', '') as Route, call);
+  return { ...base, arguments: { ...base.arguments, working_set: handle } };
+}
+
+/** A handle from a search, as a model would hold it. */
+async function workingSetOf(client: Client): Promise<string> {
+  const found = (await client.callTool({
+    name: 'tool_search',
+    arguments: { query: TOOLS[0]!.definition.name },
+  })) as CallToolResult;
+  const handle = (found.structuredContent as { working_set?: unknown } | undefined)?.working_set;
+  if (typeof handle !== 'string') throw new Error('the search answered no working_set');
+  return handle;
+}
+
 const scenario = worldArbitrary.chain((world) =>
   fc.record({
     world: fc.constant(world),
     call: callArbitrary(world),
-    route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name', 'program'),
+    route: fc.constantFrom<ModernRoute>(
+      'tool_call',
+      'batch',
+      'direct-name',
+      'program',
+      ...HANDLE_ROUTES,
+    ),
   }),
 );
 
@@ -91,10 +126,11 @@ describe('parity: the modern leg on one replica', () => {
 
   it('meets the policy of a direct call, on the same final arguments, through every route', async () => {
     expect(client.getNegotiatedProtocolVersion()).toBe('2026-07-28');
+    const handle = await workingSetOf(client);
     await fc.assert(
       fc.asyncProperty(scenario, async ({ world, call, route }) => {
         Object.assign(live, { world, recorder: createRecorder(), settled: [] });
-        const result = (await client.callTool(modelCall(route, call))) as CallToolResult;
+        const result = (await client.callTool(modernCall(route, call, handle))) as CallToolResult;
         expect(liveOutcome(result, live)).toEqual(await direct(world, call));
       }),
       { numRuns: 40 },
@@ -160,15 +196,17 @@ describe('parity: the modern leg on two replicas sharing Redis, asking by input_
       fc.record({
         world: fc.constant(chosen),
         call: callArbitrary(chosen),
-        route: fc.constantFrom<Route>('tool_call', 'batch', 'direct-name'),
+        route: fc.constantFrom<ModernRoute>('tool_call', 'batch', 'direct-name', ...HANDLE_ROUTES),
       }),
     );
+    // Asked on one replica, the retry on the other: the handle is read on either.
+    const handle = await workingSetOf(client);
     await fc.assert(
       fc.asyncProperty(asked, async (sample) => {
         world = sample.world;
         shown.length = 0;
         const result = (await client.callTool(
-          modelCall(sample.route, sample.call),
+          modernCall(sample.route, sample.call, handle),
         )) as CallToolResult;
         const expected = await direct(world, sample.call);
         const ran = upstreamArguments(result);

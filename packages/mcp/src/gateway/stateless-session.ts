@@ -22,6 +22,8 @@ import {
   createStatelessApproval,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './stateless-approval.js';
+import { withWorkingSetArgument } from './working-set.js';
+import { openWorkingSet, takeWorkingSet } from './working-set-call.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';
@@ -92,6 +94,11 @@ export interface GatewayStatelessView {
    * A call that needs a person's approval, from a client that declared elicitation,
    * answers a question instead (`input_required`): the retry with the answer and the
    * echoed `requestState` runs exactly that call (the same tool and final arguments), once.
+   *
+   * The bridge tools take an optional `working_set` handle (see `WORKING_SET_ARGUMENT`),
+   * taken off before the bridge and the hooks pipeline see the call: their answers carry
+   * the next one (a `tool_call` only when it was given one); a refused handle answers an
+   * error result (`invalid_argument`) and the call does not run.
    *
    * @param params - the call's name, arguments and `_meta`
    * @param context - the request id, the client's signal, notification channel and answers
@@ -218,11 +225,14 @@ function createEntry(
       listTools: async () => {
         await context.upstreamsSettled();
         return {
-          tools: listedTools(current(entry)),
+          tools: listedTools(current(entry)).map(withWorkingSetArgument),
           cacheScope: who.hasProfiles ? 'private' : 'public',
         };
       },
-      callTool: async (params, callContext) => {
+      callTool: async (given, callContext) => {
+        // The handle is the modern leg's: off before the bridge and the hooks see the call.
+        const taken = takeWorkingSet(given);
+        const { params } = taken;
         const channel = await approval.open({
           // A batch of several calls or a program may run other calls before one needs a
           // person: the retry would run them again, so those are answered as today.
@@ -242,8 +252,11 @@ function createEntry(
               sendNotification: (notification) =>
                 callContext.notify?.(notification as never) ?? Promise.resolve(),
             };
-            const called = await callSessionTool(current(entry), request, extra, signal);
-            return serialisableResult(params.name, called);
+            const caller = { key: who.stateKey, principal, profile: profileName };
+            const opened = openWorkingSet(taken, caller, current(entry));
+            if (opened.refusal !== undefined) return opened.refusal;
+            const called = await callSessionTool(opened.state, request, extra, signal);
+            return opened.finish(params.name, serialisableResult(params.name, called));
           }, callContext.signal);
           const question = channel.question();
           return question === undefined ? { result } : { question, key: APPROVAL_INPUT_KEY };

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { describeError } from '@tool-search/core/internal';
-import type { GatewayStatelessView } from '@tool-search/mcp';
+import type { GatewayFeatureChange, GatewayStatelessView } from '@tool-search/mcp';
 import type { HttpPrincipal, HttpStep } from './http-chain.js';
 import type { HttpFront } from './http-front.js';
 import { readJson } from './http-limits.js';
@@ -15,6 +15,8 @@ export interface ModernHost {
   view(profile: string | undefined, principal: string, stateKey?: Uint8Array): GatewayStatelessView;
   /** Listens for changes of the upstreams' tools; returns the unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
+  /** Listens for changes of the upstreams' resources and prompts; returns the unsubscribe. */
+  onFeaturesChanged?(listener: (change: GatewayFeatureChange) => void): () => void;
   serverInfo: { name: string; version: string };
   instructions?: string;
 }
@@ -81,6 +83,34 @@ function createListenCounter(limits: { total: number; perPrincipal: number }) {
   };
 }
 
+/**
+ * The resource subscriptions of a listen request, kept to the URIs of the credential's
+ * scope (an out-of-scope URI is left out of the acknowledgement, as an unknown one is) and
+ * subscribed upstream until the stream closes.
+ */
+async function scopeListen(
+  host: ModernHost,
+  auth: HttpPrincipal,
+  stateKey: Uint8Array | undefined,
+  body: unknown,
+  res: ServerResponse,
+): Promise<void> {
+  const notifications = (body as { params?: { notifications?: Record<string, unknown> } }).params
+    ?.notifications;
+  const asked = notifications?.['resourceSubscriptions'];
+  if (notifications === undefined || !Array.isArray(asked)) return;
+  const uris = asked.filter((uri): uri is string => typeof uri === 'string');
+  const features = host.view(auth.profile, auth.principal, stateKey).features;
+  if (features === undefined) {
+    notifications['resourceSubscriptions'] = [];
+    return;
+  }
+  const listen = await features.listen(uris);
+  notifications['resourceSubscriptions'] = listen.uris;
+  if (res.destroyed) listen.close();
+  else res.once('close', () => listen.close());
+}
+
 function authInfoOf(auth: HttpPrincipal): AuthInfo {
   return {
     token: '',
@@ -113,17 +143,21 @@ export function createModernLeg(
   options: { eras: HttpEras; ttlMs: number; stateKey: Uint8Array | undefined },
 ): ModernLeg {
   const handler = createMcpHandler(
-    ({ authInfo }) => {
+    async ({ authInfo }) => {
       const profile = authInfo?.extra?.['profile'];
+      const view = host.view(
+        typeof profile === 'string' ? profile : undefined,
+        authInfo?.clientId ?? '',
+        options.stateKey,
+      );
+      // What discover declares mirrors the servers in the credential's scope.
+      const featureCapabilities = await view.features?.capabilities();
       return createModernServer({
-        view: host.view(
-          typeof profile === 'string' ? profile : undefined,
-          authInfo?.clientId ?? '',
-          options.stateKey,
-        ),
+        view,
         serverInfo: host.serverInfo,
         ...(host.instructions === undefined ? {} : { instructions: host.instructions }),
         ttlMs: options.ttlMs,
+        ...(featureCapabilities === undefined ? {} : { featureCapabilities }),
       });
     },
     {
@@ -131,7 +165,16 @@ export function createModernLeg(
       maxSubscriptions: front.limits.maxSessions,
     },
   );
-  const unsubscribe = host.onToolsChanged(() => handler.notify.toolsChanged());
+  const unsubscribeTools = host.onToolsChanged(() => handler.notify.toolsChanged());
+  const unsubscribeFeatures = host.onFeaturesChanged?.((change) => {
+    if (change.kind === 'resource_updated') handler.notify.resourceUpdated(change.uri);
+    else if (change.kind === 'resources_list_changed') handler.notify.resourcesChanged();
+    else handler.notify.promptsChanged();
+  });
+  const unsubscribe = () => {
+    unsubscribeTools();
+    unsubscribeFeatures?.();
+  };
   const serve = toNodeHandler(handler);
   const listens = createListenCounter({
     total: front.limits.maxSessions,
@@ -189,6 +232,7 @@ export function createModernLeg(
         return true;
       }
       res.once('close', release);
+      await scopeListen(host, auth, options.stateKey, body, res);
     }
     (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(auth);
     await serve(req, res, body);

@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { describeError } from '@tool-search/core/internal';
-import type { GatewayFeatureChange, GatewayStatelessView } from '@tool-search/mcp';
+import type { GatewayFeatureChange, GatewayStatelessView, StatelessListen } from '@tool-search/mcp';
 import type { HttpPrincipal, HttpStep } from './http-chain.js';
 import type { HttpFront } from './http-front.js';
 import { readJson } from './http-limits.js';
+import { createScopedEventBus } from './http-modern-bus.js';
 import { createModernServer } from './http-modern-server.js';
 import { reply } from './http-reply.js';
 
@@ -84,9 +85,10 @@ function createListenCounter(limits: { total: number; perPrincipal: number }) {
 }
 
 /**
- * The resource subscriptions of a listen request, kept to the URIs of the credential's
- * scope (an out-of-scope URI is left out of the acknowledgement, as an unknown one is) and
- * subscribed upstream until the stream closes.
+ * The upstream side of a listen request: its resource subscriptions kept to the URIs of
+ * the credential's scope (an out-of-scope URI is left out of the acknowledgement, as one
+ * the server cannot honour) and subscribed upstream until the stream closes. Its scope
+ * decides which changes of resources and prompts the stream hears.
  */
 async function scopeListen(
   host: ModernHost,
@@ -94,21 +96,24 @@ async function scopeListen(
   stateKey: Uint8Array | undefined,
   body: unknown,
   res: ServerResponse,
-): Promise<void> {
-  const notifications = (body as { params?: { notifications?: Record<string, unknown> } }).params
-    ?.notifications;
-  const asked = notifications?.['resourceSubscriptions'];
-  if (notifications === undefined || !Array.isArray(asked)) return;
-  const uris = asked.filter((uri): uri is string => typeof uri === 'string');
+): Promise<StatelessListen | undefined> {
+  const params = (body as { params?: { notifications?: Record<string, unknown> } }).params;
+  const notifications = params?.notifications;
+  if (notifications === undefined || typeof notifications !== 'object') return undefined;
+  const asked = notifications['resourceSubscriptions'];
+  const uris = Array.isArray(asked)
+    ? asked.filter((uri): uri is string => typeof uri === 'string')
+    : [];
   const features = host.view(auth.profile, auth.principal, stateKey).features;
   if (features === undefined) {
-    notifications['resourceSubscriptions'] = [];
-    return;
+    if (Array.isArray(asked)) notifications['resourceSubscriptions'] = [];
+    return undefined;
   }
   const listen = await features.listen(uris);
-  notifications['resourceSubscriptions'] = listen.uris;
+  if (Array.isArray(asked)) notifications['resourceSubscriptions'] = listen.uris;
   if (res.destroyed) listen.close();
   else res.once('close', () => listen.close());
+  return listen;
 }
 
 function authInfoOf(auth: HttpPrincipal): AuthInfo {
@@ -142,6 +147,7 @@ export function createModernLeg(
   front: HttpFront,
   options: { eras: HttpEras; ttlMs: number; stateKey: Uint8Array | undefined },
 ): ModernLeg {
+  const bus = createScopedEventBus(() => {});
   const handler = createMcpHandler(
     async ({ authInfo }) => {
       const profile = authInfo?.extra?.['profile'];
@@ -163,14 +169,11 @@ export function createModernLeg(
     {
       legacy: 'reject',
       maxSubscriptions: front.limits.maxSessions,
+      bus,
     },
   );
   const unsubscribeTools = host.onToolsChanged(() => handler.notify.toolsChanged());
-  const unsubscribeFeatures = host.onFeaturesChanged?.((change) => {
-    if (change.kind === 'resource_updated') handler.notify.resourceUpdated(change.uri);
-    else if (change.kind === 'resources_list_changed') handler.notify.resourcesChanged();
-    else handler.notify.promptsChanged();
-  });
+  const unsubscribeFeatures = host.onFeaturesChanged?.((change) => bus.publishChange(change));
   const unsubscribe = () => {
     unsubscribeTools();
     unsubscribeFeatures?.();
@@ -232,7 +235,10 @@ export function createModernLeg(
         return true;
       }
       res.once('close', release);
-      await scopeListen(host, auth, options.stateKey, body, res);
+      const scope = await scopeListen(host, auth, options.stateKey, body, res);
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(auth);
+      await bus.withListen(scope, () => serve(req, res, body));
+      return true;
     }
     (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(auth);
     await serve(req, res, body);

@@ -288,8 +288,8 @@ async function closeGateway(
 
 /** A change of the upstreams' resources or prompts, as a stateless host pushes it. */
 export type GatewayFeatureChange =
-  | { kind: 'resources_list_changed' | 'prompts_list_changed' }
-  | { kind: 'resource_updated'; uri: string };
+  | { kind: 'resources_list_changed' | 'prompts_list_changed'; server: string }
+  | { kind: 'resource_updated'; server: string; uri: string };
 
 function onFeaturesChanged(
   context: GatewaySessionContext,
@@ -298,10 +298,12 @@ function onFeaturesChanged(
   const hub = featuresOf(context);
   if (hub === undefined) return () => {};
   return hub.onEvent((event) => {
-    if (event.kind === 'resources_changed') listener({ kind: 'resources_list_changed' });
-    else if (event.kind === 'prompts_changed') listener({ kind: 'prompts_list_changed' });
-    else if (event.kind === 'resource_updated') {
-      listener({ kind: 'resource_updated', uri: event.uri });
+    if (event.kind === 'resources_changed') {
+      listener({ kind: 'resources_list_changed', server: event.server });
+    } else if (event.kind === 'prompts_changed') {
+      listener({ kind: 'prompts_list_changed', server: event.server });
+    } else if (event.kind === 'resource_updated') {
+      listener({ kind: 'resource_updated', server: event.server, uri: event.uri });
     }
   });
 }

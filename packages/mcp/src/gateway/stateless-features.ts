@@ -9,12 +9,21 @@ import { getPrompt, listPrompts } from './prompts.js';
 import { featureCapabilities } from './protocol-features.js';
 import { listResources, listResourceTemplates, ownerOfUri, readResource } from './resources.js';
 import type { SessionState } from './session-state.js';
-import { subscriptionsOf } from './subscriptions.js';
+import { MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionsOf } from './subscriptions.js';
 
 /** What a stateless `subscriptions/listen` stream holds: the URIs it may hear, and its end. */
 export interface StatelessListen {
   /** The URIs of the request that are in the credential's scope (the others are left out). */
   readonly uris: string[];
+  /**
+   * Whether the stream may hear a change: a list change of a server in the credential's
+   * scope; an update of a URI it subscribed to at that server.
+   */
+  hears(change: {
+    kind: 'resources_list_changed' | 'prompts_list_changed' | 'resource_updated';
+    server: string;
+    uri?: string;
+  }): boolean;
   /** The stream closed: its upstream subscriptions go. */
   close(): void;
 }
@@ -118,6 +127,7 @@ export function createStatelessFeatures(
         try {
           await registry.subscribe(id, owner, uri);
           held.push(uri);
+          if (held.length >= MAX_SUBSCRIPTIONS_PER_SESSION) break;
         } catch {
           // Past the cap, or refused upstream: this URI is not acknowledged.
         }
@@ -125,6 +135,10 @@ export function createStatelessFeatures(
       let closed = false;
       return {
         uris: held,
+        hears: (change) =>
+          change.kind === 'resource_updated'
+            ? !closed && registry.subscribed(id, change.server, change.uri ?? '')
+            : features.inScope(change.server),
         close() {
           if (closed) return;
           closed = true;

@@ -204,6 +204,32 @@ describe('resources, prompts and completions on the 2026-07-28 leg', () => {
     expect(outOfScope['code']).toBe(missing['code']);
   });
 
+  it("keeps a tool's title, annotations and output schema, and its structured content, in both eras", async () => {
+    const client = await legacy(ADMIN);
+    try {
+      const listed = ((await answer('tools/list'))['result'] as { tools: Json[] }).tools;
+      const sum = listed.find((tool) => tool['name'] === 'alpha_sum');
+      expect(sum).toMatchObject({
+        title: 'Sum (alpha)',
+        annotations: { readOnlyHint: true },
+        outputSchema: { type: 'object', properties: { total: { type: 'number' } } },
+      });
+      const legacyTools = (await client.listTools()).tools;
+      expect(legacyTools.find((tool) => tool.name === 'alpha_sum')).toEqual(sum);
+      const called = (
+        await answer('tools/call', {
+          name: 'alpha_sum',
+          arguments: { a: 2, b: 3 },
+        })
+      )['result'] as Json;
+      expect(called['structuredContent']).toEqual({ total: 5 });
+      const legacyCall = await client.callTool({ name: 'alpha_sum', arguments: { a: 2, b: 3 } });
+      expect(legacyCall.structuredContent).toEqual({ total: 5 });
+    } finally {
+      await client.close();
+    }
+  });
+
   it('sends an upstream log of a call on its stream at the request level, the server as logger', async () => {
     const logsOf = async (meta: Json) => {
       const { messages } = await modern(

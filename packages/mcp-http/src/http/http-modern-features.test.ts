@@ -150,7 +150,7 @@ describe('resources, prompts and completions on the 2026-07-28 leg', () => {
         (await client.getPrompt({ name: 'beta_review', arguments: { topic: 'the plan' } }))
           .messages,
       );
-      const ref = { type: 'ref/resource', uri: 'alpha://items/{id}' };
+      const ref = { type: 'ref/resource' as const, uri: 'alpha://items/{id}' };
       const completed = (
         await answer('completion/complete', {
           ref,

@@ -25,6 +25,10 @@ export interface ModernUpstream {
   extra: string[];
   /** Publishes `tools/list_changed` to the open listen streams. */
   notify(): void;
+  /** The prompts the server serves (change it, then `notifyPrompts()`). */
+  prompts: string[];
+  /** Publishes `prompts/list_changed` to the open listen streams. */
+  notifyPrompts(): void;
   close(): Promise<void>;
 }
 
@@ -39,7 +43,7 @@ export interface ModernUpstreamOptions {
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 function buildServer(
-  state: Pick<ModernUpstream, 'cancelled' | 'extra'>,
+  state: Pick<ModernUpstream, 'cancelled' | 'extra' | 'prompts'>,
   options: ModernUpstreamOptions,
 ) {
   const server = new McpServer(
@@ -145,6 +149,11 @@ function buildServer(
   for (const name of state.extra) {
     server.registerTool(name, { description: `The extra tool ${name}` }, async () => text(name));
   }
+  for (const name of state.prompts) {
+    server.registerPrompt(name, { description: `The prompt ${name}` }, async () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `prompt ${name}` } }],
+    }));
+  }
   return server;
 }
 
@@ -191,7 +200,7 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
 export async function serveModernUpstream(
   options: ModernUpstreamOptions = {},
 ): Promise<ModernUpstream> {
-  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const state = { cancelled: [] as string[], extra: [] as string[], prompts: ['greet'] };
   const handler = createMcpHandler(() => buildServer(state, options), {
     legacy: options.legacy ?? 'reject',
   });
@@ -216,6 +225,8 @@ export async function serveModernUpstream(
     cancelled: state.cancelled,
     extra: state.extra,
     notify: () => handler.notify.toolsChanged(),
+    prompts: state.prompts,
+    notifyPrompts: () => handler.notify.promptsChanged(),
     close: async () => {
       await handler.close();
       http.closeAllConnections();
@@ -231,7 +242,7 @@ export async function serveModernUpstream(
  * @returns the entry and the handler's `close`
  */
 export function modernInProcess() {
-  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const state = { cancelled: [] as string[], extra: [] as string[], prompts: ['greet'] };
   const handler = createMcpHandler(() => buildServer(state, {}), { legacy: 'reject' });
   return {
     entry: {

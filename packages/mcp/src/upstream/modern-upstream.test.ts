@@ -273,4 +273,16 @@ describe('a fresh catalog from a 2026-07-28 upstream', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(lists(server) - before).toBeLessThanOrEqual(3);
   });
+
+  it("follows the prompts' list changes of the listen stream: the feature hub re-lists them", async () => {
+    const server = await modern();
+    const pool = poolOf({ up: { url: server.url } });
+    await pool.start();
+    const prompts = () => pool.features?.get('up')?.prompts.map((prompt) => prompt['name']);
+    await until(() => prompts()?.includes('greet'));
+    await until(() => server.requests.some((request) => request.method === 'subscriptions/listen'));
+    server.prompts.push('agenda');
+    server.notifyPrompts();
+    await until(() => prompts()?.includes('agenda'));
+  });
 });

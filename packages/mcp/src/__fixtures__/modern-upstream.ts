@@ -29,6 +29,8 @@ export interface ModernUpstream {
   prompts: string[];
   /** Publishes `prompts/list_changed` to the open listen streams. */
   notifyPrompts(): void;
+  /** Publishes `resources/updated` of a URI to the listen streams that subscribed to it. */
+  updated(uri: string): void;
   close(): Promise<void>;
 }
 
@@ -48,8 +50,14 @@ function buildServer(
 ) {
   const server = new McpServer(
     { name: 'modern-fixture', version: '1.0.0' },
-    options.listHint === undefined ? {} : { cacheHints: { 'tools/list': options.listHint } },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true } },
+      ...(options.listHint === undefined ? {} : { cacheHints: { 'tools/list': options.listHint } }),
+    },
   );
+  server.registerResource('status', 'modern://status', { description: 'A status' }, (uri) => ({
+    contents: [{ uri: uri.href, text: 'all good' }],
+  }));
   server.registerTool(
     'echo',
     {
@@ -227,6 +235,7 @@ export async function serveModernUpstream(
     notify: () => handler.notify.toolsChanged(),
     prompts: state.prompts,
     notifyPrompts: () => handler.notify.promptsChanged(),
+    updated: (uri) => handler.notify.resourceUpdated(uri),
     close: async () => {
       await handler.close();
       http.closeAllConnections();

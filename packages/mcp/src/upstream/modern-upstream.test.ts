@@ -285,4 +285,25 @@ describe('a fresh catalog from a 2026-07-28 upstream', () => {
     server.notifyPrompts();
     await until(() => prompts()?.includes('agenda'));
   });
+
+  it('subscribes a URI of a 2026-07-28 server by a listen stream, and hears its updates', async () => {
+    const server = await modern();
+    const pool = poolOf({ up: { url: server.url } });
+    await pool.start();
+    const hub = pool.features!;
+    const updates: string[] = [];
+    hub.onEvent((event) => {
+      if (event.kind === 'resource_updated') updates.push(`${event.server} ${event.uri}`);
+    });
+    await hub.request('up', 'resources/subscribe', { uri: 'modern://status' });
+    const listen = server.requests.filter((request) => request.method === 'subscriptions/listen');
+    expect(listen.length).toBeGreaterThan(0);
+    server.updated('modern://status');
+    await until(() => updates.includes('up modern://status'));
+    await hub.request('up', 'resources/unsubscribe', { uri: 'modern://status' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.updated('modern://status');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(updates).toEqual(['up modern://status']);
+  });
 });

@@ -18,7 +18,6 @@ const UPSTREAM_RELAY =
   "the upstream asks the client mid-call (sampling, elicitation, roots, or input_required with requestState); relaying that to a 2026 client as input_required needs the upstream client on the v2 SDK (issue 39's upstream half)";
 const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'server-stateless': `test_missing_capability: ${UPSTREAM_RELAY}`,
-  caching: 'its resources/list, resources/templates/list and prompts/list checks: issue 40',
   'input-required-result-basic-elicitation': UPSTREAM_RELAY,
   'input-required-result-basic-sampling': UPSTREAM_RELAY,
   'input-required-result-basic-list-roots': UPSTREAM_RELAY,

@@ -25,6 +25,12 @@ export interface ModernUpstream {
   extra: string[];
   /** Publishes `tools/list_changed` to the open listen streams. */
   notify(): void;
+  /** The prompts the server serves (change it, then `notifyPrompts()`). */
+  prompts: string[];
+  /** Publishes `prompts/list_changed` to the open listen streams. */
+  notifyPrompts(): void;
+  /** Publishes `resources/updated` of a URI to the listen streams that subscribed to it. */
+  updated(uri: string): void;
   close(): Promise<void>;
 }
 
@@ -39,13 +45,19 @@ export interface ModernUpstreamOptions {
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 function buildServer(
-  state: Pick<ModernUpstream, 'cancelled' | 'extra'>,
+  state: Pick<ModernUpstream, 'cancelled' | 'extra' | 'prompts'>,
   options: ModernUpstreamOptions,
 ) {
   const server = new McpServer(
     { name: 'modern-fixture', version: '1.0.0' },
-    options.listHint === undefined ? {} : { cacheHints: { 'tools/list': options.listHint } },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true } },
+      ...(options.listHint === undefined ? {} : { cacheHints: { 'tools/list': options.listHint } }),
+    },
   );
+  server.registerResource('status', 'modern://status', { description: 'A status' }, (uri) => ({
+    contents: [{ uri: uri.href, text: 'all good' }],
+  }));
   server.registerTool(
     'echo',
     {
@@ -145,6 +157,11 @@ function buildServer(
   for (const name of state.extra) {
     server.registerTool(name, { description: `The extra tool ${name}` }, async () => text(name));
   }
+  for (const name of state.prompts) {
+    server.registerPrompt(name, { description: `The prompt ${name}` }, async () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `prompt ${name}` } }],
+    }));
+  }
   return server;
 }
 
@@ -191,7 +208,7 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
 export async function serveModernUpstream(
   options: ModernUpstreamOptions = {},
 ): Promise<ModernUpstream> {
-  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const state = { cancelled: [] as string[], extra: [] as string[], prompts: ['greet'] };
   const handler = createMcpHandler(() => buildServer(state, options), {
     legacy: options.legacy ?? 'reject',
   });
@@ -216,6 +233,9 @@ export async function serveModernUpstream(
     cancelled: state.cancelled,
     extra: state.extra,
     notify: () => handler.notify.toolsChanged(),
+    prompts: state.prompts,
+    notifyPrompts: () => handler.notify.promptsChanged(),
+    updated: (uri) => handler.notify.resourceUpdated(uri),
     close: async () => {
       await handler.close();
       http.closeAllConnections();
@@ -231,7 +251,7 @@ export async function serveModernUpstream(
  * @returns the entry and the handler's `close`
  */
 export function modernInProcess() {
-  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const state = { cancelled: [] as string[], extra: [] as string[], prompts: ['greet'] };
   const handler = createMcpHandler(() => buildServer(state, {}), { legacy: 'reject' });
   return {
     entry: {

@@ -37,7 +37,10 @@ export type SessionCallExtra = Pick<
   'requestId' | 'sendNotification'
 > &
   // A session's call can send requests to its client (the relay); a stateless one cannot.
-  Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>>;
+  Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>> & {
+    /** The call's relay when the caller makes its own (the stateless leg: logs of the call). */
+    relay?: UpstreamCallOptions['relay'];
+  };
 type Extra = SessionCallExtra;
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
@@ -121,10 +124,11 @@ function forwardProgress(request: CallToolRequest, extra: Extra): ProgressForwar
 function relayAndMeta(state: SessionState, request: CallToolRequest, extra: Extra) {
   const meta = forwardedMeta(request.params as Record<string, unknown>);
   const { sendRequest, sendNotification } = extra;
+  const relay =
+    extra.relay ??
+    (sendRequest === undefined ? undefined : callRelayOf(state, { sendRequest, sendNotification }));
   return {
-    ...(sendRequest === undefined
-      ? {}
-      : { relay: callRelayOf(state, { sendRequest, sendNotification }) }),
+    ...(relay === undefined ? {} : { relay }),
     ...(meta === undefined ? {} : { meta }),
   };
 }

@@ -8,6 +8,7 @@ import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { createGatewayApproval } from './approval.js';
 import { sessionLearning } from './learning.js';
 import { createSessionProgram } from './program-session.js';
+import { featuresOf } from './protocol-features.js';
 import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
 import { callSessionTool, type SessionCallExtra } from './session-call.js';
 import {
@@ -24,6 +25,11 @@ import {
 } from './stateless-approval.js';
 import { withWorkingSetArgument } from './working-set.js';
 import { openWorkingSet, takeWorkingSet } from './working-set-call.js';
+import {
+  createStatelessFeatures,
+  type GatewayStatelessFeatures,
+  statelessLogRelay,
+} from './stateless-features.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';
@@ -50,6 +56,11 @@ export interface StatelessCallContext {
   requestState?: string;
   /** The answers a retry carries (`inputResponses`). */
   inputResponses?: Record<string, unknown>;
+  /**
+   * The request's log level (`io.modelcontextprotocol/logLevel`): what the upstream logs
+   * during the call at or above it goes to `notify`; nothing without one.
+   */
+  logLevel?: string;
 }
 
 /** What a stateless call answers: its result, or a question for a person first. */
@@ -80,6 +91,8 @@ export interface GatewayStatelessView {
   readonly profile: string | undefined;
   /** The credential's principal (`''` without tokens). */
   readonly principal: string;
+  /** Its resources, prompts and completions; absent when the pool serves tools only. */
+  readonly features: GatewayStatelessFeatures | undefined;
   /**
    * The credential's tool list, once the upstreams settled.
    *
@@ -222,6 +235,10 @@ function createEntry(
     view: {
       profile: profileName,
       principal,
+      features: createStatelessFeatures(featuresOf(context), () => current(entry), {
+        settled: context.upstreamsSettled,
+        cacheScope: who.hasProfiles ? 'private' : 'public',
+      }),
       listTools: async () => {
         await context.upstreamsSettled();
         return {
@@ -251,6 +268,7 @@ function createEntry(
               requestId: channel.id,
               sendNotification: (notification) =>
                 callContext.notify?.(notification as never) ?? Promise.resolve(),
+              relay: statelessLogRelay(state.id, callContext.logLevel, callContext.notify),
             };
             const caller = { key: who.stateKey, principal, profile: profileName };
             const opened = openWorkingSet(taken, caller, current(entry));

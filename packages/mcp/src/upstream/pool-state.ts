@@ -60,6 +60,7 @@ export interface PoolState {
 export function createPoolState(
   config: UpstreamPoolConfig,
   options: UpstreamPoolOptions,
+  shared: { eras?: EraCache } = {},
 ): PoolState {
   const upstreams = Object.entries(config.mcpServers).map(([name, server]) =>
     createUpstream(name, server),
@@ -86,7 +87,7 @@ export function createPoolState(
     limits,
     review,
     watches: new WeakMap(),
-    eras: createEraCache(),
+    eras: shared.eras ?? createEraCache(),
     upstreams,
     byName: new Map(upstreams.map((upstream) => [upstream.name, upstream])),
     exposed: createExposedTools(config.pins),

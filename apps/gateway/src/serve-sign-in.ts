@@ -1,7 +1,7 @@
 import { createUpstreamAuthProviders } from '@tool-search/mcp/auth';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import type { ConsoleSignInReader, StartGatewayOptions } from '@tool-search/mcp-http';
-import { needsSignIn, summarizeSignIns } from './inspect-sign-in.js';
+import { needsSignIn, summarizeProfileSignIns, summarizeSignIns } from './inspect-sign-in.js';
 import { openSignInStore } from './sign-in-store.js';
 
 /**
@@ -36,7 +36,11 @@ export async function signInPoolOptions(options: {
         ...(options.profile === undefined ? {} : { profile: options.profile }),
       }),
     },
-    // The console's sign-in section reads the same store (never a token).
-    signIns: () => summarizeSignIns(options.config, opened.store, options.profile),
+    // The console's sign-in section reads the same store (never a token): the gateway's
+    // own sign-ins, then each profile's to the servers it signs in to itself.
+    signIns: async () => [
+      ...(await summarizeSignIns(options.config, opened.store, options.profile)),
+      ...(await summarizeProfileSignIns(options.config, opened.store, options.profile)),
+    ],
   };
 }

@@ -1,6 +1,10 @@
-import { createUpstreamAuthProviders } from '@tool-search/mcp/auth';
+import { createSignInBroker, createUpstreamAuthProviders } from '@tool-search/mcp/auth';
 import type { GatewayConfig } from '@tool-search/mcp/config';
-import type { ConsoleSignInReader, StartGatewayOptions } from '@tool-search/mcp-http';
+import type {
+  ConsoleSignInFlow,
+  ConsoleSignInReader,
+  StartGatewayOptions,
+} from '@tool-search/mcp-http';
 import { needsSignIn, summarizeProfileSignIns, summarizeSignIns } from './inspect-sign-in.js';
 import { openSignInStore } from './sign-in-store.js';
 
@@ -24,12 +28,37 @@ export async function signInPoolOptions(options: {
   store?: string | undefined;
   profile?: string | undefined;
 }): Promise<
-  Pick<StartGatewayOptions, 'pool'> & { signIns?: ConsoleSignInReader; close?: () => Promise<void> }
+  Pick<StartGatewayOptions, 'pool'> & {
+    signIns?: ConsoleSignInReader;
+    signInFlow?: ConsoleSignInFlow;
+    close?: () => Promise<void>;
+  }
 > {
   if (!needsSignIn(options.config)) return {};
   const opened = await openSignInStore(options);
+  // Sign-ins started from the console: the redirect comes back to the gateway's own route.
+  const broker = createSignInBroker({
+    store: opened.store,
+    target: (server) => {
+      const entry = Object.hasOwn(options.config.mcpServers, server)
+        ? options.config.mcpServers[server]
+        : undefined;
+      if (entry === undefined || !('url' in entry) || entry.auth?.type !== 'oauth') {
+        return undefined;
+      }
+      return {
+        url: entry.url,
+        auth: entry.auth,
+        ...(entry.headers === undefined ? {} : { headers: entry.headers }),
+      };
+    },
+  });
   return {
-    close: () => opened.close(),
+    close: async () => {
+      await broker.close();
+      await opened.close();
+    },
+    signInFlow: broker,
     pool: {
       authProvider: createUpstreamAuthProviders({
         store: opened.store,

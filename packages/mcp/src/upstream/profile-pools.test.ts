@@ -189,6 +189,22 @@ describe('servers signed in per profile', () => {
     expect(zed._meta?.['tool-search/error']).toBe('unknown_tool');
   });
 
+  it("picks up a profile's sign-in made while the gateway runs, at its next use", async () => {
+    const setup = await setUp();
+    const pool = startPool(setup);
+    await pool.start();
+    await pool.settle('ada');
+    expect(names(pool, 'ada')).toEqual([]);
+    await login(setup, 'ada', 'ada');
+    // A refused connection is opened anew on a use at least 2 s after it was opened.
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    await pool.settle('ada');
+    expect(names(pool, 'ada')).toEqual(['notes_of_ada', 'whoami']);
+    expect(textOf(await pool.callTool('whoami', {}, { profile: 'ada' }))).toBe(
+      'you are signed in as ada',
+    );
+  });
+
   it('refuses perProfile on a machine account with a clear config error', () => {
     expect(() =>
       parseGatewayConfig({

@@ -22,6 +22,13 @@ import type {
 } from './pool-types.js';
 import { LISTED_STATES, type Upstream } from './upstream-state.js';
 
+/**
+ * A connection that failed for want of a sign-in is opened anew on its profile's next use
+ * after this long: a `login` (or the console's sign-in) meanwhile is picked up, and a
+ * profile that never signs in costs one refused request this often at most.
+ */
+const SIGN_IN_RETRY_MS = 2_000;
+
 /** The most profile connections by default, all servers together. */
 export const DEFAULT_MAX_PROFILE_CONNECTIONS = 64;
 
@@ -39,6 +46,7 @@ interface ProfileConnection {
   readonly pool: UpstreamPool;
   readonly state: PoolState;
   readonly started: Promise<unknown>;
+  readonly openedAt: number;
   lastUse: number;
   inFlight: number;
   stopListening: () => void;
@@ -109,6 +117,17 @@ export function createProfileConnections(
     }
   };
 
+  // Failed for want of a sign-in, idle, and long enough ago: worth opening anew.
+  const waitsForSignIn = (connection: ProfileConnection) => {
+    const own = connection.state.byName.get(connection.server);
+    return (
+      own?.state === 'failed' &&
+      own.signInRequired !== undefined &&
+      connection.inFlight === 0 &&
+      Date.now() - connection.openedAt >= SIGN_IN_RETRY_MS
+    );
+  };
+
   const closeOne = async (key: string, connection: ProfileConnection) => {
     if (connections.get(key) === connection) connections.delete(key);
     connection.stopListening();
@@ -131,10 +150,11 @@ export function createProfileConnections(
   const open = (upstream: Upstream, profile: string): ProfileConnection | undefined => {
     const key = `${upstream.name}\u0000${profile}`;
     const known = connections.get(key);
-    if (known !== undefined) {
+    if (known !== undefined && !waitsForSignIn(known)) {
       known.lastUse = Date.now();
       return known;
     }
+    if (known !== undefined) void closeOne(key, known);
     if (parent.closed || authProvider === undefined || !makeRoom()) return undefined;
     const { onProgress: _display, ...options } = parent.options;
     const child = spawn(
@@ -156,6 +176,7 @@ export function createProfileConnections(
       pool: child.pool,
       state: child.state,
       started: child.pool.start(),
+      openedAt: Date.now(),
       lastUse: Date.now(),
       inFlight: 0,
       stopListening: child.pool.onToolsChanged(notify),

@@ -22,7 +22,13 @@ import type {
 } from './pool-types.js';
 import type { RequestWatch } from './request-watch.js';
 import { createToolReviewGate, type ToolReviewGate } from './review.js';
-import { createUpstream, LISTED_STATES, type Upstream, upstreamStatus } from './upstream-state.js';
+import {
+  createUpstream,
+  LISTED_STATES,
+  signsInPerProfile,
+  type Upstream,
+  upstreamStatus,
+} from './upstream-state.js';
 
 const LIST_CHANGED_DEBOUNCE_MS = 25;
 // A flood of notifications does not starve the re-list: one runs at least this often.
@@ -107,7 +113,11 @@ export function createPoolState(
 }
 
 export function statusOf(state: PoolState, upstream: Upstream): UpstreamServerStatus {
-  return upstreamStatus(upstream, state.exposed.countOf(upstream.name));
+  const status = upstreamStatus(upstream, state.exposed.countOf(upstream.name));
+  if (state.options.authProvider !== undefined && signsInPerProfile(upstream.config)) {
+    status.perProfile = true;
+  }
+  return status;
 }
 
 export function addProgressListener(

@@ -79,6 +79,12 @@ export interface UpstreamServerStatus {
    * pool's credential for it sees (not to be shared beyond that credential); absent in 2025.
    */
   listScope?: 'public' | 'private';
+  /**
+   * Each profile reaches it over its own connection with its own sign-in (`auth.perProfile`):
+   * this status is the shared connection's (the operator's sign-in), used by the sessions of
+   * no profile.
+   */
+  perProfile?: true;
   /** The tools it serves through the pool (a `failed` server's are its last known ones). */
   toolCount: number;
   /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */

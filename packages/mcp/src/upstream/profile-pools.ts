@@ -9,7 +9,6 @@ import { echoName } from '@tool-search/bridge';
 import type { ToolDefinition } from '@tool-search/core';
 import type { GatewayPins } from '../config/schemas.js';
 import { errorResult } from '../tool-result/error-result.js';
-import type { UpstreamServerInput } from './connect.js';
 import type { EraCache } from './era.js';
 import { createExposedTools, type ExposedTools } from './exposed-tools.js';
 import { callOnUpstream } from './pool-call.js';
@@ -20,7 +19,7 @@ import type {
   UpstreamPoolConfig,
   UpstreamPoolOptions,
 } from './pool-types.js';
-import { LISTED_STATES, type Upstream } from './upstream-state.js';
+import { LISTED_STATES, signsInPerProfile, type Upstream } from './upstream-state.js';
 
 /**
  * A connection that failed for want of a sign-in is opened anew on its profile's next use
@@ -71,16 +70,6 @@ export interface ProfileConnections {
   setPins(pins: Partial<GatewayPins> | undefined): void;
   /** Closes every profile connection. */
   close(): Promise<void>;
-}
-
-/**
- * Whether a server's entry asks for a connection per profile (interactive sign-in with
- * `perProfile: true`).
- *
- * @throws nothing
- */
-export function signsInPerProfile(entry: UpstreamServerInput): boolean {
-  return 'url' in entry && entry.auth?.type === 'oauth' && entry.auth.perProfile === true;
 }
 
 /**

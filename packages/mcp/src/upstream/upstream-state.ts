@@ -69,6 +69,16 @@ export interface Upstream {
 }
 
 /**
+ * Whether a server's entry asks for a connection per profile (interactive sign-in with
+ * `perProfile: true`).
+ *
+ * @throws nothing
+ */
+export function signsInPerProfile(entry: UpstreamServerInput): boolean {
+  return 'url' in entry && entry.auth?.type === 'oauth' && entry.auth.perProfile === true;
+}
+
+/**
  * The record of a server of the config, before it connects.
  *
  * @param name - the server's name in the config

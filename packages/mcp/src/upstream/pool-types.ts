@@ -266,7 +266,9 @@ export interface UpstreamPool {
   start(): Promise<UpstreamServerStatus[]>;
   /**
    * The tools of every live server, with collision-free names and their `origin`
-   * (server and upstream name), servers in config order.
+   * (server and upstream name), servers in config order. With a `profile`: that profile's
+   * view, its own lists of the servers it signs in to itself (`auth.perProfile`) once
+   * {@link UpstreamPool.settle} or a call of that profile opened its connections.
    */
   tools(options?: UpstreamViewOptions): ToolDefinition[];
   /** Where a pooled tool comes from, by its exposed name (in the profile's view, when given). */

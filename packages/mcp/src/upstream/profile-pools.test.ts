@@ -88,7 +88,10 @@ describe('servers signed in per profile', () => {
     const pool = startPool(setup);
     await pool.start();
     expect(names(pool)).toEqual(['notes_of_operator', 'whoami']);
-    // Nothing is opened for a profile before its first use.
+    // Nothing is opened for a profile before its first use; reading its view is not one.
+    const mcpHits = setup.standIn.hits.get('/mcp');
+    expect(names(pool, 'ada')).toEqual(['notes_of_operator', 'whoami']);
+    expect(setup.standIn.hits.get('/mcp')).toBe(mcpHits);
     expect(setup.standIn.hits.get('/token')).toBe(3);
 
     await pool.settle('ada');

@@ -53,7 +53,10 @@ interface ProfileConnection {
 
 /** The profile connections of one pool. */
 export interface ProfileConnections {
-  /** The tools a profile sees: its own lists for per-profile servers, the shared ones else. */
+  /**
+   * The tools a profile sees: its own lists for per-profile servers (once `settle` or a call
+   * opened its connections), the shared ones else. Opens nothing.
+   */
   view(profile: string): ExposedTools;
   /** Calls a tool of a profile's view. */
   call(
@@ -178,7 +181,10 @@ export function createProfileConnections(
   // until then (connecting, or no sign-in of its own) the shared list when the server said
   // it is the same for everyone (never a `private` one), so that a call can say what to do.
   const toolsOf = (upstream: Upstream, profile: string): ToolDefinition[] => {
-    const own = open(upstream, profile)?.state.byName.get(upstream.name);
+    // Reading a view opens nothing (a warm-up, a console page): `settle` and calls do.
+    const own = connections
+      .get(`${upstream.name}\u0000${profile}`)
+      ?.state.byName.get(upstream.name);
     if (own !== undefined && (own.state === 'ready' || own.tools.length > 0)) {
       return LISTED_STATES.has(own.state) ? own.tools : [];
     }

@@ -100,7 +100,14 @@ export function createPoolState(
     toolsListeners: new Set(),
     progressListeners: new Set(),
     features: createUpstreamFeatureHub({
-      order: upstreams.map((upstream) => upstream.name),
+      // A server each profile signs in to itself serves no resources or prompts through the
+      // pool: they would be read with the operator's sign-in for everyone (its tools'
+      // relays still work).
+      order: upstreams
+        .filter(
+          (upstream) => options.authProvider === undefined || !signsInPerProfile(upstream.config),
+        )
+        .map((upstream) => upstream.name),
       maxDescriptionChars: limits.maxDescriptionChars,
       held: (server, name, fingerprint) => review.held(server, name, fingerprint),
     }),

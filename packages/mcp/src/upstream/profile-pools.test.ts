@@ -110,6 +110,8 @@ describe('servers signed in per profile', () => {
     expect(refused.isError).toBe(true);
     expect(refused._meta?.['tool-search/error']).toBe('unknown_tool');
     expect(pool.lookup('notes_of_ada', { profile: 'ada' })?.server).toBe('docs');
+    // Its resources and prompts would be read with the operator's sign-in: none are served.
+    expect(pool.features?.servers().map((server) => server.server)).toEqual([]);
     expect(pool.lookup('notes_of_ada', { profile: 'bob' })).toBeUndefined();
   });
 

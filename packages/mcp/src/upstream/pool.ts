@@ -97,8 +97,24 @@ const createPool: ChildPoolFactory = (config, options, shared) => {
         tool: found.tool,
       };
     },
-    status: () => state.upstreams.map((upstream) => statusOf(state, upstream)),
-    fingerprints: () => [...liveFingerprints(state.upstreams), ...state.features.fingerprints()],
+    status() {
+      // A tool held on a profile's connection is the operator's to accept, as any other.
+      const { held } = profiles.review();
+      return state.upstreams.map((upstream) => {
+        const status = statusOf(state, upstream);
+        for (const tool of held.get(upstream.name) ?? []) {
+          if (!status.heldTools.some((known) => known.name === tool.name)) {
+            status.heldTools.push(tool);
+          }
+        }
+        return status;
+      });
+    },
+    fingerprints: () => [
+      ...liveFingerprints(state.upstreams),
+      ...profiles.review().fingerprints,
+      ...state.features.fingerprints(),
+    ],
     features: state.features,
     callTool: (name, args, callOptions) =>
       callOptions?.profile === undefined

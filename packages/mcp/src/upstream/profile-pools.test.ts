@@ -8,7 +8,7 @@ import { followAsBrowser, type StandIn, startOAuthStandIn } from '../testing/oau
 import { createFileSignInStore } from './auth/file-store.js';
 import { createUpstreamAuthProviders } from './auth/providers.js';
 import { signInToUpstream, signOutOfUpstream } from './auth/sign-in.js';
-import { createUpstreamPool, type UpstreamPool } from './pool.js';
+import { createUpstreamPool, type UpstreamPool, type UpstreamPoolConfig } from './pool.js';
 
 let standIn: StandIn | undefined;
 let folder: string | undefined;
@@ -53,12 +53,17 @@ async function login(
   await Promise.all(pages);
 }
 
-function startPool(setup: Awaited<ReturnType<typeof setUp>>, maxProfileConnections?: number) {
+function startPool(
+  setup: Awaited<ReturnType<typeof setUp>>,
+  maxProfileConnections?: number,
+  review?: UpstreamPoolConfig['review'],
+) {
   pool = createUpstreamPool(
     {
       mcpServers: {
         docs: { type: 'streamable-http', url: setup.standIn.mcpUrl, auth: AUTH },
       },
+      ...(review === undefined ? {} : { review }),
     },
     {
       authProvider: createUpstreamAuthProviders({ store: setup.store }),
@@ -208,6 +213,26 @@ describe('servers signed in per profile', () => {
     expect(textOf(await pool.callTool('whoami', {}, { profile: 'ada' }))).toBe(
       'you are signed in as ada',
     );
+  });
+
+  it("holds a profile's new tools for the operator's review, as the shared connection's", async () => {
+    const setup = await setUp();
+    await login(setup, 'operator', undefined);
+    await login(setup, 'ada', 'ada');
+    const file = join(folder!, 'review.json');
+    const pool = startPool(setup, undefined, { file, hold: 'new-and-changed' });
+    await pool.start();
+    await pool.settle('ada');
+    // Nothing accepted yet: ada sees none of the server's tools, nor does the operator.
+    expect(names(pool, 'ada')).toEqual([]);
+    expect(names(pool)).toEqual([]);
+    const held = pool
+      .status()[0]
+      ?.heldTools.map((tool) => tool.name)
+      .sort();
+    expect(held).toEqual(['notes_of_ada', 'notes_of_operator', 'whoami']);
+    const keys = pool.fingerprints().map((item) => `${item.server}/${item.name}`);
+    expect(keys.sort()).toEqual(['docs/notes_of_ada', 'docs/notes_of_operator', 'docs/whoami']);
   });
 
   it('refuses perProfile on a machine account with a clear config error', () => {

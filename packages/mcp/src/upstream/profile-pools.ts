@@ -19,7 +19,15 @@ import type {
   UpstreamPoolConfig,
   UpstreamPoolOptions,
 } from './pool-types.js';
-import { LISTED_STATES, signsInPerProfile, type Upstream } from './upstream-state.js';
+import type { HeldTool, ToolFingerprint } from './review.js';
+import {
+  LISTED_STATES,
+  liveFingerprints,
+  signsInPerProfile,
+  type Upstream,
+} from './upstream-state.js';
+
+const keyOf = (item: ToolFingerprint) => `${item.server}\u0000${item.name}`;
 
 /**
  * A connection that failed for want of a sign-in is opened anew on its profile's next use
@@ -67,6 +75,11 @@ export interface ProfileConnections {
   ): Promise<CallToolResult>;
   /** Opens the profile's connections (when not yet) and waits for their first attempt. */
   settle(profile: string): Promise<void>;
+  /**
+   * What the profiles' connections list beyond the shared ones, for the review: their
+   * fingerprints (a key the shared connections have is theirs), and their held tools.
+   */
+  review(): { fingerprints: ToolFingerprint[]; held: Map<string, HeldTool[]> };
   /** Closes every profile's connection to a server (it was reloaded or restarted). */
   closeServer(server: string): Promise<void>;
   /** New pins: the views are derived anew. */
@@ -222,6 +235,26 @@ export function createProfileConnections(
 
   return {
     view,
+    review() {
+      const seen = new Set(liveFingerprints(parent.upstreams).map(keyOf));
+      const fingerprints: ToolFingerprint[] = [];
+      const held = new Map<string, HeldTool[]>();
+      for (const connection of connections.values()) {
+        for (const item of liveFingerprints(connection.state.upstreams)) {
+          if (seen.has(keyOf(item))) continue;
+          seen.add(keyOf(item));
+          fingerprints.push(item);
+        }
+        for (const upstream of connection.state.upstreams) {
+          const list = held.get(upstream.name) ?? [];
+          for (const tool of upstream.held) {
+            if (!list.some((known) => known.name === tool.name)) list.push(tool);
+          }
+          held.set(upstream.name, list);
+        }
+      }
+      return { fingerprints, held };
+    },
     async call(profile, name, args, options) {
       let entry = view(profile).get(name)?.entry;
       if (entry === undefined) {

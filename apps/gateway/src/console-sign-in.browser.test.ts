@@ -61,7 +61,7 @@ describe("the console's Sign-in page", () => {
     expect(docsRow.slice(0, 3)).toEqual(['docs', 'the gateway', 'signed in']);
     expect(docsRow[3]).toMatch(/^in \d+ min$/);
     expect(trackerRow.slice(0, 3)).toEqual(['tracker', 'the gateway', 'needs sign-in']);
-    expect(trackerRow.at(-1)).toBe('tool-search-gateway login tracker --config <file>');
+    expect(trackerRow.at(-1)).toBe('Sign in or tool-search-gateway login tracker --config <file>');
     const html = await page.content();
     for (const token of docs.issued) expect(html).not.toContain(token);
     await page.close();

@@ -90,6 +90,35 @@ export async function summarizeSignIns(
   return lines;
 }
 
+/**
+ * The sign-in of each profile of the config to each server it signs in to on its own
+ * (`auth.perProfile`): what the console lists beside the gateway's own.
+ *
+ * @param config - the config
+ * @param store - where sign-ins are kept
+ * @param except - a profile to leave out (the one already listed)
+ * @returns one line a profile and server, profiles in config order
+ * @throws nothing (a record that cannot be read reads as none)
+ */
+export async function summarizeProfileSignIns(
+  config: GatewayConfig,
+  store: SignInStore,
+  except?: string,
+): Promise<ServerSignIn[]> {
+  const perProfile = Object.fromEntries(
+    Object.entries(config.mcpServers).filter(
+      ([, entry]) => 'url' in entry && entry.auth?.type === 'oauth' && entry.auth.perProfile,
+    ),
+  );
+  if (Object.keys(perProfile).length === 0) return [];
+  const only = { ...config, mcpServers: perProfile };
+  const lines: ServerSignIn[] = [];
+  for (const profile of Object.keys(config.profiles ?? {})) {
+    if (profile !== except) lines.push(...(await summarizeSignIns(only, store, profile)));
+  }
+  return lines;
+}
+
 function expiry(line: ServerSignIn, now: number): string {
   if (line.expiresAt === undefined) return '';
   const minutes = Math.round((line.expiresAt - now) / 60_000);

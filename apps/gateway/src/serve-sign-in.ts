@@ -1,7 +1,11 @@
-import { createUpstreamAuthProviders } from '@tool-search/mcp/auth';
+import { createSignInBroker, createUpstreamAuthProviders } from '@tool-search/mcp/auth';
 import type { GatewayConfig } from '@tool-search/mcp/config';
-import type { ConsoleSignInReader, StartGatewayOptions } from '@tool-search/mcp-http';
-import { needsSignIn, summarizeSignIns } from './inspect-sign-in.js';
+import type {
+  ConsoleSignInFlow,
+  ConsoleSignInReader,
+  StartGatewayOptions,
+} from '@tool-search/mcp-http';
+import { needsSignIn, summarizeProfileSignIns, summarizeSignIns } from './inspect-sign-in.js';
 import { openSignInStore } from './sign-in-store.js';
 
 /**
@@ -24,19 +28,48 @@ export async function signInPoolOptions(options: {
   store?: string | undefined;
   profile?: string | undefined;
 }): Promise<
-  Pick<StartGatewayOptions, 'pool'> & { signIns?: ConsoleSignInReader; close?: () => Promise<void> }
+  Pick<StartGatewayOptions, 'pool'> & {
+    signIns?: ConsoleSignInReader;
+    signInFlow?: ConsoleSignInFlow;
+    close?: () => Promise<void>;
+  }
 > {
   if (!needsSignIn(options.config)) return {};
   const opened = await openSignInStore(options);
+  // Sign-ins started from the console: the redirect comes back to the gateway's own route.
+  const broker = createSignInBroker({
+    store: opened.store,
+    target: (server) => {
+      const entry = Object.hasOwn(options.config.mcpServers, server)
+        ? options.config.mcpServers[server]
+        : undefined;
+      if (entry === undefined || !('url' in entry) || entry.auth?.type !== 'oauth') {
+        return undefined;
+      }
+      return {
+        url: entry.url,
+        auth: entry.auth,
+        ...(entry.headers === undefined ? {} : { headers: entry.headers }),
+      };
+    },
+  });
   return {
-    close: () => opened.close(),
+    close: async () => {
+      await broker.close();
+      await opened.close();
+    },
+    signInFlow: broker,
     pool: {
       authProvider: createUpstreamAuthProviders({
         store: opened.store,
         ...(options.profile === undefined ? {} : { profile: options.profile }),
       }),
     },
-    // The console's sign-in section reads the same store (never a token).
-    signIns: () => summarizeSignIns(options.config, opened.store, options.profile),
+    // The console's sign-in section reads the same store (never a token): the gateway's
+    // own sign-ins, then each profile's to the servers it signs in to itself.
+    signIns: async () => [
+      ...(await summarizeSignIns(options.config, opened.store, options.profile)),
+      ...(await summarizeProfileSignIns(options.config, opened.store, options.profile)),
+    ],
   };
 }

@@ -243,6 +243,7 @@ export async function runServe(options: ServeOptions): Promise<number> {
   // The sign-in store lives as long as the process (serve ends with process.exit).
   const {
     signIns,
+    signInFlow,
     close: _close,
     ...withSignIn
   } = await signInPoolOptions({
@@ -281,7 +282,14 @@ export async function runServe(options: ServeOptions): Promise<number> {
   const consoleOn = options.console === true || config.console?.enabled === true;
   await startServing(state, common, {
     http: httpOptionsOf(options),
-    ...(consoleOn ? { console: signIns === undefined ? {} : { signIns } } : {}),
+    ...(consoleOn
+      ? {
+          console: {
+            ...(signIns === undefined ? {} : { signIns }),
+            ...(signInFlow === undefined ? {} : { signInFlow }),
+          },
+        }
+      : {}),
   });
   reportListening(state);
   return 0;

@@ -33,6 +33,7 @@ export type { DiffLine } from './console/console-diff.js';
 export type { ConsoleActivity } from './console/console-feed.js';
 export type { ConsoleToolPolicy } from './console/console-policy.js';
 export type { ConsoleSearchHit } from './console/console-search.js';
+export type { ConsoleSignInFlow } from './console/console-sign-in-flow.js';
 export type { ConsoleSignIn, ConsoleSignInReader } from './console/console-sign-ins.js';
 export type { ConsoleTool, ConsoleToolsView } from './console/console-tools.js';
 export type { GatewayReloadReport } from './console/reload.js';

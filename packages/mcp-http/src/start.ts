@@ -18,6 +18,7 @@ import {
 } from '@tool-search/mcp';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import { createGatewayConsole, type GatewayConsole } from './console/console.js';
+import type { ConsoleSignInFlow } from './console/console-sign-in-flow.js';
 import type { ConsoleSignInReader } from './console/console-sign-ins.js';
 import type { GatewayReloadReport } from './console/reload.js';
 import { createServerControl, type ServerControl } from './console/server-control.js';
@@ -63,7 +64,12 @@ export interface StartGatewayOptions
    * `assetsDirectory` is the folder of its built front end (this package ships one, the default).
    * Needs `http`.
    */
-  console?: { assetsDirectory?: string; signIns?: ConsoleSignInReader };
+  console?: {
+    assetsDirectory?: string;
+    signIns?: ConsoleSignInReader;
+    /** Starts sign-ins whose redirect comes back to the console (the host's sign-in broker). */
+    signInFlow?: ConsoleSignInFlow;
+  };
   /**
    * Serve `GET /metrics` (Prometheus text from `source`) on the HTTP listener, to the
    * gateway's token or an operator profile's; needs `http`. (For a loopback port of its
@@ -316,6 +322,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
         return server.openSession({ ...(profile === undefined ? {} : { profile }), principal });
       },
       ...(consoleOption?.signIns === undefined ? {} : { signIns: consoleOption.signIns }),
+      ...(consoleOption?.signInFlow === undefined ? {} : { signInFlow: consoleOption.signInFlow }),
     });
   }
   const starting = pool.start();

@@ -7,6 +7,7 @@ import { toolPolicies } from './console-policy.js';
 import type { ConsoleHandler, ConsoleRequest } from './console-request.js';
 import { consoleSearch } from './console-search.js';
 import { CONSOLE_SERVER_CHANGES, CONSOLE_SERVER_READS } from './console-servers.js';
+import { startSignIn } from './console-sign-in-flow.js';
 import { signIns } from './console-sign-ins.js';
 import { consoleTools } from './console-tools.js';
 import { tryTool } from './console-try.js';
@@ -265,4 +266,5 @@ export const CONSOLE_CHANGES: Readonly<Record<string, Handler>> = {
   ...CONSOLE_SERVER_CHANGES,
   'tools/try': tryTool,
   'tools/switch': switchTool,
+  'sign-ins/start': startSignIn,
 };

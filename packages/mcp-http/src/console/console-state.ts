@@ -9,6 +9,7 @@ import type { GatewayConfig, GatewayProfile } from '@tool-search/mcp/config';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
+import type { ConsoleSignInFlow } from './console-sign-in-flow.js';
 import type { ConsoleSignInReader } from './console-sign-ins.js';
 import { type AcceptedDefinitions, rememberAccepted } from './console-tools.js';
 import type { ServerControl } from './server-control.js';
@@ -51,6 +52,11 @@ export interface GatewayConsoleOptions {
   openSession?: (principal: string) => GatewaySession;
   /** Reads the upstreams' sign-ins (`GET /console/api/sign-ins`). @defaultValue none shown */
   signIns?: ConsoleSignInReader;
+  /**
+   * Starts sign-ins from the console (`POST /console/api/sign-ins/start`) and takes their
+   * redirects on `/console/sign-in/callback`. @defaultValue none: only `login` signs in
+   */
+  signInFlow?: ConsoleSignInFlow;
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

@@ -7,6 +7,7 @@ import { CONSOLE_CHANGES, CONSOLE_READS, type ConsoleRequest } from './console-a
 import { serveAsset } from './console-assets.js';
 import { ConsoleAuth, sessionCookie } from './console-auth.js';
 import { isSecure, readJsonBody, sendError, sendJson } from './console-http.js';
+import { SIGN_IN_CALLBACK_PATH, signInCallback } from './console-sign-in-flow.js';
 import { ConsoleState, type GatewayConsoleOptions } from './console-state.js';
 
 /** The console's built front end, shipped in this package (`dist/console-ui`). */
@@ -92,7 +93,9 @@ function consoleStep(state: ConsoleState, mountContext: HttpMountContext): HttpS
     const { req, res, url } = context;
     try {
       if (url.pathname.startsWith(API)) await answerApi(state, auth, context);
-      else if (req.method !== 'GET' && req.method !== 'HEAD') sendError(res, 405, 'Not allowed.');
+      else if (url.pathname === SIGN_IN_CALLBACK_PATH && req.method === 'GET') {
+        await signInCallback(state.options.signInFlow, req, res, url);
+      } else if (req.method !== 'GET' && req.method !== 'HEAD') sendError(res, 405, 'Not allowed.');
       else if (url.pathname === CONSOLE_PATH) {
         res.writeHead(308, { location: `${CONSOLE_PATH}/` });
         res.end();

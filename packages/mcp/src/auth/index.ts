@@ -28,6 +28,7 @@ export {
   createAuthAwareFetch,
   DEFAULT_AUTH_REQUEST_TIMEOUT_MS,
 } from '../upstream/auth/auth-fetch.js';
+export type { AuthorizationResponse, CallbackServer } from '../upstream/auth/callback-server.js';
 export type { SignInStore, SignInSummary, StoredSignIn } from '../upstream/auth/credentials.js';
 export { signInKey, summarizeSignIn } from '../upstream/auth/credentials.js';
 export { createFileSignInStore } from '../upstream/auth/file-store.js';
@@ -49,3 +50,15 @@ export {
   signInToUpstream,
   signOutOfUpstream,
 } from '../upstream/auth/sign-in.js';
+export type {
+  SignInBroker,
+  SignInBrokerOptions,
+  SignInCallbackOutcome,
+  SignInStartRequest,
+  StartedSignIn,
+} from '../upstream/auth/sign-in-broker.js';
+export {
+  createSignInBroker,
+  DEFAULT_MAX_PENDING_SIGN_INS,
+  DEFAULT_SIGN_IN_TTL_MS,
+} from '../upstream/auth/sign-in-broker.js';

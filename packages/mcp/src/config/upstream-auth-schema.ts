@@ -25,6 +25,14 @@ export const oauthAuthSchema = z.strictObject({
   tokenEndpointAuthMethod: z.enum(['client_secret_basic', 'client_secret_post', 'none']).optional(),
   /** The loopback port `login` waits on for the redirect. @defaultValue a free port */
   redirectPort: z.number().int().min(0).max(65_535).optional(),
+  /**
+   * Each profile signs in on its own (`login <server> --profile P`): a session or credential
+   * of profile P reaches the server over P's own connection with P's own tokens, and sees the
+   * tools the server lists for P; a profile with no sign-in of its own gets
+   * `upstream_sign_in_required`, never the operator's tokens. Sessions of no profile use the
+   * operator's sign-in. @defaultValue false: one connection, the operator's sign-in, for all
+   */
+  perProfile: z.boolean().optional(),
 });
 
 /** The schema of a machine account's sign-in (the client credentials grant). */
@@ -44,6 +52,8 @@ export const clientCredentialsAuthSchema = z.strictObject({
     .optional(),
   /** Scopes to ask for. */
   scopes: z.array(text).optional(),
+  /** Refused below with a clear message: a machine account is one identity, not a person's. */
+  perProfile: z.boolean().optional(),
 });
 
 /** The schema of `auth`: `'oauth'` is shorthand for `{ type: 'oauth' }`. */
@@ -55,7 +65,11 @@ export const upstreamAuthSchema = z
       value.type !== 'client_credentials' ||
       (value.clientSecret === undefined) !== (value.privateKeyJwt === undefined),
     { message: 'client_credentials needs exactly one of clientSecret and privateKeyJwt' },
-  );
+  )
+  .refine((value) => value.type !== 'client_credentials' || value.perProfile === undefined, {
+    message:
+      'perProfile is for interactive sign-in (type "oauth"): a machine account (client_credentials) is one identity for every profile',
+  });
 
 /** An interactive sign-in of an entry's `auth`, parsed (`'oauth'` reads as `{ type: 'oauth' }`). */
 export interface OAuthUpstreamAuthConfig extends z.output<typeof oauthAuthSchema> {}

@@ -347,7 +347,13 @@ export async function gatewayReadiness(state: GatewayState): Promise<GatewayRead
   const upstreams: Record<string, number> = {};
   for (const server of states) upstreams[server.state] = (upstreams[server.state] ?? 0) + 1;
   const settledYet = state.upstreamsSettledYet;
-  const upstreamsOk = settledYet && (states.length === 0 || (upstreams['ready'] ?? 0) > 0);
+  // A server each profile signs in to itself serves its people whatever the operator's
+  // own connection to it does.
+  const upstreamsOk =
+    settledYet &&
+    (states.length === 0 ||
+      (upstreams['ready'] ?? 0) > 0 ||
+      states.some((server) => server.perProfile === true && server.state !== 'disabled'));
   const ready = storeState === 'ok' && upstreamsOk;
   const detail = ready
     ? undefined

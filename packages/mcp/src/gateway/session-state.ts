@@ -15,6 +15,7 @@ import { type SessionScope, scopeTools, type ToolsetRegistry } from '@tool-searc
 import type { ApprovalConfig, GatewayProfile, GuardrailsConfig } from '../config/schemas.js';
 import type { GatewayStore } from '../store/types.js';
 import { capToolDescription } from '../upstream/limits.js';
+import type { UpstreamPool } from '../upstream/pool-types.js';
 import type { ApprovalInbox } from './approval-inbox.js';
 import type { CallDrain } from './call-drain.js';
 import type { DisclosureState } from './disclosure-state.js';
@@ -112,14 +113,35 @@ export function scopeOfProfile(profile: GatewayProfile | undefined): SessionScop
 }
 
 /**
- * The tools of the pool in a scope, descriptions cut as the gateway shows them.
+ * Waits until the upstreams settled, and the profile's own connections (servers signed in
+ * per profile) had their first try.
  *
  * @throws nothing
  */
-export function scopedPoolTools(context: GatewaySessionContext, scope: SessionScope) {
+export async function upstreamsSettledFor(
+  context: GatewaySessionContext,
+  profile: string | undefined,
+): Promise<void> {
+  await context.upstreamsSettled();
+  if (profile === undefined) return;
+  await (context.options.pool as Partial<Pick<UpstreamPool, 'settle'>>).settle?.(profile);
+}
+
+/**
+ * The tools of the pool in a scope, descriptions cut as the gateway shows them: the
+ * profile's view of the pool (its own lists of the servers it signs in to itself).
+ *
+ * @throws nothing
+ */
+export function scopedPoolTools(
+  context: GatewaySessionContext,
+  scope: SessionScope,
+  profile?: string,
+) {
   const { options, registry, maxDescriptionChars } = context;
+  const tools = profile === undefined ? options.pool.tools() : options.pool.tools({ profile });
   // The pool cuts descriptions already; a tool source of another kind may not.
-  const shown = options.pool.tools().map((tool) => capToolDescription(tool, maxDescriptionChars));
+  const shown = tools.map((tool) => capToolDescription(tool, maxDescriptionChars));
   return scopeTools(shown, scope, registry);
 }
 
@@ -163,7 +185,7 @@ export function assembleScoped(
 
 /** Re-scopes and re-assembles the pool's tools; true when the listed tools changed. */
 export function reassemble(state: SessionState): boolean {
-  const tools = scopedPoolTools(state.context, state.scope);
+  const tools = scopedPoolTools(state.context, state.scope, state.profileName);
   state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
   state.assembly = assembleScoped(state.context, tools, state.assembly, state.telemetry, {
     ...(state.learning === undefined ? {} : { learning: state.learning }),

@@ -43,6 +43,7 @@ import {
   reassemble,
   type SessionState,
   scopeOfProfile,
+  upstreamsSettledFor,
 } from './session-state.js';
 import type { GatewayActivity, GatewaySession } from './types.js';
 
@@ -297,6 +298,7 @@ export function createSessionDispatcher(
       const { onProgress, relay, meta } = ctx as CallContext;
       return options.pool.callTool(call.name, call.arguments, {
         signal: ctx.signal,
+        ...(state.profileName === undefined ? {} : { profile: state.profileName }),
         ...(relay === undefined ? {} : { relay }),
         ...(meta === undefined ? {} : { meta }),
         ...(options.callTimeoutMs === undefined ? {} : { defaultTimeoutMs: options.callTimeoutMs }),
@@ -316,7 +318,8 @@ export function createSessionDispatcher(
 
 /** Answers `tools/list` and `tools/call` once the upstreams settled. */
 function handleRequests(state: SessionState): void {
-  const { upstreamsSettled, drain } = state.context;
+  const { drain } = state.context;
+  const upstreamsSettled = () => upstreamsSettledFor(state.context, state.profileName);
   const experimental = state.context.options.experimentalCatalog !== false;
   state.server.setRequestHandler(
     experimental ? LIST_REQUEST_SCHEMA : ListToolsRequestSchema,

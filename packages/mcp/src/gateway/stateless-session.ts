@@ -16,6 +16,7 @@ import {
   type GatewaySessionContext,
   type SessionState,
   scopedPoolTools,
+  upstreamsSettledFor,
 } from './session-state.js';
 import {
   APPROVAL_INPUT_KEY,
@@ -240,7 +241,7 @@ function createEntry(
         cacheScope: who.hasProfiles ? 'private' : 'public',
       }),
       listTools: async () => {
-        await context.upstreamsSettled();
+        await upstreamsSettledFor(context, profileName);
         return {
           tools: listedTools(current(entry)).map(withWorkingSetArgument),
           cacheScope: who.hasProfiles ? 'private' : 'public',
@@ -261,7 +262,7 @@ function createEntry(
         });
         try {
           const result = await context.drain.run(async (signal) => {
-            await context.upstreamsSettled();
+            await upstreamsSettledFor(context, profileName);
             const request = { method: 'tools/call', params } as CallToolRequest;
             // The call's own key: its approval channel is found by it (client ids may repeat).
             const extra: SessionCallExtra = {
@@ -295,7 +296,7 @@ function current(entry: StatelessEntry): SessionState {
   const { state } = entry;
   if (!entry.stale && state.assembly !== undefined) return state;
   entry.stale = false;
-  const tools = scopedPoolTools(state.context, state.scope);
+  const tools = scopedPoolTools(state.context, state.scope, state.profileName);
   state.scoped = new Map(tools.map((tool) => [tool.name, tool]));
   state.assembly = assembleScoped(state.context, tools, undefined, state.telemetry, {
     ...(state.learning === undefined ? {} : { learning: state.learning }),

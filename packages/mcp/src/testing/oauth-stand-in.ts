@@ -28,6 +28,12 @@ export interface StandInOptions {
   alwaysUnauthorized?: boolean;
   /** Scopes in the 401's `WWW-Authenticate`. */
   challengeScope?: string;
+  /**
+   * Who the next authorization signs in as (a person at the sign-in page). With a user, the
+   * MCP server answers `whoami` with `you are signed in as <user>` and lists one more tool,
+   * `notes_of_<user>`, for that user's tokens only. @defaultValue none (one anonymous user)
+   */
+  user?: string;
 }
 
 /** A running stand-in. */
@@ -69,13 +75,21 @@ function json(response: ServerResponse, status: number, body: unknown): void {
   response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-function protectedServer(): McpServer {
+function protectedServer(user: string | undefined): McpServer {
   const server = new McpServer({ name: 'protected', version: '1.0.0' });
+  const text = user === undefined ? 'you are signed in' : `you are signed in as ${user}`;
   server.registerTool(
     'whoami',
     { description: 'Says who the token belongs to.', inputSchema: { note: z.string().optional() } },
-    async () => ({ content: [{ type: 'text', text: 'you are signed in' }] }),
+    async () => ({ content: [{ type: 'text', text }] }),
   );
+  if (user !== undefined) {
+    server.registerTool(
+      `notes_of_${user}`,
+      { description: `Reads the notes of ${user}.`, inputSchema: {} },
+      async () => ({ content: [{ type: 'text', text: `the notes of ${user}` }] }),
+    );
+  }
   return server;
 }
 
@@ -98,16 +112,20 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
       clientId: string;
       resource: string | null;
       scope: string | null;
+      user: string | undefined;
     }
   >();
   const access = new Map<string, number>(); // token -> expiry (epoch ms)
   const refresh = new Set<string>();
+  const users = new Map<string, string>(); // token -> the user it was issued to
   const clients = new Map<string, { redirectUris: string[] }>();
   let refuseRefresh = false;
   const hits = new Map<string, number>();
   const issued: string[] = [];
 
-  const mint = (): {
+  const mint = (
+    user: string | undefined,
+  ): {
     access_token: string;
     refresh_token: string;
     token_type: string;
@@ -119,6 +137,10 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
     const refreshToken = `rt-${randomBytes(18).toString('base64url')}`;
     access.set(accessToken, Date.now() + ttl * 1000);
     refresh.add(refreshToken);
+    if (user !== undefined) {
+      users.set(accessToken, user);
+      users.set(refreshToken, user);
+    }
     issued.push(accessToken, refreshToken);
     return {
       access_token: accessToken,
@@ -189,6 +211,7 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
           clientId,
           resource: params.get('resource'),
           scope: params.get('scope'),
+          user: o.user,
         });
         const target = new URL(redirectUri);
         target.searchParams.set('code', code);
@@ -221,7 +244,7 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
             json(response, 400, { error: 'invalid_grant' });
             return;
           }
-          json(response, 200, mint());
+          json(response, 200, mint(entry.user));
           return;
         }
         if (params.get('grant_type') === 'refresh_token') {
@@ -234,7 +257,7 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
             return;
           }
           refresh.delete(token);
-          json(response, 200, mint());
+          json(response, 200, mint(users.get(token)));
           return;
         }
         json(response, 400, { error: 'unsupported_grant_type' });
@@ -258,7 +281,7 @@ export async function startOAuthStandIn(options: StandInOptions = {}): Promise<S
           sessionIdGenerator: undefined,
           enableJsonResponse: true,
         });
-        const server = protectedServer();
+        const server = protectedServer(users.get(token));
         response.on('close', () => {
           void transport.close();
           void server.close();

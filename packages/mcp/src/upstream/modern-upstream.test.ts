@@ -261,6 +261,20 @@ describe('a fresh catalog from a 2026-07-28 upstream', () => {
     expect(lists(server)).toBeGreaterThanOrEqual(2);
   });
 
+  it("keeps a private list for the credential that got it: a reload that changes the entry drops it, a public one's stays", async () => {
+    for (const cacheScope of ['private', 'public'] as const) {
+      const server = await modern({ listHint: { cacheScope } });
+      const pool = poolOf({ up: { url: server.url } }, { reconnect: false });
+      await pool.start();
+      expect(pool.tools().length).toBeGreaterThan(0);
+      // Another credential on the entry, and the server does not answer it.
+      await server.close();
+      await pool.reload({ up: { url: server.url, headers: { authorization: 'Bearer other' } } });
+      expect(pool.status()[0]?.state).toBe('failed');
+      expect(pool.tools().length > 0, cacheScope).toBe(cacheScope === 'public');
+    }
+  });
+
   it('re-lists a bounded number of times under a flood of notifications', async () => {
     const server = await modern();
     const pool = poolOf({ up: { url: server.url } });

@@ -13,7 +13,7 @@ import {
 import type { UpstreamClient } from './client.js';
 import { DEFAULT_MAX_INPUT_ROUNDS } from './input-required.js';
 import { addProgressListener, type PoolState } from './pool-state.js';
-import type { UpstreamPool } from './pool-types.js';
+import type { UpstreamCallOptions, UpstreamPool } from './pool-types.js';
 import type { Upstream } from './upstream-state.js';
 
 type CallTool = UpstreamPool['callTool'];
@@ -30,7 +30,28 @@ export async function callPoolTool(
       `Tool '${echoName(name)}' is not served by any connected upstream server. Check the name against tools/list.`,
     );
   }
-  const upstream = state.byName.get(entry.server)!;
+  return callOnUpstream(state, state.byName.get(entry.server)!, entry.tool, {
+    name,
+    args,
+    callOptions,
+  });
+}
+
+/**
+ * Calls one tool of one server of the pool (the exposed name is for messages only).
+ *
+ * @param upstream - the server's record in this pool
+ * @param tool - the server's own definition of the tool (its upstream name)
+ * @throws nothing: failures are error results
+ */
+export async function callOnUpstream(
+  state: PoolState,
+  upstream: Upstream,
+  tool: { name: string },
+  call: { name: string; args: Record<string, unknown>; callOptions: UpstreamCallOptions },
+): ReturnType<CallTool> {
+  const { name, args, callOptions } = call;
+  const entry = { tool };
   const unavailable = () => unavailableFor(state, upstream, name);
   if (upstream.state !== 'ready' || upstream.connection === undefined) return unavailable();
   if (callOptions.signal?.aborted) {
@@ -47,7 +68,7 @@ export async function callPoolTool(
     );
   }
   const untrack = state.features.track(upstream.name, callOptions.relay);
-  const call: UpstreamCall = {
+  const upstreamCall: UpstreamCall = {
     server: upstream.name,
     meta: callOptions.meta,
     name,
@@ -77,8 +98,8 @@ export async function callPoolTool(
     maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   };
   const run = upstreamObserved()
-    ? observeUpstreamCall(call, () => runUpstreamCall(call))
-    : runUpstreamCall(call);
+    ? observeUpstreamCall(upstreamCall, () => runUpstreamCall(upstreamCall))
+    : runUpstreamCall(upstreamCall);
   return run.finally(untrack);
 }
 

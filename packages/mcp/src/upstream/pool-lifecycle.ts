@@ -1,3 +1,4 @@
+import { ToolSearchError } from '@tool-search/core';
 import { connectUpstream, type UpstreamConnection } from './connect.js';
 import { describeConnectError, eraKey } from './era.js';
 import { createFailedServerRetry } from './failed-retry.js';
@@ -97,6 +98,10 @@ export async function connect(state: PoolState, upstream: Upstream): Promise<boo
     markReady(state, upstream, connection, began);
     return true;
   } catch (error) {
+    upstream.signInRequired =
+      ToolSearchError.isInstance(error) && error.code === 'upstream_sign_in_required'
+        ? error.message
+        : undefined;
     upstream.error = controller.signal.aborted
       ? `did not start, connect and list its tools within ${state.connectTimeoutMs} ms`
       : describeConnectError(error);
@@ -164,6 +169,7 @@ function markReady(
   upstream.state = 'ready';
   upstream.readyAt = Date.now();
   delete upstream.error;
+  delete upstream.signInRequired;
   recompute(state);
   emit(state, 'ready', upstream);
   upstream.onListed = () => armTtl(state, upstream);

@@ -99,6 +99,12 @@ export async function reloadUpstreams(
     if (sameEntry(upstream.config, entry)) continue;
     report.changed.push(name);
     upstream.config = entry;
+    // A `private` list is what the old entry's credential saw: it is not kept for the new one.
+    if (upstream.listScope === 'private') {
+      upstream.tools = [];
+      upstream.listed = [];
+      recompute(state);
+    }
     upstream.queue =
       entry.maxConcurrency === undefined ? undefined : createCallQueue(entry.maxConcurrency);
     if (entry.disabled) {

@@ -22,7 +22,13 @@ import type {
 } from './pool-types.js';
 import type { RequestWatch } from './request-watch.js';
 import { createToolReviewGate, type ToolReviewGate } from './review.js';
-import { createUpstream, LISTED_STATES, type Upstream, upstreamStatus } from './upstream-state.js';
+import {
+  createUpstream,
+  LISTED_STATES,
+  signsInPerProfile,
+  type Upstream,
+  upstreamStatus,
+} from './upstream-state.js';
 
 const LIST_CHANGED_DEBOUNCE_MS = 25;
 // A flood of notifications does not starve the re-list: one runs at least this often.
@@ -60,6 +66,7 @@ export interface PoolState {
 export function createPoolState(
   config: UpstreamPoolConfig,
   options: UpstreamPoolOptions,
+  shared: { eras?: EraCache } = {},
 ): PoolState {
   const upstreams = Object.entries(config.mcpServers).map(([name, server]) =>
     createUpstream(name, server),
@@ -86,14 +93,21 @@ export function createPoolState(
     limits,
     review,
     watches: new WeakMap(),
-    eras: createEraCache(),
+    eras: shared.eras ?? createEraCache(),
     upstreams,
     byName: new Map(upstreams.map((upstream) => [upstream.name, upstream])),
     exposed: createExposedTools(config.pins),
     toolsListeners: new Set(),
     progressListeners: new Set(),
     features: createUpstreamFeatureHub({
-      order: upstreams.map((upstream) => upstream.name),
+      // A server each profile signs in to itself serves no resources or prompts through the
+      // pool: they would be read with the operator's sign-in for everyone (its tools'
+      // relays still work).
+      order: upstreams
+        .filter(
+          (upstream) => options.authProvider === undefined || !signsInPerProfile(upstream.config),
+        )
+        .map((upstream) => upstream.name),
       maxDescriptionChars: limits.maxDescriptionChars,
       held: (server, name, fingerprint) => review.held(server, name, fingerprint),
     }),
@@ -106,7 +120,11 @@ export function createPoolState(
 }
 
 export function statusOf(state: PoolState, upstream: Upstream): UpstreamServerStatus {
-  return upstreamStatus(upstream, state.exposed.countOf(upstream.name));
+  const status = upstreamStatus(upstream, state.exposed.countOf(upstream.name));
+  if (state.options.authProvider !== undefined && signsInPerProfile(upstream.config)) {
+    status.perProfile = true;
+  }
+  return status;
 }
 
 export function addProgressListener(

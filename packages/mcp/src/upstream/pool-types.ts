@@ -79,6 +79,12 @@ export interface UpstreamServerStatus {
    * pool's credential for it sees (not to be shared beyond that credential); absent in 2025.
    */
   listScope?: 'public' | 'private';
+  /**
+   * Each profile reaches it over its own connection with its own sign-in (`auth.perProfile`):
+   * this status is the shared connection's (the operator's sign-in), used by the sessions of
+   * no profile.
+   */
+  perProfile?: true;
   /** The tools it serves through the pool (a `failed` server's are its last known ones). */
   toolCount: number;
   /** Definitions it sent that were rejected (bad schema, bad name, duplicate, over the limits). */
@@ -178,12 +184,20 @@ export interface UpstreamPoolOptions {
    * e.g. `createUpstreamAuthProviders`). Absent: such servers get only their headers.
    */
   authProvider?: UpstreamAuthProviderFactory;
+  /**
+   * The most connections opened for profiles (servers with `auth.perProfile`), all servers
+   * together: past it, the one used least recently (and idle) is closed; it reopens on its
+   * profile's next use. @defaultValue 64
+   */
+  maxProfileConnections?: number;
 }
 
 /** Makes the OAuth client of one server that needs sign-in, or none. */
 export type UpstreamAuthProviderFactory = (
   server: string,
   entry: { url: string; auth: UpstreamAuthConfig },
+  /** For a connection of one profile (`auth.perProfile`): that profile's sign-in only. */
+  who?: { profile: string },
 ) => Promise<OAuthClientProvider | undefined>;
 
 /** Options of one {@link UpstreamPool.callTool} call. */
@@ -203,12 +217,24 @@ export interface UpstreamCallOptions {
    * server and what it asked.
    */
   onInputRequired?: UpstreamInputHandler;
+  /**
+   * The profile of the caller: a server whose `auth` says `perProfile` is called over this
+   * profile's own connection, with its own sign-in (and the name looked up in its view).
+   * @defaultValue none: the pool's shared connections
+   */
+  profile?: string | undefined;
   /** The most `input_required` rounds answered for this call. @defaultValue 8 */
   maxInputRounds?: number;
   /** Where what the upstream asks during the call goes (the client of the call). */
   relay?: CallRelay;
   /** The client's `_meta` of the call, sent on to the upstream (the gateway sets the progress token). */
   meta?: Record<string, unknown>;
+}
+
+/** Whose view of the pool: the profile's own connections for servers signed in per profile. */
+export interface UpstreamViewOptions {
+  /** The profile. @defaultValue none: the shared connections only */
+  profile?: string | undefined;
 }
 
 /** Where a pooled tool comes from. */
@@ -240,11 +266,22 @@ export interface UpstreamPool {
   start(): Promise<UpstreamServerStatus[]>;
   /**
    * The tools of every live server, with collision-free names and their `origin`
-   * (server and upstream name), servers in config order.
+   * (server and upstream name), servers in config order. With a `profile`: that profile's
+   * view, its own lists of the servers it signs in to itself (`auth.perProfile`) once
+   * {@link UpstreamPool.settle} or a call of that profile opened its connections.
    */
-  tools(): ToolDefinition[];
-  /** Where a pooled tool comes from, by its exposed name. */
-  lookup(name: string): UpstreamToolInfo | undefined;
+  tools(options?: UpstreamViewOptions): ToolDefinition[];
+  /** Where a pooled tool comes from, by its exposed name (in the profile's view, when given). */
+  lookup(name: string, options?: UpstreamViewOptions): UpstreamToolInfo | undefined;
+  /**
+   * Waits until a profile's own connections (servers with `auth.perProfile`) have tried
+   * to connect, so that `tools({ profile })` has their lists; opens them when not yet
+   * open. Resolves at once for no profile or a config without such servers.
+   *
+   * @param profile - the profile
+   * @throws nothing
+   */
+  settle(profile?: string): Promise<void>;
   /**
    * The fingerprint of every tool of the live servers, held ones included (refused
    * ones not), as the servers sent them: what `inspect --accept` writes.

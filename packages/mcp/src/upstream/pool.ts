@@ -1,8 +1,9 @@
 import { callPoolTool } from './pool-call.js';
 import { attachFailedRetry, closePool, startPool } from './pool-lifecycle.js';
 import { reloadUpstreams, restartUpstream } from './pool-reload.js';
-import { addProgressListener, createPoolState, statusOf } from './pool-state.js';
+import { addProgressListener, createPoolState, type PoolState, statusOf } from './pool-state.js';
 import type { UpstreamPool, UpstreamPoolConfig, UpstreamPoolOptions } from './pool-types.js';
+import { type ChildPoolFactory, createProfileConnections } from './profile-pools.js';
 import { liveFingerprints } from './upstream-state.js';
 
 export { errorResult, UPSTREAM_ERROR_META_KEY } from '../tool-result/error-result.js';
@@ -20,6 +21,7 @@ export type {
   UpstreamServerStatus,
   UpstreamState,
   UpstreamToolInfo,
+  UpstreamViewOptions,
 } from './pool-types.js';
 
 /**
@@ -68,13 +70,25 @@ export function createUpstreamPool(
   config: UpstreamPoolConfig,
   options: UpstreamPoolOptions = {},
 ): UpstreamPool {
-  const state = createPoolState(config, options);
+  return createPool(config, options, {}).pool;
+}
+
+// A server whose `auth` says `perProfile` is reached, for a profile, over a pool of its own
+// (one server) that shares this pool's era cache: see profile-pools.ts.
+const createPool: ChildPoolFactory = (config, options, shared) => {
+  const state: PoolState = createPoolState(config, options, shared);
   attachFailedRetry(state);
-  return {
+  const profiles = createProfileConnections(state, config, createPool);
+  const viewOf = (profile: string | undefined) =>
+    profile === undefined ? state.exposed : profiles.view(profile);
+  const pool: UpstreamPool = {
     start: () => startPool(state),
-    tools: () => state.exposed.list().slice(),
-    lookup(name) {
-      const found = state.exposed.get(name);
+    tools: (view) => viewOf(view?.profile).list().slice(),
+    settle: async (profile) => {
+      if (profile !== undefined) await profiles.settle(profile);
+    },
+    lookup(name, view) {
+      const found = viewOf(view?.profile).get(name);
       if (found === undefined) return undefined;
       return {
         name,
@@ -83,10 +97,29 @@ export function createUpstreamPool(
         tool: found.tool,
       };
     },
-    status: () => state.upstreams.map((upstream) => statusOf(state, upstream)),
-    fingerprints: () => [...liveFingerprints(state.upstreams), ...state.features.fingerprints()],
+    status() {
+      // A tool held on a profile's connection is the operator's to accept, as any other.
+      const { held } = profiles.review();
+      return state.upstreams.map((upstream) => {
+        const status = statusOf(state, upstream);
+        for (const tool of held.get(upstream.name) ?? []) {
+          if (!status.heldTools.some((known) => known.name === tool.name)) {
+            status.heldTools.push(tool);
+          }
+        }
+        return status;
+      });
+    },
+    fingerprints: () => [
+      ...liveFingerprints(state.upstreams),
+      ...profiles.review().fingerprints,
+      ...state.features.fingerprints(),
+    ],
     features: state.features,
-    callTool: (name, args, callOptions) => callPoolTool(state, name, args, callOptions),
+    callTool: (name, args, callOptions) =>
+      callOptions?.profile === undefined
+        ? callPoolTool(state, name, args, callOptions)
+        : profiles.call(callOptions.profile, name, args, callOptions),
     onToolsChanged(listener) {
       state.toolsListeners.add(listener);
       return () => state.toolsListeners.delete(listener);
@@ -98,8 +131,25 @@ export function createUpstreamPool(
       if (upstream.state !== 'failed') return 'not_failed';
       return state.retry?.demand(server) ?? 'off';
     },
-    restart: (server) => restartUpstream(state, server),
-    reload: (servers, options) => reloadUpstreams(state, servers, options),
-    close: () => closePool(state),
+    async restart(server) {
+      await profiles.closeServer(server);
+      return restartUpstream(state, server);
+    },
+    async reload(servers, reloadOptions) {
+      if (reloadOptions !== undefined && Object.hasOwn(reloadOptions, 'pins')) {
+        profiles.setPins(reloadOptions.pins);
+      }
+      const report = await reloadUpstreams(state, servers, reloadOptions);
+      // A profile's connection to a server that changed or went is closed; it reopens on use.
+      await Promise.all(
+        [...report.removed, ...report.changed].map((name) => profiles.closeServer(name)),
+      );
+      return report;
+    },
+    async close() {
+      await closePool(state);
+      await profiles.close();
+    },
   };
-}
+  return { pool, state };
+};

@@ -62,8 +62,20 @@ export interface Upstream {
   listScope?: 'public' | 'private' | undefined;
   /** Re-lists when the last list's `ttlMs` has passed. */
   ttlTimer?: NodeJS.Timeout | undefined;
+  /** Why the last connect failed, when it was for want of a usable sign-in (the error's text). */
+  signInRequired?: string | undefined;
   /** The open `subscriptions/listen` of a modern connection. */
   listening?: { close(): void } | undefined;
+}
+
+/**
+ * Whether a server's entry asks for a connection per profile (interactive sign-in with
+ * `perProfile: true`).
+ *
+ * @throws nothing
+ */
+export function signsInPerProfile(entry: UpstreamServerInput): boolean {
+  return 'url' in entry && entry.auth?.type === 'oauth' && entry.auth.perProfile === true;
 }
 
 /**

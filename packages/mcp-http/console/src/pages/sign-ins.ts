@@ -1,4 +1,4 @@
-import { get } from '../api.js';
+import { get, post } from '../api.js';
 import { h, replace, table } from '../dom.js';
 import { every, type Page } from './types.js';
 
@@ -23,14 +23,42 @@ function expiry(line: SignIn): string {
     : `expired${line.refreshable ? ' (refreshes on use)' : ''}`;
 }
 
+/** Starts a sign-in whose redirect comes back to this console, and goes to its URL. */
+async function startHere(line: SignIn, status: HTMLElement): Promise<void> {
+  status.textContent = `Starting the sign-in to ${line.server}…`;
+  try {
+    const { url } = await post<{ url: string }>('sign-ins/start', {
+      server: line.server,
+      ...(line.profile === undefined ? {} : { profile: line.profile }),
+    });
+    window.location.assign(url);
+  } catch (error) {
+    status.textContent = `The sign-in did not start: ${error instanceof Error ? error.message : String(error)}`;
+  }
+}
+
+function signInCell(line: SignIn, status: HTMLElement) {
+  if (line.signIn === undefined) return '';
+  const command = h('code', {}, line.signIn);
+  if (line.kind !== 'oauth') return command;
+  const who = line.profile === undefined ? '' : ` as ${line.profile}`;
+  const button = h(
+    'button',
+    { type: 'button', onclick: () => void startHere(line, status) },
+    `Sign in${who}`,
+  );
+  return h('span', {}, button, ' or ', command);
+}
+
 /**
  * The upstream servers that need sign-in: each one's state and expiry, and for one that
- * needs it the command that signs in (it prints the URL to open; the redirect comes back
- * to a loopback port of that command). Never a token.
+ * needs it a button that signs in here (the redirect comes back to this gateway) and the
+ * command that signs in from a shell. Never a token.
  */
 export const signInsPage: Page = (main) => {
   const body = h('div');
-  replace(main, h('h2', {}, 'Sign-in to upstream servers'), body);
+  const status = h('p', { role: 'status', class: 'muted' });
+  replace(main, h('h2', {}, 'Sign-in to upstream servers'), status, body);
   return every(10_000, async () => {
     const { signIns } = await get<{ signIns: SignIn[] }>('sign-ins');
     replace(
@@ -49,7 +77,7 @@ export const signInsPage: Page = (main) => {
               expiry(line),
               line.issuer ?? '',
               line.scope ?? '',
-              line.signIn === undefined ? '' : h('code', {}, line.signIn),
+              signInCell(line, status),
             ]),
           ),
     );

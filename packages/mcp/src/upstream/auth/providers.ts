@@ -45,7 +45,8 @@ export function createMachineAccountProvider(
  * the factory, so its token outlives a reconnect.
  *
  * @param options.store - where `login` stored the sign-ins
- * @param options.profile - use this profile's sign-ins (absent: the operator's)
+ * @param options.profile - use this profile's sign-ins (absent: the operator's); a connection
+ * the pool opens for one profile (`perProfile`) uses that profile's, whatever this says
  * @returns the factory
  * @throws nothing
  */
@@ -54,7 +55,7 @@ export function createUpstreamAuthProviders(options: {
   profile?: string;
 }): UpstreamAuthProviderFactory {
   const machines = new Map<string, { auth: UpstreamAuthConfig; provider: OAuthClientProvider }>();
-  return async (server, entry) => {
+  return async (server, entry, who) => {
     const { auth } = entry;
     if (auth.type === 'client_credentials') {
       const known = machines.get(server);
@@ -68,7 +69,12 @@ export function createUpstreamAuthProviders(options: {
       url: entry.url,
       auth,
       store: options.store,
-      ...(options.profile === undefined ? {} : { profile: options.profile }),
+      // A connection of one profile (`perProfile`) uses that profile's sign-in only.
+      ...(who !== undefined
+        ? { profile: who.profile }
+        : options.profile === undefined
+          ? {}
+          : { profile: options.profile }),
     });
   };
 }

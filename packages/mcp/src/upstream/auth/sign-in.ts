@@ -4,7 +4,11 @@ import { describeError } from '@tool-search/core/internal';
 import { createUpstreamClient } from '../client.js';
 import { createHttpTransport } from '../transports.js';
 import { createAuthAwareFetch, DEFAULT_AUTH_REQUEST_TIMEOUT_MS } from './auth-fetch.js';
-import { type AuthorizationResponse, openCallbackServer } from './callback-server.js';
+import {
+  type AuthorizationResponse,
+  type CallbackServer,
+  openCallbackServer,
+} from './callback-server.js';
 import { type SignInSummary, signInKey, summarizeSignIn } from './credentials.js';
 import { type SignInTarget, UpstreamOAuthProvider } from './provider.js';
 
@@ -25,6 +29,12 @@ export interface SignInOptions extends SignInTarget {
   clientInfo?: Implementation;
   /** Ends the login. */
   signal?: AbortSignal;
+  /**
+   * Where the redirect comes back, when not to a loopback port of this process: e.g. the
+   * gateway's own HTTP route (the console's sign-in, {@link createSignInBroker}).
+   * @defaultValue a loopback listener on `auth.redirectPort` (or a free port)
+   */
+  receiver?: CallbackServer;
 }
 
 function checkIss(
@@ -62,7 +72,9 @@ function checkIss(
  */
 export async function signInToUpstream(options: SignInOptions): Promise<SignInSummary> {
   const { server } = options;
-  const callback = await openCallbackServer({ port: options.auth.redirectPort ?? 0, server });
+  const callback =
+    options.receiver ??
+    (await openCallbackServer({ port: options.auth.redirectPort ?? 0, server }));
   const deadline = AbortSignal.timeout(options.timeoutMs ?? 300_000);
   const signal = options.signal ? AbortSignal.any([options.signal, deadline]) : deadline;
   try {

@@ -24,13 +24,13 @@ import {
   createStatelessApproval,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './stateless-approval.js';
-import { withWorkingSetArgument } from './working-set.js';
-import { openWorkingSet, takeWorkingSet } from './working-set-call.js';
 import {
   createStatelessFeatures,
   type GatewayStatelessFeatures,
   statelessLogRelay,
 } from './stateless-features.js';
+import { withWorkingSetArgument } from './working-set.js';
+import { openWorkingSet, takeWorkingSet } from './working-set-call.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';

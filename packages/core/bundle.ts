@@ -12,7 +12,7 @@
 // Run by `pnpm build` (tsx bundle.ts); `wink-bundle.int.test.ts` checks `wink.cjs`.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -58,7 +58,7 @@ function licenses(): string {
  * @throws when esbuild fails
  */
 export async function bundleEntries(outdir: string): Promise<void> {
-  await build({
+  const { metafile } = await build({
     absWorkingDir: here,
     entryPoints: ENTRIES,
     outdir,
@@ -75,7 +75,22 @@ export async function bundleEntries(outdir: string): Promise<void> {
     sourcemap: true,
     sourcesContent: false,
     logLevel: 'warning',
+    metafile: true,
   });
+  // A module in a subfolder (testing/index.js) has another `import.meta.url`: the
+  // relative paths read from it would miss. Such code must go to a chunk.
+  for (const [file, output] of Object.entries(metafile.outputs)) {
+    const nested = relative(outdir, resolve(here, file)).includes(sep);
+    if (
+      nested &&
+      file.endsWith('.js') &&
+      readFileSync(resolve(here, file), 'utf8').includes('import.meta')
+    ) {
+      throw new Error(
+        `${file} reads import.meta in a subfolder of dist (from ${Object.keys(output.inputs).join(', ')})`,
+      );
+    }
+  }
 }
 
 /**

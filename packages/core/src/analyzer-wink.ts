@@ -2,6 +2,7 @@ import type { WinkMethods } from 'wink-nlp';
 import { defaultExport, lazyModules } from './node-require.js';
 import { WINK_SPECIAL_WORDS, WINK_STOP_WORDS } from './wink-lexicon-data.js';
 import { coreModelJson, loadModelPart, sharedLexicon, winkModel } from './wink-model.js';
+import { bundledWink } from './wink-vendor.js';
 
 export { winkModel } from './wink-model.js';
 
@@ -38,7 +39,7 @@ const MAX_WORDS_READ = 10_000;
 export function winkInstance(pipeline: WinkPipeline): WinkMethods {
   let nlp = instances.get(pipeline);
   if (nlp === undefined) {
-    const winkNLP = defaultExport(loadModelPart(modules, 'nlp')) as WinkNlp;
+    const winkNLP = defaultExport(bundledWink('nlp') ?? loadModelPart(modules, 'nlp')) as WinkNlp;
     nlp = winkNLP(winkModel(), pipeline === 'pos' ? ['pos'] : []);
     instances.set(pipeline, nlp);
     wordsRead.set(pipeline, new Set());
@@ -100,7 +101,7 @@ let lexicon: WinkLexicon | undefined;
  */
 export function winkLexicon(): WinkLexicon {
   if (lexicon !== undefined) return lexicon;
-  const stem = defaultExport(loadModelPart(modules, 'stem')) as Stemmer;
+  const stem = defaultExport(bundledWink('stem') ?? loadModelPart(modules, 'stem')) as Stemmer;
   lexicon = {
     stem,
     stopWords: new Set(WINK_STOP_WORDS.split(' ')),

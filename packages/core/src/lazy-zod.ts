@@ -8,7 +8,9 @@ import type { z as Zod } from 'zod/v4';
 import { ToolSearchError } from './errors.js';
 import { lazyModules, namedExport } from './node-require.js';
 
-const modules = lazyModules(import.meta.url, {
+// Marked pure, with `import.meta.url` read in a function (bundlers keep a bare read of
+// it): a bundle that never reads a lazy schema drops this statement, and zod with it.
+const modules = /* @__PURE__ */ lazyModules(/* @__PURE__ */ (() => import.meta.url)(), {
   zod: { id: 'zod/v4', load: () => import('zod/v4') },
 });
 

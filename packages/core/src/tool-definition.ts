@@ -13,44 +13,45 @@ export const MAX_TOOL_NAME_LENGTH = 128;
  * `origin`, when present, holds a non-empty `server` and `name`. zod is loaded when the
  * schema is first used (not when core is imported).
  */
-export const toolDefinitionSchema: z.ZodType<ToolDefinition, unknown> = lazySchema((z) =>
-  z.object({
-    name: z
-      .string()
-      .min(1, 'must not be empty')
-      .max(MAX_TOOL_NAME_LENGTH, `must be at most ${MAX_TOOL_NAME_LENGTH} characters`)
-      .regex(/^[A-Za-z0-9_.:/-]+$/, 'may only contain letters, digits, _ - . : /'),
-    description: z.string().optional(),
-    inputSchema: z
-      .looseObject({
-        type: z.string().optional(),
-        properties: z.record(z.string(), z.unknown()).optional(),
-        required: z.array(z.string()).optional(),
-      })
-      .refine((schema) => schema.type === undefined || schema.type === 'object', {
-        message: "must be a JSON Schema with type 'object'",
-        path: ['type'],
-      }),
-    source: z.enum(['core', 'mcp', 'plugin']).optional(),
-    toolset: z.string().min(1).optional(),
-    alwaysLoad: z.boolean().optional(),
-    annotations: z.looseObject({}).optional(),
-    title: z.string().optional(),
-    icons: z.array(z.looseObject({ src: z.string() })).optional(),
-    outputSchema: z
-      .looseObject({ type: z.string().optional() })
-      .refine((schema) => schema.type === undefined || schema.type === 'object', {
-        message: "must be a JSON Schema with type 'object'",
-        path: ['type'],
-      })
-      .optional(),
-    origin: z
-      .object({
-        server: z.string().min(1, 'must not be empty'),
-        name: z.string().min(1, 'must not be empty'),
-      })
-      .optional(),
-  }),
+export const toolDefinitionSchema: z.ZodType<ToolDefinition, unknown> = /* @__PURE__ */ lazySchema(
+  (z) =>
+    z.object({
+      name: z
+        .string()
+        .min(1, 'must not be empty')
+        .max(MAX_TOOL_NAME_LENGTH, `must be at most ${MAX_TOOL_NAME_LENGTH} characters`)
+        .regex(/^[A-Za-z0-9_.:/-]+$/, 'may only contain letters, digits, _ - . : /'),
+      description: z.string().optional(),
+      inputSchema: z
+        .looseObject({
+          type: z.string().optional(),
+          properties: z.record(z.string(), z.unknown()).optional(),
+          required: z.array(z.string()).optional(),
+        })
+        .refine((schema) => schema.type === undefined || schema.type === 'object', {
+          message: "must be a JSON Schema with type 'object'",
+          path: ['type'],
+        }),
+      source: z.enum(['core', 'mcp', 'plugin']).optional(),
+      toolset: z.string().min(1).optional(),
+      alwaysLoad: z.boolean().optional(),
+      annotations: z.looseObject({}).optional(),
+      title: z.string().optional(),
+      icons: z.array(z.looseObject({ src: z.string() })).optional(),
+      outputSchema: z
+        .looseObject({ type: z.string().optional() })
+        .refine((schema) => schema.type === undefined || schema.type === 'object', {
+          message: "must be a JSON Schema with type 'object'",
+          path: ['type'],
+        })
+        .optional(),
+      origin: z
+        .object({
+          server: z.string().min(1, 'must not be empty'),
+          name: z.string().min(1, 'must not be empty'),
+        })
+        .optional(),
+    }),
 );
 
 function nameOf(raw: unknown): string | undefined {

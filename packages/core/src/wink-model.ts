@@ -16,6 +16,7 @@
 
 import { ToolSearchError } from './errors.js';
 import { defaultExport, type LazyModules, lazyModules } from './node-require.js';
+import { bundledWink, type WinkPart } from './wink-vendor.js';
 
 const DIST = 'wink-eng-lite-web-model/dist';
 const modules = lazyModules(import.meta.url, {
@@ -97,8 +98,18 @@ export function loadModelPart<K extends string>(from: LazyModules<K>, key: K): u
 }
 
 function part(key: Parameters<typeof modules.get>[0]): unknown {
-  return defaultExport(loadModelPart(modules, key));
+  const bundled = key in BUNDLED ? bundledWink(key as WinkPart) : undefined;
+  return defaultExport(bundled ?? loadModelPart(modules, key));
 }
+
+/** The parts that `wink.cjs` holds (see wink-vendor.ts). */
+const BUNDLED: Record<string, true> = {
+  sbd: true,
+  pos: true,
+  cer: true,
+  feature: true,
+  stem: true,
+};
 
 /** Base64 to 32-bit words: natively where the runtime has `Buffer`, else through `atob`. */
 function decodeWords(base64: string): Uint32Array {

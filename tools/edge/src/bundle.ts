@@ -1,6 +1,6 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
@@ -11,6 +11,8 @@ export interface Bundle {
   file: string;
   bytes: number;
   gzipBytes: number;
+  /** The files bundled into it (esbuild's metafile), as absolute paths. */
+  inputs: string[];
 }
 
 /**
@@ -34,15 +36,23 @@ export function bundle(entry: 'worker.ts' | 'run.ts', dir?: string): Promise<Bun
  * @param source - the module's path
  * @param name - the bundle's file name
  * @param dir - the folder (default: a new temporary one)
+ * @param nodePaths - where packages that do not resolve from `source` are looked up
+ *   (default: this package's `node_modules`)
  * @returns the bundle
  */
-export async function bundleFile(source: string, name: string, dir?: string): Promise<Bundle> {
+export async function bundleFile(
+  source: string,
+  name: string,
+  dir?: string,
+  nodePaths: readonly string[] = [fileURLToPath(new URL('../node_modules', import.meta.url))],
+): Promise<Bundle> {
   const out = dir ?? mkdtempSync(join(tmpdir(), 'tool-search-edge-'));
   const file = join(out, name);
-  await build({
+  const { metafile } = await build({
     entryPoints: [source],
+    metafile: true,
     // A source outside this package (docs/examples) resolves the packages from here.
-    nodePaths: [fileURLToPath(new URL('../node_modules', import.meta.url))],
+    nodePaths: [...nodePaths],
     bundle: true,
     format: 'esm',
     platform: 'neutral',
@@ -57,5 +67,7 @@ export async function bundleFile(source: string, name: string, dir?: string): Pr
     logLevel: 'error',
   });
   const text = readFileSync(file);
-  return { dir: out, file, bytes: text.byteLength, gzipBytes: gzipSync(text).byteLength };
+  // esbuild names the inputs relative to its working folder.
+  const inputs = Object.keys(metafile.inputs).map((input) => resolve(input));
+  return { dir: out, file, bytes: text.byteLength, gzipBytes: gzipSync(text).byteLength, inputs };
 }

@@ -1,11 +1,12 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Bundle, bundle } from './bundle.js';
+import { type Bundle, bundleFile } from './bundle.js';
+import { packedProject } from './packed.js';
 import { runScenario, type ScenarioAnswers } from './worker/scenario.js';
 
 const run = promisify(execFile);
@@ -66,20 +67,34 @@ const worker :Workerd.Worker = (
   }
 }
 
-// The libraries as a framework author deploys them: core, bridge and hooks bundled into
-// one Worker, run in the real runtimes. Each must answer exactly as Node does.
+// The libraries as a framework author deploys them: core, bridge and hooks as npm would
+// publish them (packed, then unpacked into a project), bundled into one Worker, run in
+// the real runtimes. Each must answer exactly as Node does.
 describe('the libraries on workerd, Deno and Bun', () => {
   let node: ScenarioAnswers;
   let worker: Bundle;
   let script: Bundle;
+  let projectDir: string;
 
   beforeAll(async () => {
     node = await runScenario();
-    worker = await bundle('worker.ts');
-    script = await bundle('run.ts', worker.dir);
+    const project = await packedProject(['core', 'bridge', 'hooks']);
+    projectDir = project.dir;
+    const entry = (file: string) => join(project.workerDir, file);
+    worker = await bundleFile(entry('worker.ts'), 'worker.mjs', undefined, project.nodePaths);
+    script = await bundleFile(entry('run.ts'), 'run.mjs', worker.dir, project.nodePaths);
+  }, 180_000);
+
+  afterAll(() => {
+    if (projectDir !== undefined) rmSync(projectDir, { recursive: true, force: true });
   });
 
-  afterAll(() => undefined);
+  it('bundles the packed packages, not the workspace', () => {
+    const ours = worker.inputs.filter((input) => /@tool-search[/\\]/.test(input));
+    expect(ours.length).toBeGreaterThan(0);
+    for (const input of ours) expect(input).toContain('tool-search-edge-packed-');
+    expect(worker.inputs.filter((input) => /(^|[/\\])packages[/\\]/.test(input))).toEqual([]);
+  });
 
   it('Node finds, repairs and refuses (the answers the runtimes must match)', () => {
     expect(node.codeGeneration).toBe(true);

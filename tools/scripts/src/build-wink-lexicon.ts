@@ -16,8 +16,8 @@ const OUT = fileURLToPath(
   new URL('../../../packages/core/src/wink-lexicon-data.ts', import.meta.url),
 );
 
-/** Core's internal reader of the model's lexicon (built `dist/`: run `pnpm build` first). */
-const ANALYZER = new URL('../../../packages/core/dist/analyzer-wink.js', import.meta.url);
+/** Core's internal reader of the model's lexicon, from its sources (run by tsx). */
+const ANALYZER = new URL('../../../packages/core/src/analyzer-wink.ts', import.meta.url);
 
 async function main(): Promise<void> {
   const { deriveWinkLexicon } = (await import(ANALYZER.href)) as {

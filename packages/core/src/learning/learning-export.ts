@@ -12,7 +12,7 @@ const MAX_KEY_LENGTH = 256;
  * The zod schema of a {@link LearningExport}: per profile, per tool, term → count
  * (zod is loaded when it is first used).
  */
-export const learningExportSchema = lazySchema((z) => {
+export const learningExportSchema = /* @__PURE__ */ lazySchema((z) => {
   const key = z.string().min(1).max(MAX_KEY_LENGTH);
   const count = z.number().finite().positive();
   return z.object({

@@ -5,6 +5,7 @@ import { createAnalyzer } from '../analyzer.js';
 import { winkModel } from '../analyzer-wink.js';
 import { ToolSearchError } from '../errors.js';
 import { defaultExport, lazyModules } from '../node-require.js';
+import { bundledWink } from '../wink-vendor.js';
 import type { EmbedFunction } from './embedding-ranker.js';
 
 const modules = lazyModules(import.meta.url, {
@@ -66,7 +67,9 @@ function loadVectors(onLoad?: (stats: WinkEmbeddingLoadStats) => void): LoadedVe
     );
   }
   // The real wink-nlp pipeline with the vectors attached: `vectorOf` reads them.
-  const winkNLP = defaultExport(modules.get('nlp')) as typeof import('wink-nlp').default;
+  const winkNLP = defaultExport(
+    bundledWink('nlp') ?? modules.get('nlp'),
+  ) as typeof import('wink-nlp').default;
   const nlp = winkNLP(winkModel(), [], embeddings as Parameters<typeof winkNLP>[2]);
   // `vectorOf(word, false)` returns the whole stored row: the vector, its l2 norm, its frequency rank.
   const vectorOf = nlp.vectorOf as (word: string, safe: boolean) => number[];

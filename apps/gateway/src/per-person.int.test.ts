@@ -7,6 +7,7 @@ import { stopProcess } from './__fixtures__/processes.js';
 import { runCli } from './__fixtures__/run.js';
 import {
   connectGateway,
+  consoleApi,
   loginAsPerson,
   printed,
   type ServeChild,
@@ -19,23 +20,6 @@ const TOKENS = {
   bob: 'bob-per-person-0123456789abcdef00',
   carol: 'carol-per-person-0123456789abcdef',
 };
-
-/** Signs in on the console's API with a token and returns a reader of its answers. */
-async function consoleApi(url: URL, token: string) {
-  const login = await fetch(new URL('/console/api/login', url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return async (path: string) => {
-    const response = await fetch(new URL(`/console/api/${path}`, url), { headers: { cookie } });
-    const text = await response.text();
-    printed.push(text);
-    return { status: response.status, text };
-  };
-}
 
 describe('one shared gateway reaches a server that needs sign-in as each person (perProfile)', () => {
   let standIn: StandIn;

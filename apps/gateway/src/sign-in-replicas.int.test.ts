@@ -8,26 +8,9 @@ import { freePort, startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startReplica, type TestReplica } from './__fixtures__/replicas.js';
 import { runCli } from './__fixtures__/run.js';
-import { connectGateway, loginAsPerson, printed } from './__fixtures__/sign-in.js';
+import { connectGateway, consoleApi, loginAsPerson, printed } from './__fixtures__/sign-in.js';
 
 const TOKEN = 'sign-in-replicas-gateway-token-01';
-
-/** Signs in on the console's API and returns a fetch with its cookie. */
-async function consoleApi(url: URL, token: string) {
-  const login = await fetch(new URL('/console/api/login', url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ token }),
-  });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
-  return async (path: string) => {
-    const response = await fetch(new URL(`/console/api/${path}`, url), { headers: { cookie } });
-    const text = await response.text();
-    printed.push(text);
-    return { status: response.status, text };
-  };
-}
 
 describe('sign-ins shared by replicas on Redis, encrypted', () => {
   let standIn: StandIn;

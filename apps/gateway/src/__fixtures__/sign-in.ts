@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { followAsBrowser } from '@tool-search/mcp/testing';
+import { expect } from 'vitest';
 import { CLI, FIXTURE_ENV } from './paths.js';
 
 /** Everything a test's processes printed, to grep for tokens. */
@@ -98,5 +99,29 @@ export async function connectGateway(url: URL, token: string) {
       printed.push(JSON.stringify(result));
       return { text, isError: result.isError === true };
     },
+  };
+}
+
+/**
+ * Signs in on the console's API with a token and returns a reader of its answers (each
+ * answer's text joins {@link printed}, for the token grep).
+ *
+ * @param url - any URL of the gateway
+ * @param token - the console token (the gateway's or a profile's)
+ * @returns `get(path)`: the status and text of `GET /console/api/<path>`
+ */
+export async function consoleApi(url: URL, token: string) {
+  const login = await fetch(new URL('/console/api/login', url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  });
+  expect(login.status).toBe(200);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0] ?? '';
+  return async (path: string) => {
+    const response = await fetch(new URL(`/console/api/${path}`, url), { headers: { cookie } });
+    const text = await response.text();
+    printed.push(text);
+    return { status: response.status, text };
   };
 }

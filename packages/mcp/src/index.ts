@@ -169,4 +169,5 @@ export type {
   UpstreamServerStatus,
   UpstreamState,
   UpstreamToolInfo,
+  UpstreamViewOptions,
 } from './upstream/pool-types.js';

@@ -23,6 +23,8 @@ export interface ModernUpstream {
   cancelled: string[];
   /** Extra tools the server serves (change it, then `notify()`). */
   extra: string[];
+  /** What each retry of an asking tool carried: the answer keys and the echoed requestState. */
+  answered: { tool: string; keys: string[]; requestState: string | undefined }[];
   /** Publishes `tools/list_changed` to the open listen streams. */
   notify(): void;
   close(): Promise<void>;
@@ -39,7 +41,7 @@ export interface ModernUpstreamOptions {
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 function buildServer(
-  state: Pick<ModernUpstream, 'cancelled' | 'extra'>,
+  state: Pick<ModernUpstream, 'cancelled' | 'extra'> & Partial<Pick<ModernUpstream, 'answered'>>,
   options: ModernUpstreamOptions,
 ) {
   const server = new McpServer(
@@ -85,6 +87,15 @@ function buildServer(
       }),
     },
     async ({ action }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const responses = ctx.mcpReq.inputResponses;
+      if (responses !== undefined) {
+        const requestState = ctx.mcpReq.requestState();
+        state.answered?.push({
+          tool: 'confirm',
+          keys: Object.keys(responses).sort(),
+          requestState: typeof requestState === 'string' ? requestState : undefined,
+        });
+      }
       const answer = acceptedContent<{ ok: boolean }>(ctx.mcpReq.inputResponses, 'ok');
       if (answer?.ok === true) return text(`done: ${action}`);
       if (answer !== undefined) return { ...text(`declined: ${action}`), isError: true };
@@ -100,6 +111,64 @@ function buildServer(
           }),
         },
         requestState: `state-of-${action}`,
+      });
+    },
+  );
+  server.registerTool(
+    'huge',
+    { description: 'Asks with a requestState too large to carry' },
+    async (): Promise<InputRequiredResult> =>
+      inputRequired({
+        inputRequests: {
+          ok: inputRequired.elicit({
+            message: 'Sure?',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          }),
+        },
+        requestState: 'x'.repeat(40_000),
+      }),
+  );
+  server.registerTool(
+    'collide',
+    { description: 'Asks under the key the gateway uses for approvals' },
+    async (ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const responses = ctx.mcpReq.inputResponses;
+      if (responses !== undefined) {
+        state.answered?.push({
+          tool: 'collide',
+          keys: Object.keys(responses).sort(),
+          requestState: undefined,
+        });
+        return text(`answered: ${Object.keys(responses).sort().join(',')}`);
+      }
+      return inputRequired({
+        inputRequests: {
+          approval: inputRequired.elicit({
+            message: 'Approve?',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          }),
+        },
+      });
+    },
+  );
+  server.registerTool(
+    'sample',
+    { description: 'Asks the client to sample its model' },
+    async (ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const answer = ctx.mcpReq.inputResponses?.['capital'] as
+        | { content?: { text?: string } }
+        | undefined;
+      if (answer !== undefined) return text(`sampled: ${answer.content?.text ?? '?'}`);
+      return inputRequired({
+        inputRequests: {
+          capital: {
+            method: 'sampling/createMessage',
+            params: {
+              messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }],
+              maxTokens: 20,
+            },
+          },
+        },
       });
     },
   );
@@ -191,7 +260,11 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
 export async function serveModernUpstream(
   options: ModernUpstreamOptions = {},
 ): Promise<ModernUpstream> {
-  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const state = {
+    cancelled: [] as string[],
+    extra: [] as string[],
+    answered: [] as ModernUpstream['answered'],
+  };
   const handler = createMcpHandler(() => buildServer(state, options), {
     legacy: options.legacy ?? 'reject',
   });
@@ -215,6 +288,7 @@ export async function serveModernUpstream(
     requests,
     cancelled: state.cancelled,
     extra: state.extra,
+    answered: state.answered,
     notify: () => handler.notify.toolsChanged(),
     close: async () => {
       await handler.close();

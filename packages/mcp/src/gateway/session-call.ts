@@ -37,8 +37,19 @@ export type SessionCallExtra = Pick<
   'requestId' | 'sendNotification'
 > &
   // A session's call can send requests to its client (the relay); a stateless one cannot.
-  Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>>;
+  Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>> & {
+    /** A stateless (2026) call's own answer to an upstream's questions, and its `_meta`. */
+    input?: StatelessInput;
+  };
 type Extra = SessionCallExtra;
+
+/** How a stateless call meets an upstream's questions: deferred to its client, resumed on retry. */
+export interface StatelessInput {
+  onInputRequired: NonNullable<UpstreamCallOptions['onInputRequired']>;
+  resumeInput?: UpstreamCallOptions['resumeInput'];
+  /** `_meta` the gateway sets on the upstream call (the client's capabilities it can relay). */
+  meta?: Record<string, unknown>;
+}
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 export interface CallContext extends ToolCallContext {
@@ -49,6 +60,10 @@ export interface CallContext extends ToolCallContext {
   relay?: UpstreamCallOptions['relay'];
   /** The client's `_meta` of the call (without its progress token), sent on upstream. */
   meta?: UpstreamCallOptions['meta'];
+  /** A stateless call's answer to an upstream's `input_required`. */
+  onInputRequired?: UpstreamCallOptions['onInputRequired'];
+  /** A stateless call's retry: the answers of the round it deferred. */
+  resumeInput?: UpstreamCallOptions['resumeInput'];
 }
 
 const DISPATCHED = Symbol('dispatched');
@@ -119,13 +134,20 @@ function forwardProgress(request: CallToolRequest, extra: Extra): ProgressForwar
 
 /** The relay of the call and the client's `_meta` (the progress token is the gateway's to map). */
 function relayAndMeta(state: SessionState, request: CallToolRequest, extra: Extra) {
-  const meta = forwardedMeta(request.params as Record<string, unknown>);
-  const { sendRequest, sendNotification } = extra;
+  const forwarded = forwardedMeta(request.params as Record<string, unknown>);
+  const { sendRequest, sendNotification, input } = extra;
+  const meta = input?.meta === undefined ? forwarded : { ...(forwarded ?? {}), ...input.meta };
   return {
     ...(sendRequest === undefined
       ? {}
       : { relay: callRelayOf(state, { sendRequest, sendNotification }) }),
     ...(meta === undefined ? {} : { meta }),
+    ...(input === undefined
+      ? {}
+      : {
+          onInputRequired: input.onInputRequired,
+          ...(input.resumeInput === undefined ? {} : { resumeInput: input.resumeInput }),
+        }),
   };
 }
 

@@ -4,10 +4,22 @@ import { BRIDGE_TOOL_NAMES, TOOL_CALL } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import { type McpTool, toMcpTool } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
+import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
+import { REQUIRED_CAPABILITIES_META_KEY } from '../upstream/call.js';
 import { createGatewayApproval } from './approval.js';
 import { sessionLearning } from './learning.js';
+import {
+  answerConsent,
+  awaitsConsent,
+  isRelayState,
+  openModernRelay,
+  type RelayQuestion,
+  type RelayState,
+  redeemRelayState,
+} from './modern-relay.js';
 import { createSessionProgram } from './program-session.js';
+import { featuresOf } from './protocol-features.js';
 import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
 import { callSessionTool, type SessionCallExtra } from './session-call.js';
 import {
@@ -48,6 +60,8 @@ export interface StatelessCallContext {
   requestState?: string;
   /** The answers a retry carries (`inputResponses`). */
   inputResponses?: Record<string, unknown>;
+  /** The client capabilities the request declared (`_meta`): what an upstream may ask it. */
+  capabilities?: Record<string, unknown>;
 }
 
 /** What a stateless call answers: its result, or a question for a person first. */
@@ -58,6 +72,15 @@ export type StatelessCallOutcome =
       question: ApprovalQuestion;
       /** The `inputRequests` key of the question. */
       key: string;
+    }
+  | {
+      /** An upstream's questions passed on (keys kept or prefixed) and the gateway's signed state. */
+      input: RelayQuestion;
+    }
+  | {
+      /** The upstream needs client capabilities the request did not declare (`-32021`). */
+      missingCapabilities: Record<string, unknown>;
+      message: string;
     };
 
 /** The params of a stateless `tools/call`. */
@@ -223,15 +246,44 @@ function createEntry(
         };
       },
       callTool: async (params, callContext) => {
+        const relayOptions = {
+          principal,
+          key: who.stateKey,
+          store,
+          features: featuresOf(context),
+          timeoutMs: approvalConfig.timeoutMs,
+          sessionId: state.id,
+        };
+        const raw = callContext.requestState;
+        const relayed =
+          raw !== undefined && isRelayState(raw)
+            ? await redeemRelayState(relayOptions, raw)
+            : undefined;
+        const oneCall = asksOneCall(params);
+        const early = earlyAnswer(relayOptions, relayed, oneCall, callContext);
+        if (early !== undefined) return early;
         const channel = await approval.open({
           // A batch of several calls or a program may run other calls before one needs a
           // person: the retry would run them again, so those are answered as today.
-          elicitation: callContext.elicitation === true && asksOneCall(params),
-          ...(callContext.requestState === undefined
-            ? {}
-            : { requestState: callContext.requestState }),
+          elicitation: callContext.elicitation === true && oneCall,
+          ...(raw === undefined || relayed !== undefined ? {} : { requestState: raw }),
           answer: callContext.inputResponses?.[APPROVAL_INPUT_KEY],
+          approved: relayed?.a === 1 ? { t: relayed.t, h: relayed.h } : undefined,
         });
+        // One call's upstream questions go to its client; a batch's or a program's are
+        // not asked (the retry would run their other calls again).
+        const relay = oneCall
+          ? openModernRelay(
+              {
+                ...relayOptions,
+                capabilities: callContext.capabilities,
+                approvedNow: channel.allows,
+              },
+              relayed === undefined
+                ? undefined
+                : { state: relayed, inputResponses: callContext.inputResponses },
+            )
+          : undefined;
         try {
           const result = await context.drain.run(async (signal) => {
             await context.upstreamsSettled();
@@ -241,12 +293,24 @@ function createEntry(
               requestId: channel.id,
               sendNotification: (notification) =>
                 callContext.notify?.(notification as never) ?? Promise.resolve(),
+              ...(relay === undefined
+                ? {}
+                : {
+                    input: {
+                      onInputRequired: relay.onInputRequired,
+                      resumeInput: relay.resumeInput,
+                      meta: relay.meta,
+                    },
+                  }),
             };
             const called = await callSessionTool(current(entry), request, extra, signal);
             return serialisableResult(params.name, called);
           }, callContext.signal);
           const question = channel.question();
-          return question === undefined ? { result } : { question, key: APPROVAL_INPUT_KEY };
+          if (question !== undefined) return { question, key: APPROVAL_INPUT_KEY };
+          const asked = relay?.question();
+          if (asked !== undefined) return { input: asked };
+          return missingCapabilities(result, callContext.capabilities) ?? { result };
         } finally {
           channel.close();
         }
@@ -272,6 +336,49 @@ function current(entry: StatelessEntry): SessionState {
   });
   state.listed = state.assembly.tools.map(toMcpTool);
   return state;
+}
+
+/**
+ * What a relay's retry answers before anything runs: the held questions once the user
+ * allowed sampling, or a refusal (a batch cannot carry a call's answers).
+ */
+function earlyAnswer(
+  options: Parameters<typeof answerConsent>[0],
+  relayed: RelayState | undefined,
+  oneCall: boolean,
+  callContext: StatelessCallContext,
+): StatelessCallOutcome | undefined {
+  if (relayed === undefined) return undefined;
+  if (!oneCall) {
+    return {
+      result: errorResult(
+        'denied',
+        `The answers were given for one call of '${relayed.t}', not for a batch or a program: call it again.`,
+      ),
+    };
+  }
+  if (!awaitsConsent(relayed)) return undefined;
+  const answer = answerConsent(options, relayed, callContext.inputResponses);
+  return 'denied' in answer ? { result: errorResult('denied', answer.denied) } : { input: answer };
+}
+
+/**
+ * An upstream's `-32021` for capabilities the client did not declare, as the same error
+ * for the client; undefined when the client declared one of them (the result stands).
+ */
+function missingCapabilities(
+  result: CallToolResult,
+  declared: Record<string, unknown> | undefined,
+): StatelessCallOutcome | undefined {
+  const required = result._meta?.[REQUIRED_CAPABILITIES_META_KEY];
+  if (typeof required !== 'object' || required === null) return undefined;
+  const names = Object.keys(required);
+  if (names.length === 0 || names.some((name) => declared?.[name] !== undefined)) return undefined;
+  const text = result.content.find((part) => part.type === 'text');
+  return {
+    missingCapabilities: required as Record<string, unknown>,
+    message: text?.type === 'text' ? text.text : `Missing client capabilities: ${names.join(', ')}`,
+  };
 }
 
 /** Whether a call stands for one tool call (not a batch of several, not a program). */

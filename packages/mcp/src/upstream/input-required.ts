@@ -70,6 +70,32 @@ export type UpstreamInputHandler = (
   context: UpstreamInputContext,
 ) => Promise<InputResponses>;
 
+/**
+ * Thrown by an {@link UpstreamInputHandler} that passes the upstream's questions on to
+ * whoever can answer them later (a 2026 client, by an `input_required` of the gateway's
+ * own) instead of answering now: the call ends at once with an `upstream_failed` result
+ * saying so, and the caller that deferred it answers its client with the question.
+ */
+export class UpstreamInputDeferred extends Error {
+  constructor(message = "The upstream's questions were passed on to the client of the call.") {
+    super(message);
+    this.name = 'UpstreamInputDeferred';
+  }
+}
+
+/**
+ * Where a call resumes: the answers and the upstream's `requestState` of a round an
+ * earlier request deferred (see {@link UpstreamInputDeferred}), checked against the call
+ * that is about to run.
+ */
+export type UpstreamInputResume = (call: {
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+}) =>
+  | { inputResponses?: InputResponses; requestState?: string; roundsUsed: number }
+  | { refused: string };
+
 /** The params of one `tools/call` leg. */
 export interface ToolCallLeg {
   name: string;
@@ -87,6 +113,8 @@ export interface InputRounds {
   upstreamName: string;
   arguments: Record<string, unknown>;
   handler?: UpstreamInputHandler | undefined;
+  /** The first leg carries the answers of a deferred round (a client's retry). */
+  resume?: UpstreamInputResume | undefined;
   maxRounds: number;
   signal: AbortSignal;
 }
@@ -133,7 +161,22 @@ function describeAsk(requests: InputRequests | undefined): string {
  */
 export async function callWithInputRounds(rounds: InputRounds): Promise<CallToolResult> {
   let leg: ToolCallLeg = { name: rounds.upstreamName, arguments: rounds.arguments };
-  for (let round = 1; ; round += 1) {
+  let first = 1;
+  if (rounds.resume !== undefined) {
+    const resumed = rounds.resume({
+      server: rounds.server,
+      tool: rounds.tool,
+      arguments: rounds.arguments,
+    });
+    if ('refused' in resumed) return errorResult('denied', resumed.refused);
+    first = resumed.roundsUsed + 1;
+    leg = {
+      ...leg,
+      ...(resumed.inputResponses === undefined ? {} : { inputResponses: resumed.inputResponses }),
+      ...(resumed.requestState === undefined ? {} : { requestState: resumed.requestState }),
+    };
+  }
+  for (let round = first; ; round += 1) {
     const result = await rounds.send(leg);
     if (!isInputRequired(result)) return result;
     const asked = describeAsk(result.inputRequests);
@@ -167,6 +210,12 @@ export async function callWithInputRounds(rounds: InputRounds): Promise<CallTool
         });
       } catch (error) {
         if (rounds.signal.aborted) throw error;
+        if (error instanceof UpstreamInputDeferred) {
+          return errorResult(
+            'upstream_failed',
+            `Server '${rounds.server}' asked for ${asked} to run '${rounds.tool}'; the question was passed on to the client, whose answer resumes the call.`,
+          );
+        }
         return errorResult(
           'upstream_failed',
           `Server '${rounds.server}' asked for ${asked} to run '${rounds.tool}', and it could not be answered (${describeError(error)}); the call was not completed.`,

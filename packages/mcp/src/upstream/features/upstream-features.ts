@@ -77,6 +77,10 @@ export interface UpstreamFeatures {
   onEvent(listener: (event: FeatureEvent) => void): () => void;
   /** The fingerprints of every prompt and resource, held ones included (what a review accepts). */
   fingerprints(): ToolFingerprint[];
+  /** A server's relay policy now: whether it may sample, and whether its tools are held. */
+  relayPolicy(server: string): { sampling: SamplingPolicy; held: boolean };
+  /** Records a relayed (or refused) server request, for the audit trail and the feed. */
+  recordRelay(record: RelayRecord): void;
 }
 
 /** The pool's side of {@link UpstreamFeatures}: attach, list, detach. */
@@ -296,18 +300,22 @@ export function createUpstreamFeatureHub(options: {
       emit({ kind: 'resources_changed', server });
       emit({ kind: 'prompts_changed', server });
     },
+    relayPolicy(server) {
+      const policy = entries.get(server)?.policy;
+      return {
+        sampling: policy?.sampling ?? DEFAULT_SAMPLING_POLICY,
+        held: policy?.held() ?? false,
+      };
+    },
+    recordRelay(record) {
+      emit({ kind: 'relayed', record });
+    },
     inputHandler(server, relay) {
       return relayInputRequests({
         server,
         relay,
-        policy: () => {
-          const policy = entries.get(server)?.policy;
-          return {
-            sampling: policy?.sampling ?? DEFAULT_SAMPLING_POLICY,
-            held: policy?.held() ?? false,
-          };
-        },
-        record: (record) => emit({ kind: 'relayed', record }),
+        policy: () => hub.relayPolicy(server),
+        record: (record) => hub.recordRelay(record),
       });
     },
     detach(server) {

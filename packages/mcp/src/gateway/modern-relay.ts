@@ -57,6 +57,8 @@ interface RelayState extends SignedStateEnvelope {
   a?: 1;
   /** The upstream's questions held back until the user allows the server to sample. */
   c?: InputRequests;
+  /** The nonce of a call held live on the replica that asked (a 2025-era server's question). */
+  l?: string;
 }
 
 /**
@@ -159,7 +161,12 @@ function relayable(capabilities: Record<string, unknown> | undefined): Record<st
   return out;
 }
 
-function declares(capabilities: Record<string, unknown>, method: string, params: unknown): boolean {
+/** Whether the client's capabilities cover a request of this method and params. */
+export function declares(
+  capabilities: Record<string, unknown>,
+  method: string,
+  params: unknown,
+): boolean {
   const name = RELAYED.get(method);
   if (name === undefined) return false;
   const declared = capabilities[name] as Record<string, unknown> | undefined;

@@ -49,6 +49,8 @@ export interface StatelessInput {
   resumeInput?: UpstreamCallOptions['resumeInput'];
   /** `_meta` the gateway sets on the upstream call (the client's capabilities it can relay). */
   meta?: Record<string, unknown>;
+  /** Where a 2025-era upstream's requests during the call go (a call held live for its client). */
+  relay?: UpstreamCallOptions['relay'];
 }
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
@@ -137,10 +139,11 @@ function relayAndMeta(state: SessionState, request: CallToolRequest, extra: Extr
   const forwarded = forwardedMeta(request.params as Record<string, unknown>);
   const { sendRequest, sendNotification, input } = extra;
   const meta = input?.meta === undefined ? forwarded : { ...(forwarded ?? {}), ...input.meta };
+  const relay =
+    input?.relay ??
+    (sendRequest === undefined ? undefined : callRelayOf(state, { sendRequest, sendNotification }));
   return {
-    ...(sendRequest === undefined
-      ? {}
-      : { relay: callRelayOf(state, { sendRequest, sendNotification }) }),
+    ...(relay === undefined ? {} : { relay }),
     ...(meta === undefined ? {} : { meta }),
     ...(input === undefined
       ? {}

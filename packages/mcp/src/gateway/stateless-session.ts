@@ -4,18 +4,14 @@ import { BRIDGE_TOOL_NAMES, TOOL_CALL } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import { type McpTool, toMcpTool } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
-import { errorResult } from '../tool-result/error-result.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
-import { REQUIRED_CAPABILITIES_META_KEY } from '../upstream/call.js';
 import { createGatewayApproval } from './approval.js';
 import { sessionLearning } from './learning.js';
+import { createLiveCalls, type LiveCalls } from './modern-live.js';
 import {
-  answerConsent,
-  awaitsConsent,
   isRelayState,
   openModernRelay,
   type RelayQuestion,
-  type RelayState,
   redeemRelayState,
 } from './modern-relay.js';
 import { createSessionProgram } from './program-session.js';
@@ -28,12 +24,14 @@ import {
   type SessionState,
   scopedPoolTools,
 } from './session-state.js';
+import { argumentsHash } from './signed-state.js';
 import {
   APPROVAL_INPUT_KEY,
   type ApprovalQuestion,
   createStatelessApproval,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './stateless-approval.js';
+import { earlyAnswer, holdLive, missingCapabilities, resumeLive } from './stateless-relay.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';
@@ -173,13 +171,18 @@ export function createStatelessViews(
   ownKey: Uint8Array = randomBytes(32),
 ): StatelessViews {
   const entries = new Map<string, StatelessEntry>();
+  const live = createLiveCalls({ timeoutMs: context.approvalConfig.timeoutMs });
   return {
     view(profileName, profile, principal, stateKey = ownKey) {
       const keyId = createHash('sha256').update(stateKey).digest('hex').slice(0, 16);
       const key = `${principal}\u0000${profileName ?? ''}\u0000${keyId}`;
       let entry = entries.get(key);
       if (entry === undefined) {
-        entry = createEntry(context, { profileName, profile, principal, hasProfiles, stateKey });
+        entry = createEntry(
+          context,
+          { profileName, profile, principal, hasProfiles, stateKey },
+          live,
+        );
         entries.set(key, entry);
       }
       return entry.view;
@@ -189,6 +192,7 @@ export function createStatelessViews(
       return undefined;
     },
     close() {
+      live.close();
       for (const entry of entries.values()) entry.unsubscribe();
       entries.clear();
     },
@@ -204,6 +208,7 @@ function createEntry(
     hasProfiles: boolean;
     stateKey: Uint8Array;
   },
+  liveCalls: LiveCalls,
 ): StatelessEntry {
   const { profileName, profile, principal } = who;
   const state = createSessionState(context, profileName, profile, STATELESS_ID_PREFIX + principal);
@@ -260,6 +265,15 @@ function createEntry(
             ? await redeemRelayState(relayOptions, raw)
             : undefined;
         const oneCall = asksOneCall(params);
+        if (relayed?.l !== undefined) {
+          return resumeLive({
+            liveCalls,
+            options: relayOptions,
+            state: relayed,
+            params,
+            callContext,
+          });
+        }
         const early = earlyAnswer(relayOptions, relayed, oneCall, callContext);
         if (early !== undefined) return early;
         const channel = await approval.open({
@@ -284,8 +298,17 @@ function createEntry(
                 : { state: relayed, inputResponses: callContext.inputResponses },
             )
           : undefined;
+        // A 2025-era upstream that asks mid-call: the call stays live here while its client is asked.
+        const live = oneCall
+          ? liveCalls.open({
+              principal,
+              capabilities: callContext.capabilities,
+              sessionId: state.id,
+              target: { t: params.name, h: argumentsHash(params.arguments ?? {}) },
+            })
+          : undefined;
         try {
-          const result = await context.drain.run(async (signal) => {
+          const run = context.drain.run(async (signal) => {
             await context.upstreamsSettled();
             const request = { method: 'tools/call', params } as CallToolRequest;
             // The call's own key: its approval channel is found by it (client ids may repeat).
@@ -300,12 +323,24 @@ function createEntry(
                       onInputRequired: relay.onInputRequired,
                       resumeInput: relay.resumeInput,
                       meta: relay.meta,
+                      ...(live === undefined ? {} : { relay: live.relay }),
                     },
                   }),
             };
             const called = await callSessionTool(current(entry), request, extra, signal);
             return serialisableResult(params.name, called);
-          }, callContext.signal);
+          }, live?.signal ?? callContext.signal);
+          const settled =
+            live === undefined ? { result: await run } : await live.settle(run, callContext.signal);
+          if ('question' in settled) {
+            return holdLive({
+              liveCalls,
+              options: relayOptions,
+              live: live!,
+              question: settled.question,
+            });
+          }
+          const { result } = settled;
           const question = channel.question();
           if (question !== undefined) return { question, key: APPROVAL_INPUT_KEY };
           const asked = relay?.question();
@@ -336,49 +371,6 @@ function current(entry: StatelessEntry): SessionState {
   });
   state.listed = state.assembly.tools.map(toMcpTool);
   return state;
-}
-
-/**
- * What a relay's retry answers before anything runs: the held questions once the user
- * allowed sampling, or a refusal (a batch cannot carry a call's answers).
- */
-function earlyAnswer(
-  options: Parameters<typeof answerConsent>[0],
-  relayed: RelayState | undefined,
-  oneCall: boolean,
-  callContext: StatelessCallContext,
-): StatelessCallOutcome | undefined {
-  if (relayed === undefined) return undefined;
-  if (!oneCall) {
-    return {
-      result: errorResult(
-        'denied',
-        `The answers were given for one call of '${relayed.t}', not for a batch or a program: call it again.`,
-      ),
-    };
-  }
-  if (!awaitsConsent(relayed)) return undefined;
-  const answer = answerConsent(options, relayed, callContext.inputResponses);
-  return 'denied' in answer ? { result: errorResult('denied', answer.denied) } : { input: answer };
-}
-
-/**
- * An upstream's `-32021` for capabilities the client did not declare, as the same error
- * for the client; undefined when the client declared one of them (the result stands).
- */
-function missingCapabilities(
-  result: CallToolResult,
-  declared: Record<string, unknown> | undefined,
-): StatelessCallOutcome | undefined {
-  const required = result._meta?.[REQUIRED_CAPABILITIES_META_KEY];
-  if (typeof required !== 'object' || required === null) return undefined;
-  const names = Object.keys(required);
-  if (names.length === 0 || names.some((name) => declared?.[name] !== undefined)) return undefined;
-  const text = result.content.find((part) => part.type === 'text');
-  return {
-    missingCapabilities: required as Record<string, unknown>,
-    message: text?.type === 'text' ? text.text : `Missing client capabilities: ${names.join(', ')}`,
-  };
 }
 
 /** Whether a call stands for one tool call (not a batch of several, not a program). */

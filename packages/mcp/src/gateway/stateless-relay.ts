@@ -1,0 +1,153 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { errorResult } from '../tool-result/error-result.js';
+import { REQUIRED_CAPABILITIES_META_KEY } from '../upstream/call.js';
+import { type LiveCall, type LiveCalls, type LiveQuestion, MAX_LIVE_CALLS } from './modern-live.js';
+import {
+  answerConsent,
+  awaitsConsent,
+  type ModernRelayOptions,
+  type RelayState,
+} from './modern-relay.js';
+import { argumentsHash, signState } from './signed-state.js';
+import type {
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+} from './stateless-session.js';
+
+type RelayOptions = Omit<ModernRelayOptions, 'capabilities'>;
+
+/**
+ * The state of a live call's question: bound to the principal, the call as the client
+ * made it and the nonce under which the replica that asked holds the call.
+ *
+ * @throws nothing
+ */
+function liveState(
+  options: Pick<ModernRelayOptions, 'key' | 'principal' | 'timeoutMs'>,
+  fields: { t: string; h: string; key: string; nonce: string },
+): string {
+  return signState<RelayState>(options.key, 'relay', {
+    v: 1,
+    p: options.principal,
+    e: Date.now() + options.timeoutMs,
+    n: randomUUID(),
+    s: '',
+    t: fields.t,
+    h: fields.h,
+    r: 0,
+    k: [fields.key],
+    l: fields.nonce,
+  });
+}
+
+/**
+ * What a relay's retry answers before anything runs: the held questions once the user
+ * allowed sampling, or a refusal (a batch cannot carry a call's answers).
+ *
+ * @throws nothing
+ */
+export function earlyAnswer(
+  options: RelayOptions,
+  relayed: RelayState | undefined,
+  oneCall: boolean,
+  callContext: StatelessCallContext,
+): StatelessCallOutcome | undefined {
+  if (relayed === undefined) return undefined;
+  if (!oneCall) {
+    return {
+      result: errorResult(
+        'denied',
+        `The answers were given for one call of '${relayed.t}', not for a batch or a program: call it again.`,
+      ),
+    };
+  }
+  if (!awaitsConsent(relayed)) return undefined;
+  const answer = answerConsent(options, relayed, callContext.inputResponses);
+  return 'denied' in answer ? { result: errorResult('denied', answer.denied) } : { input: answer };
+}
+
+/**
+ * An upstream's `-32021` for capabilities the client did not declare, as the same error
+ * for the client; undefined when the client declared one of them (the result stands).
+ *
+ * @throws nothing
+ */
+export function missingCapabilities(
+  result: CallToolResult,
+  declared: Record<string, unknown> | undefined,
+): StatelessCallOutcome | undefined {
+  const required = result._meta?.[REQUIRED_CAPABILITIES_META_KEY];
+  if (typeof required !== 'object' || required === null) return undefined;
+  const names = Object.keys(required);
+  if (names.length === 0 || names.some((name) => declared?.[name] !== undefined)) return undefined;
+  const text = result.content.find((part) => part.type === 'text');
+  return {
+    missingCapabilities: required as Record<string, unknown>,
+    message: text?.type === 'text' ? text.text : `Missing client capabilities: ${names.join(', ')}`,
+  };
+}
+
+/**
+ * Holds a live call that asked, and answers its client with the question and a state
+ * naming the call's nonce on this replica.
+ *
+ * @throws nothing
+ */
+export function holdLive(input: {
+  liveCalls: LiveCalls;
+  options: RelayOptions;
+  live: LiveCall;
+  question: LiveQuestion;
+}): StatelessCallOutcome {
+  const { liveCalls, options, live, question } = input;
+  const nonce = liveCalls.hold(live, options.principal);
+  if (nonce === undefined) {
+    live.abort('too many calls wait for answers');
+    return {
+      result: errorResult(
+        'upstream_failed',
+        `The server asked a question during the call, and ${MAX_LIVE_CALLS} calls of 2026-07-28 clients already wait for answers on this gateway; the call was cancelled. Try again shortly.`,
+      ),
+    };
+  }
+  return {
+    input: {
+      inputRequests: { [question.key]: { method: question.method, params: question.params } },
+      requestState: liveState(options, { ...live.target, key: question.key, nonce }),
+    },
+  };
+}
+
+/**
+ * A retry of a live call's question: its answer goes to the waiting upstream request,
+ * and the call's result (or its next question) answers the retry.
+ *
+ * @throws {@link ToolSearchError} `invalid_argument` when this replica holds no such call
+ */
+export async function resumeLive(input: {
+  liveCalls: LiveCalls;
+  options: RelayOptions;
+  state: RelayState;
+  params: StatelessCallParams;
+  callContext: StatelessCallContext;
+}): Promise<StatelessCallOutcome> {
+  const { liveCalls, options, state, params, callContext } = input;
+  const live = liveCalls.take(state.l ?? '', options.principal);
+  if (state.t !== params.name || state.h !== argumentsHash(params.arguments ?? {})) {
+    live.abort('the retry named another call');
+    return {
+      result: errorResult(
+        'denied',
+        `The answer was given for another call than this one of '${params.name}' (its tool or arguments changed); the call that asked was cancelled. Call the tool again.`,
+      ),
+    };
+  }
+  live.answer(callContext.inputResponses?.[state.k[0] ?? '']);
+  const settled = await live.settle(undefined, callContext.signal);
+  if ('question' in settled) {
+    return holdLive({ liveCalls, options, live, question: settled.question });
+  }
+  return missingCapabilities(settled.result, callContext.capabilities) ?? settled;
+}

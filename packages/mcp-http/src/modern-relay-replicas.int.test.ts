@@ -1,6 +1,7 @@
 import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LegacyAsker, serveLegacyAsker } from '../../mcp/src/__fixtures__/legacy-asker.js';
 import {
   type ModernUpstream,
   serveModernUpstream,
@@ -51,13 +52,15 @@ async function callOn(url: string, id: number, params: Json): Promise<Json> {
 describe("an upstream's question relayed to a 2026 client across replicas", () => {
   let redis: TestRedis;
   let upstream: ModernUpstream;
+  let legacy: LegacyAsker;
   const replicas: StartedGateway[] = [];
 
   beforeAll(async () => {
     redis = await startRedis();
     upstream = await serveModernUpstream();
+    legacy = await serveLegacyAsker();
     const config = parseGatewayConfig({
-      mcpServers: { up: { url: upstream.url } },
+      mcpServers: { up: { url: upstream.url }, old: { url: legacy.url } },
       toolSearch: { enabled: 'off' },
     });
     replicas.push(...(await startReplicas({ config, store: redis.url, token: TOKEN })));
@@ -66,6 +69,7 @@ describe("an upstream's question relayed to a 2026 client across replicas", () =
   afterAll(async () => {
     await Promise.allSettled(replicas.map((replica) => replica.close()));
     await upstream?.close();
+    await legacy?.close();
     await redis?.stop();
   });
 
@@ -98,5 +102,37 @@ describe("an upstream's question relayed to a 2026 client across replicas", () =
     expect(
       upstream.answered.filter((entry) => entry.requestState === 'state-of-ship'),
     ).toHaveLength(1);
+  });
+
+  it("refuses, saying why, a retry of a 2025-era server's live question on another replica; the replica that asked resumes it", async () => {
+    const [a, b] = replicas.map((replica) => replica.url!) as [string, string];
+    const asked = (await callOn(a, 4, { name: 'ask_name', arguments: {} }))['result'] as Json;
+    expect(asked['resultType']).toBe('input_required');
+    const requestState = asked['requestState'] as string;
+    const answer = { elicitation: { action: 'accept', content: { name: 'Ada' } } };
+    const elsewhere = await callOn(b, 5, {
+      name: 'ask_name',
+      arguments: {},
+      requestState,
+      inputResponses: answer,
+    });
+    expect(elsewhere['id']).toBe(5);
+    const error = elsewhere['error'] as { code: number; message: string };
+    expect(error.code).toBe(-32602);
+    expect(error.message).toMatch(/waits on the replica that asked/);
+    // Refused unredeemed: the same retry on the replica that asked resumes the call.
+    const next = (
+      await callOn(a, 6, { name: 'ask_name', arguments: {}, requestState, inputResponses: answer })
+    )['result'] as Json;
+    expect(next['resultType']).toBe('input_required');
+    const done = (
+      await callOn(a, 7, {
+        name: 'ask_name',
+        arguments: {},
+        requestState: next['requestState'],
+        inputResponses: { elicitation: { action: 'accept', content: { town: 'Leeds' } } },
+      })
+    )['result'] as Json;
+    expect(done['content']).toEqual([{ type: 'text', text: 'Hello, Ada of Leeds' }]);
   });
 });

@@ -1,144 +1,11 @@
-import { randomBytes, randomUUID } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  type CallToolResult,
-  CreateMessageResultSchema,
-  ElicitResultSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+import { randomBytes } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type LegacyAsker, serveLegacyAsker } from '../__fixtures__/legacy-asker.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import type { StatelessCallOutcome } from './stateless-session.js';
-
-/** A 2025-11-25 server on loopback (MCP SDK 1.x, Streamable HTTP) whose tools ask mid-call. */
-async function serveLegacyAsker(): Promise<{
-  url: string;
-  cancelled: string[];
-  close(): Promise<void>;
-}> {
-  const cancelled: string[] = [];
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const build = () => {
-    const server = new McpServer({ name: 'legacy-asker', version: '1.0.0' });
-    server.registerTool('ask_name', { inputSchema: {} }, async (_args, extra) => {
-      const first = await extra.sendRequest(
-        {
-          method: 'elicitation/create',
-          params: {
-            message: 'Your name?',
-            requestedSchema: { type: 'object', properties: { name: { type: 'string' } } },
-          },
-        },
-        ElicitResultSchema,
-      );
-      const second = await extra.sendRequest(
-        {
-          method: 'elicitation/create',
-          params: {
-            message: 'Your town?',
-            requestedSchema: { type: 'object', properties: { town: { type: 'string' } } },
-          },
-        },
-        ElicitResultSchema,
-      );
-      return {
-        content: [
-          {
-            type: 'text' as const,
-            text: `Hello, ${first.content?.['name']} of ${second.content?.['town']}`,
-          },
-        ],
-      };
-    });
-    server.registerTool('sample', { inputSchema: {} }, async (_args, extra) => {
-      try {
-        const answer = await extra.sendRequest(
-          {
-            method: 'sampling/createMessage',
-            params: {
-              messages: [{ role: 'user', content: { type: 'text', text: 'hi?' } }],
-              maxTokens: 5,
-            },
-          },
-          CreateMessageResultSchema,
-        );
-        return {
-          content: [{ type: 'text' as const, text: `sampled: ${JSON.stringify(answer.content)}` }],
-        };
-      } catch (error) {
-        return {
-          content: [{ type: 'text' as const, text: `refused: ${(error as Error).message}` }],
-          isError: true,
-        };
-      }
-    });
-    server.registerTool('slow_ask', { inputSchema: {} }, async (_args, extra) => {
-      extra.signal.addEventListener('abort', () => cancelled.push('slow_ask'));
-      try {
-        await extra.sendRequest(
-          {
-            method: 'elicitation/create',
-            params: {
-              message: 'Still there?',
-              requestedSchema: { type: 'object', properties: {} },
-            },
-          },
-          ElicitResultSchema,
-        );
-        return { content: [{ type: 'text' as const, text: 'answered' }] };
-      } catch (error) {
-        return {
-          content: [{ type: 'text' as const, text: `ended: ${(error as Error).message}` }],
-          isError: true,
-        };
-      }
-    });
-    return server;
-  };
-  const http: Server = createServer(async (req, res) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const body =
-      chunks.length === 0 ? undefined : JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    const id = req.headers['mcp-session-id'];
-    let transport = typeof id === 'string' ? transports.get(id) : undefined;
-    if (transport === undefined) {
-      if (body?.method !== 'initialize') {
-        res.writeHead(400, { 'content-type': 'application/json' }).end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: body?.id ?? null,
-            error: { code: -32000, message: 'no session' },
-          }),
-        );
-        return;
-      }
-      const created = new StreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sessionId) => transports.set(sessionId, created),
-      });
-      transport = created;
-      await build().connect(created);
-    }
-    await transport.handleRequest(req, res, body);
-  });
-  http.listen(0, '127.0.0.1');
-  await once(http, 'listening');
-  return {
-    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
-    cancelled,
-    close: async () => {
-      for (const transport of transports.values()) await transport.close();
-      http.closeAllConnections();
-      await new Promise((resolve) => http.close(resolve));
-    },
-  };
-}
 
 const textOf = (outcome: StatelessCallOutcome) =>
   'result' in outcome
@@ -148,7 +15,7 @@ const textOf = (outcome: StatelessCallOutcome) =>
     : '';
 
 describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', () => {
-  let upstream: Awaited<ReturnType<typeof serveLegacyAsker>>;
+  let upstream: LegacyAsker;
   const pools: UpstreamPool[] = [];
   const gateways: GatewayServer[] = [];
   const stateKey = randomBytes(32);
@@ -225,6 +92,9 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     await expect(there.callTool({ name: 'ask_name', arguments: {} }, retry)).rejects.toThrow(
       /not held by this gateway.*another one/,
     );
+    // Refused unredeemed: the same retry on the replica that asked resumes the call.
+    const next = questionOf(await here.callTool({ name: 'ask_name', arguments: {} }, retry));
+    expect(next.inputRequests['elicitation']?.params?.['message']).toBe('Your town?');
   });
 
   it('refuses what the client did not declare, and sampling the policy denies', async () => {

@@ -122,6 +122,8 @@ export interface ModernRelayCall {
 
 /**
  * Reads a relay's `requestState` back and redeems it (once, through the store).
+ * `before` checks it first (a live call's retry takes its call from this replica): a
+ * state it refuses stays unredeemed, for a retry on the right replica.
  *
  * @throws {@link ToolSearchError} `invalid_argument` (`data.field` `requestState`) for a
  * forged, altered, expired, replayed or another principal's state
@@ -129,6 +131,8 @@ export interface ModernRelayCall {
 export async function redeemRelayState(
   options: Pick<ModernRelayOptions, 'key' | 'principal' | 'store'>,
   raw: string,
+  /** Checks the verified state before it is redeemed: a throw refuses it unredeemed. */
+  before?: (state: RelayState) => void,
 ): Promise<RelayState> {
   const now = Date.now();
   const state = readSignedState<RelayState>(options.key, 'relay', raw, {
@@ -137,6 +141,7 @@ export async function redeemRelayState(
     maxLength: MAX_RELAY_STATE,
     advice: 'call the tool again',
   });
+  before?.(state);
   const { store } = options;
   if (
     store.claimOnce === undefined ||

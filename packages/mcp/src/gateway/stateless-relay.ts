@@ -124,17 +124,18 @@ export function holdLive(input: {
  * A retry of a live call's question: its answer goes to the waiting upstream request,
  * and the call's result (or its next question) answers the retry.
  *
- * @throws {@link ToolSearchError} `invalid_argument` when this replica holds no such call
+ * @throws what the call throws (the gateway draining)
  */
 export async function resumeLive(input: {
   liveCalls: LiveCalls;
   options: RelayOptions;
+  /** The held call, taken from this replica. */
+  live: LiveCall;
   state: RelayState;
   params: StatelessCallParams;
   callContext: StatelessCallContext;
 }): Promise<StatelessCallOutcome> {
-  const { liveCalls, options, state, params, callContext } = input;
-  const live = liveCalls.take(state.l ?? '', options.principal);
+  const { liveCalls, options, live, state, params, callContext } = input;
   if (state.t !== params.name || state.h !== argumentsHash(params.arguments ?? {})) {
     live.abort('the retry named another call');
     return {

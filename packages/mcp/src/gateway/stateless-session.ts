@@ -7,7 +7,7 @@ import type { GatewayProfile } from '../config/schemas.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { createGatewayApproval } from './approval.js';
 import { sessionLearning } from './learning.js';
-import { createLiveCalls, type LiveCalls } from './modern-live.js';
+import { createLiveCalls, type LiveCall, type LiveCalls } from './modern-live.js';
 import {
   isRelayState,
   openModernRelay,
@@ -260,15 +260,20 @@ function createEntry(
           sessionId: state.id,
         };
         const raw = callContext.requestState;
+        // A live call's retry takes its call from this replica before the state is redeemed.
+        let held: LiveCall | undefined;
         const relayed =
           raw !== undefined && isRelayState(raw)
-            ? await redeemRelayState(relayOptions, raw)
+            ? await redeemRelayState(relayOptions, raw, (state) => {
+                if (state.l !== undefined) held = liveCalls.take(state.l, principal);
+              })
             : undefined;
         const oneCall = asksOneCall(params);
-        if (relayed?.l !== undefined) {
+        if (relayed !== undefined && held !== undefined) {
           return resumeLive({
             liveCalls,
             options: relayOptions,
+            live: held,
             state: relayed,
             params,
             callContext,

@@ -170,13 +170,20 @@ export function livePolicy(live: Live) {
   };
 }
 
-export function upstreamConfig(approval: Record<string, unknown>) {
+export function upstreamConfig(
+  approval: Record<string, unknown>,
+  options: { asks?: boolean } = {},
+) {
   return parseGatewayConfig({
     mcpServers: {
       ledger: {
         command: process.execPath,
         args: [fileURLToPath(new URL('./__fixtures__/echo-server.mjs', import.meta.url))],
-        env: { PARITY_TOOLS: JSON.stringify(TOOLS.map((tool) => tool.definition)) },
+        env: {
+          PARITY_TOOLS: JSON.stringify(TOOLS.map((tool) => tool.definition)),
+          // Every tool asks its caller to confirm mid-call first.
+          ...(options.asks === true ? { PARITY_ASK: '1' } : {}),
+        },
       },
     },
     toolSearch: { enabled: 'on' },

@@ -9,6 +9,7 @@ import {
   toOpenAIResponsesTool,
   toOpenAITool,
 } from './formats.js';
+import { validateToolDefinition } from './tool-definition.js';
 import type { ToolDefinition } from './types.js';
 
 const schema = { type: 'object', properties: { q: { type: 'string' } }, required: ['q'] };
@@ -41,6 +42,33 @@ describe('fromMcpTool', () => {
       alwaysLoad: true,
       origin: { server: 'brave', name: 'search' },
     });
+  });
+
+  it('keeps the display fields and output schema through MCP, and leaves out malformed ones', () => {
+    const output = { type: 'object', properties: { total: { type: 'number' } } };
+    const mcp = {
+      name: 'sum',
+      title: 'Sum numbers',
+      description: 'Adds',
+      inputSchema: schema,
+      annotations: { title: 'Sum', readOnlyHint: true },
+      icons: [{ src: 'https://example.test/sum.png', mimeType: 'image/png' }, { nosrc: 1 }],
+      outputSchema: output,
+    };
+    const definition = validateToolDefinition(fromMcpTool(mcp, { server: 'math' }));
+    expect(toMcpTool(definition)).toEqual({
+      name: 'sum',
+      title: 'Sum numbers',
+      description: 'Adds',
+      inputSchema: schema,
+      annotations: { title: 'Sum', readOnlyHint: true },
+      icons: [{ src: 'https://example.test/sum.png', mimeType: 'image/png' }],
+      outputSchema: output,
+    });
+    const odd = fromMcpTool({ ...mcp, icons: 'x', outputSchema: { type: 'string' } });
+    expect(odd.icons).toBeUndefined();
+    expect(odd.outputSchema).toBeUndefined();
+    expect(validateToolDefinition(odd).name).toBe('sum');
   });
 
   it('records no origin without a server', () => {

@@ -27,7 +27,7 @@ export interface FromMcpToolOptions {
 /**
  * Converts an MCP tool into a {@link ToolDefinition}: `source: 'mcp'`, `toolset:
  * 'mcp-<server>'` and `origin: { server, name }` when a server is given, its
- * annotations, and `alwaysLoad` when
+ * annotations, `title`, `icons` and `outputSchema`, and `alwaysLoad` when
  * `_meta["anthropic/alwaysLoad"]` is true. Does not validate: pass the result to
  * `validateToolDefinition` when the server is untrusted.
  *
@@ -50,6 +50,16 @@ export function fromMcpTool(tool: McpTool, options: FromMcpToolOptions = {}): To
     definition.origin = { server: options.server, name: tool.name };
   }
   if (tool.annotations !== undefined) definition.annotations = tool.annotations;
+  if (tool.title !== undefined) definition.title = tool.title;
+  // Display fields a client may use: kept where well formed, else left out (never the tool).
+  const icons = Array.isArray(tool['icons'])
+    ? tool['icons'].filter((icon) => isObject(icon) && typeof icon['src'] === 'string')
+    : [];
+  if (icons.length > 0) definition.icons = icons;
+  const output = tool['outputSchema'];
+  if (isObject(output) && (output.type === undefined || output.type === 'object')) {
+    definition.outputSchema = output;
+  }
   if (tool._meta?.[MCP_ALWAYS_LOAD_META_KEY] === true) definition.alwaysLoad = true;
   return definition;
 }
@@ -58,14 +68,22 @@ export function fromMcpTool(tool: McpTool, options: FromMcpToolOptions = {}): To
  * Converts a {@link ToolDefinition} into an MCP tool for `tools/list`.
  *
  * @param tool - the definition
- * @returns the MCP tool (`name`, `description`, `inputSchema`, `annotations`)
+ * @returns the MCP tool (`name`, `description`, `inputSchema`, `annotations`, `title`,
+ * `icons`, `outputSchema`)
  * @throws nothing
  */
 export function toMcpTool(tool: ToolDefinition): McpTool {
   const mcp: McpTool = { name: tool.name, inputSchema: objectSchema(tool.inputSchema) };
   if (tool.description !== undefined) mcp.description = tool.description;
   if (tool.annotations !== undefined) mcp.annotations = tool.annotations;
+  if (tool.title !== undefined) mcp.title = tool.title;
+  if (tool.icons !== undefined) mcp['icons'] = tool.icons;
+  if (tool.outputSchema !== undefined) mcp['outputSchema'] = tool.outputSchema;
   return mcp;
+}
+
+function isObject(value: unknown): value is JsonSchemaObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 // MCP requires `type: 'object'` on a tool's input schema.

@@ -35,6 +35,15 @@ export const toolDefinitionSchema: z.ZodType<ToolDefinition, unknown> = lazySche
     toolset: z.string().min(1).optional(),
     alwaysLoad: z.boolean().optional(),
     annotations: z.looseObject({}).optional(),
+    title: z.string().optional(),
+    icons: z.array(z.looseObject({ src: z.string() })).optional(),
+    outputSchema: z
+      .looseObject({ type: z.string().optional() })
+      .refine((schema) => schema.type === undefined || schema.type === 'object', {
+        message: "must be a JSON Schema with type 'object'",
+        path: ['type'],
+      })
+      .optional(),
     origin: z
       .object({
         server: z.string().min(1, 'must not be empty'),

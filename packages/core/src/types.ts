@@ -58,6 +58,18 @@ export interface ToolDefinition {
   /** MCP annotations (`readOnlyHint`, `destructiveHint`, ...). */
   annotations?: ToolAnnotations;
   /**
+   * A human-readable name for a client to display (MCP `title`). Passed through to MCP
+   * `tools/list`; never searched, never the name a model calls.
+   */
+  title?: string;
+  /** Icons for a client to display (MCP `icons`: `src`, `mimeType`, `sizes`, `theme`), as given. */
+  icons?: Record<string, unknown>[];
+  /**
+   * JSON Schema of the tool's structured result (MCP `outputSchema`): passed through to
+   * MCP `tools/list`, so a client can check the `structuredContent` of a call's result.
+   */
+  outputSchema?: JsonSchemaObject;
+  /**
    * Example argument objects that show the model how to call the tool (each valid
    * against `inputSchema`). Sent as Anthropic's `input_examples` by
    * `@tool-search/providers`, and shown by the bridge's `tool_describe`.

@@ -58,7 +58,7 @@ export type {
   GatewayPolicyConfig,
   GatewayPolicyReport,
 } from './gateway/policy-reload.js';
-export type { GatewayServer } from './gateway/server.js';
+export type { GatewayFeatureChange, GatewayServer } from './gateway/server.js';
 export { createGatewayServer } from './gateway/server.js';
 export type { GatewayHost, GatewayReadiness } from './gateway/server-state.js';
 export { DEFAULT_SETTLE_DEADLINE_MS } from './gateway/settle-gate.js';
@@ -67,6 +67,10 @@ export {
   APPROVAL_INPUT_KEY,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './gateway/stateless-approval.js';
+export type {
+  GatewayStatelessFeatures,
+  StatelessListen,
+} from './gateway/stateless-features.js';
 export type {
   GatewayStatelessView,
   StatelessCallContext,

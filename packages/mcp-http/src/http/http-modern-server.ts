@@ -4,12 +4,14 @@ import {
   INVALID_PARAMS,
   inputRequired,
   type ListToolsResult,
+  LOG_LEVEL_META_KEY,
   MissingRequiredClientCapabilityError,
   ProtocolError,
   Server,
 } from '@modelcontextprotocol/server';
 import { ToolSearchError } from '@tool-search/core';
 import type { GatewayStatelessView, StatelessCallOutcome } from '@tool-search/mcp';
+import { registerModernFeatures } from './http-modern-features.js';
 
 /** How long a modern client may keep `server/discover` and `tools/list` without asking again. */
 export const DEFAULT_MODERN_TTL_MS = 60_000;
@@ -24,12 +26,17 @@ export interface ModernServerOptions {
   instructions?: string;
   /** How long lists stay fresh (`ttlMs`); changes come on `subscriptions/listen` too. */
   ttlMs: number;
+  /**
+   * What the servers in the credential's scope offer beyond tools (the view's
+   * `features.capabilities()`); their requests are then served too.
+   */
+  featureCapabilities?: Record<string, Record<string, unknown>>;
 }
 
 /**
  * The 2026-07-28 server of one request (the SDK's `createMcpHandler` makes one per
  * request): `tools/list` and `tools/call` answered by the credential's stateless view of
- * the gateway. The SDK adds `resultType`, the cache fields, `server/discover` and the
+ * the gateway, and the resources, prompts and completions its scope's servers offer. The SDK adds `resultType`, the cache fields, `server/discover` and the
  * envelope checks.
  *
  * @param options - the view, the identity and the freshness of lists
@@ -39,11 +46,14 @@ export interface ModernServerOptions {
 export function createModernServer(options: ModernServerOptions): Server {
   const { view, ttlMs } = options;
   const server = new Server(options.serverInfo, {
-    capabilities: { tools: { listChanged: true } },
+    capabilities: { tools: { listChanged: true }, ...options.featureCapabilities },
     ...(options.instructions === undefined ? {} : { instructions: options.instructions }),
     // What discover advertises is the same for every caller of this gateway.
     cacheHints: { 'server/discover': { ttlMs, cacheScope: 'public' } },
   });
+  if (view.features !== undefined && options.featureCapabilities !== undefined) {
+    registerModernFeatures(server, view.features, options.featureCapabilities, ttlMs);
+  }
   server.setRequestHandler('tools/list', async () => {
     const listed = await view.listTools();
     return {
@@ -56,6 +66,9 @@ export function createModernServer(options: ModernServerOptions): Server {
     const { name, arguments: args, _meta } = request.params;
     const requestState = ctx.mcpReq.requestState();
     const inputResponses = ctx.mcpReq.inputResponses;
+    const logLevel = (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[
+      LOG_LEVEL_META_KEY
+    ];
     let outcome: StatelessCallOutcome;
     try {
       outcome = await view.callTool(
@@ -72,6 +85,7 @@ export function createModernServer(options: ModernServerOptions): Server {
           capabilities: (server.getClientCapabilities() ?? {}) as Record<string, unknown>,
           ...(typeof requestState === 'string' ? { requestState } : {}),
           ...(inputResponses === undefined ? {} : { inputResponses }),
+          ...(typeof logLevel === 'string' ? { logLevel } : {}),
         },
       );
     } catch (error) {

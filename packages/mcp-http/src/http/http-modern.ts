@@ -2,10 +2,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { type AuthInfo, createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { describeError } from '@tool-search/core/internal';
-import type { GatewayStatelessView } from '@tool-search/mcp';
+import type { GatewayFeatureChange, GatewayStatelessView, StatelessListen } from '@tool-search/mcp';
 import type { HttpPrincipal, HttpStep } from './http-chain.js';
 import type { HttpFront } from './http-front.js';
 import { readJson } from './http-limits.js';
+import { createScopedEventBus } from './http-modern-bus.js';
 import { createModernServer } from './http-modern-server.js';
 import { reply } from './http-reply.js';
 
@@ -15,6 +16,8 @@ export interface ModernHost {
   view(profile: string | undefined, principal: string, stateKey?: Uint8Array): GatewayStatelessView;
   /** Listens for changes of the upstreams' tools; returns the unsubscribe. */
   onToolsChanged(listener: () => void): () => void;
+  /** Listens for changes of the upstreams' resources and prompts; returns the unsubscribe. */
+  onFeaturesChanged?(listener: (change: GatewayFeatureChange) => void): () => void;
   serverInfo: { name: string; version: string };
   instructions?: string;
 }
@@ -81,6 +84,38 @@ function createListenCounter(limits: { total: number; perPrincipal: number }) {
   };
 }
 
+/**
+ * The upstream side of a listen request: its resource subscriptions kept to the URIs of
+ * the credential's scope (an out-of-scope URI is left out of the acknowledgement, as one
+ * the server cannot honour) and subscribed upstream until the stream closes. Its scope
+ * decides which changes of resources and prompts the stream hears.
+ */
+async function scopeListen(
+  host: ModernHost,
+  auth: HttpPrincipal,
+  stateKey: Uint8Array | undefined,
+  body: unknown,
+  res: ServerResponse,
+): Promise<StatelessListen | undefined> {
+  const params = (body as { params?: { notifications?: Record<string, unknown> } }).params;
+  const notifications = params?.notifications;
+  if (notifications === undefined || typeof notifications !== 'object') return undefined;
+  const asked = notifications['resourceSubscriptions'];
+  const uris = Array.isArray(asked)
+    ? asked.filter((uri): uri is string => typeof uri === 'string')
+    : [];
+  const features = host.view(auth.profile, auth.principal, stateKey).features;
+  if (features === undefined) {
+    if (Array.isArray(asked)) notifications['resourceSubscriptions'] = [];
+    return undefined;
+  }
+  const listen = await features.listen(uris);
+  if (Array.isArray(asked)) notifications['resourceSubscriptions'] = listen.uris;
+  if (res.destroyed) listen.close();
+  else res.once('close', () => listen.close());
+  return listen;
+}
+
 function authInfoOf(auth: HttpPrincipal): AuthInfo {
   return {
     token: '',
@@ -112,26 +147,37 @@ export function createModernLeg(
   front: HttpFront,
   options: { eras: HttpEras; ttlMs: number; stateKey: Uint8Array | undefined },
 ): ModernLeg {
+  const bus = createScopedEventBus(() => {});
   const handler = createMcpHandler(
-    ({ authInfo }) => {
+    async ({ authInfo }) => {
       const profile = authInfo?.extra?.['profile'];
+      const view = host.view(
+        typeof profile === 'string' ? profile : undefined,
+        authInfo?.clientId ?? '',
+        options.stateKey,
+      );
+      // What discover declares mirrors the servers in the credential's scope.
+      const featureCapabilities = await view.features?.capabilities();
       return createModernServer({
-        view: host.view(
-          typeof profile === 'string' ? profile : undefined,
-          authInfo?.clientId ?? '',
-          options.stateKey,
-        ),
+        view,
         serverInfo: host.serverInfo,
         ...(host.instructions === undefined ? {} : { instructions: host.instructions }),
         ttlMs: options.ttlMs,
+        ...(featureCapabilities === undefined ? {} : { featureCapabilities }),
       });
     },
     {
       legacy: 'reject',
       maxSubscriptions: front.limits.maxSessions,
+      bus,
     },
   );
-  const unsubscribe = host.onToolsChanged(() => handler.notify.toolsChanged());
+  const unsubscribeTools = host.onToolsChanged(() => handler.notify.toolsChanged());
+  const unsubscribeFeatures = host.onFeaturesChanged?.((change) => bus.publishChange(change));
+  const unsubscribe = () => {
+    unsubscribeTools();
+    unsubscribeFeatures?.();
+  };
   const serve = toNodeHandler(handler);
   const listens = createListenCounter({
     total: front.limits.maxSessions,
@@ -189,6 +235,10 @@ export function createModernLeg(
         return true;
       }
       res.once('close', release);
+      const scope = await scopeListen(host, auth, options.stateKey, body, res);
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(auth);
+      await bus.withListen(scope, () => serve(req, res, body));
+      return true;
     }
     (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(auth);
     await serve(req, res, body);

@@ -377,6 +377,7 @@ export async function listenGatewayHttp(
             ...(stateKey === undefined ? {} : { stateKey }),
           }),
         onToolsChanged: (listener) => gateway.onToolsChanged(listener),
+        onFeaturesChanged: (listener) => gateway.onFeaturesChanged(listener),
         serverInfo: gateway.serverInfo,
         ...(gateway.instructions === undefined ? {} : { instructions: gateway.instructions }),
       },

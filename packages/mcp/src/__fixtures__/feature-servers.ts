@@ -128,6 +128,20 @@ function build(
     return textResult(JSON.stringify(extra._meta ?? null));
   });
   server.registerTool(
+    `${name}_sum`,
+    {
+      title: `Sum (${name})`,
+      description: 'Adds two numbers',
+      inputSchema: { a: z.number(), b: z.number() },
+      outputSchema: { total: z.number() },
+      annotations: { readOnlyHint: true },
+    },
+    ({ a, b }) => ({
+      content: [{ type: 'text' as const, text: String(a + b) }],
+      structuredContent: { total: a + b },
+    }),
+  );
+  server.registerTool(
     `${name}_log`,
     { inputSchema: { count: z.number().optional() } },
     async ({ count }, extra) => {

@@ -44,54 +44,82 @@ export function exposedPrompts(session: FeatureSession): ExposedPrompt[] {
 }
 
 /**
+ * One page of the prompts of the session's scope, under their exposed names.
+ *
+ * @throws McpError InvalidParams for a cursor the gateway did not give
+ */
+export function listPrompts(session: FeatureSession, cursor: unknown): JsonObject {
+  const prompts = exposedPrompts(session).map((entry) => ({ ...entry.prompt, name: entry.name }));
+  const { items, nextCursor } = page(prompts, cursor);
+  return { prompts: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+}
+
+/**
+ * Gets a prompt (by its exposed name) from its server under its own name, with the
+ * client's arguments and `_meta`; the get lands in the activity feed and the audit trail.
+ *
+ * @param params - the request's params (`name`, `arguments`, `_meta`)
+ * @param signal - aborts the upstream request
+ * @throws McpError InvalidParams for a prompt not in scope (unknown, out of scope or denied
+ * alike); the upstream's error
+ */
+export async function getPrompt(
+  session: FeatureSession,
+  params: JsonObject,
+  signal?: AbortSignal,
+): Promise<JsonObject> {
+  const name = String(params['name']);
+  const args = params['arguments'] as Record<string, unknown> | undefined;
+  const began = performance.now();
+  const entry = exposedPrompts(session).find((prompt) => prompt.name === name);
+  const record = (status: 'ok' | 'error', detail?: string) =>
+    session.record({
+      kind: 'prompt',
+      name,
+      ...(entry === undefined ? {} : { server: entry.server }),
+      status,
+      ...(detail === undefined ? {} : { detail }),
+      durationMs: Math.round(performance.now() - began),
+      ...(args === undefined ? {} : { arguments: args }),
+    });
+  if (entry === undefined) {
+    record('error', 'not found in scope');
+    throw promptNotFound(name);
+  }
+  const meta = forwardedMeta(params);
+  try {
+    const result = await session.hub.request(
+      entry.server,
+      'prompts/get',
+      {
+        name: entry.upstreamName,
+        ...(args === undefined ? {} : { arguments: args }),
+        ...(meta === undefined ? {} : { _meta: meta }),
+      },
+      signal,
+    );
+    record('ok');
+    return result;
+  } catch (error) {
+    record('error', error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+/**
  * Serves `prompts/list` and `prompts/get` of one session.
  *
  * @throws nothing
  */
 export function handlePrompts(session: FeatureSession): void {
   const { server } = session.state;
-  server.setRequestHandler(ListPromptsRequestSchema, (request) => {
-    const prompts = exposedPrompts(session).map((entry) => ({ ...entry.prompt, name: entry.name }));
-    const { items, nextCursor } = page(prompts, request.params?.cursor);
-    return { prompts: items as never, ...(nextCursor === undefined ? {} : { nextCursor }) };
-  });
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
-    const { name } = request.params;
-    const began = performance.now();
-    const entry = exposedPrompts(session).find((prompt) => prompt.name === name);
-    const record = (status: 'ok' | 'error', detail?: string) =>
-      session.record({
-        kind: 'prompt',
-        name,
-        ...(entry === undefined ? {} : { server: entry.server }),
-        status,
-        ...(detail === undefined ? {} : { detail }),
-        durationMs: Math.round(performance.now() - began),
-        ...(request.params.arguments === undefined ? {} : { arguments: request.params.arguments }),
-      });
-    if (entry === undefined) {
-      record('error', 'not found in scope');
-      throw promptNotFound(name);
-    }
-    const meta = forwardedMeta(request.params as JsonObject);
-    try {
-      const result = await session.hub.request(
-        entry.server,
-        'prompts/get',
-        {
-          name: entry.upstreamName,
-          ...(request.params.arguments === undefined
-            ? {}
-            : { arguments: request.params.arguments }),
-          ...(meta === undefined ? {} : { _meta: meta }),
-        },
-        extra.signal,
-      );
-      record('ok');
-      return result as never;
-    } catch (error) {
-      record('error', error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-  });
+  server.setRequestHandler(
+    ListPromptsRequestSchema,
+    (request) => listPrompts(session, request.params?.cursor) as never,
+  );
+  server.setRequestHandler(
+    GetPromptRequestSchema,
+    async (request, extra) =>
+      (await getPrompt(session, request.params as JsonObject, extra.signal)) as never,
+  );
 }

@@ -18,7 +18,7 @@ export function featuresOf(context: GatewaySessionContext): UpstreamFeatures | u
 /**
  * What a new session declares beyond tools: the capabilities of the connected servers in
  * its scope (`resources` with `subscribe` and `listChanged`, `prompts`, `completions`,
- * `logging`). Before the first connect round is over, what the servers offer is not known
+ * `logging`); `completions` also where a server offers prompts or resources. Before the first connect round is over, what the servers offer is not known
  * yet: every one is declared, and a request finds what the servers turn out to offer.
  *
  * @throws nothing
@@ -63,7 +63,11 @@ export function featureCapabilities(
       ? { resources: { listChanged: true, ...(subscribes ? { subscribe: true } : {}) } }
       : {}),
     ...(offers('prompts') ? { prompts: { listChanged: true } } : {}),
-    ...(offers('completions') ? { completions: {} } : {}),
+    // The gateway completes the arguments of every prompt and template it carries (with no
+    // values where the owner offers no completions), as a server with prompts may.
+    ...(offers('completions') || offers('prompts') || offers('resources')
+      ? { completions: {} }
+      : {}),
     ...(offers('logging') ? { logging: {} } : {}),
   };
 }

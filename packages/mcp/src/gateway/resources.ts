@@ -65,6 +65,72 @@ function mergedTemplates(session: FeatureSession): JsonObject[] {
 }
 
 /**
+ * One page of the merged resources of the session's scope (`resources/list`).
+ *
+ * @throws McpError InvalidParams for a cursor the gateway did not give
+ */
+export function listResources(session: FeatureSession, cursor: unknown): JsonObject {
+  const { items, nextCursor } = page(mergedResources(session), cursor);
+  return { resources: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+}
+
+/**
+ * One page of the merged resource templates of the session's scope.
+ *
+ * @throws McpError InvalidParams for a cursor the gateway did not give
+ */
+export function listResourceTemplates(session: FeatureSession, cursor: unknown): JsonObject {
+  const { items, nextCursor } = page(mergedTemplates(session), cursor);
+  return { resourceTemplates: items, ...(nextCursor === undefined ? {} : { nextCursor }) };
+}
+
+/**
+ * Reads a resource from the server that owns its URI in the session's scope, the client's
+ * `_meta` sent on; the read lands in the activity feed and the audit trail.
+ *
+ * @param params - the request's params (`uri`, `_meta`)
+ * @param signal - aborts the upstream request
+ * @throws McpError `-32002` for a URI with no owner in scope (unknown, out of scope or
+ * denied alike); the upstream's error
+ */
+export async function readResource(
+  session: FeatureSession,
+  params: JsonObject,
+  signal?: AbortSignal,
+): Promise<JsonObject> {
+  const uri = String(params['uri']);
+  const began = performance.now();
+  const owner = ownerOfUri(session, uri);
+  const record = (status: 'ok' | 'error', detail?: string) =>
+    session.record({
+      kind: 'resource',
+      name: uri,
+      ...(owner === undefined ? {} : { server: owner }),
+      status,
+      ...(detail === undefined ? {} : { detail }),
+      durationMs: Math.round(performance.now() - began),
+    });
+  if (owner === undefined) {
+    record('error', 'not found in scope');
+    throw resourceNotFound(uri);
+  }
+  const meta = forwardedMeta(params);
+  try {
+    const result = await session.hub.request(
+      owner,
+      'resources/read',
+      { uri, ...(meta === undefined ? {} : { _meta: meta }) },
+      signal,
+    );
+    record('ok');
+    return result;
+  } catch (error) {
+    record('error', error instanceof Error ? error.message : String(error));
+    throw error;
+  }
+}
+
+/**
  * Serves `resources/list`, `resources/templates/list`, `resources/read`,
  * `resources/subscribe` and `resources/unsubscribe` of one session.
  *
@@ -75,49 +141,19 @@ export function handleResources(
   subscriptions: SubscriptionRegistry,
 ): void {
   const { server } = session.state;
-  server.setRequestHandler(ListResourcesRequestSchema, (request) => {
-    const { items, nextCursor } = page(mergedResources(session), request.params?.cursor);
-    return { resources: items as never, ...(nextCursor === undefined ? {} : { nextCursor }) };
-  });
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, (request) => {
-    const { items, nextCursor } = page(mergedTemplates(session), request.params?.cursor);
-    return {
-      resourceTemplates: items as never,
-      ...(nextCursor === undefined ? {} : { nextCursor }),
-    };
-  });
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
-    const { uri } = request.params;
-    const began = performance.now();
-    const owner = ownerOfUri(session, uri);
-    const record = (status: 'ok' | 'error', detail?: string) =>
-      session.record({
-        kind: 'resource',
-        name: uri,
-        ...(owner === undefined ? {} : { server: owner }),
-        status,
-        ...(detail === undefined ? {} : { detail }),
-        durationMs: Math.round(performance.now() - began),
-      });
-    if (owner === undefined) {
-      record('error', 'not found in scope');
-      throw resourceNotFound(uri);
-    }
-    const meta = forwardedMeta(request.params as JsonObject);
-    try {
-      const result = await session.hub.request(
-        owner,
-        'resources/read',
-        { uri, ...(meta === undefined ? {} : { _meta: meta }) },
-        extra.signal,
-      );
-      record('ok');
-      return result as never;
-    } catch (error) {
-      record('error', error instanceof Error ? error.message : String(error));
-      throw error;
-    }
-  });
+  server.setRequestHandler(
+    ListResourcesRequestSchema,
+    (request) => listResources(session, request.params?.cursor) as never,
+  );
+  server.setRequestHandler(
+    ListResourceTemplatesRequestSchema,
+    (request) => listResourceTemplates(session, request.params?.cursor) as never,
+  );
+  server.setRequestHandler(
+    ReadResourceRequestSchema,
+    async (request, extra) =>
+      (await readResource(session, request.params as JsonObject, extra.signal)) as never,
+  );
   server.setRequestHandler(SubscribeRequestSchema, async (request) => {
     const { uri } = request.params;
     const owner = ownerOfUri(session, uri);

@@ -9,6 +9,7 @@ import {
   type GatewayPolicyConfig,
   type GatewayPolicyReport,
 } from './policy-reload.js';
+import { featuresOf } from './protocol-features.js';
 import {
   checkProfile,
   createGatewayState,
@@ -18,6 +19,7 @@ import {
   gatewayReadiness,
   openSession,
 } from './server-state.js';
+import type { GatewaySessionContext } from './session-state.js';
 import type { GatewayStatelessView } from './stateless-session.js';
 import type {
   GatewayCloseOptions,
@@ -97,6 +99,15 @@ export interface GatewayServer {
    * @throws nothing
    */
   onToolsChanged(listener: () => void): () => void;
+  /**
+   * Listens for changes of the upstreams' resources and prompts (a stateless host pushes
+   * them to its listen streams): a list changed, or a subscribed resource was updated.
+   *
+   * @param listener - called after each change
+   * @returns a function that stops listening
+   * @throws nothing
+   */
+  onFeaturesChanged(listener: (change: GatewayFeatureChange) => void): () => void;
   /** How the gateway introduces itself. */
   readonly serverInfo: Implementation;
   /** The instructions it gives clients, if any. */
@@ -228,6 +239,7 @@ export function createGatewayServer(options: GatewayServerOptions): GatewayServe
       );
     },
     onToolsChanged: (listener) => options.pool.onToolsChanged(listener),
+    onFeaturesChanged: (listener) => onFeaturesChanged(state.sessionContext, listener),
     serverInfo: state.sessionContext.serverInfo,
     instructions: options.instructions,
     get profiles() {
@@ -272,4 +284,26 @@ async function closeGateway(
   await state.sessionContext.inbox?.close().catch(() => {});
   await state.sessionContext.programs?.close().catch(() => {});
   return report;
+}
+
+/** A change of the upstreams' resources or prompts, as a stateless host pushes it. */
+export type GatewayFeatureChange =
+  | { kind: 'resources_list_changed' | 'prompts_list_changed'; server: string }
+  | { kind: 'resource_updated'; server: string; uri: string };
+
+function onFeaturesChanged(
+  context: GatewaySessionContext,
+  listener: (change: GatewayFeatureChange) => void,
+): () => void {
+  const hub = featuresOf(context);
+  if (hub === undefined) return () => {};
+  return hub.onEvent((event) => {
+    if (event.kind === 'resources_changed') {
+      listener({ kind: 'resources_list_changed', server: event.server });
+    } else if (event.kind === 'prompts_changed') {
+      listener({ kind: 'prompts_list_changed', server: event.server });
+    } else if (event.kind === 'resource_updated') {
+      listener({ kind: 'resource_updated', server: event.server, uri: event.uri });
+    }
+  });
 }

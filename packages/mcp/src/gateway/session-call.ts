@@ -40,6 +40,8 @@ export type SessionCallExtra = Pick<
   Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>> & {
     /** A stateless (2026) call's own answer to an upstream's questions, and its `_meta`. */
     input?: StatelessInput;
+    /** The call's relay when the caller makes its own (the stateless leg: logs of the call). */
+    relay?: UpstreamCallOptions['relay'];
   };
 type Extra = SessionCallExtra;
 
@@ -141,6 +143,7 @@ function relayAndMeta(state: SessionState, request: CallToolRequest, extra: Extr
   const meta = input?.meta === undefined ? forwarded : { ...(forwarded ?? {}), ...input.meta };
   const relay =
     input?.relay ??
+    extra.relay ??
     (sendRequest === undefined ? undefined : callRelayOf(state, { sendRequest, sendNotification }));
   return {
     ...(relay === undefined ? {} : { relay }),

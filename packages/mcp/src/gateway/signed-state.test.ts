@@ -1,6 +1,11 @@
 import { ToolSearchError } from '@tool-search/core';
 import { describe, expect, it } from 'vitest';
-import { argumentsHash, readSignedState, signState } from './signed-state.js';
+import {
+  argumentsHash,
+  readSignedState,
+  type SignedStateEnvelope,
+  signState,
+} from './signed-state.js';
 
 const key = new Uint8Array(32).fill(7);
 const now = 1_000_000;
@@ -67,7 +72,11 @@ describe('signed states', () => {
       /not one/,
     );
     expect(
-      readSignedState(key, 'relay', big, { principal: 'alice', now, maxLength: 10_000 }).x,
+      readSignedState<SignedStateEnvelope & { x: string }>(key, 'relay', big, {
+        principal: 'alice',
+        now,
+        maxLength: 10_000,
+      }).x,
     ).toHaveLength(5000);
   });
 

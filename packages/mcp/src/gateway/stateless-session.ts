@@ -31,6 +31,11 @@ import {
   createStatelessApproval,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './stateless-approval.js';
+import {
+  createStatelessFeatures,
+  type GatewayStatelessFeatures,
+  statelessLogRelay,
+} from './stateless-features.js';
 import { earlyAnswer, holdLive, missingCapabilities, resumeLive } from './stateless-relay.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
@@ -60,6 +65,11 @@ export interface StatelessCallContext {
   inputResponses?: Record<string, unknown>;
   /** The client capabilities the request declared (`_meta`): what an upstream may ask it. */
   capabilities?: Record<string, unknown>;
+  /**
+   * The request's log level (`io.modelcontextprotocol/logLevel`): what the upstream logs
+   * during the call at or above it goes to `notify`; nothing without one.
+   */
+  logLevel?: string;
 }
 
 /** What a stateless call answers: its result, or a question for a person first. */
@@ -99,6 +109,8 @@ export interface GatewayStatelessView {
   readonly profile: string | undefined;
   /** The credential's principal (`''` without tokens). */
   readonly principal: string;
+  /** Its resources, prompts and completions; absent when the pool serves tools only. */
+  readonly features: GatewayStatelessFeatures | undefined;
   /**
    * The credential's tool list, once the upstreams settled.
    *
@@ -243,6 +255,10 @@ function createEntry(
     view: {
       profile: profileName,
       principal,
+      features: createStatelessFeatures(featuresOf(context), () => current(entry), {
+        settled: context.upstreamsSettled,
+        cacheScope: who.hasProfiles ? 'private' : 'public',
+      }),
       listTools: async () => {
         await context.upstreamsSettled();
         return {
@@ -312,6 +328,8 @@ function createEntry(
               target: { t: params.name, h: argumentsHash(params.arguments ?? {}) },
             })
           : undefined;
+        // Log lines of the call at the request's level go on its stream.
+        const logRelay = statelessLogRelay(state.id, callContext.logLevel, callContext.notify);
         try {
           const run = context.drain.run(async (signal) => {
             await context.upstreamsSettled();
@@ -321,6 +339,7 @@ function createEntry(
               requestId: channel.id,
               sendNotification: (notification) =>
                 callContext.notify?.(notification as never) ?? Promise.resolve(),
+              relay: logRelay,
               ...(relay === undefined
                 ? {}
                 : {
@@ -328,7 +347,10 @@ function createEntry(
                       onInputRequired: relay.onInputRequired,
                       resumeInput: relay.resumeInput,
                       meta: relay.meta,
-                      ...(live === undefined ? {} : { relay: live.relay }),
+                      // A held call's questions go to its client; its log lines as any call's.
+                      ...(live === undefined
+                        ? {}
+                        : { relay: { ...live.relay, log: logRelay.log } }),
                     },
                   }),
             };

@@ -14,11 +14,7 @@ import {
  * In-scope scenarios the reference passes alone that do not pass through the gateway yet,
  * each with why. A ratchet: one that starts passing fails this test until it is taken off.
  */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  caching: 'its resources/list, resources/templates/list and prompts/list checks: issue 40',
-  'input-required-result-non-tool-request':
-    'prompts/get is not served on the 2026 leg yet (issue 40, branch modern-features): its input_required cannot be relayed',
-};
+const KNOWN_GAPS: Readonly<Record<string, string>> = {};
 
 /** The table the report quotes: every scenario, alone and through the gateway. */
 function table(reference: SuiteReport, through: Record<string, SuiteReport>): string {

@@ -25,7 +25,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   let nextId = 1;
 
   beforeAll(async () => {
-    upstream = await serveModernUpstream();
+    upstream = await serveModernUpstream({ askingPrompt: true });
     gateway = await startHttpGateway(
       {
         mcpServers: { up: { url: upstream.url, sampling: 'ask' } },
@@ -55,12 +55,14 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
       inputResponses?: Json;
       capabilities?: Json;
       token?: string;
+      method?: string;
     } = {},
   ): Promise<Outcome> => {
     const id = nextId++;
+    const method = options.method ?? 'tools/call';
     const params: Json = {
       name,
-      arguments: options.arguments ?? {},
+      ...(method === 'tools/call' ? { arguments: options.arguments ?? {} } : {}),
       _meta: {
         'io.modelcontextprotocol/protocolVersion': MODERN,
         'io.modelcontextprotocol/clientCapabilities': options.capabilities ?? {
@@ -79,10 +81,10 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
         accept: 'application/json, text/event-stream',
         authorization: `Bearer ${options.token ?? TOKEN}`,
         'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
+        'mcp-method': method,
         'mcp-name': name,
       },
-      body: JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params }),
+      body: JSON.stringify({ jsonrpc: '2.0', id, method, params }),
     });
     const text = await response.text();
     const data = text.startsWith('{')
@@ -105,7 +107,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
     ((result['content'] as { text?: string }[] | undefined) ?? [])
       .map((part) => part.text)
       .join('');
-  const asked = (outcome: Outcome) => {
+  const questionOf = (outcome: Outcome) => {
     expect(outcome.result['resultType']).toBe('input_required');
     return {
       requests: outcome.result['inputRequests'] as Record<string, { method: string }>,
@@ -114,7 +116,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   };
 
   it("passes the upstream's question on with the gateway's state; the answer resumes the call", async () => {
-    const first = asked(await call('confirm', { arguments: { action: 'deploy' } }));
+    const first = questionOf(await call('confirm', { arguments: { action: 'deploy' } }));
     expect(Object.keys(first.requests)).toEqual(['ok']);
     expect(first.requests['ok']?.method).toBe('elicitation/create');
     // Our state, not the upstream's: the upstream's rides inside it, signed.
@@ -135,7 +137,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   });
 
   it("refuses a replayed, tampered, expired or another credential's state with -32602, the id kept", async () => {
-    const first = asked(await call('confirm', { arguments: { action: 'replay' } }));
+    const first = questionOf(await call('confirm', { arguments: { action: 'replay' } }));
     await call('confirm', {
       arguments: { action: 'replay' },
       requestState: first.state,
@@ -149,7 +151,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
     expect(replayed.error?.code).toBe(-32602);
     expect(replayed.error?.message).toMatch(/already used/);
 
-    const second = asked(await call('confirm', { arguments: { action: 'tamper' } }));
+    const second = questionOf(await call('confirm', { arguments: { action: 'tamper' } }));
     const [body, mac] = second.state.split('.') as [string, string];
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Json;
     const forged = `${Buffer.from(JSON.stringify({ ...payload, r: 0 })).toString('base64url')}.${mac}`;
@@ -171,7 +173,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
     expect(foreign.error?.code).toBe(-32602);
     expect(foreign.error?.message).toMatch(/another client/);
 
-    const third = asked(await call('confirm', { arguments: { action: 'late' } }));
+    const third = questionOf(await call('confirm', { arguments: { action: 'late' } }));
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(Date.now() + 24 * 60 * 60 * 1000);
     const expired = await call('confirm', {
@@ -185,7 +187,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   });
 
   it('runs nothing upstream when the retry changes the arguments', async () => {
-    const first = asked(await call('confirm', { arguments: { action: 'safe' } }));
+    const first = questionOf(await call('confirm', { arguments: { action: 'safe' } }));
     const before = upstream.answered.length;
     const altered = await call('confirm', {
       arguments: { action: 'wipe' },
@@ -198,7 +200,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   });
 
   it('passes on only the answers to keys that were asked', async () => {
-    const first = asked(await call('confirm', { arguments: { action: 'keys' } }));
+    const first = questionOf(await call('confirm', { arguments: { action: 'keys' } }));
     await call('confirm', {
       arguments: { action: 'keys' },
       requestState: first.state,
@@ -208,10 +210,10 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   });
 
   it("asks the gateway's approval first, then passes on an upstream key that collides with it", async () => {
-    const approval = asked(await call('collide'));
+    const approval = questionOf(await call('collide'));
     expect(Object.keys(approval.requests)).toEqual(['approval']);
     const before = upstream.answered.length;
-    const relayed = asked(
+    const relayed = questionOf(
       await call('collide', {
         requestState: approval.state,
         inputResponses: { approval: { action: 'accept', content: { decision: 'allow-once' } } },
@@ -231,9 +233,9 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   });
 
   it('asks the user before a server samples (sampling: ask), then relays the sampling request', async () => {
-    const consent = asked(await call('sample'));
+    const consent = questionOf(await call('sample'));
     expect(Object.keys(consent.requests)).toEqual(['sampling-consent']);
-    const relayed = asked(
+    const relayed = questionOf(
       await call('sample', {
         requestState: consent.state,
         inputResponses: { 'sampling-consent': { action: 'accept', content: { allow: true } } },
@@ -248,7 +250,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
     });
     expect(textOf(done.result)).toBe('sampled: Paris');
 
-    const refused = asked(await call('sample'));
+    const refused = questionOf(await call('sample'));
     const declined = await call('sample', {
       requestState: refused.state,
       inputResponses: { 'sampling-consent': { action: 'decline' } },
@@ -285,5 +287,26 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
     const outcome = await call('huge');
     expect(outcome.result['isError']).toBe(true);
     expect(textOf(outcome.result)).toMatch(/carries at most 16384/);
+  });
+
+  it("relays a prompt get's input_required the same way, its state good for that request only", async () => {
+    const asked = questionOf(await call('briefing', { method: 'prompts/get' }));
+    expect(Object.keys(asked.requests)).toEqual(['topic']);
+    // A prompt's state is refused for a tool call.
+    const crossed = await call('confirm', {
+      arguments: { action: 'x' },
+      requestState: asked.state,
+      inputResponses: { topic: { action: 'accept', content: { topic: 'owls' } } },
+    });
+    expect(crossed.error?.code).toBe(-32602);
+    expect(crossed.error?.message).toMatch(/issued for another request/);
+    const again = questionOf(await call('briefing', { method: 'prompts/get' }));
+    const done = await call('briefing', {
+      method: 'prompts/get',
+      requestState: again.state,
+      inputResponses: { topic: { action: 'accept', content: { topic: 'owls' } } },
+    });
+    expect(done.result['resultType']).toBe('complete');
+    expect(JSON.stringify(done.result['messages'])).toContain('Brief me on owls');
   });
 });

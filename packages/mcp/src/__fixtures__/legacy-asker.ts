@@ -118,7 +118,9 @@ export async function serveLegacyAsker(): Promise<LegacyAsker> {
       }
       const created = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
-        onsessioninitialized: (sessionId) => transports.set(sessionId, created),
+        onsessioninitialized: (sessionId) => {
+          transports.set(sessionId, created);
+        },
       });
       transport = created;
       await build().connect(created);

@@ -8,6 +8,7 @@ import {
   type CallToolResult,
   createMcpHandler,
   fromJsonSchema,
+  type GetPromptResult,
   type InputRequiredResult,
   inputRequired,
   McpServer,
@@ -36,6 +37,8 @@ export interface ModernUpstreamOptions {
   legacy?: 'reject' | 'stateless';
   /** The cache hints of `tools/list`. */
   listHint?: { ttlMs?: number; cacheScope?: 'public' | 'private' };
+  /** Serve a prompt `briefing` that asks for a topic (`input_required`) before it answers. */
+  askingPrompt?: boolean;
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
@@ -211,6 +214,34 @@ function buildServer(
       return text(`cancelled ${label}`);
     },
   );
+  if (options.askingPrompt === true) {
+    server.server.registerCapabilities({ prompts: {} });
+    server.server.setRequestHandler('prompts/list', async () => ({
+      prompts: [{ name: 'briefing', description: 'A briefing on a topic the user gives' }],
+    }));
+    server.server.setRequestHandler(
+      'prompts/get',
+      async (_request, ctx): Promise<GetPromptResult | InputRequiredResult> => {
+        const topic = acceptedContent<{ topic: string }>(ctx.mcpReq.inputResponses, 'topic');
+        if (topic === undefined) {
+          return inputRequired({
+            inputRequests: {
+              topic: inputRequired.elicit({
+                message: 'Which topic?',
+                requestedSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+              }),
+            },
+            requestState: 'prompt-state',
+          });
+        }
+        return {
+          messages: [
+            { role: 'user', content: { type: 'text', text: `Brief me on ${topic.topic}` } },
+          ],
+        };
+      },
+    );
+  }
   for (const name of state.extra) {
     server.registerTool(name, { description: `The extra tool ${name}` }, async () => text(name));
   }

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { InputRequests } from '@modelcontextprotocol/client';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/memory-store.js';
 import type { RelayRecord, SamplingPolicy } from '../upstream/features/relay.js';
@@ -28,7 +29,7 @@ function policyOf(sampling: SamplingPolicy, held = false) {
 const sampling = {
   method: 'sampling/createMessage',
   params: { messages: [], maxTokens: 5 },
-} as const;
+} as unknown as InputRequests[string];
 const context = {
   server: 'up',
   tool: 'sample',

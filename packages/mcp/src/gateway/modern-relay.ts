@@ -59,6 +59,8 @@ interface RelayState extends SignedStateEnvelope {
   c?: InputRequests;
   /** The nonce of a call held live on the replica that asked (a 2025-era server's question). */
   l?: string;
+  /** The request's method when it is not `tools/call` (`prompts/get`, `resources/read`). */
+  m?: string;
 }
 
 /**
@@ -255,6 +257,7 @@ export function openModernRelay(
     }
     const base = {
       s: server,
+      ...(context.method === undefined ? {} : { m: context.method }),
       t: context.tool,
       h: argumentsHash(context.arguments),
       r: context.round,
@@ -296,6 +299,7 @@ export function openModernRelay(
           if (resumed) return { refused: 'The answers were given for one call only.' };
           resumed = true;
           if (
+            (call.method ?? 'tools/call') !== (state.m ?? 'tools/call') ||
             call.server !== state.s ||
             call.tool !== state.t ||
             argumentsHash(call.arguments) !== state.h

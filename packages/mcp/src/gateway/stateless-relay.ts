@@ -1,20 +1,27 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { ToolSearchError } from '@tool-search/core';
 import { errorResult } from '../tool-result/error-result.js';
 import { REQUIRED_CAPABILITIES_META_KEY } from '../upstream/call.js';
+import type { JsonObject } from '../upstream/features/feature-client.js';
+import { UpstreamInputDeferred } from '../upstream/input-required.js';
 import { type LiveCall, type LiveCalls, type LiveQuestion, MAX_LIVE_CALLS } from './modern-live.js';
 import {
   answerConsent,
   awaitsConsent,
+  isRelayState,
   type ModernRelayOptions,
+  openModernRelay,
   type RelayState,
+  redeemRelayState,
 } from './modern-relay.js';
+import type { StatelessInput } from './session-call.js';
 import { argumentsHash, signState } from './signed-state.js';
 import type {
   StatelessCallContext,
   StatelessCallOutcome,
   StatelessCallParams,
-} from './stateless-session.js';
+} from './stateless-types.js';
 
 type RelayOptions = Omit<ModernRelayOptions, 'capabilities'>;
 
@@ -151,4 +158,80 @@ export async function resumeLive(input: {
     return holdLive({ liveCalls, options, live, question: settled.question });
   }
   return missingCapabilities(settled.result, callContext.capabilities) ?? settled;
+}
+
+/** What a stateless request beyond tools carries for the relay: the retry's state and answers. */
+export type StatelessRequestContext = Pick<
+  StatelessCallContext,
+  'requestState' | 'inputResponses' | 'capabilities'
+>;
+
+/**
+ * Refuses a relay state issued for another method (a prompt get's for a tool call).
+ *
+ * @throws {@link ToolSearchError} `invalid_argument` (`data.field` `requestState`)
+ */
+export function issuedFor(state: RelayState, method: string): void {
+  if ((state.m ?? 'tools/call') !== method || (state.l !== undefined && method !== 'tools/call')) {
+    throw new ToolSearchError(
+      'invalid_argument',
+      `The requestState was issued for another request than this ${method}: send it again with the request it came with.`,
+      { data: { field: 'requestState' } },
+    );
+  }
+}
+
+/**
+ * Runs one stateless request beyond tools (`prompts/get`, `resources/read`) with the relay
+ * of its upstream's `input_required`: generic over the method, given `run`, which sends
+ * the request upstream with the relay's handler, resume and `_meta`.
+ *
+ * @returns the upstream's result, or `{ resultType: 'input_required', inputRequests,
+ * requestState }` with the gateway's state around the upstream's
+ * @throws {@link ToolSearchError} `invalid_argument` for a forged, altered, expired,
+ * replayed or another principal's state, or one of another request; McpError `-32600`
+ * when the user did not allow a server to sample; what `run` throws
+ */
+export async function relayRequest(
+  options: RelayOptions,
+  method: string,
+  context: StatelessRequestContext,
+  run: (input: StatelessInput) => Promise<JsonObject>,
+): Promise<JsonObject> {
+  const raw = context.requestState;
+  let relayed: RelayState | undefined;
+  if (raw !== undefined) {
+    if (!isRelayState(raw)) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        'The requestState is not one this gateway issued.',
+        {
+          data: { field: 'requestState' },
+        },
+      );
+    }
+    relayed = await redeemRelayState(options, raw, (state) => issuedFor(state, method));
+  }
+  if (relayed !== undefined && awaitsConsent(relayed)) {
+    const answer = answerConsent(options, relayed, context.inputResponses);
+    if ('denied' in answer) throw new McpError(ErrorCode.InvalidRequest, answer.denied);
+    return { resultType: 'input_required', ...answer };
+  }
+  const relay = openModernRelay(
+    { ...options, capabilities: context.capabilities },
+    relayed === undefined ? undefined : { state: relayed, inputResponses: context.inputResponses },
+  );
+  try {
+    return await run({
+      onInputRequired: relay.onInputRequired,
+      ...(relay.resumeInput === undefined ? {} : { resumeInput: relay.resumeInput }),
+      meta: relay.meta,
+    });
+  } catch (error) {
+    const asked = relay.question();
+    if (error instanceof UpstreamInputDeferred && asked !== undefined) {
+      return { resultType: 'input_required', ...asked };
+    }
+    throw error;
+  }
 }

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import { BRIDGE_TOOL_NAMES, TOOL_CALL } from '@tool-search/bridge';
 import { TOOL_PROGRAM } from '@tool-search/code';
 import { type McpTool, toMcpTool } from '@tool-search/core';
@@ -8,12 +8,7 @@ import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { createGatewayApproval } from './approval.js';
 import { sessionLearning } from './learning.js';
 import { createLiveCalls, type LiveCall, type LiveCalls } from './modern-live.js';
-import {
-  isRelayState,
-  openModernRelay,
-  type RelayQuestion,
-  redeemRelayState,
-} from './modern-relay.js';
+import { isRelayState, openModernRelay, redeemRelayState } from './modern-relay.js';
 import { createSessionProgram } from './program-session.js';
 import { featuresOf } from './protocol-features.js';
 import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
@@ -27,7 +22,6 @@ import {
 import { argumentsHash } from './signed-state.js';
 import {
   APPROVAL_INPUT_KEY,
-  type ApprovalQuestion,
   createStatelessApproval,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './stateless-approval.js';
@@ -36,67 +30,31 @@ import {
   type GatewayStatelessFeatures,
   statelessLogRelay,
 } from './stateless-features.js';
-import { earlyAnswer, holdLive, missingCapabilities, resumeLive } from './stateless-relay.js';
+import {
+  earlyAnswer,
+  holdLive,
+  issuedFor,
+  missingCapabilities,
+  relayRequest,
+  resumeLive,
+} from './stateless-relay.js';
+
+import type {
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+  StatelessToolList,
+} from './stateless-types.js';
+
+export type {
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+  StatelessToolList,
+} from './stateless-types.js';
 
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';
-
-/** What a stateless `tools/list` answers: the tools and whether they depend on the caller. */
-export interface StatelessToolList {
-  /** The bridge tools and the tools the profile pins or loads eagerly, in a stable order. */
-  tools: McpTool[];
-  /** `private` when the list depends on the caller's profile (the config has profiles). */
-  cacheScope: 'public' | 'private';
-}
-
-/** What a stateless call carries besides its params. */
-export interface StatelessCallContext {
-  /** The client's request id (approval questions and audit name it). */
-  requestId: string | number;
-  /** Aborts when the client goes away: the call is cancelled upstream. */
-  signal: AbortSignal;
-  /** Sends a notification on the call's own response stream (progress). */
-  notify?: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
-  /** Whether the request declared the `elicitation` capability (approvals are then asked by `input_required`). */
-  elicitation?: boolean;
-  /** The `requestState` a retry echoes. */
-  requestState?: string;
-  /** The answers a retry carries (`inputResponses`). */
-  inputResponses?: Record<string, unknown>;
-  /** The client capabilities the request declared (`_meta`): what an upstream may ask it. */
-  capabilities?: Record<string, unknown>;
-  /**
-   * The request's log level (`io.modelcontextprotocol/logLevel`): what the upstream logs
-   * during the call at or above it goes to `notify`; nothing without one.
-   */
-  logLevel?: string;
-}
-
-/** What a stateless call answers: its result, or a question for a person first. */
-export type StatelessCallOutcome =
-  | { result: CallToolResult }
-  | {
-      /** The approval question (`inputRequests[key]`, an elicitation) and the signed state. */
-      question: ApprovalQuestion;
-      /** The `inputRequests` key of the question. */
-      key: string;
-    }
-  | {
-      /** An upstream's questions passed on (keys kept or prefixed) and the gateway's signed state. */
-      input: RelayQuestion;
-    }
-  | {
-      /** The upstream needs client capabilities the request did not declare (`-32021`). */
-      missingCapabilities: Record<string, unknown>;
-      message: string;
-    };
-
-/** The params of a stateless `tools/call`. */
-export interface StatelessCallParams {
-  name: string;
-  arguments?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-}
 
 /**
  * The gateway as a stateless (2026-07-28) client of one credential sees it: the same
@@ -246,6 +204,14 @@ function createEntry(
     state,
     createGatewayApproval(approvalConfig, () => approval.adapter),
   );
+  const relayOptions = {
+    principal,
+    key: who.stateKey,
+    store,
+    features: featuresOf(context),
+    timeoutMs: approvalConfig.timeoutMs,
+    sessionId: state.id,
+  };
   const entry: StatelessEntry = {
     state,
     stale: true,
@@ -258,6 +224,8 @@ function createEntry(
       features: createStatelessFeatures(featuresOf(context), () => current(entry), {
         settled: context.upstreamsSettled,
         cacheScope: who.hasProfiles ? 'private' : 'public',
+        // A prompt get's or resource read's upstream questions reach the client as a call's do.
+        relay: (method, request, run) => relayRequest(relayOptions, method, request, run),
       }),
       listTools: async () => {
         await context.upstreamsSettled();
@@ -267,20 +235,13 @@ function createEntry(
         };
       },
       callTool: async (params, callContext) => {
-        const relayOptions = {
-          principal,
-          key: who.stateKey,
-          store,
-          features: featuresOf(context),
-          timeoutMs: approvalConfig.timeoutMs,
-          sessionId: state.id,
-        };
         const raw = callContext.requestState;
         // A live call's retry takes its call from this replica before the state is redeemed.
         let held: LiveCall | undefined;
         const relayed =
           raw !== undefined && isRelayState(raw)
             ? await redeemRelayState(relayOptions, raw, (state) => {
+                issuedFor(state, 'tools/call');
                 if (state.l !== undefined) held = liveCalls.take(state.l, principal);
               })
             : undefined;

@@ -70,6 +70,7 @@ export interface UpstreamFeatures {
     method: string,
     params: JsonObject,
     signal?: AbortSignal,
+    options?: { allowInputRequired?: boolean },
   ): Promise<JsonObject>;
   /** Marks a call in flight on a server (with its relay, when it has one); returns its end. */
   track(server: string, relay: CallRelay | undefined): () => void;
@@ -214,7 +215,7 @@ export function createUpstreamFeatureHub(options: {
         return entry === undefined ? [] : [entry.features];
       }),
     get: (server) => entries.get(server)?.features,
-    async request(server, method, params, signal) {
+    async request(server, method, params, signal, options) {
       const entry = entries.get(server);
       if (entry === undefined) {
         throw new McpError(
@@ -222,7 +223,10 @@ export function createUpstreamFeatureHub(options: {
           `Server '${server}' is not connected; try again shortly.`,
         );
       }
-      return entry.client.request(method, params, signal === undefined ? {} : { signal });
+      return entry.client.request(method, params, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(options?.allowInputRequired === true ? { allowInputRequired: true } : {}),
+      });
     },
     track(server, relay) {
       const entry = entries.get(server);

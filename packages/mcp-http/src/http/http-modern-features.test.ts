@@ -248,5 +248,12 @@ describe('resources, prompts and completions on the 2026-07-28 leg', () => {
     expect(await logsOf({ 'io.modelcontextprotocol/logLevel': 'error' })).toEqual([]);
     // Without a level, a request hears no log (the revision forbids it).
     expect(await logsOf({})).toEqual([]);
+    // A level that is none is refused before anything runs (-32602).
+    const { messages } = await modern(
+      'tools/call',
+      { name: 'alpha_log', arguments: { count: 1 } },
+      { meta: { 'io.modelcontextprotocol/logLevel': 'loud' } },
+    );
+    expect((messages.at(-1)?.['error'] as Json | undefined)?.['code']).toBe(-32602);
   });
 });

@@ -28,6 +28,12 @@ export interface ModernUpstream {
   answered: { tool: string; keys: string[]; requestState: string | undefined }[];
   /** Publishes `tools/list_changed` to the open listen streams. */
   notify(): void;
+  /** The prompts the server serves (change it, then `notifyPrompts()`). */
+  prompts: string[];
+  /** Publishes `prompts/list_changed` to the open listen streams. */
+  notifyPrompts(): void;
+  /** Publishes `resources/updated` of a URI to the listen streams that subscribed to it. */
+  updated(uri: string): void;
   close(): Promise<void>;
 }
 
@@ -44,13 +50,20 @@ export interface ModernUpstreamOptions {
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 function buildServer(
-  state: Pick<ModernUpstream, 'cancelled' | 'extra'> & Partial<Pick<ModernUpstream, 'answered'>>,
+  state: Pick<ModernUpstream, 'cancelled' | 'extra' | 'prompts'> &
+    Partial<Pick<ModernUpstream, 'answered'>>,
   options: ModernUpstreamOptions,
 ) {
   const server = new McpServer(
     { name: 'modern-fixture', version: '1.0.0' },
-    options.listHint === undefined ? {} : { cacheHints: { 'tools/list': options.listHint } },
+    {
+      capabilities: { resources: { subscribe: true, listChanged: true } },
+      ...(options.listHint === undefined ? {} : { cacheHints: { 'tools/list': options.listHint } }),
+    },
   );
+  server.registerResource('status', 'modern://status', { description: 'A status' }, (uri) => ({
+    contents: [{ uri: uri.href, text: 'all good' }],
+  }));
   server.registerTool(
     'echo',
     {
@@ -215,13 +228,10 @@ function buildServer(
     },
   );
   if (options.askingPrompt === true) {
-    server.server.registerCapabilities({ prompts: {} });
-    server.server.setRequestHandler('prompts/list', async () => ({
-      prompts: [{ name: 'briefing', description: 'A briefing on a topic the user gives' }],
-    }));
-    server.server.setRequestHandler(
-      'prompts/get',
-      async (_request, ctx): Promise<GetPromptResult | InputRequiredResult> => {
+    server.registerPrompt(
+      'briefing',
+      { description: 'A briefing on a topic the user gives' },
+      async (ctx): Promise<GetPromptResult | InputRequiredResult> => {
         const topic = acceptedContent<{ topic: string }>(ctx.mcpReq.inputResponses, 'topic');
         if (topic === undefined) {
           return inputRequired({
@@ -244,6 +254,11 @@ function buildServer(
   }
   for (const name of state.extra) {
     server.registerTool(name, { description: `The extra tool ${name}` }, async () => text(name));
+  }
+  for (const name of state.prompts) {
+    server.registerPrompt(name, { description: `The prompt ${name}` }, async () => ({
+      messages: [{ role: 'user', content: { type: 'text', text: `prompt ${name}` } }],
+    }));
   }
   return server;
 }
@@ -294,6 +309,7 @@ export async function serveModernUpstream(
   const state = {
     cancelled: [] as string[],
     extra: [] as string[],
+    prompts: ['greet'],
     answered: [] as ModernUpstream['answered'],
   };
   const handler = createMcpHandler(() => buildServer(state, options), {
@@ -321,6 +337,9 @@ export async function serveModernUpstream(
     extra: state.extra,
     answered: state.answered,
     notify: () => handler.notify.toolsChanged(),
+    prompts: state.prompts,
+    notifyPrompts: () => handler.notify.promptsChanged(),
+    updated: (uri) => handler.notify.resourceUpdated(uri),
     close: async () => {
       await handler.close();
       http.closeAllConnections();
@@ -336,7 +355,7 @@ export async function serveModernUpstream(
  * @returns the entry and the handler's `close`
  */
 export function modernInProcess() {
-  const state = { cancelled: [] as string[], extra: [] as string[] };
+  const state = { cancelled: [] as string[], extra: [] as string[], prompts: ['greet'] };
   const handler = createMcpHandler(() => buildServer(state, {}), { legacy: 'reject' });
   return {
     entry: {

@@ -16,7 +16,8 @@ const live = (state: PoolState, upstream: Upstream, generation: number) =>
 
 /**
  * Keeps a modern (2026-07-28) upstream's tools fresh: opens `subscriptions/listen` for
- * `tools/list_changed` when the server advertises it (its notifications reach the
+ * `tools/list_changed` (and prompts' and resources' `list_changed`) when the server
+ * advertises them (its notifications reach the
  * client's registered handler, as a 2025 server's do), opens it again when the server
  * ends it (a few times), and re-lists when the last list's `ttlMs` has passed. A 2025
  * connection is left as it is (its notifications need no stream).
@@ -32,13 +33,21 @@ export function keepFresh(state: PoolState, upstream: Upstream, client: Upstream
   const generation = upstream.generation;
   armTtl(state, upstream);
   if (client.getProtocolEra() !== 'modern') return;
-  if (client.getServerCapabilities()?.tools?.listChanged !== true) return;
+  // The changes the server advertises: its tools', and its prompts' and resources' (the
+  // pool's feature hub re-lists those on the same notifications as a 2025 server's).
+  const capabilities = client.getServerCapabilities();
+  const filter = {
+    ...(capabilities?.tools?.listChanged === true ? { toolsListChanged: true } : {}),
+    ...(capabilities?.prompts?.listChanged === true ? { promptsListChanged: true } : {}),
+    ...(capabilities?.resources?.listChanged === true ? { resourcesListChanged: true } : {}),
+  };
+  if (Object.keys(filter).length === 0) return;
   let opened = 0;
   const open = async () => {
     if (!live(state, upstream, generation)) return;
     opened += 1;
     try {
-      const subscription = await client.listen({ toolsListChanged: true });
+      const subscription = await client.listen(filter);
       if (!live(state, upstream, generation)) {
         await subscription.close();
         return;

@@ -273,4 +273,37 @@ describe('a fresh catalog from a 2026-07-28 upstream', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(lists(server) - before).toBeLessThanOrEqual(3);
   });
+
+  it("follows the prompts' list changes of the listen stream: the feature hub re-lists them", async () => {
+    const server = await modern();
+    const pool = poolOf({ up: { url: server.url } });
+    await pool.start();
+    const prompts = () => pool.features?.get('up')?.prompts.map((prompt) => prompt['name']);
+    await until(() => prompts()?.includes('greet'));
+    await until(() => server.requests.some((request) => request.method === 'subscriptions/listen'));
+    server.prompts.push('agenda');
+    server.notifyPrompts();
+    await until(() => prompts()?.includes('agenda'));
+  });
+
+  it('subscribes a URI of a 2026-07-28 server by a listen stream, and hears its updates', async () => {
+    const server = await modern();
+    const pool = poolOf({ up: { url: server.url } });
+    await pool.start();
+    const hub = pool.features!;
+    const updates: string[] = [];
+    hub.onEvent((event) => {
+      if (event.kind === 'resource_updated') updates.push(`${event.server} ${event.uri}`);
+    });
+    await hub.request('up', 'resources/subscribe', { uri: 'modern://status' });
+    const listen = server.requests.filter((request) => request.method === 'subscriptions/listen');
+    expect(listen.length).toBeGreaterThan(0);
+    server.updated('modern://status');
+    await until(() => updates.includes('up modern://status'));
+    await hub.request('up', 'resources/unsubscribe', { uri: 'modern://status' });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.updated('modern://status');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(updates).toEqual(['up modern://status']);
+  });
 });

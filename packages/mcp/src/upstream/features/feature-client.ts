@@ -82,8 +82,19 @@ const ANY_RESULT: StandardSchemaV1<JsonObject, JsonObject> = {
  * @throws nothing
  */
 export function featureClientOf(client: UpstreamClient): FeatureClient {
+  // A 2026-07-28 server has no resources/subscribe: a URI is subscribed by a listen stream
+  // of its own (one per URI; the registry sends each URI once however many ask).
+  const listens = new Map<string, { close(): Promise<void> }>();
   return {
     async request(method, params, options = {}) {
+      const uri = params?.['uri'];
+      if (
+        client.getProtocolEra() === 'modern' &&
+        typeof uri === 'string' &&
+        (method === 'resources/subscribe' || method === 'resources/unsubscribe')
+      ) {
+        return subscribeModern(client, listens, method, uri);
+      }
       return client.request({ method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
@@ -108,4 +119,29 @@ export function featureClientOf(client: UpstreamClient): FeatureClient {
     },
     capabilities: () => client.getServerCapabilities() as JsonObject | undefined,
   };
+}
+
+async function subscribeModern(
+  client: UpstreamClient,
+  listens: Map<string, { close(): Promise<void> }>,
+  method: 'resources/subscribe' | 'resources/unsubscribe',
+  uri: string,
+): Promise<JsonObject> {
+  const held = listens.get(uri);
+  if (method === 'resources/unsubscribe') {
+    listens.delete(uri);
+    await held?.close().catch(() => {});
+    return {};
+  }
+  if (held !== undefined) return {};
+  const subscription = await client.listen({ resourceSubscriptions: [uri] });
+  if (subscription.honoredFilter.resourceSubscriptions?.includes(uri) !== true) {
+    await subscription.close().catch(() => {});
+    throw new Error(`The server does not honour a subscription to ${uri}.`);
+  }
+  listens.set(uri, subscription);
+  void subscription.closed.then(() => {
+    if (listens.get(uri) === subscription) listens.delete(uri);
+  });
+  return {};
 }

@@ -266,6 +266,16 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
     });
     expect(outcome.status).toBe(400);
     expect(outcome.error?.code).toBe(-32021);
+    expect(outcome.json['error']).toMatchObject({
+      data: { requiredCapabilities: { elicitation: {} } },
+    });
+    // The same through tool_call: the request needs what the client did not declare.
+    const bridged = await call('tool_call', {
+      arguments: { name: 'confirm', arguments: { action: 'blind' } },
+      capabilities: { sampling: {} },
+    });
+    expect(bridged.status).toBe(400);
+    expect(bridged.error?.code).toBe(-32021);
   });
 
   it('stops an upstream that asks forever after the round limit', async () => {

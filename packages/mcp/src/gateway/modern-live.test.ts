@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LegacyAsker, serveLegacyAsker } from '../__fixtures__/legacy-asker.js';
 import { parseGatewayConfig } from '../config/parse.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
+import { createLiveCalls } from './modern-live.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import type { StatelessCallOutcome } from './stateless-session.js';
 
@@ -136,5 +137,25 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
       }),
     );
     expect(textOf(other)).toMatch(/another call/);
+  });
+
+  it('holds a bounded number of calls, each for its own principal', () => {
+    const calls = createLiveCalls({ timeoutMs: 60_000, max: 1 });
+    const open = () =>
+      calls.open({
+        principal: 'alice',
+        capabilities: {},
+        sessionId: 'stateless:alice',
+        target: { t: 'x', h: 'y' },
+      });
+    const first = open();
+    const second = open();
+    const nonce = calls.hold(first, 'alice');
+    expect(nonce).toBeDefined();
+    expect(calls.hold(second, 'alice')).toBeUndefined();
+    expect(() => calls.take(nonce!, 'bob')).toThrow(/not held by this gateway/);
+    expect(calls.take(nonce!, 'alice')).toBe(first);
+    expect(() => calls.take(nonce!, 'alice')).toThrow(/not held by this gateway/);
+    calls.close();
   });
 });

@@ -83,13 +83,19 @@ export interface GatewayStatelessView {
    * A call that needs a person's approval, from a client that declared elicitation,
    * answers a question instead (`input_required`): the retry with the answer and the
    * echoed `requestState` runs exactly that call (the same tool and final arguments), once.
+   * What the upstream asks during the call is passed on the same way (`input`), the
+   * gateway's signed state around the upstream's; a 2025-era upstream's call is held live
+   * on this gateway until the retry.
    *
    * @param params - the call's name, arguments and `_meta`
-   * @param context - the request id, the client's signal, notification channel and answers
-   * @returns the MCP result (errors the model sees are results, not throws), or a question
+   * @param context - the request id, the client's signal, notification channel, answers
+   * and declared capabilities
+   * @returns the MCP result (errors the model sees are results, not throws), a question, or
+   * the capabilities an upstream needs that the client did not declare
    * @throws {@link ToolSearchError} `invalid_argument` (`data.field` `requestState`) for a
-   * forged, expired, replayed or another principal's `requestState`; the shutdown
-   * error once the gateway drains
+   * forged, expired, replayed or another principal's `requestState`, one issued for another
+   * request, or one of a live call this gateway does not hold; the shutdown error once the
+   * gateway drains
    */
   callTool(
     params: StatelessCallParams,

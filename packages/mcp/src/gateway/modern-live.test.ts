@@ -21,9 +21,9 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
   const gateways: GatewayServer[] = [];
   const stateKey = randomBytes(32);
 
-  const startReplica = async (timeoutMs = 60_000) => {
+  const startReplica = async (timeoutMs = 60_000, sampling = 'deny') => {
     const config = parseGatewayConfig({
-      mcpServers: { old: { url: upstream.url, sampling: 'deny' } },
+      mcpServers: { old: { url: upstream.url, sampling } },
       toolSearch: { enabled: 'off' },
       approval: { timeoutMs },
     });
@@ -107,6 +107,32 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     expect('result' in blind && blind.result.isError).toBe(true);
     const denied = await view.callTool({ name: 'sample', arguments: {} }, context());
     expect(textOf(denied)).toMatch(/policy denies sampling to server 'old'/);
+  });
+
+  it("asks the user's consent first when the server may sample only so (sampling: ask)", async () => {
+    const view = await startReplica(60_000, 'ask');
+    const consent = questionOf(await view.callTool({ name: 'sample', arguments: {} }, context()));
+    expect(Object.keys(consent.inputRequests)).toEqual(['sampling-consent']);
+    const sampling = questionOf(
+      await view.callTool(
+        { name: 'sample', arguments: {} },
+        context({
+          requestState: consent.requestState,
+          inputResponses: { 'sampling-consent': { action: 'accept', content: { allow: true } } },
+        }),
+      ),
+    );
+    expect(sampling.inputRequests['sampling']?.method).toBe('sampling/createMessage');
+    const done = await view.callTool(
+      { name: 'sample', arguments: {} },
+      context({
+        requestState: sampling.requestState,
+        inputResponses: {
+          sampling: { role: 'assistant', content: { type: 'text', text: 'yo' }, model: 'm' },
+        },
+      }),
+    );
+    expect(textOf(done)).toBe('sampled: {"type":"text","text":"yo"}');
   });
 
   it('cancels a held call upstream when its client does not answer in time', async () => {

@@ -172,13 +172,23 @@ export function livePolicy(live: Live) {
 
 export function upstreamConfig(
   approval: Record<string, unknown>,
-  options: { asks?: boolean } = {},
+  options: { asks?: boolean | 'modern' } = {},
 ) {
   return parseGatewayConfig({
     mcpServers: {
       ledger: {
         command: process.execPath,
-        args: [fileURLToPath(new URL('./__fixtures__/echo-server.mjs', import.meta.url))],
+        // `asks: 'modern'`: a 2026-07-28-only server that asks by input_required.
+        args: [
+          fileURLToPath(
+            new URL(
+              options.asks === 'modern'
+                ? './__fixtures__/asking-modern-server.mjs'
+                : './__fixtures__/echo-server.mjs',
+              import.meta.url,
+            ),
+          ),
+        ],
         env: {
           PARITY_TOOLS: JSON.stringify(TOOLS.map((tool) => tool.definition)),
           // Every tool asks its caller to confirm mid-call first.

@@ -1,8 +1,8 @@
-// The parity property for calls whose upstream asks a question mid-call (a 2025-era
-// server over stdio that asks its caller to confirm before it runs): a 2025 client is
-// asked on the call's stream, a 2026-07-28 client by input_required while the call is
-// held live. Either way the call meets the policy of the same call made directly, on the
-// same final arguments.
+// The parity property for calls whose upstream asks its caller to confirm before it runs
+// (a stdio server of either era): a 2025 client is asked on the call's stream, a
+// 2026-07-28 client by input_required (a 2025 server's call held live meanwhile; a 2026
+// server's state carried inside the gateway's). Either way the call meets the policy of
+// the same call made directly, on the same final arguments.
 import {
   Client as ModernClient,
   StreamableHTTPClientTransport as ModernTransport,
@@ -97,7 +97,12 @@ const scenario = worldArbitrary.chain((world) =>
   }),
 );
 
-describe('parity: an upstream that asks mid-call, through both eras of client', () => {
+// The upstream of either era: a 2025 server asks by a request during the call; a
+// 2026-07-28 server by answering the call with input_required.
+describe.each([
+  { upstream: '2025 (a request mid-call)', asks: true as const },
+  { upstream: '2026-07-28 (input_required)', asks: 'modern' as const },
+])('parity: an upstream of era $upstream that asks, through both eras of client', ({ asks }) => {
   let gateway: StartedGateway;
   let legacy: Client;
   let modern: ModernClient;
@@ -112,7 +117,7 @@ describe('parity: an upstream that asks mid-call, through both eras of client', 
   beforeAll(async () => {
     const policy = livePolicy(live);
     gateway = await startGateway({
-      config: upstreamConfig({ otherwise: 'ask' }, { asks: true }),
+      config: upstreamConfig({ otherwise: 'ask' }, { asks }),
       http: { host: '127.0.0.1', port: 0, token: TOKEN },
       guardrails: [policy.guardrail as never],
       approval: policy.approval as never,

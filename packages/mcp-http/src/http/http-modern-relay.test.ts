@@ -1,3 +1,4 @@
+import type { GatewayActivity } from '@tool-search/mcp';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   type ModernUpstream,
@@ -23,6 +24,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
   let upstream: ModernUpstream;
   let gateway: HttpGateway;
   let nextId = 1;
+  const activity: GatewayActivity[] = [];
 
   beforeAll(async () => {
     upstream = await serveModernUpstream({ askingPrompt: true });
@@ -34,6 +36,7 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
         approval: { require: ['collide'], fallback: 'deny' },
       },
       TOKEN,
+      { onActivity: (entry) => activity.push(entry) },
     );
   }, 30_000);
 
@@ -134,6 +137,15 @@ describe("an upstream's input_required, relayed to a 2026-07-28 client", () => {
       keys: ['ok'],
       requestState: 'state-of-deploy',
     });
+    // The relay is in the credential's activity feed (and audit trail), as a session's is.
+    expect(activity).toContainEqual(
+      expect.objectContaining({
+        kind: 'elicitation',
+        name: 'elicitation/create',
+        status: 'ok',
+        sessionId: expect.stringMatching(/^stateless:/),
+      }),
+    );
   });
 
   it("refuses a replayed, tampered, expired or another credential's state with -32602, the id kept", async () => {

@@ -7,6 +7,7 @@ import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createLiveCalls } from './modern-live.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import type { StatelessCallOutcome } from './stateless-session.js';
+import type { GatewayActivity } from './types.js';
 
 const textOf = (outcome: StatelessCallOutcome) =>
   'result' in outcome
@@ -20,6 +21,7 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
   const pools: UpstreamPool[] = [];
   const gateways: GatewayServer[] = [];
   const stateKey = randomBytes(32);
+  const activity: GatewayActivity[] = [];
 
   const startReplica = async (timeoutMs = 60_000, sampling = 'deny') => {
     const config = parseGatewayConfig({
@@ -29,7 +31,11 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     });
     const pool = createUpstreamPool(config, { reconnect: false });
     await pool.start();
-    const gateway = createGatewayServer({ pool, config });
+    const gateway = createGatewayServer({
+      pool,
+      config,
+      onActivity: (entry) => activity.push(entry),
+    });
     pools.push(pool);
     gateways.push(gateway);
     return gateway.statelessView({ principal: 'alice', stateKey });
@@ -107,6 +113,9 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     expect('result' in blind && blind.result.isError).toBe(true);
     const denied = await view.callTool({ name: 'sample', arguments: {} }, context());
     expect(textOf(denied)).toMatch(/policy denies sampling to server 'old'/);
+    expect(activity).toContainEqual(
+      expect.objectContaining({ kind: 'sampling', status: 'denied', sessionId: 'stateless:alice' }),
+    );
   });
 
   it("asks the user's consent first when the server may sample only so (sampling: ask)", async () => {

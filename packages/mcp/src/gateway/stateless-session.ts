@@ -6,11 +6,12 @@ import { type McpTool, toMcpTool } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { createGatewayApproval } from './approval.js';
+import { createFeatureSession } from './feature-session.js';
 import { sessionLearning } from './learning.js';
 import { createLiveCalls, type LiveCall, type LiveCalls } from './modern-live.js';
 import { isRelayState, openModernRelay, redeemRelayState } from './modern-relay.js';
 import { createSessionProgram } from './program-session.js';
-import { featuresOf } from './protocol-features.js';
+import { featuresOf, recordRelayed } from './protocol-features.js';
 import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
 import { callSessionTool, type SessionCallExtra } from './session-call.js';
 import {
@@ -218,12 +219,24 @@ function createEntry(
     timeoutMs: approvalConfig.timeoutMs,
     sessionId: state.id,
   };
+  // What the upstreams asked this credential's calls (relayed or refused) goes to its feed
+  // and trail as a session's does.
+  const hub = featuresOf(context);
+  const stopRelays = hub?.onEvent((event) => {
+    if (event.kind === 'relayed' && event.record.sessionId === state.id) {
+      recordRelayed(createFeatureSession(state, hub), event.record);
+    }
+  });
+  const stopChanges = context.options.pool.onToolsChanged(() => {
+    entry.stale = true;
+  });
   const entry: StatelessEntry = {
     state,
     stale: true,
-    unsubscribe: context.options.pool.onToolsChanged(() => {
-      entry.stale = true;
-    }),
+    unsubscribe: () => {
+      stopChanges();
+      stopRelays?.();
+    },
     view: {
       profile: profileName,
       principal,

@@ -88,6 +88,22 @@ describe('the relay of an upstream question to a 2026 client', () => {
     expect(able.meta).toEqual({ 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } });
   });
 
+  it('does not hand out a state it would not read back (questions held for consent too large)', async () => {
+    const { features } = policyOf('ask');
+    const relay = relayFor(features, { sampling: {}, elicitation: {} });
+    const huge = {
+      method: 'sampling/createMessage',
+      params: {
+        messages: [{ role: 'user', content: { type: 'text', text: 'x'.repeat(70_000) } }],
+        maxTokens: 5,
+      },
+    } as unknown as InputRequests[string];
+    await expect(relay.onInputRequired({ q: huge }, context)).rejects.toThrow(
+      /more than the gateway carries/,
+    );
+    expect(relay.question()).toBeUndefined();
+  });
+
   it("tells a relay state from an approval's, and redeems it once, for its principal only", async () => {
     const { features } = policyOf('allow');
     const relay = relayFor(features, { sampling: {} });

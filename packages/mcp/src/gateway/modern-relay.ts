@@ -202,14 +202,22 @@ export function openModernRelay(
   const capabilities = relayable(options.capabilities);
   let asked: RelayQuestion | undefined;
   let resumed = false;
-  const issue = (state: Omit<RelayState, 'v' | 'p' | 'e' | 'n'>) =>
-    signState<RelayState>(options.key, 'relay', {
+  const issue = (state: Omit<RelayState, 'v' | 'p' | 'e' | 'n'>) => {
+    const signed = signState<RelayState>(options.key, 'relay', {
       v: 1,
       p: options.principal,
       e: Date.now() + options.timeoutMs,
       n: randomUUID(),
       ...state,
     });
+    // A state the gateway would not read back is not handed out.
+    if (signed.length > MAX_RELAY_STATE) {
+      throw new Error(
+        `server '${state.s}' asked more than the gateway carries in one requestState (${signed.length} characters; at most ${MAX_RELAY_STATE})`,
+      );
+    }
+    return signed;
+  };
   const refuse = (server: string, method: string, detail: string): never => {
     options.features?.recordRelay({
       server,

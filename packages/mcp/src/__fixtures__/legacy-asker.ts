@@ -22,7 +22,10 @@ export async function serveLegacyAsker(): Promise<LegacyAsker> {
   const cancelled: string[] = [];
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const build = () => {
-    const server = new McpServer({ name: 'legacy-asker', version: '1.0.0' });
+    const server = new McpServer(
+      { name: 'legacy-asker', version: '1.0.0' },
+      { capabilities: { logging: {} } },
+    );
     server.registerTool('ask_name', { inputSchema: {} }, async (_args, extra) => {
       const first = await extra.sendRequest(
         {
@@ -34,6 +37,11 @@ export async function serveLegacyAsker(): Promise<LegacyAsker> {
         },
         ElicitResultSchema,
       );
+      // A log line between the questions: it reaches the request that waits on the call.
+      await extra.sendNotification({
+        method: 'notifications/message',
+        params: { level: 'info', data: `heard ${String(first.content?.['name'])}` },
+      });
       const second = await extra.sendRequest(
         {
           method: 'elicitation/create',

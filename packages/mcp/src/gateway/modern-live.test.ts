@@ -68,14 +68,26 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
       method: 'elicitation/create',
       params: { message: 'Your name?' },
     });
+    const heard: { method: string; params?: Record<string, unknown> }[] = [];
     const second = questionOf(
       await view.callTool(
         { name: 'ask_name', arguments: {} },
         context({
           requestState: first.requestState,
           inputResponses: { elicitation: { action: 'accept', content: { name: 'Ada' } } },
+          logLevel: 'info',
+          notify: async (notification: (typeof heard)[number]) => {
+            heard.push(notification);
+          },
         }),
       ),
+    );
+    // The held call's log line reached the request that waited on it.
+    expect(heard).toContainEqual(
+      expect.objectContaining({
+        method: 'notifications/message',
+        params: expect.objectContaining({ data: 'heard Ada', logger: 'old' }),
+      }),
     );
     expect(second.inputRequests['elicitation']?.params?.['message']).toBe('Your town?');
     const done = await view.callTool(

@@ -45,6 +45,8 @@ export interface LiveCall {
   answer(value: unknown): void;
   /** Cancels the call. */
   abort(reason: string): void;
+  /** Where the call's log lines go now: the stream of the request that waits on it. */
+  logTo(log: CallRelay['log']): void;
 }
 
 /** The live calls of one gateway, held by nonce until their client answers or time runs out. */
@@ -135,6 +137,7 @@ function openLive(options: Parameters<LiveCalls['open']>[0]): LiveCall {
   let wake: (() => void) | undefined;
   let rounds = 0;
   let running: Promise<CallToolResult> | undefined;
+  let logTarget: CallRelay['log'] = () => {};
   const ask = (key: string, method: string, params: JsonObject, signal: AbortSignal) => {
     if (pending !== undefined) {
       throw refusal('The gateway relays one question at a time to a 2026-07-28 client.');
@@ -172,8 +175,8 @@ function openLive(options: Parameters<LiveCalls['open']>[0]): LiveCall {
     sessionId: options.sessionId,
     supports: (method, params) => declares(capabilities, method, params),
     request: (method: RelayedMethod, params, signal) => ask(keyOf(method), method, params, signal),
-    // No stream stays open for the client between its requests: log lines are not kept.
-    log: () => {},
+    // Log lines go to the request that waits on the call (none between requests).
+    log: (params) => logTarget(params),
     async confirm(message, signal) {
       if (!declares(capabilities, 'elicitation/create', {})) return false;
       const answer = await ask(
@@ -238,6 +241,9 @@ function openLive(options: Parameters<LiveCalls['open']>[0]): LiveCall {
       } else {
         question.fail(refusal(`The client of the call did not answer ${question.method}.`));
       }
+    },
+    logTo(log) {
+      logTarget = log;
     },
     abort(reason) {
       pending?.fail(refusal(`The call was ended: ${reason}.`));

@@ -265,6 +265,8 @@ function createEntry(
             : undefined;
         const oneCall = asksOneCall(params);
         if (relayed !== undefined && held !== undefined) {
+          // The retry's stream hears the held call's log lines from now on.
+          held.logTo(statelessLogRelay(state.id, callContext.logLevel, callContext.notify).log);
           return resumeLive({
             liveCalls,
             options: relayOptions,
@@ -309,6 +311,7 @@ function createEntry(
           : undefined;
         // Log lines of the call at the request's level go on its stream.
         const logRelay = statelessLogRelay(state.id, callContext.logLevel, callContext.notify);
+        live?.logTo(logRelay.log);
         try {
           const run = context.drain.run(async (signal) => {
             await context.upstreamsSettled();
@@ -327,9 +330,7 @@ function createEntry(
                       resumeInput: relay.resumeInput,
                       meta: relay.meta,
                       // A held call's questions go to its client; its log lines as any call's.
-                      ...(live === undefined
-                        ? {}
-                        : { relay: { ...live.relay, log: logRelay.log } }),
+                      ...(live === undefined ? {} : { relay: live.relay }),
                     },
                   }),
             };

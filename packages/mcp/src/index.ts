@@ -142,7 +142,11 @@ export type {
   ServerFeatures,
   UpstreamFeatures,
 } from './upstream/features/upstream-features.js';
-export type { UpstreamInputContext, UpstreamInputHandler } from './upstream/input-required.js';
+export type {
+  UpstreamInputContext,
+  UpstreamInputHandler,
+  UpstreamInputResume,
+} from './upstream/input-required.js';
 export { DEFAULT_MAX_INPUT_ROUNDS } from './upstream/input-required.js';
 export type { CutTool, JsonMeasure, ToolLimitsVerdict, UpstreamLimits } from './upstream/limits.js';
 export {

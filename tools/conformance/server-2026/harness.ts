@@ -100,7 +100,9 @@ export async function startGatewayFront(
   toolSearch: 'off' | 'default',
 ): Promise<StartedGateway> {
   const config = parseGatewayConfig({
-    mcpServers: { everything: { url: upstreamUrl } },
+    // The suite's sampling scenarios answer the upstream's question at once: the default
+    // (`ask`) would ask the client's user first, in a round of the gateway's own.
+    mcpServers: { everything: { url: upstreamUrl, sampling: 'allow' } },
     ...(toolSearch === 'off' ? { toolSearch: { enabled: 'off' } } : {}),
   });
   const port = await freePort();

@@ -14,21 +14,7 @@ import {
  * In-scope scenarios the reference passes alone that do not pass through the gateway yet,
  * each with why. A ratchet: one that starts passing fails this test until it is taken off.
  */
-const UPSTREAM_RELAY =
-  "the upstream asks the client mid-call (sampling, elicitation, roots, or input_required with requestState); relaying that to a 2026 client as input_required needs the upstream client on the v2 SDK (issue 39's upstream half)";
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'server-stateless': `test_missing_capability: ${UPSTREAM_RELAY}`,
-  'input-required-result-basic-elicitation': UPSTREAM_RELAY,
-  'input-required-result-basic-sampling': UPSTREAM_RELAY,
-  'input-required-result-basic-list-roots': UPSTREAM_RELAY,
-  'input-required-result-request-state': UPSTREAM_RELAY,
-  'input-required-result-multiple-input-requests': UPSTREAM_RELAY,
-  'input-required-result-multi-round': UPSTREAM_RELAY,
-  'input-required-result-non-tool-request': `${UPSTREAM_RELAY}; on prompts/resources: issue 40`,
-  'input-required-result-result-type': UPSTREAM_RELAY,
-  'input-required-result-tampered-state': UPSTREAM_RELAY,
-  'input-required-result-capability-check': UPSTREAM_RELAY,
-};
+const KNOWN_GAPS: Readonly<Record<string, string>> = {};
 
 /** The table the report quotes: every scenario, alone and through the gateway. */
 function table(reference: SuiteReport, through: Record<string, SuiteReport>): string {

@@ -170,13 +170,30 @@ export function livePolicy(live: Live) {
   };
 }
 
-export function upstreamConfig(approval: Record<string, unknown>) {
+export function upstreamConfig(
+  approval: Record<string, unknown>,
+  options: { asks?: boolean | 'modern' } = {},
+) {
   return parseGatewayConfig({
     mcpServers: {
       ledger: {
         command: process.execPath,
-        args: [fileURLToPath(new URL('./__fixtures__/echo-server.mjs', import.meta.url))],
-        env: { PARITY_TOOLS: JSON.stringify(TOOLS.map((tool) => tool.definition)) },
+        // `asks: 'modern'`: a 2026-07-28-only server that asks by input_required.
+        args: [
+          fileURLToPath(
+            new URL(
+              options.asks === 'modern'
+                ? './__fixtures__/asking-modern-server.mjs'
+                : './__fixtures__/echo-server.mjs',
+              import.meta.url,
+            ),
+          ),
+        ],
+        env: {
+          PARITY_TOOLS: JSON.stringify(TOOLS.map((tool) => tool.definition)),
+          // Every tool asks its caller to confirm mid-call first.
+          ...(options.asks === true ? { PARITY_ASK: '1' } : {}),
+        },
       },
     },
     toolSearch: { enabled: 'on' },

@@ -1,5 +1,6 @@
 import {
   INVALID_PARAMS,
+  inputRequired,
   type ListPromptsResult,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
@@ -7,7 +8,49 @@ import {
   type ReadResourceResult,
   type Server,
 } from '@modelcontextprotocol/server';
+import { ToolSearchError } from '@tool-search/core';
 import type { GatewayStatelessFeatures } from '@tool-search/mcp';
+
+/** What a request's context says of its relay: the retry's state and answers, the client's capabilities. */
+interface RelayContext {
+  mcpReq: { requestState(): unknown; inputResponses?: Record<string, unknown> | undefined };
+}
+
+function relayContextOf(server: Server, ctx: RelayContext) {
+  const requestState = ctx.mcpReq.requestState();
+  const inputResponses = ctx.mcpReq.inputResponses;
+  return {
+    capabilities: (server.getClientCapabilities() ?? {}) as Record<string, unknown>,
+    ...(typeof requestState === 'string' ? { requestState } : {}),
+    ...(inputResponses === undefined ? {} : { inputResponses }),
+  };
+}
+
+/**
+ * A request whose upstream may ask (`input_required`): the question goes to the client
+ * with the gateway's state; a refused state is `-32602`.
+ */
+async function relayed(
+  run: () => Promise<Record<string, unknown>>,
+  complete: (result: Record<string, unknown>) => Record<string, unknown> = (result) => result,
+): Promise<never> {
+  let result: Record<string, unknown>;
+  try {
+    result = await run();
+  } catch (error) {
+    if (ToolSearchError.isInstance(error) && error.code === 'invalid_argument') {
+      throw new ProtocolError(INVALID_PARAMS, error.message, { reason: 'invalid_request_state' });
+    }
+    throw error;
+  }
+  if (result['resultType'] === 'input_required') {
+    return inputRequired({
+      inputRequests: result['inputRequests'] as never,
+      requestState: result['requestState'] as string,
+    }) as never;
+  }
+  return complete(result) as never;
+}
 
 /** The `_meta` keys of the 2026-07-28 envelope: the gateway's own upstream, never passed on. */
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
@@ -82,15 +125,23 @@ export function registerModernFeatures(
     );
     server.setRequestHandler('resources/read', async (request, ctx) => {
       const params = paramsOf(request.params);
-      const result: Record<string, unknown> = await notFoundAsInvalidParams(params['uri'], () =>
-        features.readResource(params as never, ctx.mcpReq.signal),
+      return relayed(
+        () =>
+          notFoundAsInvalidParams(params['uri'], () =>
+            features.readResource(
+              params as never,
+              ctx.mcpReq.signal,
+              relayContextOf(server, ctx as never),
+            ),
+          ),
+        // A resource's content is as fresh as its server says (not at all when it says nothing).
+        (result) =>
+          ({
+            ...result,
+            ttlMs: upstreamTtl(result) ?? 0,
+            cacheScope: result['cacheScope'] === 'public' ? cacheScope : 'private',
+          }) as unknown as ReadResourceResult,
       );
-      // A resource's content is as fresh as its server says (not at all when it says nothing).
-      return {
-        ...result,
-        ttlMs: upstreamTtl(result) ?? 0,
-        cacheScope: result['cacheScope'] === 'public' ? cacheScope : 'private',
-      } as unknown as ReadResourceResult;
     });
   }
   if (capabilities['prompts'] !== undefined) {
@@ -102,10 +153,14 @@ export function registerModernFeatures(
           ...hints,
         }) as unknown as ListPromptsResult,
     );
-    server.setRequestHandler(
-      'prompts/get',
-      async (request, ctx) =>
-        (await features.getPrompt(paramsOf(request.params) as never, ctx.mcpReq.signal)) as never,
+    server.setRequestHandler('prompts/get', async (request, ctx) =>
+      relayed(() =>
+        features.getPrompt(
+          paramsOf(request.params) as never,
+          ctx.mcpReq.signal,
+          relayContextOf(server, ctx as never),
+        ),
+      ),
     );
   }
   if (capabilities['completions'] !== undefined) {

@@ -5,6 +5,7 @@ import {
   inputRequired,
   type ListToolsResult,
   LOG_LEVEL_META_KEY,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   Server,
 } from '@modelcontextprotocol/server';
@@ -81,6 +82,7 @@ export function createModernServer(options: ModernServerOptions): Server {
           signal: ctx.mcpReq.signal,
           notify: (notification) => ctx.mcpReq.notify(notification as never),
           elicitation: server.getClientCapabilities()?.elicitation !== undefined,
+          capabilities: (server.getClientCapabilities() ?? {}) as Record<string, unknown>,
           ...(typeof requestState === 'string' ? { requestState } : {}),
           ...(inputResponses === undefined ? {} : { inputResponses }),
           ...(typeof logLevel === 'string' ? { logLevel } : {}),
@@ -94,6 +96,16 @@ export function createModernServer(options: ModernServerOptions): Server {
       throw error;
     }
     if ('result' in outcome) return outcome.result as unknown as CallToolResult;
+    if ('input' in outcome) {
+      // An upstream's questions, passed on with the gateway's state around the upstream's.
+      return inputRequired(outcome.input as never) as unknown as CallToolResult;
+    }
+    if ('missingCapabilities' in outcome) {
+      throw new MissingRequiredClientCapabilityError(
+        { requiredCapabilities: outcome.missingCapabilities },
+        outcome.message,
+      );
+    }
     const { question } = outcome;
     return inputRequired({
       inputRequests: {

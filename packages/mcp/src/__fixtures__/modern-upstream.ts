@@ -8,6 +8,7 @@ import {
   type CallToolResult,
   createMcpHandler,
   fromJsonSchema,
+  type GetPromptResult,
   type InputRequiredResult,
   inputRequired,
   McpServer,
@@ -23,6 +24,8 @@ export interface ModernUpstream {
   cancelled: string[];
   /** Extra tools the server serves (change it, then `notify()`). */
   extra: string[];
+  /** What each retry of an asking tool carried: the answer keys and the echoed requestState. */
+  answered: { tool: string; keys: string[]; requestState: string | undefined }[];
   /** Publishes `tools/list_changed` to the open listen streams. */
   notify(): void;
   /** The prompts the server serves (change it, then `notifyPrompts()`). */
@@ -40,12 +43,15 @@ export interface ModernUpstreamOptions {
   legacy?: 'reject' | 'stateless';
   /** The cache hints of `tools/list`. */
   listHint?: { ttlMs?: number; cacheScope?: 'public' | 'private' };
+  /** Serve a prompt `briefing` that asks for a topic (`input_required`) before it answers. */
+  askingPrompt?: boolean;
 }
 
 const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });
 
 function buildServer(
-  state: Pick<ModernUpstream, 'cancelled' | 'extra' | 'prompts'>,
+  state: Pick<ModernUpstream, 'cancelled' | 'extra' | 'prompts'> &
+    Partial<Pick<ModernUpstream, 'answered'>>,
   options: ModernUpstreamOptions,
 ) {
   const server = new McpServer(
@@ -97,6 +103,15 @@ function buildServer(
       }),
     },
     async ({ action }, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const responses = ctx.mcpReq.inputResponses;
+      if (responses !== undefined) {
+        const requestState = ctx.mcpReq.requestState();
+        state.answered?.push({
+          tool: 'confirm',
+          keys: Object.keys(responses).sort(),
+          requestState: typeof requestState === 'string' ? requestState : undefined,
+        });
+      }
       const answer = acceptedContent<{ ok: boolean }>(ctx.mcpReq.inputResponses, 'ok');
       if (answer?.ok === true) return text(`done: ${action}`);
       if (answer !== undefined) return { ...text(`declined: ${action}`), isError: true };
@@ -112,6 +127,64 @@ function buildServer(
           }),
         },
         requestState: `state-of-${action}`,
+      });
+    },
+  );
+  server.registerTool(
+    'huge',
+    { description: 'Asks with a requestState too large to carry' },
+    async (): Promise<InputRequiredResult> =>
+      inputRequired({
+        inputRequests: {
+          ok: inputRequired.elicit({
+            message: 'Sure?',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          }),
+        },
+        requestState: 'x'.repeat(40_000),
+      }),
+  );
+  server.registerTool(
+    'collide',
+    { description: 'Asks under the key the gateway uses for approvals' },
+    async (ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const responses = ctx.mcpReq.inputResponses;
+      if (responses !== undefined) {
+        state.answered?.push({
+          tool: 'collide',
+          keys: Object.keys(responses).sort(),
+          requestState: undefined,
+        });
+        return text(`answered: ${Object.keys(responses).sort().join(',')}`);
+      }
+      return inputRequired({
+        inputRequests: {
+          approval: inputRequired.elicit({
+            message: 'Approve?',
+            requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+          }),
+        },
+      });
+    },
+  );
+  server.registerTool(
+    'sample',
+    { description: 'Asks the client to sample its model' },
+    async (ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const answer = ctx.mcpReq.inputResponses?.['capital'] as
+        | { content?: { text?: string } }
+        | undefined;
+      if (answer !== undefined) return text(`sampled: ${answer.content?.text ?? '?'}`);
+      return inputRequired({
+        inputRequests: {
+          capital: {
+            method: 'sampling/createMessage',
+            params: {
+              messages: [{ role: 'user', content: { type: 'text', text: 'Capital of France?' } }],
+              maxTokens: 20,
+            },
+          },
+        },
       });
     },
   );
@@ -154,6 +227,31 @@ function buildServer(
       return text(`cancelled ${label}`);
     },
   );
+  if (options.askingPrompt === true) {
+    server.registerPrompt(
+      'briefing',
+      { description: 'A briefing on a topic the user gives' },
+      async (ctx): Promise<GetPromptResult | InputRequiredResult> => {
+        const topic = acceptedContent<{ topic: string }>(ctx.mcpReq.inputResponses, 'topic');
+        if (topic === undefined) {
+          return inputRequired({
+            inputRequests: {
+              topic: inputRequired.elicit({
+                message: 'Which topic?',
+                requestedSchema: { type: 'object', properties: { topic: { type: 'string' } } },
+              }),
+            },
+            requestState: 'prompt-state',
+          });
+        }
+        return {
+          messages: [
+            { role: 'user', content: { type: 'text', text: `Brief me on ${topic.topic}` } },
+          ],
+        };
+      },
+    );
+  }
   for (const name of state.extra) {
     server.registerTool(name, { description: `The extra tool ${name}` }, async () => text(name));
   }
@@ -208,7 +306,12 @@ async function send(response: Response, res: ServerResponse): Promise<void> {
 export async function serveModernUpstream(
   options: ModernUpstreamOptions = {},
 ): Promise<ModernUpstream> {
-  const state = { cancelled: [] as string[], extra: [] as string[], prompts: ['greet'] };
+  const state = {
+    cancelled: [] as string[],
+    extra: [] as string[],
+    prompts: ['greet'],
+    answered: [] as ModernUpstream['answered'],
+  };
   const handler = createMcpHandler(() => buildServer(state, options), {
     legacy: options.legacy ?? 'reject',
   });
@@ -232,6 +335,7 @@ export async function serveModernUpstream(
     requests,
     cancelled: state.cancelled,
     extra: state.extra,
+    answered: state.answered,
     notify: () => handler.notify.toolsChanged(),
     prompts: state.prompts,
     notifyPrompts: () => handler.notify.promptsChanged(),

@@ -5,6 +5,8 @@ import {
 import { resolveToolNames } from '@tool-search/core';
 import type { JsonObject } from '../upstream/features/feature-client.js';
 import { type FeatureSession, forwardedMeta, page, promptNotFound } from './feature-session.js';
+import type { StatelessInput } from './session-call.js';
+import { requestUpstream } from './upstream-request.js';
 
 /** A prompt as a session sees it: its exposed name, and where it really comes from. */
 export interface ExposedPrompt {
@@ -60,6 +62,7 @@ export function listPrompts(session: FeatureSession, cursor: unknown): JsonObjec
  *
  * @param params - the request's params (`name`, `arguments`, `_meta`)
  * @param signal - aborts the upstream request
+ * @param input - a stateless client's relay of the upstream's `input_required`
  * @throws McpError InvalidParams for a prompt not in scope (unknown, out of scope or denied
  * alike); the upstream's error
  */
@@ -67,6 +70,7 @@ export async function getPrompt(
   session: FeatureSession,
   params: JsonObject,
   signal?: AbortSignal,
+  input?: StatelessInput,
 ): Promise<JsonObject> {
   const name = String(params['name']);
   const args = params['arguments'] as Record<string, unknown> | undefined;
@@ -88,15 +92,22 @@ export async function getPrompt(
   }
   const meta = forwardedMeta(params);
   try {
-    const result = await session.hub.request(
-      entry.server,
-      'prompts/get',
+    const result = await requestUpstream(
+      session,
       {
-        name: entry.upstreamName,
-        ...(args === undefined ? {} : { arguments: args }),
-        ...(meta === undefined ? {} : { _meta: meta }),
+        server: entry.server,
+        method: 'prompts/get',
+        params: {
+          name: entry.upstreamName,
+          ...(args === undefined ? {} : { arguments: args }),
+          ...(meta === undefined ? {} : { _meta: meta }),
+        },
+        target: name,
+        upstreamName: entry.upstreamName,
+        arguments: args ?? {},
       },
       signal,
+      input,
     );
     record('ok');
     return result;

@@ -1,8 +1,13 @@
 import type { ServerCapabilities } from '@modelcontextprotocol/sdk/types.js';
 import { type SessionScope, scopeTools } from '@tool-search/toolsets';
+import type { RelayRecord } from '../upstream/features/relay.js';
 import type { FeatureEvent, UpstreamFeatures } from '../upstream/features/upstream-features.js';
 import { handleCompletions } from './completions.js';
-import { createFeatureSession, type FeatureRecord } from './feature-session.js';
+import {
+  createFeatureSession,
+  type FeatureRecord,
+  type FeatureSession,
+} from './feature-session.js';
 import { admitsLog, handleLogging } from './logging.js';
 import { handlePrompts } from './prompts.js';
 import { logLevelOf } from './relay.js';
@@ -72,6 +77,23 @@ export function featureCapabilities(
   };
 }
 
+/**
+ * Records one relayed (or refused) server request of a session in its activity feed and
+ * audit trail.
+ *
+ * @throws nothing
+ */
+export function recordRelayed(session: Pick<FeatureSession, 'record'>, record: RelayRecord): void {
+  session.record({
+    kind: RELAYED_KIND[record.method],
+    name: record.method,
+    server: record.server,
+    status: record.status === 'ok' ? 'ok' : record.status === 'denied' ? 'denied' : 'error',
+    ...(record.detail === undefined ? {} : { detail: record.detail }),
+    durationMs: 0,
+  });
+}
+
 const RELAYED_KIND = {
   'sampling/createMessage': 'sampling',
   'elicitation/create': 'elicitation',
@@ -102,16 +124,7 @@ export function installProtocolFeatures(state: SessionState): () => void {
   };
   const onEvent = (event: FeatureEvent) => {
     if (event.kind === 'relayed') {
-      const { record } = event;
-      if (record.sessionId !== state.id) return;
-      session.record({
-        kind: RELAYED_KIND[record.method],
-        name: record.method,
-        server: record.server,
-        status: record.status === 'ok' ? 'ok' : record.status === 'denied' ? 'denied' : 'error',
-        ...(record.detail === undefined ? {} : { detail: record.detail }),
-        durationMs: 0,
-      });
+      if (event.record.sessionId === state.id) recordRelayed(session, event.record);
       return;
     }
     if (event.kind === 'resource_updated') {

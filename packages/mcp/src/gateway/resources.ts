@@ -7,7 +7,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { JsonObject } from '../upstream/features/feature-client.js';
 import { type FeatureSession, forwardedMeta, page, resourceNotFound } from './feature-session.js';
+import type { StatelessInput } from './session-call.js';
 import type { SubscriptionRegistry } from './subscriptions.js';
+import { requestUpstream } from './upstream-request.js';
 import { templateMatches } from './uri-template.js';
 
 /**
@@ -90,6 +92,7 @@ export function listResourceTemplates(session: FeatureSession, cursor: unknown):
  *
  * @param params - the request's params (`uri`, `_meta`)
  * @param signal - aborts the upstream request
+ * @param input - a stateless client's relay of the upstream's `input_required`
  * @throws McpError `-32002` for a URI with no owner in scope (unknown, out of scope or
  * denied alike); the upstream's error
  */
@@ -97,6 +100,7 @@ export async function readResource(
   session: FeatureSession,
   params: JsonObject,
   signal?: AbortSignal,
+  input?: StatelessInput,
 ): Promise<JsonObject> {
   const uri = String(params['uri']);
   const began = performance.now();
@@ -116,11 +120,18 @@ export async function readResource(
   }
   const meta = forwardedMeta(params);
   try {
-    const result = await session.hub.request(
-      owner,
-      'resources/read',
-      { uri, ...(meta === undefined ? {} : { _meta: meta }) },
+    const result = await requestUpstream(
+      session,
+      {
+        server: owner,
+        method: 'resources/read',
+        params: { uri, ...(meta === undefined ? {} : { _meta: meta }) },
+        target: uri,
+        upstreamName: uri,
+        arguments: {},
+      },
       signal,
+      input,
     );
     record('ok');
     return result;

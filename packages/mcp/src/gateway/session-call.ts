@@ -38,10 +38,22 @@ export type SessionCallExtra = Pick<
 > &
   // A session's call can send requests to its client (the relay); a stateless one cannot.
   Partial<Pick<RequestHandlerExtra<ServerRequest, ServerNotification>, 'sendRequest'>> & {
+    /** A stateless (2026) call's own answer to an upstream's questions, and its `_meta`. */
+    input?: StatelessInput;
     /** The call's relay when the caller makes its own (the stateless leg: logs of the call). */
     relay?: UpstreamCallOptions['relay'];
   };
 type Extra = SessionCallExtra;
+
+/** How a stateless call meets an upstream's questions: deferred to its client, resumed on retry. */
+export interface StatelessInput {
+  onInputRequired: NonNullable<UpstreamCallOptions['onInputRequired']>;
+  resumeInput?: UpstreamCallOptions['resumeInput'];
+  /** `_meta` the gateway sets on the upstream call (the client's capabilities it can relay). */
+  meta?: Record<string, unknown>;
+  /** Where a 2025-era upstream's requests during the call go (a call held live for its client). */
+  relay?: UpstreamCallOptions['relay'];
+}
 
 /** The dispatch context of a gateway call: the client's progress listener rides along. */
 export interface CallContext extends ToolCallContext {
@@ -52,6 +64,10 @@ export interface CallContext extends ToolCallContext {
   relay?: UpstreamCallOptions['relay'];
   /** The client's `_meta` of the call (without its progress token), sent on upstream. */
   meta?: UpstreamCallOptions['meta'];
+  /** A stateless call's answer to an upstream's `input_required`. */
+  onInputRequired?: UpstreamCallOptions['onInputRequired'];
+  /** A stateless call's retry: the answers of the round it deferred. */
+  resumeInput?: UpstreamCallOptions['resumeInput'];
 }
 
 const DISPATCHED = Symbol('dispatched');
@@ -122,14 +138,22 @@ function forwardProgress(request: CallToolRequest, extra: Extra): ProgressForwar
 
 /** The relay of the call and the client's `_meta` (the progress token is the gateway's to map). */
 function relayAndMeta(state: SessionState, request: CallToolRequest, extra: Extra) {
-  const meta = forwardedMeta(request.params as Record<string, unknown>);
-  const { sendRequest, sendNotification } = extra;
+  const forwarded = forwardedMeta(request.params as Record<string, unknown>);
+  const { sendRequest, sendNotification, input } = extra;
+  const meta = input?.meta === undefined ? forwarded : { ...(forwarded ?? {}), ...input.meta };
   const relay =
+    input?.relay ??
     extra.relay ??
     (sendRequest === undefined ? undefined : callRelayOf(state, { sendRequest, sendNotification }));
   return {
     ...(relay === undefined ? {} : { relay }),
     ...(meta === undefined ? {} : { meta }),
+    ...(input === undefined
+      ? {}
+      : {
+          onInputRequired: input.onInputRequired,
+          ...(input.resumeInput === undefined ? {} : { resumeInput: input.resumeInput }),
+        }),
   };
 }
 

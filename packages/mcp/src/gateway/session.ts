@@ -295,11 +295,13 @@ export function createSessionDispatcher(
       if (changed !== undefined) return errorResult('tool_changed', changed);
       // The dispatcher hands the caller's context through: the client's progress
       // listener, when it asked for progress.
-      const { onProgress, relay, meta } = ctx as CallContext;
+      const { onProgress, relay, meta, onInputRequired, resumeInput } = ctx as CallContext;
       return options.pool.callTool(call.name, call.arguments, {
         signal: ctx.signal,
         ...(state.profileName === undefined ? {} : { profile: state.profileName }),
         ...(relay === undefined ? {} : { relay }),
+        ...(onInputRequired === undefined ? {} : { onInputRequired }),
+        ...(resumeInput === undefined ? {} : { resumeInput }),
         ...(meta === undefined ? {} : { meta }),
         ...(options.callTimeoutMs === undefined ? {} : { defaultTimeoutMs: options.callTimeoutMs }),
         ...(onProgress === undefined ? {} : { onProgress }),

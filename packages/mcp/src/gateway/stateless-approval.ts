@@ -183,10 +183,22 @@ export function createStatelessApproval(options: StatelessApprovalOptions) {
       elicitation: boolean;
       requestState?: string;
       answer?: unknown;
-    }): Promise<{ id: string; close(): void; question(): ApprovalQuestion | undefined }> {
+      /** A relay's state says this call (tool, final-arguments hash) was approved already. */
+      approved?: { t: string; h: string } | undefined;
+    }): Promise<{
+      id: string;
+      /** This request's answer allows the call (a retry with the person's yes). */
+      allows: boolean;
+      close(): void;
+      question(): ApprovalQuestion | undefined;
+    }> {
       const id = `stateless-call:${randomUUID()}`;
       const now = Date.now();
-      if (call.requestState !== undefined) {
+      if (call.approved !== undefined) {
+        const { t, h } = call.approved;
+        const state: ApprovalState = { v: 1, p: principal, e: now, t, h, n: '' };
+        channels.set(id, { mode: 'answer', state, decision: 'allow-once' });
+      } else if (call.requestState !== undefined) {
         const state = verify(options.key, call.requestState, principal, now);
         if (
           store.claimOnce === undefined ||
@@ -198,8 +210,10 @@ export function createStatelessApproval(options: StatelessApprovalOptions) {
       } else if (call.elicitation) {
         channels.set(id, { mode: 'ask' });
       }
+      const opened = channels.get(id);
       return {
         id,
+        allows: opened?.mode === 'answer' && opened.decision !== 'deny',
         close: () => channels.delete(id),
         question() {
           const channel = channels.get(id);

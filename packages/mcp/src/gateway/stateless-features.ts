@@ -8,7 +8,9 @@ import { admitsLog } from './logging.js';
 import { getPrompt, listPrompts } from './prompts.js';
 import { featureCapabilities } from './protocol-features.js';
 import { listResources, listResourceTemplates, ownerOfUri, readResource } from './resources.js';
+import type { StatelessInput } from './session-call.js';
 import type { SessionState } from './session-state.js';
+import type { StatelessRequestContext } from './stateless-relay.js';
 import { MAX_SUBSCRIPTIONS_PER_SESSION, subscriptionsOf } from './subscriptions.js';
 
 /** What a stateless `subscriptions/listen` stream holds: the URIs it may hear, and its end. */
@@ -50,20 +52,31 @@ export interface GatewayStatelessFeatures {
   /** @throws McpError InvalidParams for a cursor the gateway did not give */
   listResourceTemplates(cursor?: unknown): Promise<JsonObject>;
   /**
-   * Reads a resource from the server that owns its URI in scope.
+   * Reads a resource from the server that owns its URI in scope. With the request's
+   * `context`, the server's `input_required` reaches the client as a tool call's does (the
+   * result is then `{ resultType: 'input_required', ... }`).
    *
    * @throws McpError `-32002` for a URI with no owner in scope (unknown, out of scope or
    * denied alike); the upstream's error
    */
-  readResource(params: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
+  readResource(
+    params: JsonObject,
+    signal?: AbortSignal,
+    context?: StatelessRequestContext,
+  ): Promise<JsonObject>;
   /** @throws McpError InvalidParams for a cursor the gateway did not give */
   listPrompts(cursor?: unknown): Promise<JsonObject>;
   /**
-   * Gets a prompt by its exposed name.
+   * Gets a prompt by its exposed name; with `context`, its server's `input_required` is
+   * relayed as {@link readResource}'s is.
    *
    * @throws McpError InvalidParams for a prompt not in scope; the upstream's error
    */
-  getPrompt(params: JsonObject, signal?: AbortSignal): Promise<JsonObject>;
+  getPrompt(
+    params: JsonObject,
+    signal?: AbortSignal,
+    context?: StatelessRequestContext,
+  ): Promise<JsonObject>;
   /**
    * Completes an argument of a prompt or resource template, routed by its ref.
    *
@@ -90,7 +103,16 @@ export interface GatewayStatelessFeatures {
 export function createStatelessFeatures(
   hub: UpstreamFeatures | undefined,
   current: () => SessionState,
-  options: { settled: () => Promise<void>; cacheScope: 'public' | 'private' },
+  options: {
+    settled: () => Promise<void>;
+    cacheScope: 'public' | 'private';
+    /** Runs a request with the relay of its upstream's questions (see `relayRequest`). */
+    relay?: (
+      method: string,
+      context: StatelessRequestContext,
+      run: (input: StatelessInput) => Promise<JsonObject>,
+    ) => Promise<JsonObject>;
+  },
 ): GatewayStatelessFeatures | undefined {
   if (hub === undefined) return undefined;
   let session: FeatureSession | undefined;
@@ -112,9 +134,25 @@ export function createStatelessFeatures(
     },
     listResources: async (cursor) => listResources(await ready(), cursor),
     listResourceTemplates: async (cursor) => listResourceTemplates(await ready(), cursor),
-    readResource: async (params, signal) => readResource(await ready(), params, signal),
+    readResource: async (params, signal, context) => {
+      const session = await ready();
+      if (context === undefined || options.relay === undefined) {
+        return readResource(session, params, signal);
+      }
+      return options.relay('resources/read', context, (input) =>
+        readResource(session, params, signal, input),
+      );
+    },
     listPrompts: async (cursor) => listPrompts(await ready(), cursor),
-    getPrompt: async (params, signal) => getPrompt(await ready(), params, signal),
+    getPrompt: async (params, signal, context) => {
+      const session = await ready();
+      if (context === undefined || options.relay === undefined) {
+        return getPrompt(session, params, signal);
+      }
+      return options.relay('prompts/get', context, (input) =>
+        getPrompt(session, params, signal, input),
+      );
+    },
     complete: async (params, signal) => completeRef(await ready(), params, signal),
     async listen(uris) {
       const features = await ready();

@@ -1,14 +1,15 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { CallToolRequest, CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { BRIDGE_TOOL_NAMES, TOOL_CALL } from '@tool-search/bridge';
-import { TOOL_PROGRAM } from '@tool-search/code';
-import { type McpTool, toMcpTool } from '@tool-search/core';
+import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toMcpTool } from '@tool-search/core';
 import type { GatewayProfile } from '../config/schemas.js';
 import { serialisableResult } from '../tool-result/serialisable-result.js';
 import { createGatewayApproval } from './approval.js';
+import { createFeatureSession } from './feature-session.js';
 import { sessionLearning } from './learning.js';
+import { createLiveCalls, type LiveCall, type LiveCalls } from './modern-live.js';
+import { isRelayState, openModernRelay, redeemRelayState } from './modern-relay.js';
 import { createSessionProgram } from './program-session.js';
-import { featuresOf } from './protocol-features.js';
+import { featuresOf, recordRelayed } from './protocol-features.js';
 import { askerOf, createSessionDispatcher, createSessionState } from './session.js';
 import { callSessionTool, type SessionCallExtra } from './session-call.js';
 import {
@@ -18,9 +19,9 @@ import {
   scopedPoolTools,
   upstreamsSettledFor,
 } from './session-state.js';
+import { argumentsHash } from './signed-state.js';
 import {
   APPROVAL_INPUT_KEY,
-  type ApprovalQuestion,
   createStatelessApproval,
   DEFAULT_CREDENTIAL_ALLOW_MS,
 } from './stateless-approval.js';
@@ -29,57 +30,33 @@ import {
   type GatewayStatelessFeatures,
   statelessLogRelay,
 } from './stateless-features.js';
+import { asksOneCall, listedTools } from './stateless-list.js';
+import {
+  earlyAnswer,
+  holdLive,
+  issuedFor,
+  missingCapabilities,
+  relayRequest,
+  resumeLive,
+} from './stateless-relay.js';
+import type {
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+  StatelessToolList,
+} from './stateless-types.js';
 import { withWorkingSetArgument } from './working-set.js';
 import { openWorkingSet, takeWorkingSet } from './working-set-call.js';
 
+export type {
+  StatelessCallContext,
+  StatelessCallOutcome,
+  StatelessCallParams,
+  StatelessToolList,
+} from './stateless-types.js';
+
 /** The prefix of the id a credential's stateless calls carry in audit, approvals and learning. */
 export const STATELESS_ID_PREFIX = 'stateless:';
-
-/** What a stateless `tools/list` answers: the tools and whether they depend on the caller. */
-export interface StatelessToolList {
-  /** The bridge tools and the tools the profile pins or loads eagerly, in a stable order. */
-  tools: McpTool[];
-  /** `private` when the list depends on the caller's profile (the config has profiles). */
-  cacheScope: 'public' | 'private';
-}
-
-/** What a stateless call carries besides its params. */
-export interface StatelessCallContext {
-  /** The client's request id (approval questions and audit name it). */
-  requestId: string | number;
-  /** Aborts when the client goes away: the call is cancelled upstream. */
-  signal: AbortSignal;
-  /** Sends a notification on the call's own response stream (progress). */
-  notify?: (notification: { method: string; params?: Record<string, unknown> }) => Promise<void>;
-  /** Whether the request declared the `elicitation` capability (approvals are then asked by `input_required`). */
-  elicitation?: boolean;
-  /** The `requestState` a retry echoes. */
-  requestState?: string;
-  /** The answers a retry carries (`inputResponses`). */
-  inputResponses?: Record<string, unknown>;
-  /**
-   * The request's log level (`io.modelcontextprotocol/logLevel`): what the upstream logs
-   * during the call at or above it goes to `notify`; nothing without one.
-   */
-  logLevel?: string;
-}
-
-/** What a stateless call answers: its result, or a question for a person first. */
-export type StatelessCallOutcome =
-  | { result: CallToolResult }
-  | {
-      /** The approval question (`inputRequests[key]`, an elicitation) and the signed state. */
-      question: ApprovalQuestion;
-      /** The `inputRequests` key of the question. */
-      key: string;
-    };
-
-/** The params of a stateless `tools/call`. */
-export interface StatelessCallParams {
-  name: string;
-  arguments?: Record<string, unknown>;
-  _meta?: Record<string, unknown>;
-}
 
 /**
  * The gateway as a stateless (2026-07-28) client of one credential sees it: the same
@@ -108,6 +85,9 @@ export interface GatewayStatelessView {
    * A call that needs a person's approval, from a client that declared elicitation,
    * answers a question instead (`input_required`): the retry with the answer and the
    * echoed `requestState` runs exactly that call (the same tool and final arguments), once.
+   * What the upstream asks during the call is passed on the same way (`input`), the
+   * gateway's signed state around the upstream's; a 2025-era upstream's call is held live
+   * on this gateway until the retry.
    *
    * The bridge tools take an optional `working_set` handle (see `WORKING_SET_ARGUMENT`),
    * taken off before the bridge and the hooks pipeline see the call: their answers carry
@@ -115,11 +95,14 @@ export interface GatewayStatelessView {
    * error result (`invalid_argument`) and the call does not run.
    *
    * @param params - the call's name, arguments and `_meta`
-   * @param context - the request id, the client's signal, notification channel and answers
-   * @returns the MCP result (errors the model sees are results, not throws), or a question
+   * @param context - the request id, the client's signal, notification channel, answers
+   * and declared capabilities
+   * @returns the MCP result (errors the model sees are results, not throws), a question, or
+   * the capabilities an upstream needs that the client did not declare
    * @throws {@link ToolSearchError} `invalid_argument` (`data.field` `requestState`) for a
-   * forged, expired, replayed or another principal's `requestState`; the shutdown
-   * error once the gateway drains
+   * forged, expired, replayed or another principal's `requestState`, one issued for another
+   * request, or one of a live call this gateway does not hold; the shutdown error once the
+   * gateway drains
    */
   callTool(
     params: StatelessCallParams,
@@ -171,13 +154,18 @@ export function createStatelessViews(
   ownKey: Uint8Array = randomBytes(32),
 ): StatelessViews {
   const entries = new Map<string, StatelessEntry>();
+  const live = createLiveCalls({ timeoutMs: context.approvalConfig.timeoutMs });
   return {
     view(profileName, profile, principal, stateKey = ownKey) {
       const keyId = createHash('sha256').update(stateKey).digest('hex').slice(0, 16);
       const key = `${principal}\u0000${profileName ?? ''}\u0000${keyId}`;
       let entry = entries.get(key);
       if (entry === undefined) {
-        entry = createEntry(context, { profileName, profile, principal, hasProfiles, stateKey });
+        entry = createEntry(
+          context,
+          { profileName, profile, principal, hasProfiles, stateKey },
+          live,
+        );
         entries.set(key, entry);
       }
       return entry.view;
@@ -187,6 +175,7 @@ export function createStatelessViews(
       return undefined;
     },
     close() {
+      live.close();
       for (const entry of entries.values()) entry.unsubscribe();
       entries.clear();
     },
@@ -202,6 +191,7 @@ function createEntry(
     hasProfiles: boolean;
     stateKey: Uint8Array;
   },
+  liveCalls: LiveCalls,
 ): StatelessEntry {
   const { profileName, profile, principal } = who;
   const state = createSessionState(context, profileName, profile, STATELESS_ID_PREFIX + principal);
@@ -227,18 +217,40 @@ function createEntry(
     state,
     createGatewayApproval(approvalConfig, () => approval.adapter),
   );
+  const relayOptions = {
+    principal,
+    key: who.stateKey,
+    store,
+    features: featuresOf(context),
+    timeoutMs: approvalConfig.timeoutMs,
+    sessionId: state.id,
+  };
+  // What the upstreams asked this credential's calls (relayed or refused) goes to its feed
+  // and trail as a session's does.
+  const hub = featuresOf(context);
+  const stopRelays = hub?.onEvent((event) => {
+    if (event.kind === 'relayed' && event.record.sessionId === state.id) {
+      recordRelayed(createFeatureSession(state, hub), event.record);
+    }
+  });
+  const stopChanges = context.options.pool.onToolsChanged(() => {
+    entry.stale = true;
+  });
   const entry: StatelessEntry = {
     state,
     stale: true,
-    unsubscribe: context.options.pool.onToolsChanged(() => {
-      entry.stale = true;
-    }),
+    unsubscribe: () => {
+      stopChanges();
+      stopRelays?.();
+    },
     view: {
       profile: profileName,
       principal,
       features: createStatelessFeatures(featuresOf(context), () => current(entry), {
         settled: context.upstreamsSettled,
         cacheScope: who.hasProfiles ? 'private' : 'public',
+        // A prompt get's or resource read's upstream questions reach the client as a call's do.
+        relay: (method, request, run) => relayRequest(relayOptions, method, request, run),
       }),
       listTools: async () => {
         await upstreamsSettledFor(context, profileName);
@@ -251,17 +263,67 @@ function createEntry(
         // The handle is the modern leg's: off before the bridge and the hooks see the call.
         const taken = takeWorkingSet(given);
         const { params } = taken;
+        const raw = callContext.requestState;
+        // A live call's retry takes its call from this replica before the state is redeemed.
+        let held: LiveCall | undefined;
+        const relayed =
+          raw !== undefined && isRelayState(raw)
+            ? await redeemRelayState(relayOptions, raw, (state) => {
+                issuedFor(state, 'tools/call');
+                if (state.l !== undefined) held = liveCalls.take(state.l, principal);
+              })
+            : undefined;
+        const oneCall = asksOneCall(params);
+        if (relayed !== undefined && held !== undefined) {
+          // The retry's stream hears the held call's log lines from now on.
+          held.logTo(statelessLogRelay(state.id, callContext.logLevel, callContext.notify).log);
+          return resumeLive({
+            liveCalls,
+            options: relayOptions,
+            live: held,
+            state: relayed,
+            params,
+            callContext,
+          });
+        }
+        const early = earlyAnswer(relayOptions, relayed, oneCall, callContext);
+        if (early !== undefined) return early;
         const channel = await approval.open({
           // A batch of several calls or a program may run other calls before one needs a
           // person: the retry would run them again, so those are answered as today.
-          elicitation: callContext.elicitation === true && asksOneCall(params),
-          ...(callContext.requestState === undefined
-            ? {}
-            : { requestState: callContext.requestState }),
+          elicitation: callContext.elicitation === true && oneCall,
+          ...(raw === undefined || relayed !== undefined ? {} : { requestState: raw }),
           answer: callContext.inputResponses?.[APPROVAL_INPUT_KEY],
+          approved: relayed?.a === 1 ? { t: relayed.t, h: relayed.h } : undefined,
         });
+        // One call's upstream questions go to its client; a batch's or a program's are
+        // not asked (the retry would run their other calls again).
+        const relay = oneCall
+          ? openModernRelay(
+              {
+                ...relayOptions,
+                capabilities: callContext.capabilities,
+                approvedNow: channel.allows,
+              },
+              relayed === undefined
+                ? undefined
+                : { state: relayed, inputResponses: callContext.inputResponses },
+            )
+          : undefined;
+        // A 2025-era upstream that asks mid-call: the call stays live here while its client is asked.
+        const live = oneCall
+          ? liveCalls.open({
+              principal,
+              capabilities: callContext.capabilities,
+              sessionId: state.id,
+              target: { t: params.name, h: argumentsHash(params.arguments ?? {}) },
+            })
+          : undefined;
+        // Log lines of the call at the request's level go on its stream.
+        const logRelay = statelessLogRelay(state.id, callContext.logLevel, callContext.notify);
+        live?.logTo(logRelay.log);
         try {
-          const result = await context.drain.run(async (signal) => {
+          const run = context.drain.run(async (signal) => {
             await upstreamsSettledFor(context, profileName);
             const request = { method: 'tools/call', params } as CallToolRequest;
             // The call's own key: its approval channel is found by it (client ids may repeat).
@@ -269,16 +331,41 @@ function createEntry(
               requestId: channel.id,
               sendNotification: (notification) =>
                 callContext.notify?.(notification as never) ?? Promise.resolve(),
-              relay: statelessLogRelay(state.id, callContext.logLevel, callContext.notify),
+              relay: logRelay,
+              ...(relay === undefined
+                ? {}
+                : {
+                    input: {
+                      onInputRequired: relay.onInputRequired,
+                      resumeInput: relay.resumeInput,
+                      meta: relay.meta,
+                      // A held call's questions go to its client; its log lines as any call's.
+                      ...(live === undefined ? {} : { relay: live.relay }),
+                    },
+                  }),
             };
             const caller = { key: who.stateKey, principal, profile: profileName };
             const opened = openWorkingSet(taken, caller, current(entry));
             if (opened.refusal !== undefined) return opened.refusal;
             const called = await callSessionTool(opened.state, request, extra, signal);
             return opened.finish(params.name, serialisableResult(params.name, called));
-          }, callContext.signal);
+          }, live?.signal ?? callContext.signal);
+          const settled =
+            live === undefined ? { result: await run } : await live.settle(run, callContext.signal);
+          if ('question' in settled) {
+            return holdLive({
+              liveCalls,
+              options: relayOptions,
+              live: live!,
+              question: settled.question,
+            });
+          }
+          const { result } = settled;
           const question = channel.question();
-          return question === undefined ? { result } : { question, key: APPROVAL_INPUT_KEY };
+          if (question !== undefined) return { question, key: APPROVAL_INPUT_KEY };
+          const asked = relay?.question();
+          if (asked !== undefined) return { input: asked };
+          return missingCapabilities(result, callContext.capabilities) ?? { result };
         } finally {
           channel.close();
         }
@@ -304,24 +391,4 @@ function current(entry: StatelessEntry): SessionState {
   });
   state.listed = state.assembly.tools.map(toMcpTool);
   return state;
-}
-
-/** Whether a call stands for one tool call (not a batch of several, not a program). */
-function asksOneCall(params: StatelessCallParams): boolean {
-  if (params.name === TOOL_PROGRAM) return false;
-  const calls = params.name === TOOL_CALL ? params.arguments?.['calls'] : undefined;
-  return !Array.isArray(calls) || calls.length <= 1;
-}
-
-const TRAILING: readonly string[] = [...BRIDGE_TOOL_NAMES, TOOL_PROGRAM];
-
-/** The listed tools in a deterministic order: by name, the bridge tools (and programs) last. */
-function listedTools(state: SessionState): McpTool[] {
-  // Tools of the scope first (-1), then the bridge tools and programs in their own order.
-  const rank = (name: string) => TRAILING.indexOf(name);
-  return [...state.listed].sort((a, b) => {
-    const byRank = rank(a.name) - rank(b.name);
-    if (byRank !== 0) return byRank;
-    return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
-  });
 }

@@ -12,6 +12,7 @@ import {
   type HeaderTool,
   type ToolCallLeg,
   type UpstreamInputHandler,
+  type UpstreamInputResume,
 } from './input-required.js';
 import type { RequestWatch } from './request-watch.js';
 
@@ -128,8 +129,33 @@ export interface UpstreamCall {
   headerTool?: HeaderTool | undefined;
   /** Answers the upstream's `input_required`; absent: such a call ends with an error result. */
   onInputRequired?: UpstreamInputHandler | undefined;
+  /** The answers of a round an earlier request deferred: the first leg carries them. */
+  resume?: UpstreamInputResume | undefined;
   /** The most `input_required` rounds answered for one call. */
   maxInputRounds: number;
+}
+
+/**
+ * The `_meta` key of an error result whose upstream refused the call for a client
+ * capability the request did not declare (2026-07-28 `-32021`): the capabilities it
+ * named (`requiredCapabilities`), so that a 2026 client is answered with the same error.
+ */
+export const REQUIRED_CAPABILITIES_META_KEY = 'tool-search/required-client-capabilities';
+
+// The upstream's -32021 (MissingRequiredClientCapability) with the capabilities it named.
+function missingCapabilities(error: unknown): Record<string, unknown> | undefined {
+  if (typeof error !== 'object' || error === null) return undefined;
+  const { code, data } = error as { code?: unknown; data?: unknown };
+  if (code !== -32021 || typeof data !== 'object' || data === null) return undefined;
+  const required = (data as { requiredCapabilities?: unknown }).requiredCapabilities;
+  if (typeof required !== 'object' || required === null || Array.isArray(required))
+    return undefined;
+  // Only the names, bounded: the upstream's text is not carried further.
+  return Object.fromEntries(
+    Object.keys(required)
+      .slice(0, 8)
+      .map((name) => [name.slice(0, 40), {}]),
+  );
 }
 
 const isSdkError = (error: unknown, code: SdkErrorCode) =>
@@ -235,6 +261,7 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
         upstreamName: call.upstreamName,
         arguments: call.args,
         handler: call.onInputRequired,
+        resume: call.resume,
         maxRounds: call.maxInputRounds,
         signal,
       })) as CallToolResult;
@@ -271,10 +298,13 @@ export async function runUpstreamCall(call: UpstreamCall): Promise<CallToolResul
           `Server '${server}' answered the call of '${name}' with a malformed result.`,
         );
       }
-      return errorResult(
+      const required = missingCapabilities(error);
+      const failed = errorResult(
         'upstream_failed',
         `Server '${server}' failed the call of '${name}': ${describeError(error)}`,
       );
+      if (required === undefined) return failed;
+      return { ...failed, _meta: { ...failed._meta, [REQUIRED_CAPABILITIES_META_KEY]: required } };
     }
   } finally {
     clearTimeout(totalTimer);

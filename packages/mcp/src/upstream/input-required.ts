@@ -5,6 +5,7 @@ import type {
   InputResponses,
   Tool,
 } from '@modelcontextprotocol/client';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { describeError } from '@tool-search/core/internal';
 import { errorResult } from '../tool-result/error-result.js';
 
@@ -43,6 +44,8 @@ export interface UpstreamInputContext {
   arguments: Record<string, unknown>;
   /** 1 for the first `input_required` of the call, 2 for the next, and so on. */
   round: number;
+  /** The request's method when it is not `tools/call` (a prompt get, a resource read). */
+  method?: string;
   /**
    * The upstream's opaque `requestState` of this round, as it sent it. The pool echoes it
    * back byte for byte on the retry; a handler may carry it in its own state (e.g. wrapped
@@ -70,6 +73,34 @@ export type UpstreamInputHandler = (
   context: UpstreamInputContext,
 ) => Promise<InputResponses>;
 
+/**
+ * Thrown by an {@link UpstreamInputHandler} that passes the upstream's questions on to
+ * whoever can answer them later (a 2026 client, by an `input_required` of the gateway's
+ * own) instead of answering now: the call ends at once with an `upstream_failed` result
+ * saying so, and the caller that deferred it answers its client with the question.
+ */
+export class UpstreamInputDeferred extends Error {
+  constructor(message = "The upstream's questions were passed on to the client of the call.") {
+    super(message);
+    this.name = 'UpstreamInputDeferred';
+  }
+}
+
+/**
+ * Where a call resumes: the answers and the upstream's `requestState` of a round an
+ * earlier request deferred (see {@link UpstreamInputDeferred}), checked against the call
+ * that is about to run.
+ */
+export type UpstreamInputResume = (call: {
+  server: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  /** The request's method when it is not `tools/call`. */
+  method?: string;
+}) =>
+  | { inputResponses?: InputResponses; requestState?: string; roundsUsed: number }
+  | { refused: string };
+
 /** The params of one `tools/call` leg. */
 export interface ToolCallLeg {
   name: string;
@@ -87,6 +118,8 @@ export interface InputRounds {
   upstreamName: string;
   arguments: Record<string, unknown>;
   handler?: UpstreamInputHandler | undefined;
+  /** The first leg carries the answers of a deferred round (a client's retry). */
+  resume?: UpstreamInputResume | undefined;
   maxRounds: number;
   signal: AbortSignal;
 }
@@ -132,22 +165,89 @@ function describeAsk(requests: InputRequests | undefined): string {
  * @internal
  */
 export async function callWithInputRounds(rounds: InputRounds): Promise<CallToolResult> {
-  let leg: ToolCallLeg = { name: rounds.upstreamName, arguments: rounds.arguments };
-  for (let round = 1; ; round += 1) {
-    const result = await rounds.send(leg);
+  const result = await runInputRounds(
+    {
+      ...rounds,
+      target: rounds.tool,
+      send: (extras) =>
+        rounds.send({ name: rounds.upstreamName, arguments: rounds.arguments, ...extras }),
+    },
+    (kind, text) => errorResult(kind === 'refused' ? 'denied' : 'upstream_failed', text),
+  );
+  return result as CallToolResult;
+}
+
+/** What {@link requestWithInputRounds} needs: any request, re-sent with answers and state. @internal */
+export interface RequestInputRounds extends Omit<InputRounds, 'send' | 'tool' | 'upstreamName'> {
+  /** Sends the request (again) with these answers and the upstream's state. */
+  send: (extras: Omit<ToolCallLeg, 'name' | 'arguments'>) => Promise<unknown>;
+  /** The method, the target's exposed name and its name upstream (a prompt's, a URI). */
+  method: string;
+  target: string;
+  upstreamName: string;
+}
+
+/**
+ * Runs any request (a prompt get, a resource read) through the upstream's `input_required`
+ * rounds, as {@link callWithInputRounds} runs a tool call.
+ *
+ * @returns the upstream's final result
+ * @throws McpError (`-32600`) when the rounds end without a result (no handler, past the
+ * limit, a handler's failure, a refused resume); {@link UpstreamInputDeferred} when the
+ * handler passed the questions on; what `send` throws
+ * @internal
+ */
+export async function requestWithInputRounds(rounds: RequestInputRounds): Promise<unknown> {
+  return runInputRounds(rounds, (_kind, text) => {
+    throw new McpError(ErrorCode.InvalidRequest, text);
+  });
+}
+
+type Ending = 'refused' | 'failed' | 'deferred';
+
+async function runInputRounds(
+  rounds: Omit<InputRounds, 'send' | 'tool'> & {
+    target: string;
+    method?: string;
+    send: (extras: Omit<ToolCallLeg, 'name' | 'arguments'>) => Promise<unknown>;
+  },
+  fail: (kind: Ending, text: string) => unknown,
+): Promise<unknown> {
+  const what =
+    rounds.method === undefined
+      ? `run '${rounds.target}'`
+      : `answer ${rounds.method} of '${rounds.target}'`;
+  let extras: Omit<ToolCallLeg, 'name' | 'arguments'> = {};
+  let first = 1;
+  if (rounds.resume !== undefined) {
+    const resumed = rounds.resume({
+      server: rounds.server,
+      tool: rounds.target,
+      arguments: rounds.arguments,
+      ...(rounds.method === undefined ? {} : { method: rounds.method }),
+    });
+    if ('refused' in resumed) return fail('refused', resumed.refused);
+    first = resumed.roundsUsed + 1;
+    extras = {
+      ...(resumed.inputResponses === undefined ? {} : { inputResponses: resumed.inputResponses }),
+      ...(resumed.requestState === undefined ? {} : { requestState: resumed.requestState }),
+    };
+  }
+  for (let round = first; ; round += 1) {
+    const result = await rounds.send(extras);
     if (!isInputRequired(result)) return result;
     const asked = describeAsk(result.inputRequests);
     const hasRequests = Object.keys(result.inputRequests ?? {}).length > 0;
     if (hasRequests && rounds.handler === undefined) {
-      return errorResult(
-        'upstream_failed',
-        `Server '${rounds.server}' needs input to run '${rounds.tool}': it asked for ${asked}. This client cannot answer such requests, so the call was not completed.`,
+      return fail(
+        'failed',
+        `Server '${rounds.server}' needs input to ${what}: it asked for ${asked}. This client cannot answer such requests, so the call was not completed.`,
       );
     }
     if (round > rounds.maxRounds) {
-      return errorResult(
-        'upstream_failed',
-        `Server '${rounds.server}' kept asking for input to run '${rounds.tool}' (${rounds.maxRounds} rounds answered; last it asked for ${asked}); the call was stopped.`,
+      return fail(
+        'failed',
+        `Server '${rounds.server}' kept asking for input to ${what} (${rounds.maxRounds} rounds answered; last it asked for ${asked}); the call was stopped.`,
       );
     }
     let responses: InputResponses = {};
@@ -158,24 +258,30 @@ export async function callWithInputRounds(rounds: InputRounds): Promise<CallTool
       try {
         responses = await rounds.handler(result.inputRequests, {
           server: rounds.server,
-          tool: rounds.tool,
+          tool: rounds.target,
           upstreamName: rounds.upstreamName,
           arguments: rounds.arguments,
           round,
+          ...(rounds.method === undefined ? {} : { method: rounds.method }),
           ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
           signal: rounds.signal,
         });
       } catch (error) {
         if (rounds.signal.aborted) throw error;
-        return errorResult(
-          'upstream_failed',
-          `Server '${rounds.server}' asked for ${asked} to run '${rounds.tool}', and it could not be answered (${describeError(error)}); the call was not completed.`,
+        if (error instanceof UpstreamInputDeferred) {
+          if (rounds.method !== undefined) throw error;
+          return fail(
+            'deferred',
+            `Server '${rounds.server}' asked for ${asked} to ${what}; the question was passed on to the client, whose answer resumes the call.`,
+          );
+        }
+        return fail(
+          'failed',
+          `Server '${rounds.server}' asked for ${asked} to ${what}, and it could not be answered (${describeError(error)}); the call was not completed.`,
         );
       }
     }
-    leg = {
-      name: rounds.upstreamName,
-      arguments: rounds.arguments,
+    extras = {
       ...(Object.keys(responses).length > 0 ? { inputResponses: responses } : {}),
       ...(result.requestState === undefined ? {} : { requestState: result.requestState }),
     };

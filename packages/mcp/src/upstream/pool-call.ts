@@ -95,6 +95,7 @@ export async function callOnUpstream(
       (callOptions.relay === undefined
         ? undefined
         : state.features.inputHandler(upstream.name, callOptions.relay)),
+    resume: callOptions.resumeInput,
     maxInputRounds: callOptions.maxInputRounds ?? DEFAULT_MAX_INPUT_ROUNDS,
   };
   const run = upstreamObserved()

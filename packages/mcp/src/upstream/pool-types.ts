@@ -7,7 +7,7 @@ import type { UpstreamServerInput, UpstreamTransportKind } from './connect.js';
 import type { RetryDemand } from './failed-retry.js';
 import type { CallRelay } from './features/relay.js';
 import type { UpstreamFeatures } from './features/upstream-features.js';
-import type { UpstreamInputHandler } from './input-required.js';
+import type { UpstreamInputHandler, UpstreamInputResume } from './input-required.js';
 import type { CutTool, UpstreamLimits } from './limits.js';
 import type { HeldTool, SharedToolReview, ToolFingerprint, ToolReviewConfig } from './review.js';
 
@@ -225,6 +225,12 @@ export interface UpstreamCallOptions {
   profile?: string | undefined;
   /** The most `input_required` rounds answered for this call. @defaultValue 8 */
   maxInputRounds?: number;
+  /**
+   * Resumes a call whose `input_required` an earlier request deferred (a 2026 client's
+   * retry): the first leg carries its answers and the upstream's `requestState`, once the
+   * check against the call about to run passes; rounds count on from where it stopped.
+   */
+  resumeInput?: UpstreamInputResume;
   /** Where what the upstream asks during the call goes (the client of the call). */
   relay?: CallRelay;
   /** The client's `_meta` of the call, sent on to the upstream (the gateway sets the progress token). */

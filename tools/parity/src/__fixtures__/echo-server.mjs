@@ -11,12 +11,28 @@ const server = new Server(
   { capabilities: { tools: {} } },
 );
 server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
-server.setRequestHandler(CallToolRequestSchema, async (request) => ({
-  content: [
-    {
-      type: 'text',
-      text: JSON.stringify({ ran: request.params.name, arguments: request.params.arguments ?? {} }),
-    },
-  ],
-}));
+// PARITY_ASK=1: every tool first asks its caller to confirm, mid-call (a 2025-era question).
+const asks = process.env.PARITY_ASK === '1';
+server.setRequestHandler(CallToolRequestSchema, async (request) => {
+  if (asks) {
+    const answer = await server.elicitInput({
+      message: `Confirm ${request.params.name}?`,
+      requestedSchema: { type: 'object', properties: { ok: { type: 'boolean' } } },
+    });
+    if (answer.action !== 'accept' || answer.content?.ok !== true) {
+      return { content: [{ type: 'text', text: 'not confirmed' }], isError: true };
+    }
+  }
+  return {
+    content: [
+      {
+        type: 'text',
+        text: JSON.stringify({
+          ran: request.params.name,
+          arguments: request.params.arguments ?? {},
+        }),
+      },
+    ],
+  };
+});
 await server.connect(new StdioServerTransport());

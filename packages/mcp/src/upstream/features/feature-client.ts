@@ -29,7 +29,12 @@ export interface FeatureClient {
   request(
     method: string,
     params: JsonObject | undefined,
-    options?: { signal?: AbortSignal; timeoutMs?: number },
+    options?: {
+      signal?: AbortSignal;
+      timeoutMs?: number;
+      /** An `input_required` answer comes back as it is (2026-07-28), not as an error. */
+      allowInputRequired?: boolean;
+    },
   ): Promise<JsonObject>;
   /** Answers one kind of upstream request (the last handler set wins). */
   setRequestHandler(
@@ -93,6 +98,7 @@ export function featureClientOf(client: UpstreamClient): FeatureClient {
       return client.request({ method, ...(params === undefined ? {} : { params }) }, ANY_RESULT, {
         ...(options.signal === undefined ? {} : { signal: options.signal }),
         ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
+        ...(options.allowInputRequired === true ? { allowInputRequired: true } : {}),
       });
     },
     setRequestHandler(method, handler) {

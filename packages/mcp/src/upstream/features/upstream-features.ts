@@ -70,6 +70,7 @@ export interface UpstreamFeatures {
     method: string,
     params: JsonObject,
     signal?: AbortSignal,
+    options?: { allowInputRequired?: boolean },
   ): Promise<JsonObject>;
   /** Marks a call in flight on a server (with its relay, when it has one); returns its end. */
   track(server: string, relay: CallRelay | undefined): () => void;
@@ -77,6 +78,10 @@ export interface UpstreamFeatures {
   onEvent(listener: (event: FeatureEvent) => void): () => void;
   /** The fingerprints of every prompt and resource, held ones included (what a review accepts). */
   fingerprints(): ToolFingerprint[];
+  /** A server's relay policy now: whether it may sample, and whether its tools are held. */
+  relayPolicy(server: string): { sampling: SamplingPolicy; held: boolean };
+  /** Records a relayed (or refused) server request, for the audit trail and the feed. */
+  recordRelay(record: RelayRecord): void;
 }
 
 /** The pool's side of {@link UpstreamFeatures}: attach, list, detach. */
@@ -210,7 +215,7 @@ export function createUpstreamFeatureHub(options: {
         return entry === undefined ? [] : [entry.features];
       }),
     get: (server) => entries.get(server)?.features,
-    async request(server, method, params, signal) {
+    async request(server, method, params, signal, options) {
       const entry = entries.get(server);
       if (entry === undefined) {
         throw new McpError(
@@ -218,7 +223,10 @@ export function createUpstreamFeatureHub(options: {
           `Server '${server}' is not connected; try again shortly.`,
         );
       }
-      return entry.client.request(method, params, signal === undefined ? {} : { signal });
+      return entry.client.request(method, params, {
+        ...(signal === undefined ? {} : { signal }),
+        ...(options?.allowInputRequired === true ? { allowInputRequired: true } : {}),
+      });
     },
     track(server, relay) {
       const entry = entries.get(server);
@@ -296,18 +304,22 @@ export function createUpstreamFeatureHub(options: {
       emit({ kind: 'resources_changed', server });
       emit({ kind: 'prompts_changed', server });
     },
+    relayPolicy(server) {
+      const policy = entries.get(server)?.policy;
+      return {
+        sampling: policy?.sampling ?? DEFAULT_SAMPLING_POLICY,
+        held: policy?.held() ?? false,
+      };
+    },
+    recordRelay(record) {
+      emit({ kind: 'relayed', record });
+    },
     inputHandler(server, relay) {
       return relayInputRequests({
         server,
         relay,
-        policy: () => {
-          const policy = entries.get(server)?.policy;
-          return {
-            sampling: policy?.sampling ?? DEFAULT_SAMPLING_POLICY,
-            held: policy?.held() ?? false,
-          };
-        },
-        record: (record) => emit({ kind: 'relayed', record }),
+        policy: () => hub.relayPolicy(server),
+        record: (record) => hub.recordRelay(record),
       });
     },
     detach(server) {

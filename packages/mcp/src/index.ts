@@ -54,6 +54,7 @@ export type { DrainReport } from './gateway/call-drain.js';
 export { SHUTTING_DOWN_ERROR_CODE } from './gateway/call-drain.js';
 export { createConfigGuardrails } from './gateway/guardrails.js';
 export { openLearningStore } from './gateway/learning.js';
+export type { RelayQuestion } from './gateway/modern-relay.js';
 export type {
   GatewayPolicyConfig,
   GatewayPolicyReport,
@@ -71,6 +72,7 @@ export type {
   GatewayStatelessFeatures,
   StatelessListen,
 } from './gateway/stateless-features.js';
+export type { StatelessRequestContext } from './gateway/stateless-relay.js';
 export type {
   GatewayStatelessView,
   StatelessCallContext,

@@ -88,7 +88,7 @@ export class UpstreamInputDeferred extends Error {
 
 /**
  * Where a call resumes: the answers and the upstream's `requestState` of a round an
- * earlier request deferred (see {@link UpstreamInputDeferred}), checked against the call
+ * earlier request deferred (its handler passed the questions on to its own client), checked against the call
  * that is about to run.
  */
 export type UpstreamInputResume = (call: {

@@ -1,53 +1,36 @@
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { type StandIn, startOAuthStandIn } from '@tool-search/mcp/testing';
-import { freePort, startRedis, type TestRedis } from '@tool-search/services';
+import type { StandIn } from '@tool-search/mcp/testing';
+import type { TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startReplica, type TestReplica } from './__fixtures__/replicas.js';
+import type { TestReplica } from './__fixtures__/replicas.js';
 import { runCli } from './__fixtures__/run.js';
 import { connectGateway, consoleApi, loginAsPerson, printed } from './__fixtures__/sign-in.js';
+import {
+  type SignInReplicaWorld,
+  startSignInReplicaWorld,
+} from './__fixtures__/sign-in-replicas.js';
 
 const TOKEN = 'sign-in-replicas-gateway-token-01';
 
 describe('sign-ins shared by replicas on Redis, encrypted', () => {
+  let world: SignInReplicaWorld;
   let standIn: StandIn;
   let redis: TestRedis;
-  let workspace: string;
   let config: string;
   let env: Record<string, string>;
-  const replicas: TestReplica[] = [];
-  let restoreEnv = () => {};
-  const urlOf = (replica: TestReplica) => new URL(`http://127.0.0.1:${replica.port}/mcp`);
+  let replicas: TestReplica[];
+  const urlOf = (replica: TestReplica) => world.urlOf(replica);
 
   beforeAll(async () => {
-    standIn = await startOAuthStandIn();
-    redis = await startRedis();
-    workspace = mkdtempSync(join(tmpdir(), 'gw-sign-in-replicas-'));
-    config = join(workspace, 'gateway.json');
-    env = {
-      TOOL_SEARCH_SIGN_IN_KEY: randomBytes(32).toString('base64'),
-      TOOL_SEARCH_STATE_DIR: join(workspace, 'state'),
-    };
-    writeFileSync(
-      config,
-      JSON.stringify({
-        mcpServers: { docs: { url: standIn.mcpUrl, auth: 'oauth' } },
-        store: redis.url,
-        console: { enabled: true },
-      }),
-    );
+    world = await startSignInReplicaWorld('sign-in-replicas', (mcpUrl, store) => ({
+      mcpServers: { docs: { url: mcpUrl, auth: 'oauth' } },
+      store,
+      console: { enabled: true },
+    }));
+    ({ standIn, redis, config, env, replicas } = world);
   }, 60_000);
 
-  afterAll(async () => {
-    for (const replica of replicas) await replica.kill();
-    restoreEnv();
-    await standIn?.close();
-    await redis?.stop();
-    rmSync(workspace, { recursive: true, force: true });
-  });
+  afterAll(() => world?.close());
 
   it('login stores the sign-in in Redis, encrypted: a dump of the store holds no token', async () => {
     const login = await loginAsPerson(['docs', '--config', config], env);
@@ -72,13 +55,7 @@ describe('sign-ins shared by replicas on Redis, encrypted', () => {
 
   it('two replicas use the one sign-in; a refresh on one serves the other', async () => {
     // The replicas read the key from their environment, as an operator's unit would set it.
-    Object.assign(process.env, env);
-    restoreEnv = () => {
-      for (const name of Object.keys(env)) delete process.env[name];
-    };
-    for (let index = 0; index < 2; index += 1) {
-      replicas.push(await startReplica(config, await freePort(), ['--token', TOKEN]));
-    }
+    await world.startReplicas(2, TOKEN);
     const [first, second] = await Promise.all(
       replicas.map((replica) => connectGateway(urlOf(replica), TOKEN)),
     );

@@ -6,48 +6,17 @@ import {
   type ModernUpstream,
   serveModernUpstream,
 } from '../../mcp/src/__fixtures__/modern-upstream.js';
+import { postModern } from './__fixtures__/modern-wire.js';
 import { startReplicas } from './__fixtures__/replicas.js';
 import type { StartedGateway } from './start.js';
 
 const TOKEN = 'relay-replica-token-0123456789ab';
-const MODERN = '2026-07-28';
 
 type Json = Record<string, unknown>;
 
-/** One modern `tools/call`, raw on the wire, to the replica at `url`. */
-async function callOn(url: string, id: number, params: Json): Promise<Json> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${TOKEN}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': 'tools/call',
-      'mcp-name': String(params['name']),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method: 'tools/call',
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const data = text.startsWith('{')
-    ? text
-    : (text
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice(6) ?? '{}');
-  return JSON.parse(data) as Json;
-}
+/** One modern `tools/call` to the replica at `url`. */
+const callOn = (url: string, id: number, params: Json) =>
+  postModern(url, TOKEN, 'tools/call', params, id);
 
 describe("an upstream's question relayed to a 2026 client across replicas", () => {
   let redis: TestRedis;

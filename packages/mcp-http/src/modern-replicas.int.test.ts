@@ -4,55 +4,14 @@ import { parseGatewayConfig } from '@tool-search/mcp/config';
 import { startRedis, type TestRedis } from '@tool-search/services';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { filesystemServer, tempWorkspace } from '../../mcp/src/__fixtures__/servers.js';
+import { postModern } from './__fixtures__/modern-wire.js';
 import { startReplicas } from './__fixtures__/replicas.js';
 import type { StartedGateway } from './start.js';
 
 const TOKEN = 'modern-replica-token-0123456789';
 const OTHER_TOKEN = 'modern-other-token-0123456789ab';
-const MODERN = '2026-07-28';
 
 type Json = Record<string, unknown>;
-
-/** One modern request, raw on the wire, to the replica at `url`. */
-async function modern(
-  url: string,
-  token: string,
-  method: string,
-  params: Json,
-  id: number,
-): Promise<Json> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      authorization: `Bearer ${token}`,
-      'mcp-protocol-version': MODERN,
-      'mcp-method': method,
-      ...(typeof params['name'] === 'string' ? { 'mcp-name': params['name'] } : {}),
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id,
-      method,
-      params: {
-        ...params,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': MODERN,
-          'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-        },
-      },
-    }),
-  });
-  const text = await response.text();
-  const data = text.startsWith('{')
-    ? text
-    : (text
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice(6) ?? '{}');
-  return JSON.parse(data) as Json;
-}
 
 describe('the modern leg on replicas sharing a Redis store', () => {
   let redis: TestRedis;
@@ -88,19 +47,21 @@ describe('the modern leg on replicas sharing a Redis store', () => {
 
   it('lists the same tools on every replica', async () => {
     const lists = await Promise.all(
-      [a(), b()].map(async (url) => (await modern(url, TOKEN, 'tools/list', {}, id++))['result']),
+      [a(), b()].map(
+        async (url) => (await postModern(url, TOKEN, 'tools/list', {}, id++))['result'],
+      ),
     );
     expect(lists[0]).toEqual(lists[1]);
   });
 
   it('asks on one replica, runs the answer on another, once', async () => {
-    const asked = (await modern(a(), TOKEN, 'tools/call', write('across.txt'), id++))[
+    const asked = (await postModern(a(), TOKEN, 'tools/call', write('across.txt'), id++))[
       'result'
     ] as Json;
     expect(asked['resultType']).toBe('input_required');
     const requestState = asked['requestState'] as string;
     const answer = { approval: { action: 'accept', content: { decision: 'allow-once' } } };
-    const response = await modern(
+    const response = await postModern(
       b(),
       TOKEN,
       'tools/call',
@@ -112,7 +73,7 @@ describe('the modern leg on replicas sharing a Redis store', () => {
     expect(ran?.['isError'], JSON.stringify(ran)).not.toBe(true);
     expect(readFileSync(join(workspace.directory, 'across.txt'), 'utf8')).toBe('across.txt');
     // The same state on the first replica: the store says it was used.
-    const replayed = await modern(
+    const replayed = await postModern(
       a(),
       TOKEN,
       'tools/call',
@@ -123,10 +84,10 @@ describe('the modern leg on replicas sharing a Redis store', () => {
   });
 
   it('honours "allow for this credential" on every replica, not for another credential', async () => {
-    const asked = (await modern(b(), TOKEN, 'tools/call', write('granted-a.txt'), id++))[
+    const asked = (await postModern(b(), TOKEN, 'tools/call', write('granted-a.txt'), id++))[
       'result'
     ] as Json;
-    await modern(
+    await postModern(
       b(),
       TOKEN,
       'tools/call',
@@ -136,12 +97,12 @@ describe('the modern leg on replicas sharing a Redis store', () => {
       }),
       id++,
     );
-    const next = (await modern(a(), TOKEN, 'tools/call', write('granted-b.txt'), id++))[
+    const next = (await postModern(a(), TOKEN, 'tools/call', write('granted-b.txt'), id++))[
       'result'
     ] as Json;
     expect(next['resultType']).toBe('complete');
     expect(existsSync(join(workspace.directory, 'granted-b.txt'))).toBe(true);
-    const other = (await modern(a(), OTHER_TOKEN, 'tools/call', write('granted-c.txt'), id++))[
+    const other = (await postModern(a(), OTHER_TOKEN, 'tools/call', write('granted-c.txt'), id++))[
       'result'
     ] as Json;
     expect(other['resultType']).toBe('input_required');

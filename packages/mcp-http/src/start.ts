@@ -323,6 +323,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Starte
       },
       ...(consoleOption?.signIns === undefined ? {} : { signIns: consoleOption.signIns }),
       ...(consoleOption?.signInFlow === undefined ? {} : { signInFlow: consoleOption.signInFlow }),
+      ...(http?.allowedHosts === undefined ? {} : { callbackHosts: http.allowedHosts }),
     });
   }
   const starting = pool.start();

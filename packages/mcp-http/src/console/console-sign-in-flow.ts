@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
 import type { SignInBroker } from '@tool-search/mcp/auth';
+import { isLoopbackHost } from '../http/http-validation.js';
 import { isSecure, readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import type { ConsoleRequest } from './console-request.js';
 
@@ -78,7 +79,20 @@ export async function startSignIn({ req, res, state, operator }: ConsoleRequest)
     return;
   }
   const secure = isSecure(req);
-  const host = req.headers.host ?? '127.0.0.1';
+  const host = (req.headers.host ?? '').toLowerCase();
+  // The redirect returns to the host this request named: only one the operator listed (or
+  // a loopback name) may be, or a forged Host would send another person's code elsewhere.
+  if (
+    !isLoopbackHost(host.replace(/:\d+$/, '')) &&
+    state.options.callbackHosts?.includes(host) !== true
+  ) {
+    sendError(
+      res,
+      400,
+      `A sign-in from the console returns to the host you reached it by, and '${host || '(none)'}' is not one of the listener's allowedHosts: list it there, or run \`tool-search-gateway login\`.`,
+    );
+    return;
+  }
   const redirectUrl = `${secure ? 'https' : 'http'}://${host}${SIGN_IN_CALLBACK_PATH}`;
   try {
     const started = await flow.start({ server, profile, owner: operator, redirectUrl });

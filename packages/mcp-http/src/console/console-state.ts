@@ -57,6 +57,12 @@ export interface GatewayConsoleOptions {
    * redirects on `/console/sign-in/callback`. @defaultValue none: only `login` signs in
    */
   signInFlow?: ConsoleSignInFlow;
+  /**
+   * The `Host` values a console sign-in's redirect may be built on besides a loopback name
+   * (the listener's `allowedHosts`): the redirect goes back to the host the request named,
+   * so an unlisted one is refused. @defaultValue none: loopback only
+   */
+  callbackHosts?: readonly string[];
 }
 
 /** One sample of the tokens a model turn is spared, summed over this replica's sessions. */

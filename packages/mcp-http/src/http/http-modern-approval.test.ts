@@ -233,4 +233,46 @@ describe('approvals of the modern leg by input_required', () => {
     expect(result['isError']).toBe(true);
     expect(existsSync(join(setup.workspace.directory, 'batch-1.txt'))).toBe(false);
   });
+  it('runs one call for one answer: a batch repeating the approved call gets the rest refused', async () => {
+    const requestState = await ask('repeat.txt');
+    const path = join(setup.workspace.directory, 'repeat.txt');
+    const response = await fetch(setup.listener.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${ADMIN_TOKEN}`,
+        'mcp-protocol-version': MODERN,
+        'mcp-method': 'tools/call',
+        'mcp-name': 'tool_call',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: nextId++,
+        method: 'tools/call',
+        params: {
+          name: 'tool_call',
+          arguments: {
+            calls: [1, 2, 3].map(() => ({
+              name: 'write_file',
+              arguments: { path, content: 'hello' },
+            })),
+          },
+          requestState,
+          inputResponses: { approval: allowOnce },
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': MODERN,
+            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+          },
+        },
+      }),
+    });
+    const text = await response.text();
+    const result = (JSON.parse(text.startsWith('{') ? text : text.split('data: ')[1]!) as Json)[
+      'result'
+    ] as Json;
+    const said = JSON.stringify(result);
+    expect(said.match(/decided one call, and it has been made/g)).toHaveLength(2);
+    expect(readFileSync(path, 'utf8')).toBe('hello');
+  });
 });

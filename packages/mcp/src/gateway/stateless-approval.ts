@@ -63,7 +63,9 @@ type Channel =
       mode: 'ask';
       pending?: { name: string; arguments: Record<string, unknown>; question: string };
     }
-  | { mode: 'answer'; state: ApprovalState; decision: 'allow-once' | 'allow-session' | 'deny' };
+  | { mode: 'answer'; state: ApprovalState; decision: 'allow-once' | 'allow-session' | 'deny' }
+  /** The answer has decided its one call: any other call of the request is refused. */
+  | { mode: 'used' };
 
 /** What the approval of one credential's stateless calls needs. */
 export interface StatelessApprovalOptions {
@@ -121,6 +123,12 @@ export function createStatelessApproval(options: StatelessApprovalOptions) {
       }
       const id = request.context?.['requestId'];
       const channel = typeof id === 'string' ? channels.get(id) : undefined;
+      if (channel?.mode === 'used') {
+        return {
+          decision: 'deny',
+          reason: `The person's answer decided one call, and it has been made: call '${request.call.name}' again to be asked.`,
+        };
+      }
       if (channel?.mode === 'answer') {
         const { state, decision } = channel;
         if (state.t !== request.call.name || state.h !== argumentsHash(request.call.arguments)) {
@@ -129,6 +137,8 @@ export function createStatelessApproval(options: StatelessApprovalOptions) {
             reason: `The call of '${request.call.name}' is not the one that was approved (its tool or final arguments changed): call it again to be asked.`,
           };
         }
+        // One answer, one call: a batch or program repeating the approved call gets no more.
+        channels.set(id as string, { mode: 'used' });
         if (decision === 'deny') {
           return {
             decision: 'deny',

@@ -3,6 +3,8 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type LegacyAsker, serveLegacyAsker } from '../__fixtures__/legacy-asker.js';
 import { parseGatewayConfig } from '../config/parse.js';
+import { createMemoryStore } from '../store/memory-store.js';
+import type { GatewayStore } from '../store/types.js';
 import { createUpstreamPool, type UpstreamPool } from '../upstream/pool.js';
 import { createLiveCalls } from './modern-live.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
@@ -23,7 +25,7 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
   const stateKey = randomBytes(32);
   const activity: GatewayActivity[] = [];
 
-  const startReplica = async (timeoutMs = 60_000, sampling = 'deny') => {
+  const startReplica = async (timeoutMs = 60_000, sampling = 'deny', store?: GatewayStore) => {
     const config = parseGatewayConfig({
       mcpServers: { old: { url: upstream.url, sampling } },
       toolSearch: { enabled: 'off' },
@@ -34,6 +36,7 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     const gateway = createGatewayServer({
       pool,
       config,
+      ...(store === undefined ? {} : { store }),
       onActivity: (entry) => activity.push(entry),
     });
     pools.push(pool);
@@ -173,6 +176,32 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     expect(upstream.cancelled).toContain('slow_ask');
   });
 
+  it('cancels a held call upstream when its answer cannot be redeemed (the store fails)', async () => {
+    const memory = createMemoryStore();
+    let failing = false;
+    const store: GatewayStore = {
+      ...memory,
+      claimOnce: async (key, ttlMs) => {
+        if (failing) throw new Error('the store is down');
+        return memory.claimOnce!(key, ttlMs);
+      },
+    };
+    const view = await startReplica(60_000, 'deny', store);
+    const before = upstream.cancelled.length;
+    const asked = questionOf(await view.callTool({ name: 'slow_ask', arguments: {} }, context()));
+    failing = true;
+    await expect(
+      view.callTool(
+        { name: 'slow_ask', arguments: {} },
+        context({ requestState: asked.requestState, inputResponses: {} }),
+      ),
+    ).rejects.toThrow(/the store is down/);
+    for (let tries = 0; tries < 50 && upstream.cancelled.length === before; tries += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(upstream.cancelled.slice(before)).toEqual(['slow_ask']);
+  });
+
   it('refuses a retry that names another call, and cancels the held one', async () => {
     const view = await startReplica();
     const asked = questionOf(await view.callTool({ name: 'ask_name', arguments: {} }, context()));
@@ -203,6 +232,21 @@ describe('a 2025-era upstream that asks mid-call, serving a 2026-07-28 client', 
     expect(() => calls.take(nonce!, 'bob')).toThrow(/not held by this gateway/);
     expect(calls.take(nonce!, 'alice')).toBe(first);
     expect(() => calls.take(nonce!, 'alice')).toThrow(/not held by this gateway/);
+    calls.close();
+  });
+
+  it('keeps an eighth of the places per credential, so one cannot starve the others', () => {
+    const calls = createLiveCalls({ timeoutMs: 60_000, max: 16 });
+    const open = (principal: string) =>
+      calls.open({
+        principal,
+        capabilities: {},
+        sessionId: `stateless:${principal}`,
+        target: { t: 'x', h: 'y' },
+      });
+    const mallory = Array.from({ length: 5 }, () => calls.hold(open('mallory'), 'mallory'));
+    expect(mallory.filter((nonce) => nonce !== undefined)).toHaveLength(2);
+    expect(calls.hold(open('alice'), 'alice')).toBeDefined();
     calls.close();
   });
 });

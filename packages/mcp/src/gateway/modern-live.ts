@@ -9,6 +9,9 @@ import { declares, SAMPLING_CONSENT_KEY } from './modern-relay.js';
 /** The most calls one gateway holds open, waiting for 2026 clients' answers. */
 export const MAX_LIVE_CALLS = 256;
 
+/** One credential holds at most this share (1/n) of {@link MAX_LIVE_CALLS}. */
+export const MAX_LIVE_SHARE = 8;
+
 /** A question a live upstream call asked, for the client of the call. */
 export interface LiveQuestion {
   key: string;
@@ -88,7 +91,12 @@ export function createLiveCalls(options: { timeoutMs: number; max?: number }): L
   return {
     open: (call) => openLive(call),
     hold(call, principal) {
-      if (held.size >= (options.max ?? MAX_LIVE_CALLS)) return undefined;
+      const max = options.max ?? MAX_LIVE_CALLS;
+      if (held.size >= max) return undefined;
+      // One credential may hold an eighth of the places: it cannot starve the others.
+      let own = 0;
+      for (const entry of held.values()) if (entry.principal === principal) own += 1;
+      if (own >= Math.max(1, Math.floor(max / MAX_LIVE_SHARE))) return undefined;
       const nonce = randomUUID();
       const timer = setTimeout(() => {
         held.delete(nonce);

@@ -271,6 +271,10 @@ function createEntry(
             ? await redeemRelayState(relayOptions, raw, (state) => {
                 issuedFor(state, 'tools/call');
                 if (state.l !== undefined) held = liveCalls.take(state.l, principal);
+              }).catch((error: unknown) => {
+                // Taken but not redeemed (the store failed or the state was used): end it upstream.
+                held?.abort('its answer could not be redeemed');
+                throw error;
               })
             : undefined;
         const oneCall = asksOneCall(params);

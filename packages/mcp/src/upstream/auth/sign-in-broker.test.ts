@@ -116,6 +116,24 @@ describe('createSignInBroker', () => {
     ).rejects.toMatchObject({ code: 'invalid_argument' });
   });
 
+  it('counts starts still discovering: of ten at once from one starter, seven are refused before any discovery', async () => {
+    const { broker, standIn } = await setUp({ maxPending: 16, ttlMs: 60_000 });
+    const registered = standIn.hits.get('/register') ?? 0;
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () =>
+        broker.start({ server: 'docs', owner: 'profile:mallory', redirectUrl: REDIRECT }),
+      ),
+    );
+    // Seven are refused at once for the bound, before any discovery or registration.
+    const bounded = outcomes.filter(
+      (outcome) =>
+        outcome.status === 'rejected' &&
+        (outcome.reason as { data?: { field?: string } }).data?.field === 'pending',
+    );
+    expect(bounded).toHaveLength(7);
+    expect((standIn.hits.get('/register') ?? 0) - registered).toBeLessThanOrEqual(3);
+  });
+
   it('refuses a redirect that comes after the sign-in expired', async () => {
     const { broker } = await setUp({ ttlMs: 200 });
     const started = await broker.start({ server: 'docs', owner: 'default', redirectUrl: REDIRECT });

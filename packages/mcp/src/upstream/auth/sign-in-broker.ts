@@ -170,6 +170,70 @@ export function createSignInBroker(options: SignInBrokerOptions): SignInBroker {
     }
   };
 
+  /** Starters whose sign-in is still discovering (not yet waiting for its redirect). */
+  const starting = new Map<string, number>();
+
+  /** Discovers and registers, then waits for the redirect of one started sign-in. */
+  const begin = async (
+    request: SignInStartRequest,
+    target: NonNullable<ReturnType<SignInBrokerOptions['target']>>,
+  ): Promise<StartedSignIn> => {
+    const { receiver, deliver } = routeReceiver(request.redirectUrl);
+    const abort = new AbortController();
+    let opened: ((url: URL) => void) | undefined;
+    const url = new Promise<URL>((resolve) => {
+      opened = resolve;
+    });
+    const done = signInToUpstream({
+      server: request.server,
+      url: target.url,
+      auth: target.auth,
+      headers: target.headers,
+      store: options.store,
+      profile: request.profile,
+      receiver,
+      timeoutMs: ttlMs,
+      signal: abort.signal,
+      ...(options.requestTimeoutMs === undefined
+        ? {}
+        : { requestTimeoutMs: options.requestTimeoutMs }),
+      ...(options.clientInfo === undefined ? {} : { clientInfo: options.clientInfo }),
+      onAuthorizationUrl: (address) => opened?.(address),
+    });
+    done.catch(() => {});
+    // The server may need no person at all (a sign-in still valid): then there is no URL.
+    const first = await Promise.race([url, done.then(() => undefined)]);
+    if (first === undefined) {
+      throw new ToolSearchError(
+        'invalid_argument',
+        `server '${request.server}' is signed in already${request.profile === undefined ? '' : ` for profile '${request.profile}'`}`,
+        { data: { server: request.server } },
+      );
+    }
+    const state = first.searchParams.get('state');
+    if (state === null || state.length < 16) {
+      abort.abort();
+      throw new ToolSearchError(
+        'upstream_sign_in_failed',
+        `server '${request.server}': the authorization URL carries no state; refused`,
+        { data: { server: request.server } },
+      );
+    }
+    const entry: Pending = {
+      owner: request.owner,
+      server: request.server,
+      profile: request.profile,
+      binding: randomBytes(24).toString('base64url'),
+      expiresAt: Date.now() + ttlMs,
+      deliver,
+      done,
+      abort,
+    };
+    pending.set(state, entry);
+    done.finally(() => forget(state, entry)).catch(() => {});
+    return { url: first, binding: entry.binding, expiresAt: entry.expiresAt };
+  };
+
   return {
     async start(request) {
       const target = options.target(request.server);
@@ -181,68 +245,26 @@ export function createSignInBroker(options: SignInBrokerOptions): SignInBroker {
         );
       }
       sweep();
-      const mine = [...pending.values()].filter((entry) => entry.owner === request.owner);
-      if (pending.size >= maxPending || mine.length >= MAX_PENDING_PER_OWNER) {
+      // Starts still discovering count as waiting: parallel starts cannot pass the bounds.
+      const mine =
+        [...pending.values()].filter((entry) => entry.owner === request.owner).length +
+        (starting.get(request.owner) ?? 0);
+      const all = pending.size + [...starting.values()].reduce((sum, count) => sum + count, 0);
+      if (all >= maxPending || mine >= MAX_PENDING_PER_OWNER) {
         throw new ToolSearchError(
           'upstream_sign_in_failed',
           'too many sign-ins are waiting for their redirect; finish one or try again in a few minutes',
           { data: { server: request.server, field: 'pending' } },
         );
       }
-      const { receiver, deliver } = routeReceiver(request.redirectUrl);
-      const abort = new AbortController();
-      let opened: ((url: URL) => void) | undefined;
-      const url = new Promise<URL>((resolve) => {
-        opened = resolve;
-      });
-      const done = signInToUpstream({
-        server: request.server,
-        url: target.url,
-        auth: target.auth,
-        headers: target.headers,
-        store: options.store,
-        profile: request.profile,
-        receiver,
-        timeoutMs: ttlMs,
-        signal: abort.signal,
-        ...(options.requestTimeoutMs === undefined
-          ? {}
-          : { requestTimeoutMs: options.requestTimeoutMs }),
-        ...(options.clientInfo === undefined ? {} : { clientInfo: options.clientInfo }),
-        onAuthorizationUrl: (address) => opened?.(address),
-      });
-      done.catch(() => {});
-      // The server may need no person at all (a sign-in still valid): then there is no URL.
-      const first = await Promise.race([url, done.then(() => undefined)]);
-      if (first === undefined) {
-        throw new ToolSearchError(
-          'invalid_argument',
-          `server '${request.server}' is signed in already${request.profile === undefined ? '' : ` for profile '${request.profile}'`}`,
-          { data: { server: request.server } },
-        );
+      starting.set(request.owner, (starting.get(request.owner) ?? 0) + 1);
+      try {
+        return await begin(request, target);
+      } finally {
+        const left = (starting.get(request.owner) ?? 1) - 1;
+        if (left > 0) starting.set(request.owner, left);
+        else starting.delete(request.owner);
       }
-      const state = first.searchParams.get('state');
-      if (state === null || state.length < 16) {
-        abort.abort();
-        throw new ToolSearchError(
-          'upstream_sign_in_failed',
-          `server '${request.server}': the authorization URL carries no state; refused`,
-          { data: { server: request.server } },
-        );
-      }
-      const entry: Pending = {
-        owner: request.owner,
-        server: request.server,
-        profile: request.profile,
-        binding: randomBytes(24).toString('base64url'),
-        expiresAt: Date.now() + ttlMs,
-        deliver,
-        done,
-        abort,
-      };
-      pending.set(state, entry);
-      done.finally(() => forget(state, entry)).catch(() => {});
-      return { url: first, binding: entry.binding, expiresAt: entry.expiresAt };
     },
 
     async callback(params, binding) {

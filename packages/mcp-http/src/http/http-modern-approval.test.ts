@@ -28,25 +28,20 @@ describe('approvals of the modern leg by input_required', () => {
     vi.useRealTimers();
   });
 
-  /** A modern `tools/call` of `write_file` through `tool_call`, raw on the wire. */
-  const call = async (options: {
-    path: string;
-    content?: string;
-    token?: string;
-    elicitation?: boolean;
-    requestState?: string;
-    answer?: unknown;
-  }): Promise<{ json: Json }> => {
+  /** A modern `tools/call` of `tool_call` with these arguments, raw on the wire. */
+  const post = async (
+    toolCall: Json,
+    options: {
+      token?: string;
+      elicitation?: boolean;
+      requestState?: string;
+      answer?: unknown;
+    } = {},
+  ): Promise<Json> => {
     const id = nextId++;
     const params: Json = {
       name: 'tool_call',
-      arguments: {
-        name: 'write_file',
-        arguments: {
-          path: join(setup.workspace.directory, options.path),
-          content: options.content ?? 'hello',
-        },
-      },
+      arguments: toolCall,
       _meta: {
         'io.modelcontextprotocol/protocolVersion': MODERN,
         'io.modelcontextprotocol/clientCapabilities':
@@ -76,6 +71,26 @@ describe('approvals of the modern leg by input_required', () => {
           ?.slice(6) ?? '{}');
     const json = JSON.parse(data) as Json;
     expect(json['id']).toBe(id);
+    return json;
+  };
+
+  /** A modern `tools/call` of `write_file` through `tool_call`. */
+  const call = async (options: {
+    path: string;
+    content?: string;
+    token?: string;
+    elicitation?: boolean;
+    requestState?: string;
+    answer?: unknown;
+  }): Promise<{ json: Json }> => {
+    const { path, content, ...rest } = options;
+    const json = await post(
+      {
+        name: 'write_file',
+        arguments: { path: join(setup.workspace.directory, path), content: content ?? 'hello' },
+      },
+      rest,
+    );
     return { json };
   };
 
@@ -196,81 +211,28 @@ describe('approvals of the modern leg by input_required', () => {
   });
 
   it('answers a batch of several calls as today: its retry would run the others again', async () => {
-    const response = await fetch(setup.listener.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'tool_call',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: 'tools/call',
-        params: {
-          name: 'tool_call',
-          arguments: {
-            calls: ['batch-1.txt', 'batch-2.txt'].map((path) => ({
-              name: 'write_file',
-              arguments: { path: join(setup.workspace.directory, path), content: path },
-            })),
-          },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-          },
-        },
-      }),
+    const json = await post({
+      calls: ['batch-1.txt', 'batch-2.txt'].map((path) => ({
+        name: 'write_file',
+        arguments: { path: join(setup.workspace.directory, path), content: path },
+      })),
     });
-    const text = await response.text();
-    const result = (JSON.parse(text.startsWith('{') ? text : text.split('data: ')[1]!) as Json)[
-      'result'
-    ] as Json;
+    const result = json['result'] as Json;
     expect(result['resultType']).toBe('complete');
     expect(result['isError']).toBe(true);
     expect(existsSync(join(setup.workspace.directory, 'batch-1.txt'))).toBe(false);
   });
+
   it('runs one call for one answer: a batch repeating the approved call gets the rest refused', async () => {
     const requestState = await ask('repeat.txt');
     const path = join(setup.workspace.directory, 'repeat.txt');
-    const response = await fetch(setup.listener.url, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-        authorization: `Bearer ${ADMIN_TOKEN}`,
-        'mcp-protocol-version': MODERN,
-        'mcp-method': 'tools/call',
-        'mcp-name': 'tool_call',
+    const json = await post(
+      {
+        calls: [1, 2, 3].map(() => ({ name: 'write_file', arguments: { path, content: 'hello' } })),
       },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: nextId++,
-        method: 'tools/call',
-        params: {
-          name: 'tool_call',
-          arguments: {
-            calls: [1, 2, 3].map(() => ({
-              name: 'write_file',
-              arguments: { path, content: 'hello' },
-            })),
-          },
-          requestState,
-          inputResponses: { approval: allowOnce },
-          _meta: {
-            'io.modelcontextprotocol/protocolVersion': MODERN,
-            'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-          },
-        },
-      }),
-    });
-    const text = await response.text();
-    const result = (JSON.parse(text.startsWith('{') ? text : text.split('data: ')[1]!) as Json)[
-      'result'
-    ] as Json;
+      { requestState, answer: allowOnce },
+    );
+    const result = json['result'] as Json;
     const said = JSON.stringify(result);
     expect(said.match(/decided one call, and it has been made/g)).toHaveLength(2);
     expect(readFileSync(path, 'utf8')).toBe('hello');

@@ -18,8 +18,8 @@ import {
 } from '@tool-search/mcp';
 import type { GatewayConfig } from '@tool-search/mcp/config';
 import { createGatewayConsole, type GatewayConsole } from './console/console.js';
-import type { ConsoleSignInFlow } from './console/console-sign-in-flow.js';
 import type { ConsoleSignInReader } from './console/console-sign-ins.js';
+import type { ConsoleSignInFlow } from './console/console-state.js';
 import type { GatewayReloadReport } from './console/reload.js';
 import { createServerControl, type ServerControl } from './console/server-control.js';
 import { listenGatewayHttp } from './http/http.js';

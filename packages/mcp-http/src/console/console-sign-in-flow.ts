@@ -6,18 +6,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ToolSearchError } from '@tool-search/core';
 import { describeError } from '@tool-search/core/internal';
-import type { SignInBroker } from '@tool-search/mcp/auth';
 import { isLoopbackHost } from '../http/http-validation.js';
 import { isSecure, readJsonBody, securityHeaders, sendError, sendJson } from './console-http.js';
 import type { ConsoleRequest } from './console-request.js';
+import type { ConsoleSignInFlow } from './console-state.js';
 
 /** The route the authorization server sends the browser back to. */
 export const SIGN_IN_CALLBACK_PATH = '/console/sign-in/callback';
 /** The cookie that binds a started sign-in to its browser. */
 export const SIGN_IN_BINDING_COOKIE = 'tool_search_sign_in';
-
-/** What the console needs to start sign-ins and take their redirects (the host's broker). */
-export type ConsoleSignInFlow = Pick<SignInBroker, 'start' | 'callback'>;
 
 function bindingCookie(value: string, maxAgeSeconds: number, secure: boolean): string {
   return `${SIGN_IN_BINDING_COOKIE}=${value}; Path=${SIGN_IN_CALLBACK_PATH}; HttpOnly; SameSite=Lax; Max-Age=${maxAgeSeconds}${secure ? '; Secure' : ''}`;

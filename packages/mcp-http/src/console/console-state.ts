@@ -5,14 +5,17 @@ import {
   type SearchLearner,
 } from '@tool-search/core';
 import type { GatewayActivity, GatewaySession, GatewayStore, UpstreamPool } from '@tool-search/mcp';
+import type { SignInBroker } from '@tool-search/mcp/auth';
 import type { GatewayConfig, GatewayProfile } from '@tool-search/mcp/config';
 import { createToolsetRegistry, type ToolsetRegistry } from '@tool-search/toolsets';
 import { ConsoleFeed } from './console-feed.js';
 import { type ConsoleReview, createConsoleReview } from './console-review.js';
-import type { ConsoleSignInFlow } from './console-sign-in-flow.js';
 import type { ConsoleSignInReader } from './console-sign-ins.js';
 import { type AcceptedDefinitions, rememberAccepted } from './console-tools.js';
 import type { ServerControl } from './server-control.js';
+
+/** What the console needs to start sign-ins and take their redirects (the host's broker). */
+export type ConsoleSignInFlow = Pick<SignInBroker, 'start' | 'callback'>;
 
 /** Options of {@link createGatewayConsole}. */
 export interface GatewayConsoleOptions {

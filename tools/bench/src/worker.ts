@@ -8,8 +8,6 @@ import {
   createBm25Ranker,
   createCatalog,
   estimateToolTokens,
-  type Ranker,
-  type ToolCatalog,
   type ToolDefinition,
 } from '@tool-search/core';
 import { modelFacingJson } from '@tool-search/core/internal';
@@ -24,7 +22,6 @@ import {
   collectInterleaved,
   hasGc,
   now,
-  retainedBytes,
   type SampleOptions,
   since,
   summarize,
@@ -35,24 +32,16 @@ import { createPeer, type Peer } from './peers.js';
 import { BENCH_QUERIES } from './queries.js';
 import { createRandom } from './random.js';
 import type { Environment, SizeResult, SystemResult, TokenResult } from './results.js';
-
-const LIMIT = 5;
-const CHANGED_FRACTION = 0.01;
-const SMALL_CHANGED_FRACTION = 0.001;
-
-function log(message: string): void {
-  process.stderr.write(`${message}\n`);
-}
-
-function queryAt(iteration: number): string {
-  const count = BENCH_QUERIES.length;
-  return BENCH_QUERIES[((iteration % count) + count) % count]!;
-}
-
-/** Awaits only what is a promise, so that synchronous peers are timed synchronously. */
-async function settle(value: unknown): Promise<void> {
-  if (value !== null && typeof value === 'object' && 'then' in value) await value;
-}
+import {
+  CHANGED_FRACTION,
+  LIMIT,
+  log,
+  type OurSystem,
+  queryAt,
+  SMALL_CHANGED_FRACTION,
+  settle,
+} from './worker-common.js';
+import { measureOurHeap, measurePeerHeap } from './worker-heap.js';
 
 /** A timed run over the whole query set (one sample per query) on a built index. */
 function queryRound(search: (query: string) => unknown): TimedRun {
@@ -91,14 +80,6 @@ async function runTasks(tasks: readonly Task[], sampling: SampleOptions): Promis
   for (const [i, task] of tasks.entries()) task.result[task.field] = summarize(samples[i]!);
 }
 
-interface OurSystem {
-  id: string;
-  name: OurRankerName;
-  setup: string;
-  /** A new ranker of the preset: no per-instance cache of another measurement helps it. */
-  freshRanker(): Ranker;
-}
-
 function ourSystem(name: OurRankerName): OurSystem {
   const freshRanker = () => createBm25Ranker({ preset: name });
   const call =
@@ -109,98 +90,6 @@ function ourSystem(name: OurRankerName): OurSystem {
     setup: `createCatalog(tools, { ranker }) with ranker = ${call} (id '${freshRanker().id}'), a new one per measurement and per cold build; each ranker remembers its last two indexes`,
     freshRanker,
   };
-}
-
-const SETUP_TOOLS = 3;
-const ASSEMBLIES_HELD = 5;
-
-/**
- * Heap first, before any timing: one-time setup (lazy loads) on 3 tools, then the
- * first full build, each with a new ranker so that no cache of an earlier build
- * hides what a build keeps.
- */
-async function measureOurHeap(
-  system: OurSystem,
-  base: readonly ToolDefinition[],
-  assembly: AssemblyPath,
-  seed: number,
-  result: SystemResult,
-): Promise<void> {
-  log(`[${base.length}] ${system.id}: retained heap`);
-  const small = freshCopies(base.slice(0, SETUP_TOOLS));
-  let ms = 0;
-  const setup = await retainedBytes(async () => {
-    const start = now();
-    const catalog = createCatalog(small, { ranker: system.freshRanker() });
-    await catalog.search(queryAt(0), { limit: LIMIT });
-    ms = since(start);
-    return catalog;
-  });
-  result.oneTime = { ms, bytes: setup.bytes };
-
-  const copies = freshCopies(base);
-  const heap = await retainedBytes(async () => {
-    const start = now();
-    const catalog = createCatalog(copies, { ranker: system.freshRanker() });
-    await catalog.search(queryAt(0), { limit: LIMIT });
-    ms = since(start);
-    return catalog;
-  });
-  result.firstBuild = ms;
-  result.retainedBytes = heap.bytes;
-
-  // Six assemblies of one session, 1% more of its tools replaced each time; the new
-  // tool objects themselves are measured apart and subtracted (they are the user's).
-  const session = freshCopies(base);
-  const changes = () => {
-    const random = createRandom(seed + 11);
-    const lists = [session];
-    for (let i = 0; i < ASSEMBLIES_HELD; i++) {
-      lists.push(withChangedFraction(lists[i]!, CHANGED_FRACTION, random, i));
-    }
-    return lists;
-  };
-  const toolBytes = (await retainedBytes(async () => changes()[ASSEMBLIES_HELD]!)).bytes;
-  const ranker = system.freshRanker();
-  const assembled = await retainedBytes(async () => {
-    const lists = changes();
-    let catalog: ToolCatalog | undefined;
-    for (let i = 0; i < lists.length; i++) {
-      catalog = await assembly.assemble(lists[i]!, ranker);
-      await catalog.search(queryAt(i), { limit: LIMIT });
-      lists[i] = [];
-    }
-    return catalog;
-  });
-  result.retainedBytesAfterAssemblies = assembled.bytes - toolBytes;
-}
-
-async function measurePeerHeap(
-  peer: Peer,
-  base: readonly ToolDefinition[],
-  result: SystemResult,
-): Promise<void> {
-  log(`[${base.length}] ${peer.id}: retained heap`);
-  const small = freshCopies(base.slice(0, SETUP_TOOLS));
-  let ms = 0;
-  const setup = await retainedBytes(async () => {
-    const start = now();
-    const index = await peer.build(small);
-    await settle(index.search(queryAt(0), LIMIT));
-    ms = since(start);
-    return index;
-  });
-  result.oneTime = { ms, bytes: setup.bytes };
-  const copies = freshCopies(base);
-  const heap = await retainedBytes(async () => {
-    const start = now();
-    const index = await peer.build(copies);
-    await settle(index.search(queryAt(0), LIMIT));
-    ms = since(start);
-    return index;
-  });
-  result.firstBuild = ms;
-  result.retainedBytes = heap.bytes;
 }
 
 /** Our build tasks: cold build, assembly over an unchanged list, assembly with 1% changed. */

@@ -92,22 +92,30 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/**
- * Runs the suite's active server scenarios (one suite process, scenarios in turn)
- * against a URL and reads every scenario's checks.
- *
- * @throws Error when the suite leaves no result
- */
-export async function runServerSuite(node: NodeRuntime, url: string): Promise<ScenarioOutcome[]> {
-  const bin = join(
+/** The suite's own entry point, as npm installed it. */
+function suiteBin(): string {
+  return join(
     dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
     'dist',
     'index.js',
   );
+}
+
+/**
+ * Runs the suite with `args` (its output folder appended) and hands the folder to `read`
+ * before removing it. Exit code 1 means a scenario failed: the checks say which.
+ *
+ * @throws Error when the suite cannot run or exits otherwise
+ */
+async function withSuiteRun<T>(
+  node: NodeRuntime,
+  args: readonly string[],
+  read: (outputDir: string) => Promise<T>,
+): Promise<T> {
   const outputDir = await mkdtemp(join(tmpdir(), 'conformance-2025-'));
   try {
     await new Promise<void>((resolve, reject) => {
-      const child = spawn(node.execPath, [bin, 'server', '--url', url, '-o', outputDir], {
+      const child = spawn(node.execPath, [suiteBin(), ...args, '-o', outputDir], {
         env: { ...process.env, ...node.env, NODE_NO_WARNINGS: '1' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
@@ -116,29 +124,46 @@ export async function runServerSuite(node: NodeRuntime, url: string): Promise<Sc
         stderr = (stderr + chunk.toString()).slice(-4_000);
       });
       child.once('error', reject);
-      // Exit code 1 means a scenario failed: the checks say which.
       child.once('exit', (code) =>
         code === 0 || code === 1 ? resolve() : reject(new Error(`suite exited ${code}: ${stderr}`)),
       );
     });
+    return await read(outputDir);
+  } finally {
+    await rm(outputDir, { recursive: true, force: true });
+  }
+}
+
+/** One scenario's checks, as the suite wrote them: how many, and the failures. */
+async function checksOf(folder: string): Promise<{ count: number; failures: string[] }> {
+  const checks = JSON.parse(await readFile(join(folder, 'checks.json'), 'utf8')) as {
+    id: string;
+    status: string;
+    errorMessage?: string;
+  }[];
+  const failures = checks
+    .filter((check) => check.status === 'FAILURE')
+    .map((check) => `${check.id}: ${check.errorMessage ?? 'failed'}`);
+  return { count: checks.length, failures };
+}
+
+/**
+ * Runs the suite's active server scenarios (one suite process, scenarios in turn)
+ * against a URL and reads every scenario's checks.
+ *
+ * @throws Error when the suite cannot run or leaves no result
+ */
+export function runServerSuite(node: NodeRuntime, url: string): Promise<ScenarioOutcome[]> {
+  return withSuiteRun(node, ['server', '--url', url], async (outputDir) => {
     const outcomes: ScenarioOutcome[] = [];
     for (const entry of await readdir(outputDir)) {
       const scenario = entry.replace(/^server-/, '').replace(/-\d{4}-\d\d-\d\dT.*$/, '');
-      const checks = JSON.parse(await readFile(join(outputDir, entry, 'checks.json'), 'utf8')) as {
-        id: string;
-        status: string;
-        errorMessage?: string;
-      }[];
-      const failures = checks
-        .filter((check) => check.status === 'FAILURE')
-        .map((check) => `${check.id}: ${check.errorMessage ?? 'failed'}`);
+      const { failures } = await checksOf(join(outputDir, entry));
       outcomes.push({ scenario, passed: failures.length === 0, failures });
     }
     if (outcomes.length === 0) throw new Error(`the suite left no result for ${url}`);
     return outcomes.sort((a, b) => a.scenario.localeCompare(b.scenario));
-  } finally {
-    await rm(outputDir, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -147,50 +172,18 @@ export async function runServerSuite(node: NodeRuntime, url: string): Promise<Sc
  *
  * @throws Error when the suite leaves no result
  */
-export async function runClientScenario(
+export function runClientScenario(
   node: NodeRuntime,
   scenario: string,
   command: string,
 ): Promise<ScenarioOutcome> {
-  const bin = join(
-    dirname(require.resolve('@modelcontextprotocol/conformance/package.json')),
-    'dist',
-    'index.js',
-  );
-  const outputDir = await mkdtemp(join(tmpdir(), 'conformance-2025-client-'));
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(
-        node.execPath,
-        [bin, 'client', '--command', command, '--scenario', scenario, '-o', outputDir],
-        {
-          env: { ...process.env, ...node.env, NODE_NO_WARNINGS: '1' },
-          stdio: ['ignore', 'ignore', 'pipe'],
-        },
-      );
-      let stderr = '';
-      child.stderr?.on('data', (chunk: Buffer) => {
-        stderr = (stderr + chunk.toString()).slice(-4_000);
-      });
-      child.once('error', reject);
-      child.once('exit', (code) =>
-        code === 0 || code === 1 ? resolve() : reject(new Error(`suite exited ${code}: ${stderr}`)),
-      );
-    });
+  const args = ['client', '--command', command, '--scenario', scenario];
+  return withSuiteRun(node, args, async (outputDir) => {
     const [entry] = await readdir(outputDir);
     if (entry === undefined) throw new Error(`the suite left no result for ${scenario}`);
-    const checks = JSON.parse(await readFile(join(outputDir, entry, 'checks.json'), 'utf8')) as {
-      id: string;
-      status: string;
-      errorMessage?: string;
-    }[];
-    const failures = checks
-      .filter((check) => check.status === 'FAILURE')
-      .map((check) => `${check.id}: ${check.errorMessage ?? 'failed'}`);
-    return { scenario, passed: failures.length === 0 && checks.length > 0, failures };
-  } finally {
-    await rm(outputDir, { recursive: true, force: true });
-  }
+    const { count, failures } = await checksOf(join(outputDir, entry));
+    return { scenario, passed: failures.length === 0 && count > 0, failures };
+  });
 }
 
 /** The command line of a TypeScript file of this folder on a Node (through tsx). */
